@@ -1,0 +1,72 @@
+"""The normalised model every agent's logs are parsed into, shared by indexer, CLI and TUI.
+
+Times are UTC epoch seconds (float) so they sort and compare cheaply; ``None`` when a log
+did not say.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+AGENTS = ("claude-code", "codex", "pi")
+
+# Message kinds.
+TEXT = "text"
+TOOL_CALL = "tool_call"
+TOOL_RESULT = "tool_result"
+THINKING = "thinking"
+SUMMARY = "summary"
+KINDS = (TEXT, TOOL_CALL, TOOL_RESULT, THINKING, SUMMARY)
+
+# Roles. "meta" is text the human did not type (injected skill bodies, AGENTS.md,
+# environment context): shown in transcripts, never indexed.
+ROLES = ("user", "assistant", "tool", "system", "meta")
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """One agent session (one log file), with the facts a list or a resume command needs."""
+
+    id: int  # row id in the index
+    agent: str
+    session_id: str
+    parent_session_id: str | None
+    source_path: str
+    project_path: str | None
+    project_name: str | None
+    git_branch: str | None
+    model: str | None
+    title: str | None
+    start_ts: float | None
+    end_ts: float | None
+    message_count: int
+    source_missing: bool = False  # the log file is gone; its messages stay searchable
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One normalised message: a text turn, a tool call, a tool result, thinking or a summary."""
+
+    id: int  # row id in the index (also the FTS rowid)
+    session_rowid: int
+    ordinal: int  # position within its session, 0-based
+    role: str
+    kind: str
+    tool_name: str | None
+    ts: float | None
+    text: str
+    detail: str | None = None  # tool-call arguments (JSON) for an expand action
+    indexed: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One search result: a message, its session and a snippet with the match spans marked."""
+
+    message: Message
+    session: Session
+    snippet: str
+    spans: tuple[tuple[int, int], ...]  # (start, end) character offsets of matches in snippet
+    score: float = 0.0
+    context_before: tuple[Message, ...] = field(default=())
+    context_after: tuple[Message, ...] = field(default=())
