@@ -1,0 +1,38 @@
+"""Hindsight's headless core: find agents' logs, index them, search them, keep memory.
+
+Never imports a UI library (textual, rich, pygments, humanize) or ``tui``: a test checks.
+"""
+
+from indexer.config import ConfigError, SourceRoots, load_roots, only_roots
+from indexer.db import IndexCorruptError, IndexError_, IndexTooNewError
+from indexer.index import AmbiguousSessionError, Index, IndexStats, ProjectSummary
+from indexer.ingest import IndexBusyError, IndexProgress, IndexSummary
+from indexer.models import Hit, Message, Session
+from indexer.query import Query, QueryError, parse_query
+from indexer.resume import resume_command
+from indexer.search import SearchResult
+
+__all__ = [
+    "AmbiguousSessionError",
+    "ConfigError",
+    "Hit",
+    "Index",
+    "IndexBusyError",
+    "IndexCorruptError",
+    "IndexError_",
+    "IndexProgress",
+    "IndexStats",
+    "IndexSummary",
+    "IndexTooNewError",
+    "Message",
+    "ProjectSummary",
+    "Query",
+    "QueryError",
+    "SearchResult",
+    "Session",
+    "SourceRoots",
+    "load_roots",
+    "only_roots",
+    "parse_query",
+    "resume_command",
+]

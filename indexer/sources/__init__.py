@@ -1,0 +1,23 @@
+"""One parser module per agent, and the registry that finds their logs.
+
+Each module offers ``default_roots()``, ``is_log_file(path)``, ``init_meta(path, meta)`` and
+``parse(path, data, first_line_no, state, meta) -> ParseOutput``; a module may add
+``is_whole_document(path)`` for formats that are rewritten whole rather than appended to.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from indexer.sources import claude_code, codex, pi
+
+PARSERS: dict[str, ModuleType] = {
+    claude_code.AGENT: claude_code,
+    codex.AGENT: codex,
+    pi.AGENT: pi,
+}
+
+
+def is_whole_document(agent: str, path) -> bool:
+    check = getattr(PARSERS[agent], "is_whole_document", None)
+    return bool(check and check(path))

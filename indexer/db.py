@@ -1,0 +1,153 @@
+"""The index file: connection settings, schema and its version.
+
+Layout (see README "The index"):
+- ``sessions``  one row per agent session, keyed by (agent, session_id)
+- ``files``     one row per log file: where we stopped reading and how to tell it changed
+- ``messages``  every normalised message, in order; ``indexed`` says whether it is searchable
+- ``fts``       FTS5 trigram index over ``messages.text`` (external content: no second copy)
+- ``cjk2``      FTS5 over CJK character bigrams, so 2-character words (驗收, 設定) are found
+                from an index; the trigram index cannot match a 2-character term
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    id                INTEGER PRIMARY KEY,
+    agent             TEXT NOT NULL,
+    session_id        TEXT NOT NULL,
+    parent_session_id TEXT,
+    source_path       TEXT NOT NULL,
+    project_path      TEXT,
+    project_name      TEXT,
+    git_branch        TEXT,
+    model             TEXT,
+    title             TEXT,
+    title_rank        INTEGER NOT NULL DEFAULT 0,
+    start_ts          REAL,
+    end_ts            REAL,
+    message_count     INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (agent, session_id)
+);
+CREATE INDEX IF NOT EXISTS sessions_by_start ON sessions (start_ts);
+CREATE INDEX IF NOT EXISTS sessions_by_parent ON sessions (parent_session_id);
+CREATE INDEX IF NOT EXISTS sessions_by_project ON sessions (agent, project_path, start_ts);
+
+CREATE TABLE IF NOT EXISTS files (
+    id            INTEGER PRIMARY KEY,
+    path          TEXT NOT NULL UNIQUE,
+    agent         TEXT NOT NULL,
+    session_rowid INTEGER,
+    size          INTEGER NOT NULL DEFAULT 0,
+    mtime_ns      INTEGER NOT NULL DEFAULT 0,
+    inode         INTEGER NOT NULL DEFAULT 0,
+    offset        INTEGER NOT NULL DEFAULT 0,
+    head_hash     TEXT,
+    tail_hash     TEXT,
+    parser_state  TEXT,
+    missing       INTEGER NOT NULL DEFAULT 0,
+    indexed_at    REAL
+);
+
+CREATE TABLE IF NOT EXISTS messages (
+    id            INTEGER PRIMARY KEY,
+    session_rowid INTEGER NOT NULL,
+    file_id       INTEGER NOT NULL,
+    ordinal       INTEGER NOT NULL,
+    role          TEXT NOT NULL,
+    kind          TEXT NOT NULL,
+    tool_name     TEXT,
+    ts            REAL,
+    text          TEXT NOT NULL,
+    detail        TEXT,
+    indexed       INTEGER NOT NULL,
+    has_cjk       INTEGER NOT NULL DEFAULT 0,
+    dedup         BLOB UNIQUE
+);
+CREATE INDEX IF NOT EXISTS messages_by_session ON messages (session_rowid, ordinal);
+CREATE INDEX IF NOT EXISTS messages_by_file ON messages (file_id);
+
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (
+    text, content='messages', content_rowid='id', tokenize='trigram'
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS cjk2 USING fts5 (
+    grams, content='', tokenize='unicode61'
+);
+"""
+
+
+class IndexError_(RuntimeError):
+    """Base for index problems that carry a message meant for the user."""
+
+
+class IndexCorruptError(IndexError_):
+    def __init__(self, path: Path, detail: str):
+        super().__init__(
+            f"the index at {path} is damaged or not a Hindsight index ({detail}); "
+            "run `hindsight index --rebuild` to build it again from the logs"
+        )
+        self.path = path
+
+
+class IndexTooNewError(IndexError_):
+    def __init__(self, path: Path, version: int):
+        super().__init__(
+            f"the index at {path} has schema version {version}, newer than this Hindsight "
+            f"understands ({SCHEMA_VERSION}); upgrade Hindsight or use --rebuild"
+        )
+
+
+def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
+    """Open the index with WAL so searches read while an index run writes."""
+    path = Path(path)
+    if readonly:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False, isolation_level=None)
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+    conn.row_factory = sqlite3.Row
+    try:
+        conn.execute("PRAGMA busy_timeout = 5000")
+        if not readonly:
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise IndexTooNewError(path, version)
+        if not readonly and version < SCHEMA_VERSION:
+            migrate(conn, version)
+        if version == SCHEMA_VERSION:
+            # Touch the tables so a truncated or foreign file fails here, not mid-search.
+            conn.execute("SELECT count(*) FROM meta").fetchone()
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise IndexCorruptError(path, str(exc)) from exc
+    return conn
+
+
+def migrate(conn: sqlite3.Connection, from_version: int) -> None:
+    """Bring an older schema up to ``SCHEMA_VERSION`` (0 means a new, empty file)."""
+    if from_version == 0:
+        existing = conn.execute(
+            "SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
+        ).fetchone()[0]
+        if existing:
+            raise sqlite3.DatabaseError("holds tables but no Hindsight schema version")
+        conn.executescript("BEGIN;" + SCHEMA + f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+
+
+def remove_index_files(path: Path) -> None:
+    """Delete the index and its WAL/SHM side files (for ``--rebuild``)."""
+    for suffix in ("", "-wal", "-shm"):
+        p = Path(str(path) + suffix)
+        if p.exists():
+            p.unlink()

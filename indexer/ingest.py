@@ -1,0 +1,501 @@
+"""Discovery and incremental indexing: read only what is new, survive anything a log holds.
+
+Per file we keep the byte offset of the last complete line, plus hashes of the file's head
+and of the bytes just before that offset. A file that grew with both hashes intact is read
+from the offset; anything else (rewritten in place, shrunk, replaced) is indexed again from
+scratch. A file that disappears keeps its rows: agents prune old transcripts, we do not.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import hashlib
+import json
+import os
+import re
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterator
+
+from indexer.config import SourceRoots
+from indexer.db import IndexError_
+from indexer.sources import PARSERS, is_whole_document
+from indexer.sources.base import ParsedMessage, SessionMeta, load_whole_json, project_name_of
+
+HASH_SPAN = 1024
+BATCH_BYTES = 16 * 1024 * 1024
+BATCH_SECONDS = 1.0  # commit at least this often so searches see a long run's progress
+STALE_PARTIAL_SECONDS = 600  # a last line without "\n" this old is taken as finished
+
+_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]{2,}")
+
+
+class IndexBusyError(IndexError_):
+    def __init__(self, lock_path: Path, holder: str):
+        super().__init__(
+            f"another Hindsight index run is updating this index ({holder}); "
+            "searches still work; try `hindsight index` again when it has finished"
+        )
+        self.lock_path = lock_path
+
+
+@dataclass
+class IndexProgress:
+    files_total: int = 0
+    files_done: int = 0
+    bytes_total: int = 0
+    bytes_done: int = 0
+    sessions_touched: int = 0
+    messages_added: int = 0
+    current: str = ""
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def fraction(self) -> float:
+        if self.bytes_total:
+            return min(1.0, self.bytes_done / self.bytes_total)
+        return 1.0 if not self.files_total else self.files_done / self.files_total
+
+    @property
+    def eta_seconds(self) -> float | None:
+        elapsed = time.monotonic() - self.started
+        if self.bytes_done <= 0 or elapsed < 0.5:
+            return None
+        return elapsed * (self.bytes_total - self.bytes_done) / self.bytes_done
+
+
+@dataclass
+class IndexSummary:
+    files_seen: int = 0
+    files_new: int = 0
+    files_appended: int = 0
+    files_reindexed: int = 0
+    files_missing: int = 0
+    sessions_touched: int = 0
+    messages_added: int = 0
+    bytes_read: int = 0
+    seconds: float = 0.0
+    problems: list[str] = field(default_factory=list)
+    stopped: bool = False
+
+    @property
+    def files_changed(self) -> int:
+        return self.files_new + self.files_appended + self.files_reindexed
+
+
+ProgressCallback = Callable[[IndexProgress], None]
+
+
+def cjk_bigrams(text: str) -> str:
+    """Space-separated distinct 2-character pairs from every CJK run in ``text``."""
+    grams: dict[str, None] = {}
+    for run in _CJK_RUN.findall(text):
+        for i in range(len(run) - 1):
+            grams[run[i : i + 2]] = None
+    return " ".join(grams)
+
+
+def _hash(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=12).hexdigest()
+
+
+def _dedup_digest(key: str) -> bytes:
+    return hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=12).digest()
+
+
+class IndexLock:
+    """An advisory lock file beside the index: one writer at a time, readers never wait."""
+
+    def __init__(self, db_path: Path):
+        self.path = Path(str(db_path) + ".lock")
+        self._fh = None
+
+    def __enter__(self) -> "IndexLock":
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fh = open(self.path, "a+")
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            if exc.errno not in (errno.EAGAIN, errno.EACCES):
+                raise
+            fh.seek(0)
+            holder = fh.read().strip() or "unknown process"
+            fh.close()
+            raise IndexBusyError(self.path, holder) from None
+        fh.seek(0)
+        fh.truncate()
+        fh.write(f"pid {os.getpid()}")
+        fh.flush()
+        self._fh = fh
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._fh:
+            fcntl.flock(self._fh, fcntl.LOCK_UN)
+            self._fh.close()
+            self._fh = None
+
+
+def discover(roots: SourceRoots, problems: list[str]) -> Iterator[tuple[str, str, os.stat_result]]:
+    """Yield (agent, path, stat) for every log file under the roots; errors are collected."""
+    seen: set[str] = set()
+    for agent, paths in roots.items():
+        module = PARSERS[agent]
+        for root in paths:
+            if not root.exists():
+                continue
+            stack = [str(root)]
+            while stack:
+                folder = stack.pop()
+                try:
+                    entries = list(os.scandir(folder))
+                except OSError as exc:
+                    problems.append(f"{folder}: cannot list folder ({exc.strerror or exc})")
+                    continue
+                for entry in entries:
+                    try:
+                        if entry.is_dir(follow_symlinks=False):
+                            stack.append(entry.path)
+                            continue
+                        if not entry.is_file() or not module.is_log_file(Path(entry.name)):
+                            continue
+                        st = entry.stat()
+                    except OSError as exc:
+                        problems.append(f"{entry.path}: cannot stat ({exc.strerror or exc})")
+                        continue
+                    if entry.path in seen:
+                        continue
+                    seen.add(entry.path)
+                    yield agent, entry.path, st
+
+
+@dataclass
+class _FileRow:
+    id: int
+    path: str
+    agent: str
+    size: int
+    mtime_ns: int
+    inode: int
+    offset: int
+    head_hash: str | None
+    tail_hash: str | None
+    parser_state: str | None
+    session_rowid: int | None
+    missing: int
+
+
+class Ingester:
+    """One index run over a connection. Not thread-safe; one per run."""
+
+    def __init__(self, conn: sqlite3.Connection, now: float | None = None):
+        self.conn = conn
+        self.now = now if now is not None else time.time()
+        self.summary = IndexSummary()
+        self._next_ordinal: dict[int, int] = {}
+
+    # -- the run ---------------------------------------------------------------
+    def run(
+        self,
+        roots: SourceRoots,
+        progress: ProgressCallback | None = None,
+        should_stop: Callable[[], bool] | None = None,
+    ) -> IndexSummary:
+        started = time.monotonic()
+        conn = self.conn
+        known = {
+            r["path"]: _FileRow(**dict(r))
+            for r in conn.execute(
+                "SELECT id, path, agent, size, mtime_ns, inode, offset, head_hash, tail_hash,"
+                " parser_state, session_rowid, missing FROM files"
+            )
+        }
+        found = list(discover(roots, self.summary.problems))
+        self.summary.files_seen = len(found)
+        work = []
+        for agent, path, st in found:
+            row = known.get(path)
+            if row and row.size == st.st_size and row.mtime_ns == st.st_mtime_ns and row.inode == st.st_ino and not row.missing:
+                continue
+            work.append((agent, path, st, row))
+        # Newest first: the sessions people look for are mostly recent ones.
+        work.sort(key=lambda w: w[2].st_mtime_ns, reverse=True)
+        prog = IndexProgress(files_total=len(work), bytes_total=sum(max(0, w[2].st_size - (w[3].offset if w[3] else 0)) for w in work))
+        if progress:
+            progress(prog)
+
+        touched: set[int] = set()
+        batch_bytes, last_commit = 0, time.monotonic()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for agent, path, st, row in work:
+                if should_stop and should_stop():
+                    self.summary.stopped = True
+                    break
+                prog.current = path
+                read = self._index_file(agent, path, st, row, touched)
+                batch_bytes += read
+                prog.files_done += 1
+                prog.bytes_done += max(0, st.st_size - (row.offset if row else 0))
+                prog.sessions_touched = len(touched)
+                prog.messages_added = self.summary.messages_added
+                if batch_bytes >= BATCH_BYTES or time.monotonic() - last_commit >= BATCH_SECONDS:
+                    conn.execute("COMMIT")
+                    conn.execute("BEGIN IMMEDIATE")
+                    batch_bytes, last_commit = 0, time.monotonic()
+                    if progress:
+                        progress(prog)
+            if not self.summary.stopped:
+                self._mark_missing(roots, known, {p for _, p, _ in found})
+            conn.execute(
+                "INSERT INTO meta(key, value) VALUES('last_indexed', ?)"
+                " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (str(self.now),),
+            )
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        if progress:
+            progress(prog)
+        self.summary.sessions_touched = len(touched)
+        self.summary.seconds = time.monotonic() - started
+        return self.summary
+
+    def _mark_missing(self, roots: SourceRoots, known: dict[str, _FileRow], present: set[str]) -> None:
+        root_prefixes = tuple(str(p).rstrip("/") + "/" for p in roots.all_paths())
+        for path, row in known.items():
+            if path in present or row.missing or not path.startswith(root_prefixes):
+                continue
+            self.conn.execute("UPDATE files SET missing = 1 WHERE id = ?", (row.id,))
+            self.summary.files_missing += 1
+
+    # -- one file --------------------------------------------------------------
+    def _index_file(self, agent: str, path: str, st: os.stat_result, row: _FileRow | None, touched: set[int]) -> int:
+        p = Path(path)
+        whole = is_whole_document(agent, p)
+        try:
+            with open(path, "rb") as fh:
+                head = fh.read(HASH_SPAN)
+                append = False
+                if row and not whole and row.offset > 0 and st.st_size >= row.offset and row.inode == st.st_ino:
+                    if _hash(head[: min(HASH_SPAN, row.offset)]) == row.head_hash:
+                        fh.seek(max(0, row.offset - HASH_SPAN))
+                        before = fh.read(row.offset - max(0, row.offset - HASH_SPAN))
+                        append = _hash(before) == row.tail_hash
+                start = row.offset if append else 0
+                fh.seek(start)
+                data = fh.read(max(0, st.st_size - start))
+        except FileNotFoundError:
+            self.summary.problems.append(f"{path}: vanished before it could be read")
+            return 0
+        except OSError as exc:
+            self.summary.problems.append(f"{path}: cannot read ({exc.strerror or exc})")
+            return 0
+        self.summary.bytes_read += len(data)
+
+        if whole:
+            complete, consumed = data, start + len(data)
+        else:
+            cut = data.rfind(b"\n") + 1
+            partial = data[cut:]
+            writer_gone = self.now - st.st_mtime > STALE_PARTIAL_SECONDS
+            if partial.strip() and writer_gone and load_whole_json(partial) is not None:
+                # The writer is long gone and its last line is complete JSON: take it.
+                complete, consumed = data + b"\n", start + len(data)
+            else:
+                complete, consumed = data[:cut], start + cut
+
+        if row and not append:
+            self._remove_file_rows(row)
+            self.summary.files_reindexed += 1
+        elif row:
+            self.summary.files_appended += 1
+        else:
+            self.summary.files_new += 1
+
+        state: dict = json.loads(row.parser_state) if append and row and row.parser_state else {}
+        first_line_no = int(state.get("_lines", 0)) + 1 if append else 1
+        meta = SessionMeta()
+        session_rowid = row.session_rowid if row else None
+        if session_rowid is not None:
+            self._load_meta(session_rowid, meta)
+        if not append:
+            meta.session_id = None  # let the parser name it from the file again
+        parser = PARSERS[agent]
+        out = parser.parse(p, complete, first_line_no, state, meta)
+        state["_lines"] = first_line_no - 1 + (complete.count(b"\n") if not whole else 0)
+        if out.bad_lines:
+            where = f" (first at line {out.first_bad_line})" if out.first_bad_line else ""
+            self.summary.problems.append(
+                f"{path}: {out.bad_lines} line(s) are not valid JSON and were skipped{where}"
+            )
+
+        if meta.session_id and (out.messages or session_rowid is not None):
+            session_rowid = self._upsert_session(agent, path, meta, session_rowid)
+            file_id = self._upsert_file(agent, path, st, consumed, complete, data, start, state, session_rowid, row)
+            added = self._insert_messages(session_rowid, file_id, out.messages)
+            self._refresh_session_counts(session_rowid)
+            touched.add(session_rowid)
+            self.summary.messages_added += added
+        else:
+            self._upsert_file(agent, path, st, consumed, complete, data, start, state, session_rowid, row)
+        return len(data)
+
+    def _load_meta(self, session_rowid: int, meta: SessionMeta) -> None:
+        r = self.conn.execute("SELECT * FROM sessions WHERE id = ?", (session_rowid,)).fetchone()
+        if r is None:
+            return
+        meta.session_id = r["session_id"]
+        meta.parent_session_id = r["parent_session_id"]
+        meta.project_path = r["project_path"]
+        meta.git_branch = r["git_branch"]
+        meta.model = r["model"]
+        meta.title = r["title"]
+        meta.title_rank = r["title_rank"]
+
+    def _upsert_session(self, agent: str, path: str, meta: SessionMeta, rowid: int | None) -> int:
+        conn = self.conn
+        existing = conn.execute(
+            "SELECT id, title_rank, project_path FROM sessions WHERE agent = ? AND session_id = ?",
+            (agent, meta.session_id),
+        ).fetchone()
+        project_path = meta.project_path
+        if not project_path and meta.parent_session_id:
+            parent = conn.execute(
+                "SELECT project_path FROM sessions WHERE agent = ? AND session_id = ?",
+                (agent, meta.parent_session_id),
+            ).fetchone()
+            project_path = parent["project_path"] if parent else None
+        values = (
+            meta.parent_session_id,
+            path,
+            project_path,
+            project_name_of(project_path),
+            meta.git_branch or None,
+            meta.model,
+        )
+        if existing is None:
+            cur = conn.execute(
+                "INSERT INTO sessions(agent, session_id, parent_session_id, source_path, project_path,"
+                " project_name, git_branch, model, title, title_rank) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (agent, meta.session_id, *values, meta.title, meta.title_rank),
+            )
+            return int(cur.lastrowid)
+        conn.execute(
+            "UPDATE sessions SET parent_session_id = coalesce(?, parent_session_id), source_path = ?,"
+            " project_path = coalesce(?, project_path), project_name = coalesce(?, project_name),"
+            " git_branch = coalesce(?, git_branch), model = coalesce(?, model) WHERE id = ?",
+            (*values, existing["id"]),
+        )
+        if meta.title and meta.title_rank >= existing["title_rank"]:
+            conn.execute(
+                "UPDATE sessions SET title = ?, title_rank = ? WHERE id = ?",
+                (meta.title, meta.title_rank, existing["id"]),
+            )
+        return int(existing["id"])
+
+    def _upsert_file(self, agent, path, st, consumed, complete, data, start, state, session_rowid, row) -> int:
+        # Hashes over the file as it stands up to `consumed`, to recognise it next time.
+        with open(path, "rb") as fh:
+            head = fh.read(min(HASH_SPAN, consumed))
+            fh.seek(max(0, consumed - HASH_SPAN))
+            tail = fh.read(consumed - max(0, consumed - HASH_SPAN))
+        values = (
+            agent,
+            session_rowid,
+            st.st_size,
+            st.st_mtime_ns,
+            st.st_ino,
+            consumed,
+            _hash(head),
+            _hash(tail),
+            json.dumps(state, ensure_ascii=False),
+            self.now,
+        )
+        if row:
+            self.conn.execute(
+                "UPDATE files SET agent=?, session_rowid=?, size=?, mtime_ns=?, inode=?, offset=?,"
+                " head_hash=?, tail_hash=?, parser_state=?, indexed_at=?, missing=0 WHERE id=?",
+                (*values, row.id),
+            )
+            return row.id
+        cur = self.conn.execute(
+            "INSERT INTO files(path, agent, session_rowid, size, mtime_ns, inode, offset, head_hash,"
+            " tail_hash, parser_state, indexed_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (path, *values),
+        )
+        return int(cur.lastrowid)
+
+    def _insert_messages(self, session_rowid: int, file_id: int, messages: list[ParsedMessage]) -> int:
+        conn = self.conn
+        ordinal = self._next_ordinal.get(session_rowid)
+        if ordinal is None:
+            ordinal = conn.execute(
+                "SELECT coalesce(max(ordinal) + 1, 0) FROM messages WHERE session_rowid = ?",
+                (session_rowid,),
+            ).fetchone()[0]
+        added = 0
+        insert = (
+            "INSERT OR IGNORE INTO messages(session_rowid, file_id, ordinal, role, kind, tool_name,"
+            " ts, text, detail, indexed, has_cjk, dedup) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
+        )
+        for m in messages:
+            grams = cjk_bigrams(m.text) if m.indexed else ""
+            cur = conn.execute(
+                insert,
+                (session_rowid, file_id, ordinal, m.role, m.kind, m.tool_name, m.ts, m.text, m.detail,
+                 int(m.indexed), int(bool(grams)), _dedup_digest(m.dedup)),
+            )
+            if cur.rowcount != 1:
+                continue  # already indexed from another copy of this message
+            rowid = cur.lastrowid
+            ordinal += 1
+            added += 1
+            if m.indexed:
+                conn.execute("INSERT INTO fts(rowid, text) VALUES (?, ?)", (rowid, m.text))
+                if grams:
+                    conn.execute("INSERT INTO cjk2(rowid, grams) VALUES (?, ?)", (rowid, grams))
+        self._next_ordinal[session_rowid] = ordinal
+        return added
+
+    def _remove_file_rows(self, row: _FileRow) -> None:
+        """Drop a file's messages by rowid: never scan the whole FTS table."""
+        conn = self.conn
+        for r in conn.execute(
+            "SELECT id, text, indexed, has_cjk FROM messages WHERE file_id = ?", (row.id,)
+        ).fetchall():
+            if r["indexed"]:
+                conn.execute("INSERT INTO fts(fts, rowid, text) VALUES ('delete', ?, ?)", (r["id"], r["text"]))
+                if r["has_cjk"]:
+                    conn.execute(
+                        "INSERT INTO cjk2(cjk2, rowid, grams) VALUES ('delete', ?, ?)",
+                        (r["id"], cjk_bigrams(r["text"])),
+                    )
+        conn.execute("DELETE FROM messages WHERE file_id = ?", (row.id,))
+        if row.session_rowid is not None:
+            self._next_ordinal.pop(row.session_rowid, None)
+
+    def _refresh_session_counts(self, session_rowid: int) -> None:
+        self.conn.execute(
+            "UPDATE sessions SET (message_count, start_ts, end_ts) ="
+            " (SELECT count(*), min(ts), max(ts) FROM messages WHERE session_rowid = ?) WHERE id = ?",
+            (session_rowid, session_rowid),
+        )
+
+
+def update_index(
+    conn: sqlite3.Connection,
+    db_path: Path,
+    roots: SourceRoots,
+    *,
+    progress: ProgressCallback | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    now: float | None = None,
+) -> IndexSummary:
+    """Bring the index up to date with the logs under ``roots`` (one writer at a time)."""
+    with IndexLock(db_path):
+        return Ingester(conn, now=now).run(roots, progress, should_stop)

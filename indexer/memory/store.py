@@ -1,0 +1,438 @@
+"""MemoryStore: the one object the CLI and the TUI use to read and change a memory folder.
+
+Each tier file is loaded on first use and remembered with its ``FileStamp``; every write
+first checks the file is still what was loaded and raises ``ChangedOnDiskError`` otherwise
+(call ``reload()`` and try again). Time is always passed in as ``now`` (an aware datetime).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from indexer.fileio import atomic_write_text
+from indexer.memory.associations import DEFAULT_WEIGHT, AssociationLog, Link
+from indexer.memory.episodic import EpisodicDraft, EpisodicEntry, EpisodicLog
+from indexer.memory.errors import (
+    FactFileError,
+    MemoryInputError,
+    MemoryNotFoundError,
+    Problem,
+    YamlIssue,
+)
+from indexer.memory.facts import Fact, FactFile, validate
+from indexer.memory.location import resolve_memory_dir
+from indexer.memory.promotion import suggest_draft
+from indexer.memory.retrievals import RetrievalLog
+from indexer.memory.scratchpad import Scratchpad, ScratchpadItem, mark_line
+from indexer.memory.strength import (
+    DEFAULT_DECAY_THRESHOLD,
+    StrengthBreakdown,
+    strength_breakdown,
+)
+from indexer.memory.timeutil import as_aware
+from indexer.query import parse_query, text_matches
+
+TIERS = ("fact", "episodic", "scratchpad")
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredEntry:
+    entry: EpisodicEntry
+    breakdown: StrengthBreakdown
+
+    @property
+    def strength(self) -> float:
+        return self.breakdown.strength
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryHit:
+    """One search result; exactly one of ``fact``/``entry``/``item`` is set, as ``kind`` says."""
+
+    kind: str  # "fact" | "episodic" | "scratchpad"
+    id: str  # fact key, episodic id, or "scratchpad:<line>"
+    text: str  # one line to show
+    strength: float | None = None
+    fact: Fact | None = None
+    entry: EpisodicEntry | None = None
+    item: ScratchpadItem | None = None
+    breakdown: StrengthBreakdown | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        body: dict[str, object] = {"kind": self.kind, "id": self.id, "text": self.text}
+        if self.strength is not None:
+            body["strength"] = round(self.strength, 4)
+        if self.fact is not None:
+            body["fact"] = self.fact.to_dict()
+        if self.entry is not None:
+            body["entry"] = self.entry.to_dict()
+        if self.item is not None:
+            body["item"] = self.item.to_dict()
+        return body
+
+
+@dataclass(frozen=True, slots=True)
+class FinishResult:
+    promoted: list[EpisodicEntry]
+    history_path: Path | None  # copy of the scratchpad as it was (items marked), if any
+
+
+class MemoryStore:
+    FACT_FILE = "fact.yml"
+    EPISODIC_FILE = "episodic.jsonl"
+    SCRATCHPAD_FILE = "scratchpad.md"
+    ASSOCIATIONS_FILE = "associations.jsonl"
+    RETRIEVALS_FILE = "retrievals.jsonl"
+    HISTORY_DIR = ".history"
+
+    def __init__(self, folder: Path, reason: str = ""):
+        self.folder = Path(folder)
+        self.reason = reason  # why this folder (for the UI), e.g. "--memory-dir"
+        self.reload()
+
+    @classmethod
+    def open(
+        cls,
+        explicit: str | Path | None = None,
+        cwd: Path | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> "MemoryStore":
+        folder, reason = resolve_memory_dir(explicit, cwd, env)
+        return cls(folder, reason)
+
+    # --- paths and loading ----------------------------------------------------------------
+
+    @property
+    def fact_path(self) -> Path:
+        return self.folder / self.FACT_FILE
+
+    @property
+    def episodic_path(self) -> Path:
+        return self.folder / self.EPISODIC_FILE
+
+    @property
+    def scratchpad_path(self) -> Path:
+        return self.folder / self.SCRATCHPAD_FILE
+
+    @property
+    def associations_path(self) -> Path:
+        return self.folder / self.ASSOCIATIONS_FILE
+
+    @property
+    def retrievals_path(self) -> Path:
+        return self.folder / self.RETRIEVALS_FILE
+
+    @property
+    def history_dir(self) -> Path:
+        return self.folder / self.HISTORY_DIR
+
+    def reload(self) -> None:
+        """Forget everything loaded; the next call reads the files again."""
+        self._facts: FactFile | None = None
+        self._episodic: EpisodicLog | None = None
+        self._links: AssociationLog | None = None
+        self._scratch: Scratchpad | None = None
+        self._retrievals: RetrievalLog | None = None
+
+    @property
+    def _fact_file(self) -> FactFile:
+        if self._facts is None:
+            self._facts = FactFile(self.fact_path)
+        return self._facts
+
+    @property
+    def _log(self) -> EpisodicLog:
+        if self._episodic is None:
+            self._episodic = EpisodicLog(self.episodic_path)
+        return self._episodic
+
+    @property
+    def _assoc(self) -> AssociationLog:
+        if self._links is None:
+            self._links = AssociationLog(self.associations_path)
+        return self._links
+
+    @property
+    def _pad(self) -> Scratchpad:
+        if self._scratch is None:
+            self._scratch = Scratchpad(self.scratchpad_path)
+        return self._scratch
+
+    @property
+    def _retrieved(self) -> RetrievalLog:
+        if self._retrievals is None:
+            self._retrievals = RetrievalLog(self.retrievals_path)
+        return self._retrievals
+
+    def problems(self) -> list[Problem]:
+        """Unreadable lines (kept in their files) and a broken fact.yml, for a warning."""
+        found = self._log.problems() + self._assoc.problems() + self._retrieved.problems()
+        error = self._fact_file.error
+        if error is not None:
+            issue = error.issues[0]
+            found.insert(0, Problem(self.fact_path, issue.line, f"column {issue.column}: "
+                                    f"{issue.message}"))
+        return found
+
+    # --- fact -----------------------------------------------------------------------------
+
+    def facts(self, *, include_archived: bool = False) -> list[Fact]:
+        """Raises ``FactFileError`` (with line and column) when fact.yml does not parse."""
+        return self._fact_file.facts(include_archived=include_archived)
+
+    def fact(self, key: str) -> Fact:
+        return self._fact_file.get(key)
+
+    def fact_text(self) -> str:
+        return self._fact_file.text
+
+    def fact_error(self) -> FactFileError | None:
+        return self._fact_file.error
+
+    def validate_facts(self, text: str) -> list[YamlIssue]:
+        return validate(text)
+
+    def save_fact_text(self, text: str) -> None:
+        """Validate then write; a broken text raises ``FactFileError`` and writes nothing."""
+        self._fact_file.save_text(text)
+
+    def archive_fact(self, key: str, now: datetime) -> Fact:
+        return self._fact_file.archive(key, as_aware(now))
+
+    def restore_fact(self, key: str) -> Fact:
+        return self._fact_file.restore(key)
+
+    # --- episodic -------------------------------------------------------------------------
+
+    def entries(self, *, include_archived: bool = False) -> list[EpisodicEntry]:
+        return self._log.entries(include_archived=include_archived)
+
+    def entry(self, entry_id: str) -> EpisodicEntry:
+        return self._log.get(entry_id)
+
+    def known_tags(self) -> list[str]:
+        return self._log.known_tags()
+
+    def add(self, draft: EpisodicDraft, now: datetime) -> EpisodicEntry:
+        return self._log.append([draft], as_aware(now))[0]
+
+    def update(self, entry_id: str, **changes: object) -> EpisodicEntry:
+        return self._log.update(entry_id, **changes)
+
+    def archive_entry(self, entry_id: str, now: datetime) -> EpisodicEntry:
+        return self._log.archive(entry_id, as_aware(now))
+
+    def restore_entry(self, entry_id: str) -> EpisodicEntry:
+        return self._log.restore(entry_id)
+
+    def archive_entries(self, entry_ids: Iterable[str], now: datetime) -> list[EpisodicEntry]:
+        return self._log.archive_many(entry_ids, as_aware(now))
+
+    def archive(self, ref: str, now: datetime) -> EpisodicEntry | Fact:
+        """Archive an episodic entry by id, else a fact by key."""
+        if self._has_entry(ref):
+            return self.archive_entry(ref, now)
+        return self.archive_fact(ref, now)
+
+    def restore(self, ref: str) -> EpisodicEntry | Fact:
+        if self._has_entry(ref):
+            return self.restore_entry(ref)
+        return self.restore_fact(ref)
+
+    def _has_entry(self, entry_id: str) -> bool:
+        return any(e.id == entry_id for e in self._log.entries(include_archived=True))
+
+    # --- strength -------------------------------------------------------------------------
+
+    def breakdown(self, entry: EpisodicEntry | str, now: datetime) -> StrengthBreakdown:
+        if isinstance(entry, str):
+            entry = self.entry(entry)
+        edges = self._assoc.edge_counts()
+        return strength_breakdown(
+            entry.importance,
+            entry.when,
+            as_aware(now),
+            retrieval_count=self._retrieved.count(entry.id),
+            association_edges=edges.get(entry.id, 0),
+        )
+
+    def scored(self, now: datetime, *, include_archived: bool = False) -> list[ScoredEntry]:
+        """Entries with their strength, strongest first."""
+        now = as_aware(now)
+        edges = self._assoc.edge_counts()
+        scored = [
+            ScoredEntry(
+                e,
+                strength_breakdown(
+                    e.importance,
+                    e.when,
+                    now,
+                    retrieval_count=self._retrieved.count(e.id),
+                    association_edges=edges.get(e.id, 0),
+                ),
+            )
+            for e in self.entries(include_archived=include_archived)
+        ]
+        return sorted(scored, key=_strongest_first)
+
+    def decayed(
+        self, now: datetime, threshold: float = DEFAULT_DECAY_THRESHOLD
+    ) -> list[ScoredEntry]:
+        """Active entries whose strength is below ``threshold``, weakest first."""
+        weak = [s for s in self.scored(now) if s.breakdown.is_decayed(threshold)]
+        return sorted(weak, key=lambda s: (s.strength, s.entry.line))
+
+    # --- associations ---------------------------------------------------------------------
+
+    def links(self, entry_id: str | None = None, *, include_archived: bool = False) -> list[Link]:
+        return self._assoc.links(entry_id, include_archived=include_archived)
+
+    def link(self, a: str, b: str, now: datetime, weight: float = DEFAULT_WEIGHT) -> Link:
+        for entry_id in (a, b):
+            self.entry(entry_id)  # raises MemoryNotFoundError
+        return self._assoc.link(a, b, as_aware(now), weight)
+
+    def unlink(self, a: str, b: str, now: datetime) -> list[Link]:
+        """Archive the link line(s) between a and b; nothing is deleted."""
+        return self._assoc.unlink(a, b, as_aware(now))
+
+    # --- scratchpad -----------------------------------------------------------------------
+
+    def scratchpad_text(self) -> str:
+        return self._pad.text
+
+    def scratchpad_items(self) -> list[ScratchpadItem]:
+        return self._pad.items()
+
+    def save_scratchpad_text(self, text: str) -> None:
+        self._pad.save_text(text)
+
+    def suggest_promotion(self, line: int) -> EpisodicDraft:
+        """The form's prefill for promoting the item on ``line``."""
+        return suggest_draft(self._pad.item_at(line), self.known_tags())
+
+    def promote(
+        self,
+        line: int,
+        now: datetime,
+        draft: EpisodicDraft | None = None,
+        *,
+        remove: bool = False,
+    ) -> EpisodicEntry:
+        """Append the item as an episodic entry, then mark (or remove) its scratchpad line."""
+        item = self._promotable(line)
+        draft = (draft or suggest_draft(item, self.known_tags())).validated()
+        self._pad.check_writable()
+        self._log.check_writable()
+        entry = self._log.append([draft], as_aware(now))[0]
+        pad = self._pad
+        pad.save_text(pad.removed_text(line) if remove else pad.marked_text(line, entry.id))
+        return entry
+
+    def finish_task(
+        self,
+        chosen: Mapping[int, EpisodicDraft | None] | Iterable[int],
+        now: datetime,
+    ) -> FinishResult:
+        """Promote the chosen items (line -> draft, or None for the suggestion), then clear
+        the scratchpad. The old text, chosen items marked, goes to ``.history/`` and the
+        previous file stays as ``scratchpad.md.bak``."""
+        now = as_aware(now)
+        picks = dict(chosen) if isinstance(chosen, Mapping) else dict.fromkeys(chosen)
+        tags = self.known_tags()
+        drafts = []
+        for line, draft in sorted(picks.items()):
+            item = self._promotable(line)
+            drafts.append((draft or suggest_draft(item, tags)).validated())
+        self._pad.check_writable()
+        self._log.check_writable()
+        promoted = self._log.append(drafts, now) if drafts else []
+        history = self._pad.text.split("\n")
+        for (line, _), entry in zip(sorted(picks.items()), promoted):
+            history[line - 1] = mark_line(history[line - 1], entry.id)
+        history_text = "\n".join(history)
+        history_path = None
+        if history_text.strip():
+            history_path = self._history_path(now)
+            atomic_write_text(history_path, history_text, backup=False)
+        self._pad.save_text("")
+        return FinishResult(promoted, history_path)
+
+    def _promotable(self, line: int) -> ScratchpadItem:
+        item = self._pad.item_at(line)
+        if item.promoted_to:
+            raise MemoryInputError(f"line {line} was already promoted to {item.promoted_to}")
+        return item
+
+    def _history_path(self, now: datetime) -> Path:
+        stamp = now.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+        path = self.history_dir / f"scratchpad-{stamp}.md"
+        n = 1
+        while path.exists():
+            path = self.history_dir / f"scratchpad-{stamp}-{n}.md"
+            n += 1
+        return path
+
+    # --- search ---------------------------------------------------------------------------
+
+    def search(
+        self,
+        query: str,
+        now: datetime,
+        *,
+        tiers: Iterable[str] = TIERS,
+        include_archived: bool = False,
+        limit: int | None = None,
+        record: bool = False,
+    ) -> list[MemoryHit]:
+        """Facts, then episodic entries strongest first, then scratchpad items.
+
+        Same query language as session search (words AND, "phrases", OR, -exclude; substring
+        so short CJK words match). ``since:``/``until:`` filter episodic entries by ``ts`` and
+        leave out the undated tiers. A broken fact.yml is skipped (see ``problems()``).
+        ``record=True`` logs each returned episodic entry as a retrieval (the CLI does this:
+        that is what ``retrieval_count`` counts); the strengths shown are from before it.
+        """
+        now = as_aware(now)
+        q = parse_query(query, now.timestamp())
+        wanted = set(tiers)
+        dated = q.since is not None or q.until is not None
+        hits: list[MemoryHit] = []
+        if "fact" in wanted and not dated and self._fact_file.error is None:
+            for fact in self.facts(include_archived=include_archived):
+                if text_matches(q, fact.search_text):
+                    hits.append(MemoryHit("fact", fact.key, f"{fact.key}: {fact.value_text}",
+                                          fact=fact))
+        if "episodic" in wanted:
+            for s in self.scored(now, include_archived=include_archived):
+                when = s.entry.when
+                if dated and when is None:
+                    continue
+                if q.since is not None and when is not None and when.timestamp() < q.since:
+                    continue
+                if q.until is not None and when is not None and when.timestamp() >= q.until:
+                    continue
+                if text_matches(q, s.entry.search_text):
+                    hits.append(MemoryHit("episodic", s.entry.id, s.entry.summary, s.strength,
+                                          entry=s.entry, breakdown=s.breakdown))
+        if "scratchpad" in wanted and not dated:
+            for item in self.scratchpad_items():
+                if text_matches(q, item.text):
+                    hits.append(MemoryHit("scratchpad", f"scratchpad:{item.line}", item.text,
+                                          item=item))
+        if limit is not None:
+            hits = hits[:limit]
+        if record:
+            self.record_retrievals([h.id for h in hits if h.kind == "episodic"], query, now)
+        return hits
+
+    def record_retrievals(self, entry_ids: Iterable[str], query: str, now: datetime) -> None:
+        self._retrieved.record(entry_ids, query, as_aware(now))
+
+
+def _strongest_first(s: ScoredEntry) -> tuple[float, float, int]:
+    when = s.entry.when
+    return (-s.strength, -(when.timestamp() if when else 0.0), s.entry.line)

@@ -1,0 +1,120 @@
+"""How strongly an episodic memory is held, exactly as the spec defines it:
+
+    strength = importance/10 + retrieval_count*0.08 + association_edges*0.05
+               - weeks_since_ts*0.03,   clamped to [0, 1]
+
+``weeks_since_ts`` is ``(now - ts) / 604800 s``, not floored; a future (or missing) ``ts``
+counts 0. An entry under the threshold (default 0.2) is "decayed": a candidate to archive.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from indexer.memory.timeutil import as_aware
+
+SECONDS_PER_WEEK = 604800
+IMPORTANCE_WEIGHT = 0.1  # importance / 10
+RETRIEVAL_WEIGHT = 0.08
+ASSOCIATION_WEIGHT = 0.05
+AGE_WEIGHT = 0.03
+DEFAULT_DECAY_THRESHOLD = 0.2
+
+
+class HasImportanceAndTime(Protocol):
+    """What strength needs from an entry (``EpisodicEntry`` fits)."""
+
+    @property
+    def importance(self) -> int: ...
+
+    @property
+    def when(self) -> datetime | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class StrengthBreakdown:
+    """Each of the four terms, for a detail pane. ``age_term`` is the amount subtracted."""
+
+    importance: int
+    retrieval_count: int
+    association_edges: int
+    weeks_since_ts: float
+    importance_term: float
+    retrieval_term: float
+    association_term: float
+    age_term: float
+    raw: float  # before clamping
+    strength: float
+
+    def is_decayed(self, threshold: float = DEFAULT_DECAY_THRESHOLD) -> bool:
+        return self.strength < threshold
+
+    def to_dict(self) -> dict[str, float | int]:
+        return {
+            "importance": self.importance,
+            "retrieval_count": self.retrieval_count,
+            "association_edges": self.association_edges,
+            "weeks_since_ts": self.weeks_since_ts,
+            "importance_term": self.importance_term,
+            "retrieval_term": self.retrieval_term,
+            "association_term": self.association_term,
+            "age_term": -self.age_term,
+            "raw": self.raw,
+            "strength": self.strength,
+        }
+
+
+def weeks_since(ts: datetime | None, now: datetime) -> float:
+    if ts is None:
+        return 0.0
+    seconds = (as_aware(now) - as_aware(ts)).total_seconds()
+    return max(0.0, seconds / SECONDS_PER_WEEK)
+
+
+def strength_breakdown(
+    importance: int,
+    ts: datetime | None,
+    now: datetime,
+    *,
+    retrieval_count: int = 0,
+    association_edges: int = 0,
+) -> StrengthBreakdown:
+    weeks = weeks_since(ts, now)
+    imp = importance * IMPORTANCE_WEIGHT
+    ret = retrieval_count * RETRIEVAL_WEIGHT
+    assoc = association_edges * ASSOCIATION_WEIGHT
+    age = weeks * AGE_WEIGHT
+    raw = imp + ret + assoc - age
+    return StrengthBreakdown(
+        importance=importance,
+        retrieval_count=retrieval_count,
+        association_edges=association_edges,
+        weeks_since_ts=weeks,
+        importance_term=imp,
+        retrieval_term=ret,
+        association_term=assoc,
+        age_term=age,
+        raw=raw,
+        strength=min(1.0, max(0.0, raw)),
+    )
+
+
+def strength_of(
+    entry: HasImportanceAndTime,
+    now: datetime,
+    *,
+    retrieval_count: int = 0,
+    association_edges: int = 0,
+) -> float:
+    """The clamped strength of an episodic entry (anything with ``importance`` and ``when``)."""
+    return strength_breakdown(
+        entry.importance,
+        entry.when,
+        now,
+        retrieval_count=retrieval_count,
+        association_edges=association_edges,
+    ).strength
+
+

@@ -1,0 +1,109 @@
+"""Claude Code's auto-memory notes (``<projects>/*/memory/*.md``), read as candidate rules.
+
+Claude Code writes these notes itself, from whatever it read in a session, and loads them into
+later sessions: exactly the kind of text a person should approve before it steers anything.
+``MEMORY.md`` is only the index of the other notes, so it is not a rule.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+INDEX_NOTE = "MEMORY.md"
+MAX_NOTE_BYTES = 1_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class ClaudeNote:
+    path: Path  # absolute
+    text: str  # the note's body, front matter removed
+    title: str | None  # front matter ``name`` (or ``description``)
+    file_sha256: str  # of the whole file, front matter included
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedNote:
+    path: Path
+    reason: str
+
+
+def claude_projects_root(claude_dir: Path | None = None) -> Path:
+    """``claude_dir`` (a ``.claude`` folder or its ``projects`` folder), else
+    ``$CLAUDE_CONFIG_DIR/projects``, else ``~/.claude/projects``."""
+    if claude_dir is not None:
+        claude_dir = Path(claude_dir).expanduser()
+        if (claude_dir / "projects").is_dir():
+            return claude_dir / "projects"
+        return claude_dir
+    if os.environ.get("CLAUDE_CONFIG_DIR"):
+        return Path(os.environ["CLAUDE_CONFIG_DIR"]).expanduser() / "projects"
+    return Path.home() / ".claude" / "projects"
+
+
+def find_note_files(projects_root: Path) -> list[Path]:
+    root = Path(os.path.abspath(Path(projects_root).expanduser()))
+    found = [
+        path
+        for path in root.glob("*/memory/*.md")
+        if path.name.upper() != INDEX_NOTE.upper() and path.is_file()
+    ]
+    return sorted(found)
+
+
+def read_note(path: Path) -> ClaudeNote | SkippedNote:
+    try:
+        if path.stat().st_size > MAX_NOTE_BYTES:
+            return SkippedNote(path, "larger than 1 MB")
+        data = path.read_bytes()
+    except OSError as exc:
+        return SkippedNote(path, f"unreadable: {exc.strerror or exc}")
+    try:
+        raw = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return SkippedNote(path, "not UTF-8 text")
+    front, body = split_front_matter(raw.removeprefix("\ufeff"))
+    body = body.strip()
+    if not body:
+        return SkippedNote(path, "empty note")
+    title = front.get("name") or front.get("description") or None
+    return ClaudeNote(path, body, title, hashlib.sha256(data).hexdigest())
+
+
+def split_front_matter(text: str) -> tuple[dict[str, str], str]:
+    """Top-level ``key: value`` pairs of a ``---`` YAML front matter block, and the body.
+
+    Deliberately small: only plain and block-scalar string values are read (enough for
+    ``name`` and ``description``); anything else is ignored, never an error.
+    """
+    lines = text.split("\n")
+    if not lines or lines[0].rstrip() != "---":
+        return {}, text
+    for end in range(1, len(lines)):
+        if lines[end].rstrip() in ("---", "..."):
+            break
+    else:
+        return {}, text
+    fields: dict[str, str] = {}
+    i = 1
+    while i < end:
+        line = lines[i]
+        i += 1
+        if not line or line[0] in " \t#" or ":" not in line:
+            continue
+        key, _, value = line.partition(":")
+        value = value.strip()
+        if value[:1] in (">", "|"):
+            block = []
+            while i < end and (not lines[i].strip() or lines[i][0] in " \t"):
+                block.append(lines[i].strip())
+                i += 1
+            joiner = " " if value.startswith(">") else "\n"
+            value = joiner.join(part for part in block if part).strip()
+        elif len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        if value:
+            fields[key.strip()] = value
+    return fields, "\n".join(lines[end + 1 :])

@@ -1,0 +1,179 @@
+"""What a rule is, how its approval is bound to its exact text, and how one is stored as a line."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Mapping
+
+from indexer.visible_text import is_special
+
+PENDING = "pending"
+APPROVED = "approved"
+REJECTED = "rejected"
+ARCHIVED = "archived"
+STATUSES = (PENDING, APPROVED, REJECTED, ARCHIVED)
+# Not stored: an approved rule whose text no longer matches the approved hash.
+CHANGED = "changed"
+EFFECTIVE_STATUSES = (PENDING, CHANGED, APPROVED, REJECTED, ARCHIVED)
+
+MAX_RULE_CHARS = 20_000
+
+
+class RuleError(ValueError):
+    """A rule operation that cannot be done, with a message fit to show the user."""
+
+
+class RuleNotFoundError(RuleError, LookupError):
+    pass
+
+
+class RuleStateError(RuleError):
+    """The operation does not apply to the rule's current status (e.g. undo a pending rule)."""
+
+
+class TextChangedError(RuleError):
+    """The stored text is not the text the person was shown: approving would approve unseen text."""
+
+
+def text_sha256(text: str) -> str:
+    """Hex SHA-256 of the UTF-8 bytes of ``text``: what an approval is bound to."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    id: str
+    text: str
+    status: str  # as stored; see ``effective_status``
+    proposed_at: float
+    agent: str | None = None
+    session_id: str | None = None
+    source_path: str | None = None
+    title: str | None = None
+    source_sha256: str | None = None  # hash of the imported file, for idempotent import
+    approved_sha256: str | None = None
+    approved_at: float | None = None
+    approved_by: str | None = None
+    decided_at: float | None = None  # reject / archive
+    decided_by: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict, compare=False)  # unknown fields
+
+    @property
+    def sha256(self) -> str:
+        return text_sha256(self.text)
+
+    @property
+    def effective_status(self) -> str:
+        """The stored status, except that an approval of some other text counts for nothing."""
+        if self.status == APPROVED:
+            return APPROVED if self.approved_sha256 == self.sha256 else CHANGED
+        if self.status in STATUSES:
+            return self.status
+        return PENDING  # an unknown status written by hand: make a person look at it
+
+    @property
+    def needs_review(self) -> bool:
+        return self.effective_status in (PENDING, CHANGED)
+
+    @property
+    def is_valid_approval(self) -> bool:
+        return self.effective_status == APPROVED
+
+    @property
+    def first_line(self) -> str:
+        return self.text.strip().split("\n", 1)[0]
+
+
+# --- one rule per line --------------------------------------------------------------------
+
+_KNOWN_FIELDS = (
+    "id",
+    "text",
+    "status",
+    "proposed_at",
+    "agent",
+    "session_id",
+    "source_path",
+    "title",
+    "source_sha256",
+    "approved_sha256",
+    "approved_at",
+    "approved_by",
+    "decided_at",
+    "decided_by",
+)
+_TIME_FIELDS = ("proposed_at", "approved_at", "decided_at")
+_TEXT_FIELDS = tuple(f for f in _KNOWN_FIELDS if f not in _TIME_FIELDS)
+
+
+def format_ts(ts: float) -> str:
+    """UTC ISO 8601 to the second: readable in the plain-text file."""
+    return datetime.fromtimestamp(ts, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def parse_ts(value: object) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str) and value:
+        try:
+            dt = datetime.fromisoformat(value)
+        except ValueError:
+            return None
+        if dt.tzinfo is None:
+            dt = dt.replace(tzinfo=timezone.utc)
+        return dt.timestamp()
+    return None
+
+
+def rule_from_json(obj: object) -> Rule | None:
+    """A ``Rule`` from one parsed line, or ``None`` when the line is not a rule we understand."""
+    if not isinstance(obj, dict):
+        return None
+    if not isinstance(obj.get("id"), str) or not isinstance(obj.get("text"), str):
+        return None
+    values: dict[str, Any] = {}
+    for name in _TEXT_FIELDS:
+        value = obj.get(name)
+        if value is not None and not isinstance(value, str):
+            return None
+        values[name] = value
+    for name in _TIME_FIELDS:
+        values[name] = parse_ts(obj.get(name))
+    values["status"] = values["status"] or PENDING
+    values["proposed_at"] = values["proposed_at"] or 0.0
+    extra = {k: v for k, v in obj.items() if k not in _KNOWN_FIELDS}
+    return Rule(**values, extra=extra)
+
+
+def rule_to_json(rule: Rule) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name in _KNOWN_FIELDS:
+        value = getattr(rule, name)
+        if value is None:
+            continue
+        out[name] = format_ts(value) if name in _TIME_FIELDS else value
+    for key, value in rule.extra.items():
+        out.setdefault(key, value)
+    return out
+
+
+def encode_line(obj: Mapping[str, Any]) -> str:
+    """One JSON line, readable (non-ASCII kept) but with every invisible or deceptive
+    character written as a ``\\uXXXX`` escape, so opening the file in an editor shows them."""
+    line = json.dumps(obj, ensure_ascii=False)
+    if line.isascii():
+        return line
+    return "".join(_json_escape(ch) if is_special(ch) else ch for ch in line)
+
+
+def _json_escape(ch: str) -> str:
+    code = ord(ch)
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"

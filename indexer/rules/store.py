@@ -1,0 +1,445 @@
+"""The pending-rule store: ``rules.jsonl`` in the memory folder plus an append-only decision log.
+
+Agents may only propose. Approval takes the text the person was shown and is refused unless
+that is exactly the stored text and the file has not changed on disk since it was loaded; the
+approval records the SHA-256 of that text, so any later change to the text voids it.
+"""
+
+from __future__ import annotations
+
+import getpass
+import hashlib
+import json
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+from indexer.fileio import FileStamp, append_line, atomic_write_bytes, check_unchanged
+from indexer.rules.claude_notes import ClaudeNote, SkippedNote, find_note_files, read_note
+from indexer.rules.decisions import Decision, decision_entry, read_decisions
+from indexer.rules.export import EXPORT_FORMATS, rules_to_json, rules_to_markdown
+from indexer.rules.model import (
+    APPROVED,
+    ARCHIVED,
+    CHANGED,
+    EFFECTIVE_STATUSES,
+    MAX_RULE_CHARS,
+    PENDING,
+    REJECTED,
+    Rule,
+    RuleError,
+    RuleNotFoundError,
+    RuleStateError,
+    TextChangedError,
+    encode_line,
+    rule_from_json,
+    rule_to_json,
+    text_sha256,
+)
+from indexer.rules.similarity import find_near_duplicate
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks; the on-disk change check still applies
+    fcntl = None  # type: ignore[assignment]
+
+RULES_FILE = "rules.jsonl"
+DECISIONS_FILE = "rules-decisions.jsonl"
+LOCK_FILE = ".rules.lock"
+CLAUDE_CODE = "claude-code"
+
+
+@dataclass(frozen=True, slots=True)
+class ProposeResult:
+    rule: Rule  # the new pending rule, or the existing rule it nearly duplicates
+    created: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ImportReport:
+    proposed: tuple[Rule, ...]
+    duplicates: tuple[tuple[Path, Rule], ...]  # note path, the existing rule it resembles
+    already_imported: tuple[Path, ...]
+    skipped: tuple[SkippedNote, ...]
+
+
+def default_actor() -> str:
+    """The OS user name: who approved, rejected or undid something."""
+    try:
+        return getpass.getuser()
+    except Exception:  # no USER variable and no passwd entry (some containers)
+        return "unknown"
+
+
+def clean_rule_text(text: str) -> str:
+    """The text as it will be stored; raises ``RuleError`` for an empty or huge text."""
+    text = text.strip()
+    if not text:
+        raise RuleError("a rule needs some text")
+    if len(text) > MAX_RULE_CHARS:
+        raise RuleError(f"a rule is limited to {MAX_RULE_CHARS:,} characters")
+    return text
+
+
+class RuleStore:
+    """Rules in ``<memory_dir>/rules.jsonl``, loaded on construction and on ``reload``.
+
+    Lines that are not rules, and fields we do not know, are kept as they are; a rule's line
+    is rewritten only when that rule changes.
+    """
+
+    def __init__(self, memory_dir: Path) -> None:
+        self.memory_dir = Path(memory_dir)
+        self.path = self.memory_dir / RULES_FILE
+        self.decisions_path = self.memory_dir / DECISIONS_FILE
+        self._lines: list[str] = []
+        self._rules: dict[str, Rule] = {}
+        self._line_of: dict[str, int] = {}
+        self._stamp: FileStamp | None = None
+        self._lock_depth = 0
+        self.reload()
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def reload(self) -> None:
+        try:
+            data = self.path.read_bytes()
+        except FileNotFoundError:
+            self._lines, self._rules, self._line_of = [], {}, {}
+            self._stamp = FileStamp.of(self.path)
+            return
+        self._stamp = FileStamp.of_bytes(self.path, data)
+        lines = data.decode("utf-8", "surrogateescape").split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        rules: dict[str, Rule] = {}
+        line_of: dict[str, int] = {}
+        for number, line in enumerate(lines):
+            try:
+                rule = rule_from_json(json.loads(line))
+            except ValueError:
+                rule = None
+            # A repeated id is kept as an unknown line: the first one is the rule.
+            if rule is not None and rule.id not in rules:
+                rules[rule.id] = rule
+                line_of[rule.id] = number
+        self._lines, self._rules, self._line_of = lines, rules, line_of
+
+    def is_stale(self) -> bool:
+        """Whether the file changed on disk since it was loaded or last written by us."""
+        current = FileStamp.of(self.path)
+        return self._stamp is None or (current.exists, current.sha256) != (
+            self._stamp.exists,
+            self._stamp.sha256,
+        )
+
+    def all(self) -> list[Rule]:
+        """Every rule, in file order."""
+        return list(self._rules.values())
+
+    def rules(self, status: str = "all") -> list[Rule]:
+        """Rules by effective status; ``pending`` includes rules changed since approval."""
+        if status == "all":
+            return self.all()
+        if status == PENDING:
+            return self.pending()
+        if status not in EFFECTIVE_STATUSES:
+            raise RuleError(f"unknown status {status!r}; use all, {', '.join(EFFECTIVE_STATUSES)}")
+        return [r for r in self._rules.values() if r.effective_status == status]
+
+    def pending(self) -> list[Rule]:
+        """Rules waiting for a person: pending, and approved but changed since approval."""
+        return [r for r in self._rules.values() if r.needs_review]
+
+    def approved(self) -> list[Rule]:
+        """Approved rules whose text still matches the approved hash: the only ones exported."""
+        return [r for r in self._rules.values() if r.is_valid_approval]
+
+    def get(self, rule_id: str) -> Rule:
+        try:
+            return self._rules[rule_id]
+        except KeyError:
+            raise RuleNotFoundError(f"no rule {rule_id}") from None
+
+    def resolve(self, id_or_prefix: str) -> Rule:
+        """A rule by full id or unique prefix (``r-1a2b`` or ``1a2b``), for typed commands."""
+        if id_or_prefix in self._rules:
+            return self._rules[id_or_prefix]
+        wanted = id_or_prefix if id_or_prefix.startswith("r-") else "r-" + id_or_prefix
+        matches = [r for r in self._rules.values() if r.id.startswith(wanted)]
+        if len(matches) == 1 and len(wanted) > len("r-"):
+            return matches[0]
+        if len(matches) > 1 and len(wanted) > len("r-"):
+            raise RuleError(f"{id_or_prefix} matches {len(matches)} rules; give more of the id")
+        raise RuleNotFoundError(f"no rule {id_or_prefix}")
+
+    def find_near_duplicate(self, text: str) -> Rule | None:
+        """An existing rule (any status) with the same or nearly the same text."""
+        return find_near_duplicate(text, ((r, r.text) for r in self._rules.values()))
+
+    def history(self, rule_id: str) -> list[Decision]:
+        """Every logged decision about one rule, oldest first."""
+        return read_decisions(self.decisions_path, rule_id)
+
+    def export(self, format: str = "markdown") -> str:
+        """The approved rules (hash still matching) as Markdown for CLAUDE.md, or JSON."""
+        if format not in EXPORT_FORMATS:
+            raise RuleError(f"unknown export format {format!r}; use markdown or json")
+        rules = self.approved()
+        return rules_to_markdown(rules) if format == "markdown" else rules_to_json(rules)
+
+    # --- proposing (anyone, including agents) ---------------------------------------------
+
+    def propose(
+        self,
+        text: str,
+        *,
+        now: float,
+        agent: str | None = None,
+        session_id: str | None = None,
+        source_path: str | None = None,
+        title: str | None = None,
+        actor: str | None = None,
+    ) -> ProposeResult:
+        """Store ``text`` as a pending rule, or return the existing near-duplicate untouched.
+
+        Never approves. A proposal does not depend on anything a person was shown, so a store
+        that is out of date is reloaded first rather than refusing.
+        """
+        text = clean_rule_text(text)
+        with self._locked():
+            if self.is_stale():
+                self.reload()
+            existing = self.find_near_duplicate(text)
+            if existing is not None:
+                return ProposeResult(existing, created=False)
+            rule = Rule(
+                id=self._new_id(text, now, source_path),
+                text=text,
+                status=PENDING,
+                proposed_at=now,
+                agent=agent,
+                session_id=session_id,
+                source_path=source_path,
+                title=title,
+            )
+            who = actor or agent or "unknown"
+            self._commit([rule], [decision_entry("propose", rule, who, now)])
+        return ProposeResult(rule, created=True)
+
+    def import_claude_notes(self, projects_root: Path, *, now: float) -> ImportReport:
+        """Propose each Claude Code auto-memory note once per (file path, file content)."""
+        proposed: list[Rule] = []
+        duplicates: list[tuple[Path, Rule]] = []
+        already: list[Path] = []
+        skipped: list[SkippedNote] = []
+        with self._locked():
+            if self.is_stale():
+                self.reload()
+            seen = {(r.source_path, r.source_sha256) for r in self._rules.values()}
+            for path in find_note_files(projects_root):
+                note = read_note(path)
+                if isinstance(note, SkippedNote):
+                    skipped.append(note)
+                    continue
+                if (str(note.path), note.file_sha256) in seen:
+                    already.append(note.path)
+                    continue
+                if len(note.text) > MAX_RULE_CHARS:
+                    skipped.append(SkippedNote(note.path, f"longer than {MAX_RULE_CHARS:,} characters"))
+                    continue
+                candidates = [(r, r.text) for r in (*self._rules.values(), *proposed)]
+                existing = find_near_duplicate(note.text, candidates)
+                if existing is not None:
+                    duplicates.append((note.path, existing))
+                    continue
+                proposed.append(self._rule_from_note(note, now, taken={r.id for r in proposed}))
+                seen.add((str(note.path), note.file_sha256))
+            if proposed:
+                decisions = [
+                    decision_entry("propose", r, CLAUDE_CODE, now, via="import") for r in proposed
+                ]
+                self._commit(proposed, decisions)
+        return ImportReport(tuple(proposed), tuple(duplicates), tuple(already), tuple(skipped))
+
+    # --- decisions (a person) ---------------------------------------------------------------
+
+    def approve(
+        self, rule_id: str, shown_text: str, *, now: float, approver: str | None = None
+    ) -> Rule:
+        """Approve exactly ``shown_text``. Refused (``TextChangedError``) if the stored text is
+        not ``shown_text``, and (``ChangedOnDiskError``) if the file changed since loading."""
+        return self.approve_many([(rule_id, shown_text)], now=now, approver=approver)[0]
+
+    def approve_many(
+        self, items: Sequence[tuple[str, str]], *, now: float, approver: str | None = None
+    ) -> list[Rule]:
+        """Approve several (rule id, shown text) pairs: all of them, or none if any is refused."""
+        approver = approver or default_actor()
+        ids = [rule_id for rule_id, _ in items]
+        if len(set(ids)) != len(ids):
+            raise RuleError("the same rule is listed twice")
+        approved = []
+        for rule_id, shown_text in items:
+            rule = self._reviewable(rule_id, shown_text)
+            approved.append(self._approved(rule, shown_text, approver, now))
+        decisions = [decision_entry("approve", r, approver, now) for r in approved]
+        self._commit(approved, decisions)
+        return approved
+
+    def edit_and_approve(
+        self,
+        rule_id: str,
+        shown_text: str,
+        new_text: str,
+        *,
+        now: float,
+        approver: str | None = None,
+    ) -> Rule:
+        """Replace the text the person was shown by their edit, and approve the edit."""
+        approver = approver or default_actor()
+        rule = self._reviewable(rule_id, shown_text)
+        new_text = clean_rule_text(new_text)
+        edited = self._approved(replace(rule, text=new_text), new_text, approver, now)
+        decisions = [
+            decision_entry("edit", edited, approver, now, previous_sha256=rule.sha256),
+            decision_entry("approve", edited, approver, now),
+        ]
+        self._commit([edited], decisions)
+        return edited
+
+    def reject(self, rule_id: str, *, now: float, actor: str | None = None) -> Rule:
+        return self._decide(rule_id, REJECTED, "reject", now, actor)
+
+    def archive(self, rule_id: str, *, now: float, actor: str | None = None) -> Rule:
+        return self._decide(rule_id, ARCHIVED, "archive", now, actor)
+
+    def undo(self, rule_id: str, *, now: float, actor: str | None = None) -> Rule:
+        """Send an approved, rejected or archived rule back to pending."""
+        actor = actor or default_actor()
+        rule = self.get(rule_id)
+        if rule.status == PENDING:
+            raise RuleStateError(f"{rule_id} is already pending; nothing to undo")
+        pending = replace(
+            rule,
+            status=PENDING,
+            approved_sha256=None,
+            approved_at=None,
+            approved_by=None,
+            decided_at=None,
+            decided_by=None,
+        )
+        decision = decision_entry("undo", pending, actor, now, previous_status=rule.effective_status)
+        self._commit([pending], [decision])
+        return pending
+
+    # --- internals --------------------------------------------------------------------------
+
+    def _reviewable(self, rule_id: str, shown_text: str) -> Rule:
+        rule = self.get(rule_id)
+        if rule.text != shown_text:
+            raise TextChangedError(
+                f"{rule_id} was changed after it was shown; nothing was approved. Review it again."
+            )
+        if not rule.needs_review:
+            raise RuleStateError(
+                f"{rule_id} is {rule.effective_status}; only pending rules can be approved "
+                "(undo the decision first)"
+            )
+        return rule
+
+    @staticmethod
+    def _approved(rule: Rule, shown_text: str, approver: str, now: float) -> Rule:
+        return replace(
+            rule,
+            status=APPROVED,
+            approved_sha256=text_sha256(shown_text),
+            approved_at=now,
+            approved_by=approver,
+            decided_at=None,
+            decided_by=None,
+        )
+
+    def _decide(self, rule_id: str, status: str, action: str, now: float, actor: str | None) -> Rule:
+        actor = actor or default_actor()
+        rule = self.get(rule_id)
+        if rule.status == status:
+            raise RuleStateError(f"{rule_id} is already {status}")
+        decided = replace(
+            rule,
+            status=status,
+            approved_sha256=None,
+            approved_at=None,
+            approved_by=None,
+            decided_at=now,
+            decided_by=actor,
+        )
+        decision = decision_entry(action, decided, actor, now, previous_status=rule.effective_status)
+        self._commit([decided], [decision])
+        return decided
+
+    def _rule_from_note(self, note: ClaudeNote, now: float, taken: set[str]) -> Rule:
+        return Rule(
+            id=self._new_id(note.text, now, str(note.path), taken),
+            text=note.text,
+            status=PENDING,
+            proposed_at=now,
+            agent=CLAUDE_CODE,
+            source_path=str(note.path),
+            title=note.title,
+            source_sha256=note.file_sha256,
+        )
+
+    def _new_id(
+        self, text: str, now: float, source: str | None, taken: set[str] | frozenset[str] = frozenset()
+    ) -> str:
+        salt = 0
+        while True:
+            seed = f"{now!r}\0{source or ''}\0{salt}\0{text}".encode("utf-8", "surrogatepass")
+            rule_id = "r-" + hashlib.sha256(seed).hexdigest()[:8]
+            if rule_id not in self._rules and rule_id not in taken:
+                return rule_id
+            salt += 1
+
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        """Serialise read-check-write between processes, so a concurrent writer is detected
+        as a change on disk instead of being silently overwritten."""
+        if self._lock_depth or fcntl is None:
+            self._lock_depth += 1
+            try:
+                yield
+            finally:
+                self._lock_depth -= 1
+            return
+        self.memory_dir.mkdir(parents=True, exist_ok=True)
+        with open(self.memory_dir / LOCK_FILE, "a") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            self._lock_depth += 1
+            try:
+                yield
+            finally:
+                self._lock_depth -= 1
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def _commit(self, changed: Sequence[Rule], decisions: Sequence[dict[str, Any]]) -> None:
+        """Write the changed rules (one atomic replace), then log the decisions."""
+        with self._locked():
+            check_unchanged(self.path, self._stamp)
+            lines = list(self._lines)
+            line_of = dict(self._line_of)
+            for rule in changed:
+                line = encode_line(rule_to_json(rule))
+                if rule.id in line_of:
+                    lines[line_of[rule.id]] = line
+                else:
+                    line_of[rule.id] = len(lines)
+                    lines.append(line)
+            data = "".join(line + "\n" for line in lines).encode("utf-8", "surrogateescape")
+            self._stamp = atomic_write_bytes(self.path, data)
+            self._lines, self._line_of = lines, line_of
+            for rule in changed:
+                self._rules[rule.id] = rule
+            for decision in decisions:
+                append_line(self.decisions_path, encode_line(decision))

@@ -1,0 +1,297 @@
+"""Answering a parsed query from the index: FTS5 trigram for terms of 3+ characters, the CJK
+bigram table for 2-character CJK words, a bounded scan for other 2-character terms.
+
+Ranking: we take the newest ``CANDIDATES`` matching messages (cheap: rowid order), score
+them in Python (term frequency, length-normalised, typed text over tool lines) and break
+ties by recency. ``ORDER BY rank`` over every match costs hundreds of ms on a big index
+(see SQLITE.md); the newest few thousand matches are where people look anyway.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+
+from indexer.models import TEXT, Hit, Message, Session
+from indexer.query import Query, QueryError, Term, is_cjk, match_spans
+
+CANDIDATES = 2000
+SNIPPET_COLUMNS = 160  # display width: about 160 Latin or 80 CJK characters
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    hits: list[Hit]
+    total: int  # matching messages considered (at most CANDIDATES)
+    capped: bool  # True when more matches exist than were ranked
+    query: Query
+    warnings: tuple[str, ...] = field(default=())
+
+
+def term_class(term: Term) -> str:
+    """'fts' (3+ chars), 'cjk2' (two CJK characters), 'scan' (other 2-char terms)."""
+    n = len(term.text)
+    if n >= 3:
+        return "fts"
+    if n == 2 and all(is_cjk(c) for c in term.text):
+        return "cjk2"
+    if n == 2:
+        return "scan"
+    raise QueryError(
+        f"“{term.text}” is too short to search for: type at least 2 characters "
+        "(a 2-character CJK word such as 設定 works)"
+    )
+
+
+def fts_phrase(text: str) -> str:
+    """Quote a term as an FTS5 string so no user input is read as FTS syntax."""
+    return '"' + text.replace('"', '""') + '"'
+
+
+def _term_condition(term: Term) -> tuple[str, list]:
+    kind = term_class(term)
+    if kind == "fts":
+        return "m.id IN (SELECT rowid FROM fts WHERE fts MATCH ?)", [fts_phrase(term.text)]
+    if kind == "cjk2":
+        return "m.id IN (SELECT rowid FROM cjk2 WHERE cjk2 MATCH ?)", [fts_phrase(term.text)]
+    return "instr(lower(m.text), ?) > 0", [term.text.lower()]
+
+
+def build_sql(query: Query, exclude_sessions: tuple[str, ...], limit: int) -> tuple[str, list]:
+    """SELECT matching message ids (newest first), driven by the FTS table when it can be."""
+    where: list[str] = ["m.indexed = 1"]
+    params: list = []
+    fts_groups: list[str] = []
+    for group in query.groups:
+        classes = [term_class(t) for t in group]
+        if all(c == "fts" for c in classes):
+            fts_groups.append("(" + " OR ".join(fts_phrase(t.text) for t in group) + ")")
+            continue
+        parts = []
+        for term in group:
+            sql, p = _term_condition(term)
+            parts.append(sql)
+            params.extend(p)
+        where.append("(" + " OR ".join(parts) + ")")
+    for term in query.excluded:
+        sql, p = _term_condition(term)
+        where.append(f"NOT ({sql})")
+        params.extend(p)
+    if query.agent:
+        where.append("s.agent = ?")
+        params.append(query.agent)
+    if query.project:
+        where.append("(s.project_name LIKE ? ESCAPE '\\' OR s.project_path LIKE ? ESCAPE '\\')")
+        pattern = "%" + _like_escape(query.project) + "%"
+        params.extend([pattern, pattern])
+    if query.session:
+        where.append("s.session_id LIKE ? ESCAPE '\\'")
+        params.append(_like_escape(query.session) + "%")
+    if query.role:
+        role = query.role.lower()
+        if role in ("tool", "tools"):
+            where.append("m.kind = 'tool_call'")
+        else:
+            where.append("m.role = ?")
+            params.append("user" if role in ("human", "me") else role)
+    if query.since is not None:
+        where.append("m.ts >= ?")
+        params.append(query.since)
+    if query.until is not None:
+        where.append("m.ts < ?")
+        params.append(query.until)
+    if exclude_sessions:
+        where.append(f"s.session_id NOT IN ({','.join('?' * len(exclude_sessions))})")
+        params.extend(exclude_sessions)
+
+    if fts_groups:
+        sql = (
+            "SELECT m.id FROM fts JOIN messages m ON m.id = fts.rowid"
+            " JOIN sessions s ON s.id = m.session_rowid"
+            " WHERE fts MATCH ? AND " + " AND ".join(where) + " ORDER BY fts.rowid DESC LIMIT ?"
+        )
+        return sql, [" AND ".join(fts_groups), *params, limit]
+    sql = (
+        "SELECT m.id FROM messages m JOIN sessions s ON s.id = m.session_rowid"
+        " WHERE " + " AND ".join(where) + " ORDER BY m.id DESC LIMIT ?"
+    )
+    return sql, [*params, limit]
+
+
+def _like_escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def score_text(text: str, kind: str, role: str, terms: list[Term]) -> float:
+    """BM25-like: saturating term frequency, normalised by length; typed text first."""
+    low = text.lower()
+    length_norm = 0.25 + 0.75 * min(len(text), 4000) / 400
+    score = 0.0
+    for term in terms:
+        tf = low.count(term.text.lower())
+        if tf:
+            score += (tf * 2.2) / (tf + 1.2 * length_norm)
+    if kind == TEXT and role in ("user", "assistant"):
+        score *= 1.3
+    return score
+
+
+def run_search(
+    conn: sqlite3.Connection,
+    query: Query,
+    *,
+    limit: int = 50,
+    offset: int = 0,
+    one_per_session: bool = False,
+    exclude_sessions: tuple[str, ...] = (),
+    context: int = 0,
+) -> SearchResult:
+    if not query.groups:
+        if query.excluded or query.has_filters:
+            raise QueryError("add at least one word to search for (filters and -exclusions only narrow a search)")
+        return SearchResult([], 0, False, query, query.warnings)
+    sql, params = build_sql(query, exclude_sessions, CANDIDATES + 1)
+    ids = [r[0] for r in conn.execute(sql, params)]
+    capped = len(ids) > CANDIDATES
+    ids = ids[:CANDIDATES]
+    if not ids:
+        return SearchResult([], 0, False, query, query.warnings)
+
+    terms = query.positive_terms
+    rows = _fetch_messages(conn, ids)
+    scored = []
+    for r in rows:
+        s = score_text(r["text"], r["kind"], r["role"], terms)
+        scored.append((round(s, 2), r["ts"] or 0.0, r["id"], r))
+    scored.sort(key=lambda x: (x[0], x[1], x[2]), reverse=True)
+    if one_per_session:
+        seen: set[int] = set()
+        unique = []
+        for item in scored:
+            sid = item[3]["session_rowid"]
+            if sid not in seen:
+                seen.add(sid)
+                unique.append(item)
+        scored = unique
+    page = scored[offset : offset + limit]
+    sessions = sessions_by_rowid(conn, {item[3]["session_rowid"] for item in page})
+    hits = []
+    for score, _, _, r in page:
+        message = message_from_row(r)
+        snippet, spans = make_snippet(message.text, terms)
+        before, after = (fetch_context(conn, message, context, context) if context else ((), ()))
+        hits.append(Hit(message, sessions[message.session_rowid], snippet, tuple(spans), score, before, after))
+    return SearchResult(hits, len(scored), capped, query, query.warnings)
+
+
+_MESSAGE_COLUMNS = "id, session_rowid, ordinal, role, kind, tool_name, ts, text, detail, indexed"
+
+
+def _fetch_messages(conn: sqlite3.Connection, ids: list[int]) -> list[sqlite3.Row]:
+    rows: list[sqlite3.Row] = []
+    for i in range(0, len(ids), 500):
+        chunk = ids[i : i + 500]
+        rows.extend(conn.execute(
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id IN ({','.join('?' * len(chunk))})", chunk
+        ))
+    return rows
+
+
+def message_from_row(r: sqlite3.Row) -> Message:
+    return Message(
+        id=r["id"],
+        session_rowid=r["session_rowid"],
+        ordinal=r["ordinal"],
+        role=r["role"],
+        kind=r["kind"],
+        tool_name=r["tool_name"],
+        ts=r["ts"],
+        text=r["text"],
+        detail=r["detail"],
+        indexed=bool(r["indexed"]),
+    )
+
+
+SESSION_COLUMNS = (
+    "s.id, s.agent, s.session_id, s.parent_session_id, s.source_path, s.project_path,"
+    " s.project_name, s.git_branch, s.model, s.title, s.start_ts, s.end_ts, s.message_count,"
+    " coalesce((SELECT min(f.missing) FROM files f WHERE f.session_rowid = s.id), 0) AS missing"
+)
+
+
+def session_from_row(r: sqlite3.Row) -> Session:
+    return Session(
+        id=r["id"],
+        agent=r["agent"],
+        session_id=r["session_id"],
+        parent_session_id=r["parent_session_id"],
+        source_path=r["source_path"],
+        project_path=r["project_path"],
+        project_name=r["project_name"],
+        git_branch=r["git_branch"],
+        model=r["model"],
+        title=r["title"],
+        start_ts=r["start_ts"],
+        end_ts=r["end_ts"],
+        message_count=r["message_count"],
+        source_missing=bool(r["missing"]),
+    )
+
+
+def sessions_by_rowid(conn: sqlite3.Connection, rowids: set[int]) -> dict[int, Session]:
+    if not rowids:
+        return {}
+    ids = list(rowids)
+    rows = conn.execute(
+        f"SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.id IN ({','.join('?' * len(ids))})", ids
+    )
+    return {r["id"]: session_from_row(r) for r in rows}
+
+
+def fetch_context(conn: sqlite3.Connection, message: Message, before: int, after: int) -> tuple[tuple[Message, ...], tuple[Message, ...]]:
+    """The ``before`` messages preceding and ``after`` following ``message`` in its session."""
+    rows = conn.execute(
+        f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE session_rowid = ? AND ordinal BETWEEN ? AND ?"
+        " ORDER BY ordinal",
+        (message.session_rowid, message.ordinal - before, message.ordinal + after),
+    ).fetchall()
+    msgs = [message_from_row(r) for r in rows]
+    return (
+        tuple(m for m in msgs if m.ordinal < message.ordinal),
+        tuple(m for m in msgs if m.ordinal > message.ordinal),
+    )
+
+
+def _width(ch: str) -> int:
+    return 2 if is_cjk(ch) or "\uff00" <= ch <= "\uffef" else 1
+
+
+def make_snippet(text: str, terms: list[Term], columns: int = SNIPPET_COLUMNS) -> tuple[str, list[tuple[int, int]]]:
+    """A one-line window of about ``columns`` display cells around the first match.
+
+    Returns the snippet and the (start, end) spans of matches inside it. Whitespace runs
+    collapse to one space so a snippet never breaks a line.
+    """
+    flat = " ".join(text.split())
+    spans = match_spans(flat, terms)
+    anchor = spans[0][0] if spans else 0
+    # Start a little before the match: a quarter of the window as lead-in.
+    start, used = anchor, 0
+    lead = columns // 4
+    while start > 0 and used + _width(flat[start - 1]) <= lead:
+        start -= 1
+        used += _width(flat[start])
+    end, used = start, 0
+    while end < len(flat) and used + _width(flat[end]) <= columns:
+        used += _width(flat[end])
+        end += 1
+    snippet = flat[start:end]
+    prefix = "…" if start > 0 else ""
+    suffix = "…" if end < len(flat) else ""
+    shift = len(prefix) - start
+    inside = [
+        (max(s, start) + shift, min(e, end) + shift)
+        for s, e in spans
+        if e > start and s < end
+    ]
+    return prefix + snippet + suffix, inside

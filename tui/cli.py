@@ -1,0 +1,68 @@
+"""The ``hindsight`` command line: index, search, show, sessions, resume, events, memory, rules.
+
+With no sub-command it opens the full-screen app. Each command group registers itself from
+its own module (``cli_index``, ``cli_memory``, ``cli_rules`` ...) so this file stays a switchboard.
+
+Exit codes a script can rely on (see README):
+  0 success; 1 nothing found; 2 bad usage or query; 3 index missing or damaged;
+  4 not found (session, memory, rule); 5 refused (e.g. needs a terminal); 75 index busy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+EXIT_OK = 0
+EXIT_NOTHING_FOUND = 1
+EXIT_USAGE = 2
+EXIT_INDEX = 3
+EXIT_NOT_FOUND = 4
+EXIT_REFUSED = 5
+EXIT_BUSY = 75
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from tui import cli_index
+
+    parser = argparse.ArgumentParser(
+        prog="hindsight",
+        description="Search and remember your coding agents' history.",
+    )
+    cli_index.add_global_options(parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    cli_index.register(sub)
+    for module_name in ("tui.cli_memory", "tui.cli_rules", "tui.cli_agents"):
+        try:
+            module = __import__(module_name, fromlist=["register"])
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+            continue
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        from tui import cli_index
+
+        return cli_index.run_app(args)
+    try:
+        return int(args.func(args) or 0)
+    except BrokenPipeError:
+        # `hindsight search ... | head` closes the pipe early: not an error.
+        try:
+            sys.stdout = None  # type: ignore[assignment]
+        except Exception:
+            pass
+        return EXIT_OK
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
