@@ -276,7 +276,8 @@ class Ingester:
     # -- one file --------------------------------------------------------------
     def _index_file(self, agent: str, path: str, st: os.stat_result, row: _FileRow | None, touched: set[int]) -> int:
         p = Path(path)
-        whole = is_whole_document(agent, p)
+        previous_state: dict = json.loads(row.parser_state) if row and row.parser_state else {}
+        whole = is_whole_document(agent, p) or bool(previous_state.get("_whole"))
         try:
             with open(path, "rb") as fh:
                 head = fh.read(HASH_SPAN)
@@ -296,6 +297,8 @@ class Ingester:
             self.summary.problems.append(f"{path}: cannot read ({exc.strerror or exc})")
             return 0
         self.summary.bytes_read += len(data)
+        if start == 0 and not whole and data.split(b"\n", 1)[0].strip() in (b"{", b"["):
+            whole = True  # a pretty-printed JSON document: read it whole, every time
 
         if whole:
             complete, consumed = data, start + len(data)
@@ -317,7 +320,9 @@ class Ingester:
         else:
             self.summary.files_new += 1
 
-        state: dict = json.loads(row.parser_state) if append and row and row.parser_state else {}
+        state: dict = previous_state if append else {}
+        if whole:
+            state["_whole"] = True
         first_line_no = int(state.get("_lines", 0)) + 1 if append else 1
         meta = SessionMeta()
         session_rowid = row.session_rowid if row else None

@@ -83,7 +83,7 @@ def parse(path: Path, data: bytes, first_line_no: int, state: dict, meta: Sessio
     out = ParseOutput()
     if meta.session_id is None:
         init_meta(path, meta)
-    if is_whole_document(path):
+    if is_whole_document(path) or state.get("_whole"):
         _parse_ts_era(data, state, meta, out)
         return out
     for line_no, rec in iter_json_lines(data, out, first_line_no):

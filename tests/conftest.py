@@ -1,0 +1,50 @@
+"""Shared fixtures: the real-log corpus in tests/data/corpus and indexes built from it."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from indexer import Index, only_roots
+
+DATA = Path(__file__).parent / "data"
+CORPUS = DATA / "corpus"
+# A fixed "now" for anything that renders relative times or decays: 2026-07-01T00:00:00Z.
+FIXED_NOW = 1782864000.0
+
+
+def corpus_roots(base: Path = CORPUS):
+    return only_roots({
+        "claude-code": [base / "claude-code" / "projects"],
+        "codex": [base / "codex" / "sessions"],
+        "pi": [base / "pi"],
+    })
+
+
+@pytest.fixture(scope="session")
+def corpus_index_path(tmp_path_factory) -> Path:
+    """An index of the whole fixture corpus, built once per test run (read-only use)."""
+    path = tmp_path_factory.mktemp("corpus-index") / "index.sqlite3"
+    index = Index(path)
+    index.update(corpus_roots(), now=FIXED_NOW)
+    index.close()
+    return path
+
+
+@pytest.fixture
+def corpus_index(corpus_index_path) -> Index:
+    index = Index(corpus_index_path)
+    yield index
+    index.close()
+
+
+@pytest.fixture
+def writable_corpus_index(corpus_index_path, tmp_path) -> Index:
+    """A private copy of the corpus index, for tests that write."""
+    path = tmp_path / "index.sqlite3"
+    shutil.copy(corpus_index_path, path)
+    index = Index(path)
+    yield index
+    index.close()

@@ -1,0 +1,224 @@
+"""Incremental indexing: no-change runs, appends, half-written lines, rewrites, deletions,
+locking, and every kind of bad input a real log tree holds."""
+
+from __future__ import annotations
+
+import builtins
+import json
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from indexer import Index, IndexBusyError, IndexCorruptError, only_roots
+from indexer.ingest import IndexLock
+
+from conftest import FIXED_NOW
+
+
+def claude_line(uuid: str, text: str, role: str = "user", ts: str = "2026-03-01T10:00:00Z") -> str:
+    if role == "user":
+        message = {"role": "user", "content": text}
+    else:
+        message = {"id": f"msg_{uuid}", "role": "assistant", "model": "claude-x", "content": [{"type": "text", "text": text}]}
+    return json.dumps({"type": role, "uuid": uuid, "sessionId": "sess1", "cwd": "/w/demo", "timestamp": ts, "message": message},
+                      ensure_ascii=False)
+
+
+@pytest.fixture
+def tree(tmp_path):
+    root = tmp_path / "projects"
+    log = root / "-w-demo" / "sess1.jsonl"
+    log.parent.mkdir(parents=True)
+    return root, log, Index(tmp_path / "index.sqlite3")
+
+
+def run(index: Index, root: Path):
+    return index.update(only_roots({"claude-code": [root]}), now=FIXED_NOW)
+
+
+def texts(index: Index) -> list[str]:
+    return [m.text for m in index.messages(index.session("sess1"))]
+
+
+def test_no_change_run_only_stats(tree):
+    root, log, index = tree
+    log.write_text(claude_line("u1", "first prompt about pelicans") + "\n")
+    assert run(index, root).messages_added == 1
+    again = run(index, root)
+    assert again.bytes_read == 0 and again.files_changed == 0 and again.messages_added == 0
+
+
+def test_append_reads_from_offset(tree):
+    root, log, index = tree
+    log.write_text(claude_line("u1", "first prompt about pelicans") + "\n")
+    run(index, root)
+    size = log.stat().st_size
+    with log.open("a") as fh:
+        fh.write(claude_line("a1", "an answer about herons", role="assistant") + "\n")
+    summary = run(index, root)
+    assert summary.files_appended == 1 and summary.files_reindexed == 0
+    assert summary.bytes_read == log.stat().st_size - size
+    assert texts(index) == ["first prompt about pelicans", "an answer about herons"]
+    assert index.search("herons").hits[0].message.ordinal == 1
+
+
+def test_half_written_line_waits_for_the_rest(tree):
+    root, log, index = tree
+    full = claude_line("u2", "second prompt about cormorants")
+    log.write_text(claude_line("u1", "first prompt about pelicans") + "\n" + full[:40])
+    os.utime(log, (FIXED_NOW, FIXED_NOW))  # being written right now
+    summary = run(index, root)
+    assert summary.problems == []
+    assert texts(index) == ["first prompt about pelicans"]
+    with log.open("a") as fh:
+        fh.write(full[40:] + "\n")
+    run(index, root)
+    assert texts(index) == ["first prompt about pelicans", "second prompt about cormorants"]
+
+
+def test_rewritten_in_place_is_reindexed(tree):
+    root, log, index = tree
+    log.write_text(claude_line("u1", "original wording about pelicans") + "\n" + claude_line("u2", "more") + "\n")
+    run(index, root)
+    # Same size or larger, different head: a rewrite (e.g. Pi migrating a file to v3).
+    log.write_text(claude_line("u1", "rewritten wording about penguins") + "\n" + claude_line("u2", "more") + "\n"
+                   + claude_line("u3", "and a third message") + "\n")
+    summary = run(index, root)
+    assert summary.files_reindexed == 1
+    assert texts(index) == ["rewritten wording about penguins", "more", "and a third message"]
+    assert not index.search("pelicans").hits
+    assert index.search("penguins").hits
+
+
+def test_shrunk_file_is_reindexed(tree):
+    root, log, index = tree
+    log.write_text(claude_line("u1", "alpha pelicans") + "\n" + claude_line("u2", "beta herons") + "\n")
+    run(index, root)
+    log.write_text(claude_line("u9", "gamma storks") + "\n")
+    summary = run(index, root)
+    assert summary.files_reindexed == 1
+    assert texts(index) == ["gamma storks"]
+    assert not index.search("herons").hits
+
+
+def test_reindex_removes_rows_by_rowid_without_scanning_fts(tree):
+    root, log, index = tree
+    log.write_text(claude_line("u1", "gamma storks 設定") + "\n")
+    run(index, root)
+    statements: list[str] = []
+    index.conn.set_trace_callback(statements.append)
+    log.write_text(claude_line("u1", "delta ibises") + "\n")
+    run(index, root)
+    index.conn.set_trace_callback(None)
+    top_level = [s for s in statements if not s.startswith("--")]  # "--" lines are FTS5 internals
+    deletes = [s for s in top_level if "fts" in s.lower() and "delete" in s.lower()]
+    assert deletes and all("VALUES ('delete'" in s for s in deletes)
+    assert not index.search("設定").hits and not index.search("storks").hits
+
+
+def test_deleted_file_keeps_its_sessions_searchable(tree):
+    root, log, index = tree
+    log.write_text(claude_line("u1", "remember the pelican migration") + "\n")
+    run(index, root)
+    log.unlink()
+    summary = run(index, root)
+    assert summary.files_missing == 1
+    hits = index.search("pelican migration").hits
+    assert hits and hits[0].session.source_missing
+
+
+def test_second_writer_gets_a_clear_message(tree):
+    root, log, index = tree
+    log.write_text(claude_line("u1", "x y z") + "\n")
+    with IndexLock(index.path):
+        with pytest.raises(IndexBusyError, match="another Hindsight index run"):
+            run(index, root)
+
+
+def test_search_reads_while_an_index_run_holds_the_writer(tree):
+    root, log, index = tree
+    log.write_text(claude_line("u1", "pelicans before the run") + "\n")
+    run(index, root)
+    writer = sqlite3.connect(index.path, isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")
+    writer.execute("UPDATE meta SET value = value")
+    try:
+        reader = Index(index.path)
+        assert reader.search("pelicans").hits
+        reader.close()
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+
+
+# -- bad input -------------------------------------------------------------------------------
+def test_bad_lines_are_reported_once_and_the_rest_indexed(tree):
+    root, log, index = tree
+    good1 = claude_line("u1", "good first line about pelicans")
+    good2 = claude_line("u2", "good last line about herons")
+    two_on_one = claude_line("u3", "glued one") + claude_line("u4", "glued two")
+    big = claude_line("u5", "big " + "word " * 220_000)  # a 1 MB line
+    log.write_bytes(
+        (good1 + "\n").encode()
+        + b'{"type": "user", "truncated\n'
+        + b"not json at all\n"
+        + (two_on_one + "\n").encode()
+        + b'{"type":"user","uuid":"u6","sessionId":"sess1","message":{"role":"user","content":"bad bytes \xff\xfe here"}}\n'
+        + (big + "\n").encode()
+        + b'{"type":"brand-new-type","whatever":[1,2,3]}\n'
+        + (good2 + "\n").encode()
+    )
+    summary = run(index, root)
+    assert len(summary.problems) == 1
+    assert str(log) in summary.problems[0] and "2 line(s)" in summary.problems[0] and "line 2" in summary.problems[0]
+    found = texts(index)
+    assert found[0] == "good first line about pelicans" and found[-1] == "good last line about herons"
+    assert "glued one" in found and "glued two" in found
+    assert any(t.startswith("bad bytes") and "\ufffd" in t for t in found)
+    assert any(t.startswith("big word") and len(t) > 100_000 for t in found)
+
+
+def test_empty_and_pretty_printed_files(tmp_path):
+    root = tmp_path / "sessions"
+    root.mkdir()
+    (root / "rollout-2025-05-01T10-00-00-ffffffff-0000-4000-8000-000000000006.jsonl").write_text("")
+    pretty = {"session": {"id": "ffffffff-0000-4000-8000-000000000007", "timestamp": "2025-05-01T10:00:00Z"},
+              "items": [{"type": "message", "role": "user", "content": [{"type": "input_text", "text": "pretty printed prompt"}]}]}
+    (root / "rollout-2025-05-01T11-00-00-ffffffff-0000-4000-8000-000000000007.jsonl").write_text(json.dumps(pretty, indent=2))
+    index = Index(tmp_path / "i.sqlite3")
+    summary = index.update(only_roots({"codex": [root]}), now=FIXED_NOW)
+    assert summary.files_seen == 2 and summary.problems == []
+    assert index.search("pretty printed").hits
+
+
+def test_unreadable_and_vanishing_files_do_not_stop_the_run(tree, monkeypatch):
+    root, log, index = tree
+    log.write_text(claude_line("u1", "readable pelicans") + "\n")
+    locked = log.with_name("locked.jsonl")
+    locked.write_text(claude_line("x1", "secret") + "\n")
+    gone = log.with_name("gone.jsonl")
+    gone.write_text(claude_line("g1", "vanishing") + "\n")
+    real_open = builtins.open
+
+    def fake_open(path, *args, **kwargs):
+        if str(path) == str(locked):
+            raise PermissionError(13, "Permission denied", str(path))
+        if str(path) == str(gone):
+            raise FileNotFoundError(2, "No such file", str(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", fake_open)
+    summary = run(index, root)
+    monkeypatch.undo()
+    assert any("locked.jsonl: cannot read" in p for p in summary.problems)
+    assert any("gone.jsonl: vanished" in p for p in summary.problems)
+    assert index.search("readable pelicans").hits
+
+
+def test_corrupt_index_gets_a_clear_message(tmp_path):
+    path = tmp_path / "index.sqlite3"
+    path.write_bytes(b"this is not a database, just garbage bytes" * 100)
+    with pytest.raises(IndexCorruptError, match="--rebuild"):
+        Index(path).conn  # noqa: B018
