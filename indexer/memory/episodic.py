@@ -20,6 +20,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from indexer.fileio import check_unchanged
 from indexer.memory.errors import MemoryInputError, MemoryNotFoundError, Problem
 from indexer.memory.jsonl import JsonlFile, JsonlLine, new_line, with_body
 from indexer.memory.timeutil import iso, parse_iso
@@ -251,8 +252,6 @@ class EpisodicLog:
 
     def check_writable(self) -> None:
         """Raise ``ChangedOnDiskError`` now rather than half-way through a two-file change."""
-        from indexer.fileio import check_unchanged
-
         check_unchanged(self.path, self.file.stamp)
 
     def change(
@@ -312,12 +311,12 @@ class EpisodicLog:
     def archive_many(self, entry_ids: Iterable[str], now: datetime) -> list[EpisodicEntry]:
         """Archive several entries in one write."""
         ids = list(dict.fromkeys(entry_ids))
-        targets = [self.get(i) for i in ids]
+        targets = [e for e in (self.get(i) for i in ids) if not e.archived]
+        if not targets:
+            return [self.get(i) for i in ids]
         lines = self._with_ids()
         stamp = iso(now)
         for entry in targets:
-            if entry.archived:
-                continue
             i = entry.line - 1
             lines[i] = with_body(
                 lines[i], {**(lines[i].obj or {}), "archived": True, "archived_at": stamp}

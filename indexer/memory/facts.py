@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ruamel.yaml import YAML
-from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.error import YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from indexer.fileio import FileStamp, atomic_write_text, check_unchanged
@@ -82,7 +82,7 @@ def _yaml() -> YAML:
 def _plain(value: Any) -> Any:
     """ruamel's round-trip types -> plain dict/list/str/int/float/bool/None/datetime."""
     if isinstance(value, dict):
-        return {str(k) if not isinstance(k, str) else str(k): _plain(v) for k, v in value.items()}
+        return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_plain(v) for v in value]
     if isinstance(value, bool) or value is None:
@@ -162,7 +162,8 @@ def facts_from(doc: Any) -> list[Fact]:
 # --- text surgery -------------------------------------------------------------------------
 
 
-_LINE = re.compile(r"[^\r\n\x85\u2028\u2029]*(?:\r\n|[\r\n\x85\u2028\u2029])|[^\r\n\x85\u2028\u2029]+$")
+_BREAK = "\r\n\x85\u2028\u2029"  # what ruamel counts as a line break
+_LINE = re.compile(rf"[^{_BREAK}]*(?:\r\n|[{_BREAK}])|[^{_BREAK}]+$")
 
 
 def _split(text: str) -> list[str]:
@@ -317,19 +318,21 @@ class FactFile:
         self.reload()
 
     def reload(self) -> None:
+        self.error: FactFileError | None = None
+        self._doc: Any = None
         try:
             data = self.path.read_bytes()
-            self.stamp = FileStamp.of_bytes(self.path, data)
-            self.text = data.decode("utf-8")
         except FileNotFoundError:
             self.stamp = FileStamp.of(self.path)
             self.text = ""
+            return
+        self.stamp = FileStamp.of_bytes(self.path, data)
+        try:
+            self.text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
             self.text = data.decode("utf-8", "replace")
-            self.error: FactFileError | None = FactFileError(
-                self.path, [YamlIssue(1, 1, f"not UTF-8 text ({exc.reason})")]
-            )
-            self._doc = None
+            line = data[: exc.start].count(b"\n") + 1
+            self.error = FactFileError(self.path, [YamlIssue(line, 1, "not UTF-8 text")])
             return
         try:
             self._doc = _load(self.text)

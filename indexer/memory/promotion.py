@@ -10,8 +10,10 @@ from indexer.memory.scratchpad import ScratchpadItem
 
 # Small cue lists; the user corrects the guess in the form.
 _CUES = (
-    ("failure", ("fail", "error", "broke", "bug", "crash", "mistake", "失敗", "錯誤", "誤", "壞")),
-    ("lesson", ("lesson", "learned", "learnt", "never ", "always ", "教訓", "學到", "記得")),
+    ("failure", ("fail", "error", "broke", "bug", "crash", "mistake",
+                 "失敗", "錯誤", "誤", "壞")),
+    ("lesson", ("lesson", "learned", "learnt", "never ", "always ",
+                "教訓", "學到", "記得")),
     ("decision", ("decide", "decision", "chose", "choose", "switch to", "決定", "選擇", "改用")),
 )
 

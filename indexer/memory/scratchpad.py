@@ -1,7 +1,7 @@
 """scratchpad.md: the current task's notes, kept as the user's Markdown.
 
-Items are list lines outside fenced code blocks: checklist lines (``- [ ] x``, ``- [x] y``) and
-bullets (``- z``, ``* z``, ``+ z``), each known by its 1-based line number. Promoting an item
+Items are list lines outside fenced code blocks: checklist lines (``- [ ] x``, ``- [x] y``)
+and bullets (``- z``, ``* z``, ``+ z``), each known by its 1-based line number. Promoting an item
 marks it in place — ``- [x] text (→ ep-1a2b3c4d)`` for a checklist, ``- text (→ ep-...)`` for a
 bullet — or removes its line; nothing else in the file changes.
 """

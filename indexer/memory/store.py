@@ -235,12 +235,20 @@ class MemoryStore:
         """Archive an episodic entry by id, else a fact by key."""
         if self._has_entry(ref):
             return self.archive_entry(ref, now)
+        self._require_fact(ref)
         return self.archive_fact(ref, now)
 
     def restore(self, ref: str) -> EpisodicEntry | Fact:
         if self._has_entry(ref):
             return self.restore_entry(ref)
+        self._require_fact(ref)
         return self.restore_fact(ref)
+
+    def _require_fact(self, ref: str) -> None:
+        try:
+            self.fact(ref)
+        except MemoryNotFoundError:
+            raise MemoryNotFoundError(f"no episodic entry or fact named {ref!r}") from None
 
     def _has_entry(self, entry_id: str) -> bool:
         return any(e.id == entry_id for e in self._log.entries(include_archived=True))

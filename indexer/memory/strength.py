@@ -16,7 +16,6 @@ from typing import Protocol
 from indexer.memory.timeutil import as_aware
 
 SECONDS_PER_WEEK = 604800
-IMPORTANCE_WEIGHT = 0.1  # importance / 10
 RETRIEVAL_WEIGHT = 0.08
 ASSOCIATION_WEIGHT = 0.05
 AGE_WEIGHT = 0.03
@@ -82,7 +81,7 @@ def strength_breakdown(
     association_edges: int = 0,
 ) -> StrengthBreakdown:
     weeks = weeks_since(ts, now)
-    imp = importance * IMPORTANCE_WEIGHT
+    imp = importance / 10
     ret = retrieval_count * RETRIEVAL_WEIGHT
     assoc = association_edges * ASSOCIATION_WEIGHT
     age = weeks * AGE_WEIGHT
