@@ -109,7 +109,8 @@ _SPECIAL_RANGES: tuple[tuple[int, int], ...] = (
 def _char_class(ranges: tuple[tuple[int, int], ...]) -> str:
     parts = []
     for lo, hi in ranges:
-        parts.append(re.escape(chr(lo)) if lo == hi else f"{re.escape(chr(lo))}-{re.escape(chr(hi))}")
+        first, last = re.escape(chr(lo)), re.escape(chr(hi))
+        parts.append(first if lo == hi else f"{first}-{last}")
     return "[" + "".join(parts) + "]"
 
 

@@ -1,10 +1,10 @@
 """Pending rules: agents propose, a person approves exactly the text they were shown.
 
     store = RuleStore(memory_dir)
-    store.propose(text, now=..., agent="codex", session_id=...)   # always pending
-    for rule in store.pending(): ...                              # includes "changed since approval"
-    store.approve(rule.id, shown_text=rule.text, now=...)         # hash-bound, refused if changed
-    store.export("markdown")                                      # only valid approvals
+    store.propose(text, now=..., agent="codex")  # always pending
+    for rule in store.pending(): ...             # includes "changed since approval"
+    store.approve(rule.id, rule.text, now=...)   # hash-bound, refused if changed
+    store.export("markdown")                     # only valid approvals
 """
 
 from indexer.rules.claude_notes import ClaudeNote, SkippedNote, claude_projects_root

@@ -25,7 +25,9 @@ class Decision:
     details: dict[str, Any]  # e.g. previous_status, previous_sha256, via
 
 
-def decision_entry(action: str, rule: Rule, actor: str, now: float, **details: Any) -> dict[str, Any]:
+def decision_entry(
+    action: str, rule: Rule, actor: str, now: float, **details: Any
+) -> dict[str, Any]:
     return {
         "ts": format_ts(now),
         "action": action,

@@ -218,7 +218,7 @@ class RuleStore:
                 id=self._new_id(text, now, source_path),
                 text=text,
                 status=PENDING,
-                proposed_at=now,
+                proposed_at=float(now),
                 agent=agent,
                 session_id=session_id,
                 source_path=source_path,
@@ -247,7 +247,8 @@ class RuleStore:
                     already.append(note.path)
                     continue
                 if len(note.text) > MAX_RULE_CHARS:
-                    skipped.append(SkippedNote(note.path, f"longer than {MAX_RULE_CHARS:,} characters"))
+                    reason = f"longer than {MAX_RULE_CHARS:,} characters"
+                    skipped.append(SkippedNote(note.path, reason))
                     continue
                 candidates = [(r, r.text) for r in (*self._rules.values(), *proposed)]
                 existing = find_near_duplicate(note.text, candidates)
@@ -276,6 +277,8 @@ class RuleStore:
         self, items: Sequence[tuple[str, str]], *, now: float, approver: str | None = None
     ) -> list[Rule]:
         """Approve several (rule id, shown text) pairs: all of them, or none if any is refused."""
+        if not items:
+            return []
         approver = approver or default_actor()
         ids = [rule_id for rule_id, _ in items]
         if len(set(ids)) != len(ids):
@@ -330,7 +333,9 @@ class RuleStore:
             decided_at=None,
             decided_by=None,
         )
-        decision = decision_entry("undo", pending, actor, now, previous_status=rule.effective_status)
+        decision = decision_entry(
+            "undo", pending, actor, now, previous_status=rule.effective_status
+        )
         self._commit([pending], [decision])
         return pending
 
@@ -355,13 +360,15 @@ class RuleStore:
             rule,
             status=APPROVED,
             approved_sha256=text_sha256(shown_text),
-            approved_at=now,
+            approved_at=float(now),
             approved_by=approver,
             decided_at=None,
             decided_by=None,
         )
 
-    def _decide(self, rule_id: str, status: str, action: str, now: float, actor: str | None) -> Rule:
+    def _decide(
+        self, rule_id: str, status: str, action: str, now: float, actor: str | None
+    ) -> Rule:
         actor = actor or default_actor()
         rule = self.get(rule_id)
         if rule.status == status:
@@ -372,10 +379,12 @@ class RuleStore:
             approved_sha256=None,
             approved_at=None,
             approved_by=None,
-            decided_at=now,
+            decided_at=float(now),
             decided_by=actor,
         )
-        decision = decision_entry(action, decided, actor, now, previous_status=rule.effective_status)
+        decision = decision_entry(
+            action, decided, actor, now, previous_status=rule.effective_status
+        )
         self._commit([decided], [decision])
         return decided
 
@@ -384,7 +393,7 @@ class RuleStore:
             id=self._new_id(note.text, now, str(note.path), taken),
             text=note.text,
             status=PENDING,
-            proposed_at=now,
+            proposed_at=float(now),
             agent=CLAUDE_CODE,
             source_path=str(note.path),
             title=note.title,
@@ -392,7 +401,11 @@ class RuleStore:
         )
 
     def _new_id(
-        self, text: str, now: float, source: str | None, taken: set[str] | frozenset[str] = frozenset()
+        self,
+        text: str,
+        now: float,
+        source: str | None,
+        taken: set[str] | frozenset[str] = frozenset(),
     ) -> str:
         salt = 0
         while True:

@@ -1,0 +1,303 @@
+import argparse
+import hashlib
+import io
+import json
+import os
+import pty
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from indexer.rules import APPROVED, PENDING, REJECTED, RuleStore
+from tui import cli_rules
+
+REPO = Path(__file__).resolve().parents[1]
+NOW = 1_775_000_000.0
+
+
+def sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def run(memory: Path, *argv: str) -> int:
+    """The rules CLI in-process, through a parser built the way the main CLI builds it."""
+    parser = argparse.ArgumentParser(prog="hindsight")
+    cli_rules.register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["rules", "--memory-dir", str(memory), *argv])
+    return args.func(args)
+
+
+def child_env(tmp_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in cli_rules.AGENT_ENV_MARKERS}
+    env.pop("EDITOR", None)
+    env.pop("VISUAL", None)
+    env.update(PYTHONPATH=str(REPO), HINDSIGHT_HOME=str(tmp_path / "home"), TERM="dumb")
+    return env
+
+
+@pytest.fixture
+def memory(tmp_path: Path) -> Path:
+    return tmp_path / "memory"
+
+
+def test_propose_list_show(memory: Path, capsys) -> None:
+    assert run(memory, "propose", "--text", "Always run \u202eruff before committing.", "--agent", "codex", "--session", "s-9") == 0
+    rule_id = capsys.readouterr().out.split()[1]
+    assert rule_id.startswith("r-")
+    assert RuleStore(memory).get(rule_id).status == PENDING
+
+    assert run(memory, "propose", "--text", "always run ruff before committing") == 0
+    assert f"near-duplicate of {rule_id}" in capsys.readouterr().out
+    assert len(RuleStore(memory).all()) == 1
+
+    assert run(memory, "list") == 0
+    out = capsys.readouterr().out
+    assert rule_id in out and "⟨U+202E RLO⟩" in out and "\u202e" not in out
+
+    assert run(memory, "show", rule_id[:6]) == 0
+    out = capsys.readouterr().out
+    assert "⟨U+202E RLO⟩" in out and "\u202e" not in out
+    assert "warning:   1 hidden or deceptive character: U+202E RLO" in out
+    assert "session s-9" in out
+
+    assert run(memory, "show", rule_id, "--json") == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["effective_status"] == PENDING and data["suspicious_characters"] == ["U+202E RLO"]
+
+    assert run(memory, "list", "--status", "approved") == 1
+    assert run(memory, "show", "r-ffffffff") == 4
+
+
+def test_propose_reads_stdin(memory: Path, monkeypatch, capsys) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("Prefer rg over grep.\n"))
+    assert run(memory, "propose", "--text", "-") == 0
+    assert [r.text for r in RuleStore(memory).all()] == ["Prefer rg over grep."]
+    monkeypatch.setattr("sys.stdin", io.StringIO("   "))
+    assert run(memory, "propose", "--text", "-") == 2
+
+
+def test_there_is_no_approve_command(memory: Path) -> None:
+    with pytest.raises(SystemExit) as exc:
+        run(memory, "approve", "r-12345678")
+    assert exc.value.code == 2
+
+
+def test_reject_undo_archive_export(memory: Path, capsys) -> None:
+    store = RuleStore(memory)
+    rule = store.propose("Use pnpm, not npm.", now=NOW).rule
+    assert run(memory, "export") == 1
+    assert run(memory, "reject", rule.id) == 0
+    assert RuleStore(memory).get(rule.id).status == REJECTED
+    assert run(memory, "reject", rule.id) == 5
+    assert run(memory, "undo", rule.id) == 0
+    assert RuleStore(memory).get(rule.id).status == PENDING
+
+    store = RuleStore(memory)
+    store.approve(rule.id, rule.text, now=NOW, approver="alice")
+    capsys.readouterr()
+    assert run(memory, "export") == 0
+    assert capsys.readouterr().out == "## Rules approved in Hindsight\n\n- Use pnpm, not npm.\n"
+    assert run(memory, "export", "--format", "json") == 0
+    assert [r["id"] for r in json.loads(capsys.readouterr().out)] == [rule.id]
+    assert run(memory, "archive", rule.id) == 0
+    assert run(memory, "export") == 1
+    assert run(memory, "undo", "r-00000000") == 4
+
+
+def test_import_twice(memory: Path, tmp_path: Path, capsys) -> None:
+    notes = tmp_path / ".claude" / "projects" / "-home-u-app" / "memory"
+    notes.mkdir(parents=True)
+    (notes / "MEMORY.md").write_text("- [pnpm](pnpm.md)\n")
+    (notes / "pnpm.md").write_text("Use pnpm, not npm.\n")
+    assert run(memory, "import", "--claude-dir", str(tmp_path / ".claude")) == 0
+    assert "1 new pending" in capsys.readouterr().out
+    assert run(memory, "import", "--claude-dir", str(tmp_path / ".claude")) == 0
+    assert "0 new pending, 1 already imported" in capsys.readouterr().out
+    assert len(RuleStore(memory).all()) == 1
+    assert run(memory, "import", "--claude-dir", str(tmp_path / "missing")) == 1
+
+
+def test_memory_dir_resolution(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.delenv("HINDSIGHT_MEMORY_DIR", raising=False)
+    monkeypatch.setenv("HINDSIGHT_HOME", str(tmp_path / "home"))
+    assert cli_rules.resolve_rules_dir("/x/y") == Path("/x/y")
+    assert cli_rules.resolve_rules_dir(None, cwd=tmp_path) == tmp_path / "home" / "memory"
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "memory" / "rules.jsonl").write_text("")
+    assert cli_rules.resolve_rules_dir(None, cwd=tmp_path) == tmp_path / "memory"
+    monkeypatch.setenv("HINDSIGHT_MEMORY_DIR", str(tmp_path / "env"))
+    assert cli_rules.resolve_rules_dir(None, cwd=tmp_path) == tmp_path / "env"
+
+
+# --- review: refused without a terminal -------------------------------------------------------
+
+
+def test_review_refuses_a_pipe(memory: Path, tmp_path: Path) -> None:
+    rule = RuleStore(memory).propose("Use pnpm, not npm.", now=NOW).rule
+    result = subprocess.run(
+        [sys.executable, "-m", "tui.cli_rules", "rules", "--memory-dir", str(memory), "review"],
+        input="y\ny\n",
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=child_env(tmp_path),
+        timeout=30,
+    )
+    assert result.returncode == 5, result.stderr
+    assert "interactive terminal" in result.stderr
+    assert "[y]approve" not in result.stdout
+    assert RuleStore(memory).get(rule.id).status == PENDING
+
+
+def test_review_refuses_inside_an_agent_shell_even_on_a_pty() -> None:
+    master, slave = os.openpty()
+    with open(slave, "r", closefd=False) as tty_in, open(slave, "w", closefd=False) as tty_out:
+        assert cli_rules.review_refusal(tty_in, tty_out, {}) is None
+        assert "CLAUDECODE" in (cli_rules.review_refusal(tty_in, tty_out, {"CLAUDECODE": "1"}) or "")
+        assert cli_rules.review_refusal(io.StringIO(), tty_out, {}) is not None
+    os.close(master)
+    os.close(slave)
+
+
+# --- review: on a real pseudo-terminal --------------------------------------------------------
+
+
+class PtyChild:
+    """``python -m tui.cli_rules ...`` with a pseudo-terminal as stdin, stdout and stderr."""
+
+    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child
+            try:
+                os.chdir(REPO)
+                os.execve(sys.executable, [sys.executable, "-m", "tui.cli_rules", *argv], env)
+            finally:
+                os._exit(127)
+        self.output = ""
+
+    def read_until(self, needle: str, timeout: float = 15) -> str:
+        deadline = time.monotonic() + timeout
+        while needle not in self.output:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise AssertionError(f"timed out waiting for {needle!r}; got:\n{self.output}")
+            ready, _, _ = select.select([self.fd], [], [], remaining)
+            if ready:
+                try:
+                    chunk = os.read(self.fd, 4096)
+                except OSError:  # EIO: the child closed the terminal
+                    chunk = b""
+                if not chunk:
+                    raise AssertionError(f"child ended before {needle!r}; got:\n{self.output}")
+                self.output += chunk.decode("utf-8", "replace")
+        return self.output
+
+    def send(self, line: str) -> None:
+        os.write(self.fd, (line + "\n").encode())
+
+    def wait(self, timeout: float = 15) -> int:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                ready, _, _ = select.select([self.fd], [], [], 0.1)
+                if ready:
+                    chunk = os.read(self.fd, 4096)
+                    self.output += chunk.decode("utf-8", "replace")
+            except OSError:
+                pass
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                os.close(self.fd)
+                return os.waitstatus_to_exitcode(status)
+        os.kill(self.pid, 9)
+        os.waitpid(self.pid, 0)
+        raise AssertionError(f"child did not exit; output:\n{self.output}")
+
+
+def test_review_on_a_terminal_approves_with_the_hash(memory: Path, tmp_path: Path) -> None:
+    store = RuleStore(memory)
+    first = store.propose("Use pnpm, not npm.\nThe lockfile is pnpm-lock.yaml.", now=NOW).rule
+    second = store.propose("Always answer in \u202eFrench.", now=NOW + 1).rule
+
+    child = PtyChild(["rules", "--memory-dir", str(memory), "review"], child_env(tmp_path))
+    out = child.read_until(cli_rules.REVIEW_PROMPT)
+    assert "The lockfile is pnpm-lock.yaml." in out  # shown in full
+    child.send("y")
+    out = child.read_until("[2/2]")
+    out = child.read_until(cli_rules.REVIEW_PROMPT.rstrip())
+    assert "⟨U+202E RLO⟩French" in out
+    child.send("n")
+    assert child.wait() == 0
+
+    store.reload()
+    approved = store.get(first.id)
+    assert approved.status == APPROVED
+    assert approved.approved_sha256 == sha("Use pnpm, not npm.\nThe lockfile is pnpm-lock.yaml.")
+    assert store.get(second.id).status == REJECTED
+    assert [d.action for d in store.history(first.id)] == ["propose", "approve"]
+
+
+# --- review loop, in-process ------------------------------------------------------------------
+
+
+def scripted(answers: list[str], on_ask=None):
+    remaining = list(answers)
+
+    def ask(prompt: str) -> str:
+        if on_ask:
+            on_ask(prompt)
+        if not remaining:
+            raise EOFError
+        return remaining.pop(0)
+
+    return ask
+
+
+def test_review_edit_then_approve(memory: Path) -> None:
+    store = RuleStore(memory)
+    rule = store.propose("Run the tests.", now=NOW).rule
+    out = io.StringIO()
+    summary = cli_rules.run_review(
+        store,
+        ask=scripted(["e", "y"]),
+        out=out,
+        approver="alice",
+        clock=lambda: NOW,
+        edit=lambda text: "Run the unit tests\u200b before pushing.\n",
+    )
+    assert summary.approved == 1
+    assert "⟨U+200B ZWSP⟩" in out.getvalue()  # the edit is shown made visible before approval
+    stored = RuleStore(memory).get(rule.id)
+    assert stored.text == "Run the unit tests\u200b before pushing."
+    assert stored.approved_sha256 == sha(stored.text)
+
+
+def test_review_refuses_an_approval_after_a_concurrent_change(memory: Path) -> None:
+    store = RuleStore(memory)
+    rule = store.propose("Use pnpm, not npm.", now=NOW).rule
+    changed = []
+
+    def change_it_once(prompt: str) -> None:
+        if not changed:  # the file changes while the person reads the rule
+            other = RuleStore(memory)
+            path = other.path
+            path.write_text(path.read_text().replace("not npm.", "not npm. Push to main."))
+            changed.append(True)
+
+    out = io.StringIO()
+    summary = cli_rules.run_review(
+        store,
+        ask=scripted(["y", "q"], on_ask=change_it_once),
+        out=out,
+        approver="alice",
+        clock=lambda: NOW,
+        edit=lambda text: None,
+    )
+    assert summary.approved == 0
+    assert "refused" in out.getvalue()
+    assert "Push to main." in out.getvalue().split("refused")[1]  # shown again, as it is now
+    assert RuleStore(memory).get(rule.id).status == PENDING
