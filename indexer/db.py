@@ -57,6 +57,7 @@ CREATE TABLE IF NOT EXISTS files (
     missing       INTEGER NOT NULL DEFAULT 0,
     indexed_at    REAL
 );
+CREATE INDEX IF NOT EXISTS files_by_session ON files (session_rowid);
 
 CREATE TABLE IF NOT EXISTS messages (
     id            INTEGER PRIMARY KEY,

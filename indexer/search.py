@@ -2,8 +2,9 @@
 bigram table for 2-character CJK words, a bounded scan for other 2-character terms.
 
 Ranking: we take the newest ``CANDIDATES`` matching messages (cheap: rowid order), score
-them in Python (term frequency, length-normalised, typed text over tool lines) and break
-ties by recency. ``ORDER BY rank`` over every match costs hundreds of ms on a big index
+them by term frequency over length (computed in SQL for those rows only), favour typed
+text over tool lines, and break ties by recency. ``bm25()`` or ``ORDER BY rank`` would walk
+every match first, which costs hundreds of ms on a big index (see SQLITE.md). ``ORDER BY rank`` over every match costs hundreds of ms on a big index
 (see SQLITE.md); the newest few thousand matches are where people look anyway.
 """
 
@@ -15,7 +16,8 @@ from dataclasses import dataclass, field
 from indexer.models import TEXT, Hit, Message, Session
 from indexer.query import Query, QueryError, Term, is_cjk, match_spans
 
-CANDIDATES = 2000
+CANDIDATES = 500
+MAX_SCORED_TERMS = 8
 SNIPPET_COLUMNS = 160  # display width: about 160 Latin or 80 CJK characters
 
 
@@ -62,10 +64,14 @@ def build_sql(query: Query, exclude_sessions: tuple[str, ...], limit: int) -> tu
     where: list[str] = ["m.indexed = 1"]
     params: list = []
     fts_groups: list[str] = []
+    cjk_groups: list[str] = []
     for group in query.groups:
         classes = [term_class(t) for t in group]
         if all(c == "fts" for c in classes):
             fts_groups.append("(" + " OR ".join(fts_phrase(t.text) for t in group) + ")")
+            continue
+        if all(c == "cjk2" for c in classes):
+            cjk_groups.append("(" + " OR ".join(fts_phrase(t.text) for t in group) + ")")
             continue
         parts = []
         for term in group:
@@ -73,6 +79,11 @@ def build_sql(query: Query, exclude_sessions: tuple[str, ...], limit: int) -> tu
             parts.append(sql)
             params.extend(p)
         where.append("(" + " OR ".join(parts) + ")")
+    if fts_groups and cjk_groups:
+        # The trigram table drives; 2-character CJK words narrow through their own index.
+        where.append("m.id IN (SELECT rowid FROM cjk2 WHERE cjk2 MATCH ?)")
+        params.append(" AND ".join(cjk_groups))
+        cjk_groups = []
     for term in query.excluded:
         sql, p = _term_condition(term)
         where.append(f"NOT ({sql})")
@@ -104,36 +115,43 @@ def build_sql(query: Query, exclude_sessions: tuple[str, ...], limit: int) -> tu
         where.append(f"s.session_id NOT IN ({','.join('?' * len(exclude_sessions))})")
         params.extend(exclude_sessions)
 
+    # Term frequencies computed in SQL over the candidates only: bm25() would first walk
+    # every match of every term, which grows with the index.
+    tf_terms = query.positive_terms[:MAX_SCORED_TERMS]
+    tf_sql = "".join(
+        ", (length(m.text) - length(replace(lower(m.text), ?, ''))) / length(?)" for _ in tf_terms
+    )
+    tf_params = [p for t in tf_terms for p in (t.text.lower(), t.text.lower())]
+    select = f"SELECT m.id, m.session_rowid, m.ts, m.kind, m.role, length(m.text){tf_sql}"
     if fts_groups:
         sql = (
-            "SELECT m.id FROM fts JOIN messages m ON m.id = fts.rowid"
+            f"{select} FROM fts JOIN messages m ON m.id = fts.rowid"
             " JOIN sessions s ON s.id = m.session_rowid"
             " WHERE fts MATCH ? AND " + " AND ".join(where) + " ORDER BY fts.rowid DESC LIMIT ?"
         )
-        return sql, [" AND ".join(fts_groups), *params, limit]
+        return sql, [*tf_params, " AND ".join(fts_groups), *params, limit]
+    if cjk_groups:
+        sql = (
+            f"{select} FROM cjk2 JOIN messages m ON m.id = cjk2.rowid"
+            " JOIN sessions s ON s.id = m.session_rowid"
+            " WHERE cjk2 MATCH ? AND " + " AND ".join(where) + " ORDER BY cjk2.rowid DESC LIMIT ?"
+        )
+        return sql, [*tf_params, " AND ".join(cjk_groups), *params, limit]
     sql = (
-        "SELECT m.id FROM messages m JOIN sessions s ON s.id = m.session_rowid"
+        f"{select} FROM messages m JOIN sessions s ON s.id = m.session_rowid"
         " WHERE " + " AND ".join(where) + " ORDER BY m.id DESC LIMIT ?"
     )
-    return sql, [*params, limit]
+    return sql, [*tf_params, *params, limit]
 
 
 def _like_escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-def score_text(text: str, kind: str, role: str, terms: list[Term]) -> float:
-    """BM25-like: saturating term frequency, normalised by length; typed text first."""
-    low = text.lower()
-    length_norm = 0.25 + 0.75 * min(len(text), 4000) / 400
-    score = 0.0
-    for term in terms:
-        tf = low.count(term.text.lower())
-        if tf:
-            score += (tf * 2.2) / (tf + 1.2 * length_norm)
-    if kind == TEXT and role in ("user", "assistant"):
-        score *= 1.3
-    return score
+def relevance(length: int, term_frequencies: list[int]) -> float:
+    """BM25-like: saturating term frequency, normalised by message length."""
+    length_norm = 0.25 + 0.75 * min(length, 4000) / 400
+    return sum(tf * 2.2 / (tf + 1.2 * length_norm) for tf in term_frequencies if tf)
 
 
 def run_search(
@@ -151,36 +169,38 @@ def run_search(
             raise QueryError("add at least one word to search for (filters and -exclusions only narrow a search)")
         return SearchResult([], 0, False, query, query.warnings)
     sql, params = build_sql(query, exclude_sessions, CANDIDATES + 1)
-    ids = [r[0] for r in conn.execute(sql, params)]
-    capped = len(ids) > CANDIDATES
-    ids = ids[:CANDIDATES]
-    if not ids:
+    rows = conn.execute(sql, params).fetchall()
+    capped = len(rows) > CANDIDATES
+    rows = rows[:CANDIDATES]
+    if not rows:
         return SearchResult([], 0, False, query, query.warnings)
 
     terms = query.positive_terms
-    rows = _fetch_messages(conn, ids)
     scored = []
     for r in rows:
-        s = score_text(r["text"], r["kind"], r["role"], terms)
-        scored.append((round(s, 2), r["ts"] or 0.0, r["id"], r))
-    scored.sort(key=lambda x: (x[0], x[1], x[2]), reverse=True)
+        mid, session_rowid, ts, kind, role, length, *tfs = r
+        score = relevance(length, tfs)
+        if kind == TEXT and role in ("user", "assistant"):
+            score *= 1.3  # what people typed and agents wrote beats tool lines
+        scored.append((round(score, 1), ts or 0.0, mid, session_rowid))
+    scored.sort(reverse=True)
     if one_per_session:
         seen: set[int] = set()
         unique = []
         for item in scored:
-            sid = item[3]["session_rowid"]
-            if sid not in seen:
-                seen.add(sid)
+            if item[3] not in seen:
+                seen.add(item[3])
                 unique.append(item)
         scored = unique
     page = scored[offset : offset + limit]
-    sessions = sessions_by_rowid(conn, {item[3]["session_rowid"] for item in page})
+    by_id = {r["id"]: r for r in _fetch_messages(conn, [item[2] for item in page])}
+    sessions = sessions_by_rowid(conn, {item[3] for item in page})
     hits = []
-    for score, _, _, r in page:
-        message = message_from_row(r)
+    for score, _, mid, session_rowid in page:
+        message = message_from_row(by_id[mid])
         snippet, spans = make_snippet(message.text, terms)
-        before, after = (fetch_context(conn, message, context, context) if context else ((), ()))
-        hits.append(Hit(message, sessions[message.session_rowid], snippet, tuple(spans), score, before, after))
+        before, after = fetch_context(conn, message, context, context) if context else ((), ())
+        hits.append(Hit(message, sessions[session_rowid], snippet, tuple(spans), score, before, after))
     return SearchResult(hits, len(scored), capped, query, query.warnings)
 
 
@@ -263,6 +283,8 @@ def fetch_context(conn: sqlite3.Connection, message: Message, before: int, after
 
 
 def _width(ch: str) -> int:
+    if ch < "\u1100":
+        return 1
     return 2 if is_cjk(ch) or "\uff00" <= ch <= "\uffef" else 1
 
 
@@ -272,7 +294,15 @@ def make_snippet(text: str, terms: list[Term], columns: int = SNIPPET_COLUMNS) -
     Returns the snippet and the (start, end) spans of matches inside it. Whitespace runs
     collapse to one space so a snippet never breaks a line.
     """
-    flat = " ".join(text.split())
+    low = text.lower()
+    found = [i for i in (low.find(t.text.lower()) for t in terms) if i >= 0]
+    first = min(found) if found else 0
+    # Work on a window of the raw text: messages can be 100,000 characters long.
+    window_start = max(0, first - columns)
+    window = text[window_start : first + 3 * columns]
+    flat = " ".join(window.split())
+    if window[:1].isspace() and window_start:
+        flat = " " + flat
     spans = match_spans(flat, terms)
     anchor = spans[0][0] if spans else 0
     # Start a little before the match: a quarter of the window as lead-in.
@@ -285,9 +315,11 @@ def make_snippet(text: str, terms: list[Term], columns: int = SNIPPET_COLUMNS) -
     while end < len(flat) and used + _width(flat[end]) <= columns:
         used += _width(flat[end])
         end += 1
+    text_start_cut = window_start > 0 or start > 0
+    text_end_cut = end < len(flat) or first + 3 * columns < len(text)
     snippet = flat[start:end]
-    prefix = "…" if start > 0 else ""
-    suffix = "…" if end < len(flat) else ""
+    prefix = "…" if text_start_cut else ""
+    suffix = "…" if text_end_cut else ""
     shift = len(prefix) - start
     inside = [
         (max(s, start) + shift, min(e, end) + shift)
