@@ -24,7 +24,7 @@ from indexer import (
     resume_command,
 )
 from indexer.db import remove_index_files
-from indexer.models import KINDS, Hit, Message
+from indexer.models import KINDS, Message
 from indexer.paths import default_db_path
 from indexer.query import parse_date
 from tui.cli import EXIT_BUSY, EXIT_INDEX, EXIT_NOT_FOUND, EXIT_NOTHING_FOUND, EXIT_OK, EXIT_USAGE

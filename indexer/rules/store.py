@@ -22,7 +22,6 @@ from indexer.rules.export import EXPORT_FORMATS, rules_to_json, rules_to_markdow
 from indexer.rules.model import (
     APPROVED,
     ARCHIVED,
-    CHANGED,
     EFFECTIVE_STATUSES,
     MAX_RULE_CHARS,
     PENDING,

@@ -91,6 +91,11 @@ def cut_middle(text: str, head: int, tail: int) -> str:
     return f"{text[:head]}\n…[{omitted:,} characters omitted]…\n{text[-tail:]}"
 
 
+def clip_tool_output(text: str) -> str:
+    """A tool result as stored: head and tail only, base64 removed (cut first: it is cheaper)."""
+    return strip_binary(cut_middle(text, TOOL_RESULT_HEAD, TOOL_RESULT_TAIL))
+
+
 def parse_iso(value: Any) -> float | None:
     """ISO 8601 string (``Z`` or offset) or epoch number (s or ms) to epoch seconds."""
     if value is None or value == "":

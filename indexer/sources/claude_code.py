@@ -14,6 +14,7 @@ from indexer.sources.base import (
     TITLE_AI,
     TITLE_FIRST_PROMPT,
     TITLE_SUMMARY,
+    clip_tool_output,
     TOOL_RESULT_HEAD,
     TOOL_RESULT_TAIL,
     ParseOutput,
@@ -159,7 +160,7 @@ def _user(rec: dict, line_no: int, out: ParseOutput, meta: SessionMeta, tool_nam
         if btype == "text":
             _user_text(str(block.get("text", "")), rec, line_no, i, ts, is_meta, out, meta)
         elif btype == "tool_result":
-            body = strip_binary(flatten_content(block.get("content")))
+            body = flatten_content(block.get("content"))
             if block.get("is_error"):
                 body = "[error] " + body
             extra = rec.get("toolUseResult")
@@ -170,7 +171,7 @@ def _user(rec: dict, line_no: int, out: ParseOutput, meta: SessionMeta, tool_nam
                 ParsedMessage(
                     "tool",
                     TOOL_RESULT,
-                    cut_middle(body, TOOL_RESULT_HEAD, TOOL_RESULT_TAIL),
+                    clip_tool_output(body),
                     _key(rec, line_no, i),
                     tool_name=tool_names.get(str(block.get("tool_use_id"))),
                     ts=ts,
@@ -211,7 +212,7 @@ def _user_text(
         )
         return
     if is_meta or text.lstrip().startswith(_OUTPUT_TAGS) or text.lstrip().startswith(_INJECTED_PREFIXES):
-        body = cut_middle(strip_binary(text), TOOL_RESULT_HEAD, TOOL_RESULT_TAIL)
+        body = clip_tool_output(text)
         out.messages.append(ParsedMessage("meta", TEXT, body, key, ts=ts, indexed=False))
         return
     text = cut_middle(strip_binary(text), TEXT_LIMIT // 2, TEXT_LIMIT // 2)

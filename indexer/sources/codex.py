@@ -13,6 +13,7 @@ from indexer.models import SUMMARY, TEXT, THINKING, TOOL_CALL, TOOL_RESULT
 from indexer.sources.base import (
     TEXT_LIMIT,
     TITLE_FIRST_PROMPT,
+    clip_tool_output,
     TOOL_RESULT_HEAD,
     TOOL_RESULT_TAIL,
     ParseOutput,
@@ -245,10 +246,10 @@ def _response_item(
                     output = decoded["output"]
             except ValueError:
                 pass
-        text = strip_binary(flatten_content(output) if not isinstance(output, str) else output)
+        text = clip_tool_output(flatten_content(output) if not isinstance(output, str) else output)
         call_id = str(item.get("call_id") or "")
         out.messages.append(
-            ParsedMessage("tool", TOOL_RESULT, cut_middle(text, TOOL_RESULT_HEAD, TOOL_RESULT_TAIL), key(call_id, "out"),
+            ParsedMessage("tool", TOOL_RESULT, text, key(call_id, "out"),
                           tool_name=call_names.get(call_id), ts=ts, indexed=False)
         )
     if len(call_names) > 500:

@@ -14,6 +14,7 @@ from indexer.sources.base import (
     TEXT_LIMIT,
     TITLE_FIRST_PROMPT,
     TITLE_NAMED,
+    clip_tool_output,
     TOOL_RESULT_HEAD,
     TOOL_RESULT_TAIL,
     ParseOutput,
@@ -128,10 +129,10 @@ def _message(msg: dict, entry_key: str, entry_ts: float | None, meta: SessionMet
                 out.messages.append(ParsedMessage("assistant", TOOL_CALL, describe_tool_call(name, args),
                                                   _key(meta, entry_key, i), tool_name=name, ts=ts, detail=to_json(args)))
     elif role == "toolResult":
-        text = strip_binary(flatten_content(content))
+        text = flatten_content(content)
         if msg.get("isError"):
             text = "[error] " + text
-        out.messages.append(ParsedMessage("tool", TOOL_RESULT, cut_middle(text, TOOL_RESULT_HEAD, TOOL_RESULT_TAIL),
+        out.messages.append(ParsedMessage("tool", TOOL_RESULT, clip_tool_output(text),
                                           _key(meta, entry_key, 0), tool_name=msg.get("toolName"), ts=ts, indexed=False))
     elif role == "bashExecution":
         command = str(msg.get("command") or "")
@@ -140,7 +141,7 @@ def _message(msg: dict, entry_key: str, entry_ts: float | None, meta: SessionMet
         output = str(msg.get("output") or "")
         if msg.get("exitCode") not in (None, 0):
             output = f"[exit {msg.get('exitCode')}] {output}"
-        out.messages.append(ParsedMessage("tool", TOOL_RESULT, cut_middle(strip_binary(output), TOOL_RESULT_HEAD, TOOL_RESULT_TAIL),
+        out.messages.append(ParsedMessage("tool", TOOL_RESULT, clip_tool_output(output),
                                           _key(meta, entry_key, 1), tool_name="bash", ts=ts, indexed=False))
     elif role in ("branchSummary", "compactionSummary"):
         text = str(msg.get("summary") or flatten_content(content))
