@@ -81,7 +81,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (
     text, content='messages', content_rowid='id', tokenize='trigram'
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS cjk2 USING fts5 (
-    grams, content='', tokenize='unicode61'
+    grams, content='', tokenize='unicode61', detail='none', columnsize=0
 );
 """
 

@@ -120,7 +120,8 @@ def parse_iso(value: Any) -> float | None:
 
 
 _DATA_URL = re.compile(r"data:[\w/+.-]+;base64,[A-Za-z0-9+/=\s]{64,}")
-_LONG_BASE64 = re.compile(r"[A-Za-z0-9+/]{400,}={0,2}")
+# The lookbehind makes each run of base64 characters be tried once, not from every offset.
+_LONG_BASE64 = re.compile(r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{400,}={0,2}")
 
 
 def strip_binary(text: str) -> str:
