@@ -222,3 +222,12 @@ def test_corrupt_index_gets_a_clear_message(tmp_path):
     path.write_bytes(b"this is not a database, just garbage bytes" * 100)
     with pytest.raises(IndexCorruptError, match="--rebuild"):
         Index(path).conn  # noqa: B018
+
+
+def test_last_line_without_newline_is_taken_once_the_writer_is_long_gone(tree):
+    root, log, index = tree
+    log.write_text(claude_line("u1", "first prompt about pelicans") + "\n" + claude_line("u2", "final words about herons"))
+    os.utime(log, (FIXED_NOW - 3600, FIXED_NOW - 3600))  # untouched for an hour
+    run(index, root)
+    assert texts(index) == ["first prompt about pelicans", "final words about herons"]
+    assert run(index, root).files_changed == 0
