@@ -23,6 +23,18 @@ def corpus_roots(base: Path = CORPUS):
     })
 
 
+@pytest.fixture(autouse=True)
+def private_hindsight_home(tmp_path_factory, monkeypatch):
+    """Tests never touch the real ~/.local/share/hindsight (usage log, default memory)."""
+    home = tmp_path_factory.mktemp("hindsight-home")
+    monkeypatch.setenv("HINDSIGHT_HOME", str(home))
+    monkeypatch.delenv("HINDSIGHT_DB", raising=False)
+    monkeypatch.delenv("HINDSIGHT_MEMORY_DIR", raising=False)
+    monkeypatch.delenv("HINDSIGHT_SESSION_ID", raising=False)
+    monkeypatch.delenv("CLAUDE_SESSION_ID", raising=False)
+    return home
+
+
 @pytest.fixture(scope="session")
 def corpus_index_path(tmp_path_factory) -> Path:
     """An index of the whole fixture corpus, built once per test run (read-only use)."""

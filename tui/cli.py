@@ -44,6 +44,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    args_list = sys.argv[1:] if argv is None else argv
+    if args_list[:1] == ["hook"]:
+        # Hooks run on every prompt: skip building the whole parser (and its imports).
+        from tui import cli_agents
+
+        return cli_agents.run_hook(args_list[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

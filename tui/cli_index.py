@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from datetime import datetime, timezone
@@ -27,6 +28,7 @@ from indexer.db import remove_index_files
 from indexer.models import KINDS, Message
 from indexer.paths import default_db_path
 from indexer.query import parse_date
+from indexer.usage import UsageEvent, record_usage
 from tui.cli import EXIT_BUSY, EXIT_INDEX, EXIT_NOT_FOUND, EXIT_NOTHING_FOUND, EXIT_OK, EXIT_USAGE
 from tui.terminal_text import Style, safe_text
 
@@ -283,21 +285,24 @@ def cmd_search(args: argparse.Namespace) -> int:
     if isinstance(index, int):
         return index
     text = " ".join(args.query)
+    started = time.monotonic()
     query = parse_query(text, time.time())
     for warning in query.warnings:
         err(f"warning: {warning}")
+    excluded = tuple(args.exclude_session) or _calling_session()
     try:
         result = index.search(
             query,
             limit=max(1, args.limit),
             offset=max(0, args.offset),
             one_per_session=args.one_per_session,
-            exclude_sessions=tuple(args.exclude_session),
+            exclude_sessions=excluded,
             context=max(0, args.context),
         )
     except QueryError as exc:
         err(str(exc))
         return EXIT_USAGE
+    _log_search(text, result, excluded, started)
     if args.json:
         print(render_hits_json(result, budget=args.budget))
     else:
@@ -310,6 +315,22 @@ def cmd_search(args: argparse.Namespace) -> int:
                 print(f"  try: {tip}")
     index.close()
     return EXIT_OK if result.hits else EXIT_NOTHING_FOUND
+
+
+def _calling_session() -> tuple[str, ...]:
+    """The agent session running this search, when its hook or shell says so: it should not
+    find itself."""
+    for name in ("HINDSIGHT_SESSION_ID", "CLAUDE_SESSION_ID"):
+        value = os.environ.get(name, "").strip()
+        if value:
+            return (value,)
+    return ()
+
+
+def _log_search(text: str, result, excluded: tuple[str, ...], started: float) -> None:
+    """One usage-log line per search (best effort; see ``indexer.usage``)."""
+    record_usage(UsageEvent(ts=time.time(), kind="search", query=text, hits=result.total,
+                            excluded=excluded, ms=(time.monotonic() - started) * 1000))
 
 
 # -- show ------------------------------------------------------------------------------

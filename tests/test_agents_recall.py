@@ -1,0 +1,104 @@
+"""The prompt detector: phrases pointing at past work in Chinese, Japanese and English."""
+
+from __future__ import annotations
+
+import pytest
+
+from indexer.recall import detect_recall, extract_terms
+
+TRIGGERS = [
+    # Chinese (traditional and simplified)
+    ("zh", "我記得上次修過 sqlite 鎖的問題"),
+    ("zh", "我记得我们改过 theme 的加载"),
+    ("zh", "我们之前是怎么修这个 bug 的？"),
+    ("zh", "之前那个 WAL checkpoint 的问题怎么解决的"),
+    ("zh", "上次的 migration 脚本放在哪里"),
+    ("zh", "你还记得吗，FTS5 trigram 那个"),
+    ("zh", "翻一下 hindsight 的索引代码"),
+    ("zh", "查一下聊天记录里 WAL 的讨论"),
+    ("zh", "以前我们用过 poetry 吗"),
+    # Japanese
+    ("ja", "前回の migration どうやったっけ"),
+    ("ja", "この前の WAL の件、覚えてる？"),
+    ("ja", "以前の実装ではキャッシュしていた"),
+    ("ja", "前にも同じ TypeError が出た"),
+    # English
+    ("en", "didn't we fix this before?"),
+    ("en", "Last time we hit the sqlite busy error"),
+    ("en", "Previously, we used poetry."),
+    ("en", "Remember how we fixed the WAL checkpoint?"),
+    ("en", "did we ever add a --json flag to sessions?"),
+    ("en", "Have you seen this TypeError before?"),
+    ("en", "we fixed this before, the import_hygiene test"),
+    ("en", "in a previous session we wrote parse_query"),
+    ("en", "do it like before"),
+    ("en", "Do you remember the cache key format?"),
+]
+
+NOT_TRIGGERS = [
+    "remember to run tests",
+    "Remember to run the tests before you commit",
+    "previously_defined_var is undefined",
+    "lasttime = 3",
+    "set the last time value in the config",
+    "rename last_time to last_seen",
+    "Restore the previously selected row",
+    "It should remember how many rows were selected",
+    "we handled the error before calling save()",
+    "make sure you remember the user choice",
+    "Use `last time` as the column label",
+    "```\n# previously: did we?\n```\nformat this block",
+    "add a CLI flag for --json",
+    "记得跑测试",
+    "提交之前先跑测试",
+    "在部署之前，确认配置",
+    "帮我查一下这个函数的文档",
+    "五点以前完成",
+    "この前提で実装して",
+    "覚えておいてください",
+    "コミットする前にテストして",
+    "",
+    "   ",
+]
+
+
+@pytest.mark.parametrize("language,prompt", TRIGGERS)
+def test_detects_phrases_that_point_at_past_work(language, prompt):
+    match = detect_recall(prompt)
+    assert match is not None, prompt
+    assert match.phrase and match.phrase in prompt
+
+
+@pytest.mark.parametrize("prompt", NOT_TRIGGERS)
+def test_ordinary_prompts_do_not_trigger(prompt):
+    assert detect_recall(prompt) is None
+
+
+def test_terms_keep_code_and_cjk_and_drop_triggers_and_stop_words():
+    m = detect_recall("didn't we fix the FTS5 trigram tokenizer in search.py before?")
+    assert m is not None
+    assert "search.py" in m.terms and "FTS5" in m.terms
+    assert not {"didn", "fix", "before", "we", "the"} & {t.lower() for t in m.terms}
+    m = detect_recall("我記得上次修過 sqlite 的設定檔")
+    assert m is not None and "sqlite" in m.terms
+    assert not any("記得" in t or "上次" in t for t in m.terms)
+    assert any("設定檔" in t for t in m.terms)
+
+
+def test_terms_between_trigger_words_are_kept():
+    m = detect_recall("Have you seen this TypeError before?")
+    assert m is not None and m.terms == ("TypeError",)
+
+
+def test_terms_are_capped_and_safe_for_the_query_parser():
+    terms = extract_terms("previously agent:codex -rf alpha_beta gamma.delta epsilon_zeta eta/theta iota")
+    assert len(terms) <= 4
+    assert '"agent:codex"' in terms  # would otherwise be read as a filter
+    assert all(not t.startswith("-") for t in terms)
+
+
+def test_query_and_any_query():
+    m = detect_recall("Last time the parse_query tokenizer broke on WAL")
+    assert m is not None
+    assert m.query == " ".join(m.terms)
+    assert m.any_query == " OR ".join(m.terms)

@@ -1,0 +1,168 @@
+"""Installing Hindsight's hooks into Claude Code's settings.json and taking them out again."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from indexer.hooks import (
+    HOOK_EVENTS,
+    SettingsError,
+    hooks_status,
+    install_hooks,
+    is_hindsight_command,
+    uninstall_hooks,
+    user_settings_path,
+)
+from tui.cli import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, main
+
+EXISTING = {
+    "model": "sonnet",
+    "permissions": {"allow": ["Bash(git status)"], "deny": []},
+    "hooks": {
+        "UserPromptSubmit": [
+            {"matcher": "", "hooks": [{"type": "command", "command": "~/bin/log-prompt.sh", "timeout": 5}]}
+        ],
+        "PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "guard.sh"}]}
+        ],
+        "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}],
+    },
+    "env": {"FOO": "ünïcode"},
+    "statusLine": {"type": "command", "command": "echo hi"},
+}
+
+
+@pytest.mark.parametrize("ensure_ascii", [True, False])
+@pytest.mark.parametrize("trailing_newline", [True, False])
+def test_install_then_uninstall_is_byte_identical(tmp_path, ensure_ascii, trailing_newline):
+    path = tmp_path / "settings.json"
+    original = json.dumps(EXISTING, indent=2, ensure_ascii=ensure_ascii) + ("\n" if trailing_newline else "")
+    path.write_text(original, encoding="utf-8")
+
+    change = install_hooks(path)
+    assert set(change.added) == set(HOOK_EVENTS)
+    assert change.backup is not None and change.backup.read_text(encoding="utf-8") == original
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert list(data) == list(EXISTING)  # key order kept
+    assert data["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"] == "~/bin/log-prompt.sh"
+    assert data["hooks"]["UserPromptSubmit"][1]["hooks"][0]["command"] == "hindsight hook prompt"
+    assert data["hooks"]["PreToolUse"] == EXISTING["hooks"]["PreToolUse"]
+    assert data["hooks"]["SessionStart"][0]["hooks"][0] == {
+        "type": "command", "command": "hindsight hook session-start", "timeout": 10,
+    }
+    assert data["hooks"]["SessionEnd"][0]["hooks"][0]["command"] == "hindsight hook refresh"
+    assert hooks_status(path).complete
+
+    after_install = path.read_bytes()
+    assert not install_hooks(path).changed  # idempotent: nothing added, file not rewritten
+    assert path.read_bytes() == after_install
+
+    change = uninstall_hooks(path)
+    assert set(change.removed) == set(HOOK_EVENTS)
+    assert path.read_text(encoding="utf-8") == original
+    assert hooks_status(path).installed == ()
+    assert not uninstall_hooks(path).changed
+
+
+def test_install_into_missing_file_and_uninstall_leaves_empty_object(tmp_path):
+    path = tmp_path / "sub" / ".claude" / "settings.json"
+    change = install_hooks(path)
+    assert change.changed and change.backup is None
+    assert hooks_status(path).complete
+    uninstall_hooks(path)
+    assert json.loads(path.read_text(encoding="utf-8")) == {}
+
+
+def test_compact_file_stays_compact(tmp_path):
+    path = tmp_path / "settings.json"
+    original = json.dumps({"a": 1, "hooks": {}})
+    path.write_text(original, encoding="utf-8")
+    install_hooks(path)
+    assert "\n" not in path.read_text(encoding="utf-8").strip()
+    uninstall_hooks(path)
+    # Known limit: an empty "hooks" (or event list) that ours were added to cannot be told
+    # from one we created, so it goes when ours leave; nothing with content is ever dropped.
+    assert path.read_text(encoding="utf-8") == '{"a": 1}'
+
+
+def test_broken_settings_are_reported_and_not_touched(tmp_path):
+    path = tmp_path / "settings.json"
+    broken = '{\n  "model": "sonnet",\n  "hooks": {\n}\n'
+    path.write_text(broken, encoding="utf-8")
+    with pytest.raises(SettingsError, match=r"not valid JSON \(line"):
+        install_hooks(path)
+    with pytest.raises(SettingsError):
+        uninstall_hooks(path)
+    assert path.read_text(encoding="utf-8") == broken
+    assert not (tmp_path / "settings.json.bak").exists()
+    assert hooks_status(path).error
+    path.write_text('{"hooks": []}', encoding="utf-8")
+    with pytest.raises(SettingsError, match="not an object"):
+        install_hooks(path)
+
+
+def test_uninstall_keeps_other_hooks_in_a_shared_group(tmp_path):
+    path = tmp_path / "settings.json"
+    path.write_text(json.dumps({"hooks": {"Stop": [{"matcher": "", "hooks": [
+        {"type": "command", "command": "notify-send done"},
+        {"type": "command", "command": "/opt/venv/bin/hindsight hook refresh"},
+    ]}]}}, indent=2), encoding="utf-8")
+    assert "Stop" in hooks_status(path).installed
+    assert "Stop" not in install_hooks(path).added
+    uninstall_hooks(path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["hooks"]["Stop"] == [{"matcher": "", "hooks": [{"type": "command", "command": "notify-send done"}]}]
+
+
+def test_which_commands_are_ours():
+    assert is_hindsight_command("hindsight hook prompt")
+    assert is_hindsight_command("/home/a/.venv/bin/hindsight hook refresh")
+    assert not is_hindsight_command("hindsight search foo")
+    assert not is_hindsight_command("echo hindsight hook prompt")
+    assert not is_hindsight_command("my-hindsight hook prompt")
+    assert not is_hindsight_command(None)
+
+
+def test_user_settings_honours_claude_config_dir(tmp_path):
+    assert user_settings_path({"CLAUDE_CONFIG_DIR": str(tmp_path)}) == tmp_path / "settings.json"
+    assert user_settings_path({}).parts[-2:] == (".claude", "settings.json")
+
+
+def test_cli_install_status_uninstall(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
+    monkeypatch.chdir(tmp_path)
+    assert main(["hooks", "install", "--claude-code", "--user"]) == EXIT_OK
+    assert "added Hindsight hooks" in capsys.readouterr().out
+    assert main(["hooks", "install", "--claude-code"]) == EXIT_OK
+    assert "already installed" in capsys.readouterr().out
+    assert main(["hooks", "status", "--json"]) == EXIT_OK
+    user, project = json.loads(capsys.readouterr().out)
+    assert set(user["installed"]) == set(HOOK_EVENTS) and project["exists"] is False
+    assert main(["hooks", "install", "--claude-code", "--project"]) == EXIT_OK
+    assert (tmp_path / ".claude" / "settings.json").exists()
+    capsys.readouterr()
+    assert main(["hooks", "uninstall", "--claude-code", "--user"]) == EXIT_OK
+    assert "removed" in capsys.readouterr().out
+    assert main(["hooks", "status", "--user"]) == EXIT_OK
+    assert "not installed" in capsys.readouterr().out
+    (tmp_path / "bad.json").write_text("{nope", encoding="utf-8")
+    assert main(["hooks", "install", "--claude-code", "--settings", str(tmp_path / "bad.json")]) == EXIT_REFUSED
+    assert "not valid JSON" in capsys.readouterr().err
+    assert main(["hooks", "install", "--codex"]) == EXIT_USAGE
+    assert "hooks print --codex" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("agent,where", [("--codex", ".codex/AGENTS.md"), ("--pi", ".pi/agent/AGENTS.md")])
+def test_hooks_print_routing_block(capsys, agent, where):
+    assert main(["hooks", "print", agent]) == EXIT_OK
+    out = capsys.readouterr().out
+    assert out.startswith("## Past sessions and memory: Hindsight")
+    assert 'hindsight search "<words>"' in out and "--exclude-session" in out and where in out
+
+
+def test_hooks_print_claude_code_json(capsys):
+    assert main(["hooks", "print", "--claude-code"]) == EXIT_OK
+    data = json.loads(capsys.readouterr().out)
+    assert set(data["hooks"]) == set(HOOK_EVENTS)

@@ -1,0 +1,107 @@
+"""The usage log: written by searches and hooks; the report counts zero-hit queries."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+
+import pytest
+
+from indexer.usage import UsageEvent, read_usage, record_usage, usage_report
+from tui.cli import EXIT_NOTHING_FOUND, EXIT_OK, main
+
+NOW = datetime(2026, 7, 1, 12, tzinfo=timezone.utc).timestamp()
+DAY = 86400.0
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("HINDSIGHT_HOME", str(tmp_path / "home"))
+    for name in ("HINDSIGHT_SESSION_ID", "CLAUDE_SESSION_ID"):
+        monkeypatch.delenv(name, raising=False)
+    return tmp_path / "home"
+
+
+def test_report_counts_calls_per_day_and_zero_hit_queries(tmp_path):
+    path = tmp_path / "usage.jsonl"
+    for event in [
+        UsageEvent(NOW - 20 * DAY, "search", "too old", 0),
+        UsageEvent(NOW - 2 * DAY, "search", "sqlite lock", 4),
+        UsageEvent(NOW - 2 * DAY, "search", "zzq  nothing", 0),
+        UsageEvent(NOW - DAY, "hook-prompt", "zzq nothing", 0, fired=True),
+        UsageEvent(NOW - DAY, "hook-prompt", fired=False),
+        UsageEvent(NOW - 60, "search", "設定", 0),
+        UsageEvent(NOW - 30, "hook-session-start"),
+    ]:
+        assert record_usage(event, path)
+    path.open("a", encoding="utf-8").write("not json\n{\"ts\": \"x\"}\n")
+    report = usage_report(NOW, 14, path=path)
+    assert report.calls == 6 and report.queries == 4 and report.zero_hits == 3
+    assert report.zero_hit_rate == pytest.approx(0.75)
+    assert report.zero_hit_queries == (("zzq nothing", 2), ("設定", 1))
+    assert report.prompts_seen == 2 and report.prompts_fired == 1
+    assert len(report.days) == 14 and report.days[-1].day == "2026-07-01"
+    assert [d.calls for d in report.days[-3:]] == [2, 2, 2]
+    assert json.loads(json.dumps(report.to_json()))["zero_hit_rate"] == 0.75
+
+
+def test_empty_log_report():
+    report = usage_report(NOW, 7, events=[])
+    assert report.calls == 0 and report.zero_hit_rate == 0.0 and len(report.days) == 7
+
+
+def test_record_usage_never_raises(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    assert record_usage(UsageEvent(NOW, "search", "q", 1), blocker / "usage.jsonl") is False
+
+
+def test_search_calls_are_logged_with_hits_and_excluded_sessions(home, corpus_index_path, capsys, monkeypatch):
+    db = ["--db", str(corpus_index_path)]
+    assert main([*db, "search", "theme", "-n", "1"]) == EXIT_OK
+    assert main([*db, "search", "zzqqxxnothing"]) == EXIT_NOTHING_FOUND
+    assert main([*db, "search", "theme", "--exclude-session", "abc", "-n", "1"]) == EXIT_OK
+    monkeypatch.setenv("CLAUDE_SESSION_ID", "from-env")
+    assert main([*db, "search", "theme", "-n", "1"]) == EXIT_OK
+    capsys.readouterr()
+    events = read_usage(home / "usage.jsonl")
+    assert [(e.kind, e.query) for e in events] == [("search", "theme"), ("search", "zzqqxxnothing"),
+                                                    ("search", "theme"), ("search", "theme")]
+    assert events[0].hits and events[1].hits == 0
+    assert events[2].excluded == ("abc",) and events[3].excluded == ("from-env",)
+
+
+def test_search_excludes_the_session_named_in_the_environment(home, corpus_index_path, capsys, monkeypatch):
+    db = ["--db", str(corpus_index_path)]
+    assert main([*db, "search", "organization", "-1", "--json"]) == EXIT_OK
+    sessions = [h["session_id"] for h in json.loads(capsys.readouterr().out)["hits"]]
+    monkeypatch.setenv("HINDSIGHT_SESSION_ID", sessions[0])
+    main([*db, "search", "organization", "-1", "--json"])
+    assert sessions[0] not in [h["session_id"] for h in json.loads(capsys.readouterr().out)["hits"]]
+
+
+def test_usage_command_text_and_json(home, capsys):
+    assert main(["usage"]) == EXIT_OK
+    assert "no calls logged yet" in capsys.readouterr().out
+    import time
+
+    record_usage(UsageEvent(time.time(), "search", "nothing here", 0))
+    record_usage(UsageEvent(time.time(), "search", "found", 3))
+    assert main(["usage", "--days", "3"]) == EXIT_OK
+    out = capsys.readouterr().out
+    assert "2 calls" in out and "with no hits: 1 (50%)" in out and "1× nothing here" in out
+    assert main(["usage", "--json"]) == EXIT_OK
+    data = json.loads(capsys.readouterr().out)
+    assert data["zero_hit_queries"] == [{"query": "nothing here", "count": 1}] and len(data["days"]) == 14
+
+
+def test_context_command(home, tmp_path, capsys, monkeypatch):
+    from indexer.memory import MemoryStore
+
+    folder = tmp_path / "mem"
+    MemoryStore(folder).save_fact_text("name: Alice\n")
+    assert main(["context", "--memory-dir", str(folder)]) == EXIT_OK
+    assert "name: Alice" in capsys.readouterr().out
+    assert main(["context", "--memory-dir", str(folder), "--json", "--max-bytes", "100"]) == EXIT_OK
+    data = json.loads(capsys.readouterr().out)
+    assert data["bytes"] <= 100 and data["truncated"] and data["counts"]["facts"] == 1
