@@ -1,0 +1,293 @@
+"""The Hindsight app: modes (search, sessions, memory, rules), app-wide keys, the index refresh.
+
+Screens live in ``tui/screens``, widgets in ``tui/widgets``; this module only wires them up.
+Every screen reads the index through ``app.index`` and re-reads when ``index_generation``
+changes (a batch of new messages landed, or the demo index replaced the real one).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from pathlib import Path
+from typing import Callable
+
+from textual import work
+from textual.app import App
+from textual.binding import Binding
+from textual.message import Message
+from textual.reactive import reactive
+from textual.worker import get_current_worker
+
+from indexer import Index, IndexBusyError, IndexError_, IndexProgress, IndexStats, IndexSummary, Session, SourceRoots, resume_command
+from tui.clipboard import copy_text
+from tui.commands import HindsightCommands
+from tui.log_text import visible
+from tui.screens.confirm import ConfirmScreen
+from tui.screens.help import HelpScreen
+from tui.screens.placeholder import memory_screen, rules_screen
+from tui.screens.search import SearchScreen
+from tui.screens.sessions import SessionsScreen
+from tui.screens.transcript import TranscriptScreen
+
+DemoOpener = Callable[[], tuple[Index, SourceRoots]]
+THEME = "textual-dark"  # built in; Textual downgrades it well on 256-colour terminals
+PROGRESS_INTERVAL = 0.25  # seconds between progress repaints from an index run
+RESEARCH_INTERVAL = 1.0  # seconds between re-running the search while new messages land
+BIG_RUN_BYTES = 50_000_000  # an index run reading more than this shows a progress bar
+
+
+@dataclasses.dataclass(frozen=True)
+class IndexActivity:
+    """What the status line shows while an index run is going."""
+
+    progress: IndexProgress
+    show_bar: bool
+
+
+class HindsightApp(App[None]):
+    """Search and browse coding agents' history."""
+
+    # The memory and rules screens bring their own (scoped) styles when they are installed.
+    CSS_PATH = ["app.tcss"] + (["memory_rules.tcss"] if (Path(__file__).parent / "memory_rules.tcss").exists() else [])
+    TITLE = "Hindsight"
+    MODES = {
+        "search": SearchScreen,
+        "sessions": SessionsScreen,
+        # Other issues replace these two with the memory tiers and the rule review.
+        "memory": memory_screen,
+        "rules": rules_screen,
+    }
+    DEFAULT_MODE = "search"
+    COMMANDS = App.COMMANDS | {HindsightCommands}
+    BINDINGS = [
+        Binding("f1,question_mark", "help", "Help", id="app.help", key_display="?"),
+        Binding("f2", "switch_mode('search')", "Search", id="app.mode.search", priority=True),
+        Binding("f3", "switch_mode('sessions')", "Sessions", id="app.mode.sessions", priority=True),
+        Binding("f4", "switch_mode('memory')", "Memory", id="app.mode.memory", priority=True),
+        Binding("f5", "switch_mode('rules')", "Rules", id="app.mode.rules", priority=True),
+        Binding("ctrl+r", "refresh_index", "Re-index", id="app.refresh_index", show=False),
+        Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True, show=False),
+    ]
+
+    stats: reactive[IndexStats | None] = reactive(None)
+    activity: reactive[IndexActivity | None] = reactive(None)
+    index_generation: reactive[int] = reactive(0)
+    no_logs: reactive[bool] = reactive(False)
+
+    class IndexProgressed(Message):
+        def __init__(self, progress: IndexProgress) -> None:
+            super().__init__()
+            self.progress = progress
+
+    class IndexFinished(Message):
+        def __init__(self, summary: IndexSummary | None) -> None:
+            super().__init__()
+            self.summary = summary
+
+    class StatsLoaded(Message):
+        def __init__(self, stats: IndexStats, logs_exist: bool) -> None:
+            super().__init__()
+            self.stats = stats
+            self.logs_exist = logs_exist
+
+    def __init__(
+        self,
+        index: Index,
+        roots: SourceRoots,
+        *,
+        now: Callable[[], float],
+        demo: bool,
+        refresh_on_start: bool,
+        index_label: str,
+        project_name: str | None,
+        demo_opener: DemoOpener | None,
+        offer_demo: bool,
+    ) -> None:
+        super().__init__()
+        self.index = index
+        self.roots = roots
+        self.now = now
+        self.demo = demo
+        self.refresh_on_start = refresh_on_start
+        self.index_label = index_label
+        self.project_name = project_name
+        self.demo_opener = demo_opener
+        self.offer_demo = offer_demo
+        self._last_research = 0.0
+        self._messages_seen = 0
+        self._demo_offered = False
+
+    # -- start-up and the index run ---------------------------------------------------
+    def on_mount(self) -> None:
+        self.theme = THEME
+        self.load_stats()
+        if self.refresh_on_start:
+            self.refresh_index()
+
+    @work(thread=True, exclusive=True, group="stats", exit_on_error=False)
+    def load_stats(self) -> None:
+        stats = self.index.stats()
+        logs_exist = any(path.exists() for path in self.roots.all_paths())
+        self.post_message(self.StatsLoaded(stats, logs_exist))
+
+    def on_hindsight_app_stats_loaded(self, event: StatsLoaded) -> None:
+        self.stats = event.stats
+        self.no_logs = not event.logs_exist and event.stats.sessions == 0
+        if self.no_logs and self.offer_demo and not self.demo and not self._demo_offered:
+            self._demo_offered = True
+            self.offer_demo_sessions()
+
+    @work(thread=True, exclusive=True, group="index", exit_on_error=False)
+    def refresh_index(self) -> None:
+        """Bring the index up to date; progress and new batches come back as messages."""
+        worker = get_current_worker()
+        last_post = 0.0
+
+        def on_progress(progress: IndexProgress) -> None:
+            nonlocal last_post
+            moment = time.monotonic()
+            if moment - last_post < PROGRESS_INTERVAL and progress.files_done < progress.files_total:
+                return
+            last_post = moment
+            self.post_message(self.IndexProgressed(dataclasses.replace(progress)))
+
+        summary: IndexSummary | None = None
+        try:
+            summary = self.index.update(self.roots, progress=on_progress, should_stop=lambda: worker.is_cancelled)
+        except IndexBusyError:
+            self.call_from_thread(
+                self.notify, "Another Hindsight run is updating the index; searching what is there so far.",
+                title="Index busy", severity="information",
+            )
+        except IndexError_ as exc:
+            self.call_from_thread(self.notify, str(exc), title="Index problem", severity="error", timeout=10)
+        self.post_message(self.IndexFinished(summary))
+
+    def action_refresh_index(self) -> None:
+        self.refresh_index()
+
+    def on_hindsight_app_index_progressed(self, event: IndexProgressed) -> None:
+        progress = event.progress
+        first_run = self.stats is not None and self.stats.sessions == 0
+        self.activity = IndexActivity(progress, show_bar=first_run or progress.bytes_total > BIG_RUN_BYTES)
+        moment = time.monotonic()
+        if progress.messages_added > self._messages_seen and moment - self._last_research >= RESEARCH_INTERVAL:
+            # A batch has been committed: let the screens show what is new.
+            self._last_research = moment
+            self._messages_seen = progress.messages_added
+            self.index_generation += 1
+
+    def on_hindsight_app_index_finished(self, event: IndexFinished) -> None:
+        self.activity = None
+        self._messages_seen = 0
+        if event.summary is not None and (event.summary.messages_added or event.summary.files_changed):
+            self.index_generation += 1
+        self.load_stats()
+
+    # -- the demo --------------------------------------------------------------------------
+    def offer_demo_sessions(self) -> None:
+        paths = self.roots.all_paths()
+        where = ", ".join(str(p) for p in paths[:3]) + (", …" if len(paths) > 3 else "")
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.action_open_demo()
+
+        self.push_screen(
+            ConfirmScreen(
+                "No agent logs here",
+                f"Hindsight found no Claude Code, Codex or Pi logs (looked in {where}).\n\n"
+                "Open the bundled demo sessions to see every screen working?",
+                yes="Open the demo sessions",
+                no="Not now",
+            ),
+            answered,
+        )
+
+    def action_open_demo(self) -> None:
+        """Switch to the bundled demo sessions (their own index file) and index them."""
+        if self.demo or self.demo_opener is None:
+            return
+        self.workers.cancel_group(self, "index")
+        self.index, self.roots = self.demo_opener()
+        self.demo = True
+        self.index_label = f"{self.index.path.name} (demo)"
+        self.no_logs = False
+        self.stats = None
+        self.index_generation += 1
+        self.load_stats()
+        self.refresh_index()
+
+    # -- shared actions ----------------------------------------------------------------
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.screen))
+
+    def open_transcript(self, session: Session, message_id: int | None = None, find: str = "") -> None:
+        self.push_screen(TranscriptScreen(session, focus_message_id=message_id, find=find))
+
+    def copy_session(self, session: Session, what: str) -> None:
+        """Copy a session's id (``what="id"``) or its resume command (``"resume"``); toast it."""
+        if what == "id":
+            text, label = session.session_id, "session id"
+        else:
+            parent = None
+            if session.parent_session_id:
+                parent = self.index.session(f"{session.agent}:{session.parent_session_id}")
+            text, label = resume_command(session, parent), "resume command"
+        copy_text(self, text)
+        self.notify(visible(text), title=f"Copied the {label}", timeout=4)
+
+
+
+def _default_demo_opener() -> tuple[Index, SourceRoots]:
+    from indexer import only_roots
+    from indexer.paths import data_dir
+    from tui.demo import demo_roots_mapping
+
+    path = data_dir() / "demo.sqlite3"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return Index(path), only_roots(demo_roots_mapping())
+
+
+def short_path(path: Path) -> str:
+    """``~/.local/share/hindsight/index.sqlite3`` rather than the full home path."""
+    try:
+        return "~/" + str(path.expanduser().resolve().relative_to(Path.home()))
+    except ValueError:
+        return str(path)
+
+
+def make_app(
+    index: Index,
+    roots: SourceRoots,
+    *,
+    now: Callable[[], float] | None = None,
+    demo: bool = False,
+    refresh_on_start: bool = True,
+    index_label: str | None = None,
+    project_name: str | None = None,
+    demo_opener: DemoOpener | None = None,
+    offer_demo: bool = True,
+) -> HindsightApp:
+    """The one way to build the app: used by ``hindsight``, the tests and the screenshot script.
+
+    ``now`` fixes the clock for "3 days ago"; ``index_label`` is what the status line calls the
+    index (tests pass a fixed name); ``project_name`` is what "this project only" filters on
+    (default: the current folder's name).
+    """
+    label = index_label if index_label is not None else short_path(index.path)
+    if demo and index_label is None:
+        label += " (demo)"
+    return HindsightApp(
+        index,
+        roots,
+        now=now or time.time,
+        demo=demo,
+        refresh_on_start=refresh_on_start,
+        index_label=label,
+        project_name=project_name if project_name is not None else (Path.cwd().name or None),
+        demo_opener=demo_opener or _default_demo_opener,
+        offer_demo=offer_demo,
+    )

@@ -1,0 +1,54 @@
+"""Relative times ("3 days ago") and durations, always from a ``now`` the caller passes in."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import humanize
+
+
+def ago(ts: float | None, now: float) -> str:
+    """``"3 days ago"``; ``"unknown time"`` when a log had no timestamp."""
+    if ts is None:
+        return "unknown time"
+    delta = now - ts
+    if delta < 0:
+        return "in the future"
+    return humanize.naturaltime(timedelta(seconds=delta))
+
+
+def short_ago(ts: float | None, now: float) -> str:
+    """A compact form for narrow columns: ``"3d ago"``, ``"5m ago"``, ``"2y ago"``."""
+    if ts is None:
+        return "?"
+    delta = max(0.0, now - ts)
+    for unit, seconds in (("y", 365 * 86400), ("mo", 30 * 86400), ("w", 7 * 86400), ("d", 86400), ("h", 3600), ("m", 60)):
+        if delta >= seconds:
+            return f"{int(delta // seconds)}{unit} ago"
+    return "just now"
+
+
+def duration(start: float | None, end: float | None) -> str:
+    """``"12 minutes"``; empty when either end is unknown."""
+    if start is None or end is None:
+        return ""
+    seconds = max(0.0, end - start)
+    if seconds < 60:
+        return f"{int(seconds)} s"
+    return humanize.naturaldelta(timedelta(seconds=seconds))
+
+
+def day_label(day: str, now: float) -> str:
+    """``"2026-06-28 (3 days ago)"`` for a tree's day node; ``day`` is ``YYYY-MM-DD`` UTC."""
+    try:
+        start = datetime.strptime(day, "%Y-%m-%d").replace(tzinfo=timezone.utc).timestamp()
+    except ValueError:
+        return day
+    return f"{day} · {short_ago(start, now)}"
+
+
+def clock(ts: float | None) -> str:
+    """``"2026-06-28 14:03"`` in UTC, so what a test sees does not depend on the machine."""
+    if ts is None:
+        return "--"
+    return datetime.fromtimestamp(ts, timezone.utc).strftime("%Y-%m-%d %H:%M")

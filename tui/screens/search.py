@@ -1,0 +1,285 @@
+"""The search screen (the default): a query box, live paged results, the selected hit's context."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, Static
+from textual.worker import get_current_worker
+
+from indexer import Hit, Message as LogMessage, QueryError, SearchResult
+from tui.widgets.context_pane import ContextPane
+from tui.widgets.result_list import ResultList
+from tui.widgets.status_bar import StatusBar
+
+NARROW_WIDTH = 100  # below this the side pane moves under the list
+
+if TYPE_CHECKING:
+    from tui.app import HindsightApp
+
+DEBOUNCE_SECONDS = 0.15
+PAGE_SIZE = 50
+AGENT_CYCLE = (None, "claude-code", "codex", "pi")
+MAX_CONTEXT = 20
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    """Everything a search depends on; a newer request makes an older answer stale."""
+
+    text: str = ""
+    agent: str | None = None
+    project: str | None = None
+    one_per_session: bool = False
+    page: int = 0
+
+    @property
+    def query_text(self) -> str:
+        parts = [self.text.strip()]
+        if self.agent:
+            parts.append(f"agent:{self.agent}")
+        if self.project:
+            parts.append(f'project:"{self.project}"' if " " in self.project else f"project:{self.project}")
+        return " ".join(p for p in parts if p)
+
+
+class SearchScreen(Screen):
+    BINDINGS = [
+        Binding("ctrl+t", "cycle_agent", "Agent", id="search.agent"),
+        Binding("ctrl+o", "toggle_project", "This project", id="search.project"),
+        Binding("ctrl+g", "toggle_one_per_session", "1/session", id="search.one_per_session"),
+        Binding("down", "focus_results", "Results", id="search.focus_results", show=False),
+        Binding("escape", "focus_query", "Search box", id="search.focus_query", show=False),
+    ]
+
+    @dataclass
+    class ResultsReady(Message):
+        request: SearchRequest
+        result: SearchResult | None
+        error: str | None = None
+
+    @dataclass
+    class ContextReady(Message):
+        hit: Hit
+        before: tuple[LogMessage, ...]
+        after: tuple[LogMessage, ...]
+        size: int
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.request = SearchRequest()
+        self.context_size = 2
+        self.result: SearchResult | None = None
+        self.error: str | None = None
+
+    @property
+    def hindsight(self) -> "HindsightApp":
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="search-top"):
+            yield Input(placeholder='Search your agents\' history — words, "phrases", OR, -word, agent: project: since:',
+                        id="query", select_on_focus=False)
+            yield Static(id="search-info")
+        with Vertical(id="no-logs"):
+            yield Static(id="no-logs-text")
+            yield Button("Open the demo sessions", id="open-demo", variant="primary")
+        with Horizontal(id="search-body"):
+            yield ResultList(id="results")
+            yield ContextPane(id="context")
+        yield StatusBar()
+        yield Footer()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
+
+    def on_mount(self) -> None:
+        self.watch(self.hindsight, "index_generation", self._index_changed, init=False)
+        self.watch(self.hindsight, "no_logs", self._show_no_logs)
+        self.watch(self.hindsight, "stats", self._stats_changed, init=False)
+        self._paint_info()
+        self.query_one(ContextPane).clear("Type to search. Results appear as you type.")
+        self.query_one("#query", Input).focus()
+
+    # -- issuing searches ---------------------------------------------------------------
+    @on(Input.Changed, "#query")
+    def _query_changed(self, event: Input.Changed) -> None:
+        self.search(replace(self.request, text=event.value, page=0))
+
+    @on(Input.Submitted, "#query")
+    def _query_submitted(self) -> None:
+        results = self.query_one(ResultList)
+        if results.current_hit is not None:
+            results.focus()
+
+    def search(self, request: SearchRequest, *, immediate: bool = False) -> None:
+        self.request = request
+        self._paint_info()
+        if not request.query_text:
+            self.workers.cancel_group(self, "search")
+            self._show(None, None)
+            return
+        self.run_search(request, 0.0 if immediate else DEBOUNCE_SECONDS)
+
+    @work(thread=True, exclusive=True, group="search", exit_on_error=False)
+    def run_search(self, request: SearchRequest, delay: float) -> None:
+        """Debounce by cancellation: a newer keystroke cancels this worker while it sleeps."""
+        worker = get_current_worker()
+        if delay:
+            time.sleep(delay)
+        if worker.is_cancelled:
+            return
+        app = self.hindsight
+        try:
+            result = app.index.search(
+                request.query_text, now=app.now(), limit=PAGE_SIZE, offset=request.page * PAGE_SIZE,
+                one_per_session=request.one_per_session,
+            )
+        except QueryError as exc:
+            self.post_message(self.ResultsReady(request, None, str(exc)))
+            return
+        if not worker.is_cancelled:
+            self.post_message(self.ResultsReady(request, result))
+
+    def on_search_screen_results_ready(self, event: ResultsReady) -> None:
+        if event.request != self.request:
+            return  # a newer search is on its way
+        self._show(event.result, event.error)
+
+    def _show(self, result: SearchResult | None, error: str | None) -> None:
+        self.result, self.error = result, error
+        results = self.query_one(ResultList)
+        results.show_hits(result.hits if result else [], self.hindsight.now())
+        if not (result and result.hits):
+            self.query_one(ContextPane).clear(self._empty_hint())
+            if results.has_focus:
+                self.query_one("#query", Input).focus()
+        self._paint_info()
+
+    def _empty_hint(self) -> str:
+        if self.error:
+            return ""
+        if not self.request.query_text:
+            return "Type to search. Results appear as you type."
+        return "No messages match. Try fewer words, OR between alternatives, or drop a filter (ctrl+t, ctrl+o)."
+
+    # -- the context pane -----------------------------------------------------------------
+    @on(ResultList.Highlighted)
+    def _hit_highlighted(self, event: ResultList.Highlighted) -> None:
+        self.load_context(event.hit, self.context_size)
+
+    @work(thread=True, exclusive=True, group="context", exit_on_error=False)
+    def load_context(self, hit: Hit, size: int) -> None:
+        before, after = self.hindsight.index.context(hit.message, size, size)
+        self.post_message(self.ContextReady(hit, before, after, size))
+
+    def on_search_screen_context_ready(self, event: ContextReady) -> None:
+        current = self.query_one(ResultList).current_hit
+        if current is None or current.message.id != event.hit.message.id:
+            return
+        terms = [t.text for t in self.result.query.positive_terms] if self.result else []
+        self.query_one(ContextPane).show(event.hit, event.before, event.after, event.size, terms)
+
+    def action_context(self, delta: int) -> None:
+        self.context_size = max(0, min(MAX_CONTEXT, self.context_size + delta))
+        if (hit := self.query_one(ResultList).current_hit) is not None:
+            self.load_context(hit, self.context_size)
+
+    # -- opening and copying -----------------------------------------------------------------
+    @on(ResultList.Chosen)
+    def _hit_chosen(self, event: ResultList.Chosen) -> None:
+        terms = self.result.query.positive_terms if self.result else []
+        self.hindsight.open_transcript(event.hit.session, event.hit.message.id, find=terms[0].text if terms else "")
+
+    @on(ResultList.CopyRequested)
+    def _copy(self, event: ResultList.CopyRequested) -> None:
+        self.hindsight.copy_session(event.hit.session, event.what)
+
+    # -- toggles and paging -----------------------------------------------------------------
+    def action_cycle_agent(self) -> None:
+        position = AGENT_CYCLE.index(self.request.agent) if self.request.agent in AGENT_CYCLE else 0
+        agent = AGENT_CYCLE[(position + 1) % len(AGENT_CYCLE)]
+        self.search(replace(self.request, agent=agent, page=0), immediate=True)
+
+    def action_toggle_project(self) -> None:
+        project = None if self.request.project else self.hindsight.project_name
+        if project is None:
+            self.notify("No current project to filter on.", severity="warning")
+        self.search(replace(self.request, project=project, page=0), immediate=True)
+
+    def action_toggle_one_per_session(self) -> None:
+        self.search(replace(self.request, one_per_session=not self.request.one_per_session, page=0), immediate=True)
+
+    def action_page(self, delta: int) -> None:
+        page = self.request.page + delta
+        if page < 0 or self.result is None or page * PAGE_SIZE >= self.result.total:
+            self.app.bell()
+            return
+        self.search(replace(self.request, page=page), immediate=True)
+
+    def action_focus_results(self) -> None:
+        if self.query_one(ResultList).hits:
+            self.query_one(ResultList).focus()
+
+    def action_focus_query(self) -> None:
+        self.query_one("#query", Input).focus()
+
+    # -- showing state ------------------------------------------------------------------------
+    def _paint_info(self) -> None:
+        request = self.request
+        info = Text(no_wrap=True, overflow="ellipsis")
+
+        def toggle(label: str, value: str, on: bool) -> None:
+            info.append(f"{label} ", style="dim")
+            info.append(value, style="bold" if on else "")
+            info.append("   ")
+
+        toggle("agent", request.agent or "all", request.agent is not None)
+        toggle("project", request.project or "all", request.project is not None)
+        toggle("one per session", "on" if request.one_per_session else "off", request.one_per_session)
+        if self.error:
+            info.append(self.error, style="bold red")
+        elif self.result is not None and request.query_text:
+            total = self.result.total
+            if total:
+                pages = (total + PAGE_SIZE - 1) // PAGE_SIZE
+                first = request.page * PAGE_SIZE + 1
+                last = min(total, first + PAGE_SIZE - 1)
+                more = "+" if self.result.capped else ""
+                info.append(f"{first}–{last} of {total:,}{more} hits · page {request.page + 1}/{pages}")
+            else:
+                info.append("no hits")
+            for warning in self.result.warnings:
+                info.append(f" · {warning}", style="yellow")
+        self.query_one("#search-info", Static).update(info)
+
+    def _show_no_logs(self, no_logs: bool) -> None:
+        app = self.hindsight
+        self.set_class(no_logs, "-no-logs")
+        if no_logs:
+            where = "\n".join(f"  {p}" for p in app.roots.all_paths())
+            self.query_one("#no-logs-text", Static).update(Text(
+                f"No agent logs found. Hindsight looked in:\n{where}\n\n"
+                "Use --claude-dir / --codex-dir / --pi-dir if yours are elsewhere, or look around the demo data:"
+            ))
+
+    def _stats_changed(self, _stats: object) -> None:
+        if not self.request.query_text:
+            self.query_one(ContextPane).clear(self._empty_hint())
+
+    def _index_changed(self, _generation: int) -> None:
+        if self.request.query_text:
+            self.search(self.request, immediate=True)
+
+    @on(Button.Pressed, "#open-demo")
+    def _open_demo(self) -> None:
+        self.hindsight.action_open_demo()

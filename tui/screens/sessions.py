@@ -1,0 +1,145 @@
+"""The sessions screen: a lazily filled tree of every session, a filter box, session details."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Tree
+from textual.worker import get_current_worker
+
+from indexer import resume_command
+from tui.widgets.session_details import SessionDetails
+from tui.widgets.session_tree import ChildSpec, NodeData, SessionTree, filtered_tree
+from tui.widgets.status_bar import StatusBar
+
+NARROW_WIDTH = 100  # below this the side pane moves under the list
+
+if TYPE_CHECKING:
+    from tui.app import HindsightApp
+
+FILTER_DEBOUNCE_SECONDS = 0.2
+
+
+class SessionsScreen(Screen):
+    BINDINGS = [
+        Binding("ctrl+l", "focus_filter", "Filter", id="sessions.filter"),
+        Binding("down", "focus_tree", "Tree", id="sessions.focus_tree", show=False),
+    ]
+
+    @dataclass
+    class AgentsLoaded(Message):
+        agents: list[tuple[str, int]]
+
+    @dataclass
+    class FilterReady(Message):
+        text: str
+        specs: list[ChildSpec]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.filter_text = ""
+
+    @property
+    def hindsight(self) -> "HindsightApp":
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield Input(placeholder="Filter sessions by title, id or project", id="session-filter")
+        with Horizontal(id="sessions-body"):
+            yield SessionTree(id="session-tree")
+            yield SessionDetails(id="session-details")
+        yield StatusBar()
+        yield Footer()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
+
+    def on_mount(self) -> None:
+        self.watch(self.hindsight, "index_generation", self._index_changed, init=False)
+        self.query_one(SessionDetails).show_hint("Expand an agent, a project and a day to find a session.")
+        self.reload()
+        self.query_one(SessionTree).focus()
+
+    def reload(self) -> None:
+        if self.filter_text:
+            self.run_filter(self.filter_text, 0.0)
+        else:
+            self.load_agents()
+
+    def _index_changed(self, _generation: int) -> None:
+        self.reload()
+
+    @work(thread=True, exclusive=True, group="sessions", exit_on_error=False)
+    def load_agents(self) -> None:
+        self.post_message(self.AgentsLoaded(self.hindsight.index.agents()))
+
+    def on_sessions_screen_agents_loaded(self, event: AgentsLoaded) -> None:
+        if not self.filter_text:
+            self.query_one(SessionTree).show_agents(event.agents)
+
+    # -- filtering -------------------------------------------------------------------------------
+    @on(Input.Changed, "#session-filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.filter_text = event.value.strip()
+        if self.filter_text:
+            self.run_filter(self.filter_text, FILTER_DEBOUNCE_SECONDS)
+        else:
+            self.workers.cancel_group(self, "sessions")
+            self.load_agents()
+
+    @on(Input.Submitted, "#session-filter")
+    def _filter_submitted(self) -> None:
+        self.query_one(SessionTree).focus()
+
+    @work(thread=True, exclusive=True, group="sessions", exit_on_error=False)
+    def run_filter(self, text: str, delay: float) -> None:
+        worker = get_current_worker()
+        if delay:
+            time.sleep(delay)
+        if worker.is_cancelled:
+            return
+        specs = filtered_tree(self.hindsight.index, text, self.hindsight.now())
+        if not worker.is_cancelled:
+            self.post_message(self.FilterReady(text, specs))
+
+    def on_sessions_screen_filter_ready(self, event: FilterReady) -> None:
+        if event.text == self.filter_text:
+            self.query_one(SessionTree).show_filtered(event.specs)
+            if not event.specs:
+                self.query_one(SessionDetails).show_hint(f"No session title, id or project contains “{event.text}”.")
+
+    # -- the cursor ---------------------------------------------------------------------------------
+    @on(Tree.NodeHighlighted)
+    def _node_highlighted(self, event: Tree.NodeHighlighted[NodeData]) -> None:
+        data = event.node.data
+        details = self.query_one(SessionDetails)
+        if data is None or data.session is None:
+            details.show_hint("enter or space expands; a session's transcript opens with enter.")
+            return
+        session = data.session
+        parent = None
+        if session.parent_session_id:
+            parent = self.hindsight.index.session(f"{session.agent}:{session.parent_session_id}")
+        details.show(session, resume_command(session, parent), self.hindsight.now())
+
+    @on(SessionTree.SessionChosen)
+    def _session_chosen(self, event: SessionTree.SessionChosen) -> None:
+        self.hindsight.open_transcript(event.session)
+
+    @on(SessionTree.CopyRequested)
+    def _copy(self, event: SessionTree.CopyRequested) -> None:
+        self.hindsight.copy_session(event.session, event.what)
+
+    def action_focus_filter(self) -> None:
+        self.query_one("#session-filter", Input).focus()
+
+    def action_focus_tree(self) -> None:
+        self.query_one(SessionTree).focus()

@@ -1,0 +1,130 @@
+"""A session's transcript, opened from a hit (scrolled to it), a tree node, or the palette."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static
+
+from indexer import Message as LogMessage, Session
+from tui.humanize_time import ago, clock, duration
+from tui.log_text import log_text
+from tui.widgets.message_list import MessageList
+from tui.widgets.status_bar import StatusBar
+
+if TYPE_CHECKING:
+    from tui.app import HindsightApp
+
+
+class TranscriptScreen(Screen):
+    BINDINGS = [
+        Binding("escape", "close", "Back", id="transcript.back"),
+        Binding("slash,ctrl+f", "find", "Find", id="transcript.find", key_display="/"),
+        Binding("n", "find_next(1)", "Next", id="transcript.find_next"),
+        Binding("N", "find_next(-1)", "Previous match", id="transcript.find_prev", key_display="N", show=False),
+        Binding("y", "copy('id')", "Copy id", id="transcript.copy_id"),
+        Binding("r", "copy('resume')", "Copy resume", id="transcript.copy_resume"),
+    ]
+
+    @dataclass
+    class Loaded(Message):
+        messages: list[LogMessage]
+
+    def __init__(self, session: Session, *, focus_message_id: int | None = None, find: str = "") -> None:
+        super().__init__()
+        self.session = session
+        self.focus_message_id = focus_message_id
+        self.initial_find = find
+
+    @property
+    def hindsight(self) -> "HindsightApp":
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._header(), id="transcript-header")
+        yield MessageList(id="messages")
+        yield Input(placeholder="Find in this transcript (enter: next, escape: close)", id="find")
+        yield Static(id="find-info")
+        yield StatusBar()
+        yield Footer()
+
+    def _header(self) -> Text:
+        s = self.session
+        now = self.hindsight.now()
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append_text(log_text((s.title or "(untitled session)").splitlines()[0][:200] if s.title else "(untitled session)",
+                                  style="bold"))
+        text.append("\n")
+        bits = [s.agent, s.project_name or "?", s.session_id, f"{clock(s.start_ts)} ({ago(s.start_ts, now)})"]
+        if span := duration(s.start_ts, s.end_ts):
+            bits.append(span)
+        bits.append(f"{s.message_count:,} messages")
+        if s.parent_session_id:
+            bits.append(f"subagent of {s.parent_session_id[:12]}")
+        if s.source_missing:
+            bits.append("log file deleted")
+        text.append_text(log_text(" · ".join(bits), style="dim"))
+        return text
+
+    def on_mount(self) -> None:
+        self.query_one(MessageList).focus()
+        self.load_messages()
+
+    @work(thread=True, exclusive=True, group="transcript", exit_on_error=False)
+    def load_messages(self) -> None:
+        self.post_message(self.Loaded(self.hindsight.index.messages(self.session)))
+
+    def on_transcript_screen_loaded(self, event: Loaded) -> None:
+        messages = self.query_one(MessageList)
+        messages.show_messages(event.messages, self.focus_message_id, needle=self.initial_find)
+
+    # -- find ------------------------------------------------------------------------------
+    def action_find(self) -> None:
+        self.add_class("-finding")
+        find = self.query_one("#find", Input)
+        find.value = self.query_one(MessageList).needle
+        find.focus()
+
+    @on(Input.Submitted, "#find")
+    def _find_submitted(self, event: Input.Submitted) -> None:
+        messages = self.query_one(MessageList)
+        if event.value.strip() != messages.needle:
+            messages.find(event.value)
+        else:
+            messages.find_next(1)
+
+    def action_find_next(self, step: int) -> None:
+        messages = self.query_one(MessageList)
+        if not messages.needle:
+            self.action_find()
+            return
+        messages.find_next(step)
+
+    @on(MessageList.FindMoved)
+    def _find_moved(self, event: MessageList.FindMoved) -> None:
+        info = self.query_one("#find-info", Static)
+        if not event.needle:
+            info.update("")
+        elif event.count:
+            info.update(Text(f"match {event.position} of {event.count} for ", style="dim") + log_text(event.needle)
+                        + Text("  (n / N: next / previous)", style="dim"))
+        else:
+            info.update(Text("no matches for ", style="dim") + log_text(event.needle))
+        self.add_class("-found")
+
+    def action_close(self) -> None:
+        if self.query_one("#find", Input).has_focus:
+            self.remove_class("-finding")
+            self.query_one(MessageList).focus()
+            return
+        self.dismiss()
+
+    def action_copy(self, what: str) -> None:
+        self.hindsight.copy_session(self.session, what)

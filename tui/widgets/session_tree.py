@@ -1,0 +1,221 @@
+"""Agent → project → day → session, with subagents under their parent. Each level is read from
+the index only when its parent is expanded (in a thread worker), so a big index opens at once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from rich.text import Text
+from textual import work
+from textual.binding import Binding
+from textual.message import Message
+from textual.widgets import Tree
+from textual.widgets.tree import TreeNode
+
+from indexer import Index, Session
+from tui.humanize_time import day_label, duration, short_ago
+from tui.log_text import one_line
+
+if TYPE_CHECKING:
+    from tui.app import HindsightApp
+
+NodeKind = Literal["agent", "project", "day", "session"]
+
+
+@dataclass
+class NodeData:
+    """What a tree node stands for; ``loaded`` turns true once its children are in the tree."""
+
+    kind: NodeKind
+    agent: str
+    project_path: str | None = None
+    day: str | None = None
+    session: Session | None = None
+    children: list["ChildSpec"] | None = None  # pre-read children (a filtered tree)
+    loaded: bool = False
+
+
+@dataclass
+class ChildSpec:
+    label: Text
+    data: NodeData
+    expandable: bool = True
+    expand: bool = False
+    nested: list["ChildSpec"] = field(default_factory=list)
+
+
+def session_label(session: Session, first_prompt: str | None, now: float, subagents: int = 0) -> Text:
+    title = session.title or first_prompt or "(no prompt)"
+    label = Text(no_wrap=True, overflow="ellipsis")
+    label.append(one_line(title, 70))
+    details = [f"{session.message_count:,} msgs"]
+    if span := duration(session.start_ts, session.end_ts):
+        details.append(span)
+    if subagents:
+        details.append(f"{subagents} subagent{'s' * (subagents != 1)}")
+    details.append(short_ago(session.start_ts, now))
+    label.append("  " + " · ".join(details), style="dim")
+    return label
+
+
+def _first_prompt(index: Index, session: Session) -> str | None:
+    if session.title:
+        return None
+    for m in index.messages(session, limit=20):
+        if m.role == "user" and m.kind == "text" and m.text.strip():
+            return m.text
+    return None
+
+
+def session_specs(index: Index, sessions: list[Session], now: float) -> list[ChildSpec]:
+    """Tree children for sessions, each knowing whether it has subagents (loaded on expand)."""
+    specs = []
+    for s in sessions:
+        subagents = len(index.children(s)) if s.parent_session_id is None else 0
+        specs.append(ChildSpec(session_label(s, _first_prompt(index, s), now, subagents),
+                               NodeData("session", s.agent, s.project_path, session=s), expandable=bool(subagents)))
+    return specs
+
+
+def children_of(index: Index, data: NodeData, now: float) -> list[ChildSpec]:
+    """Read one level of the tree (runs in a worker thread)."""
+    if data.kind == "agent":
+        return [
+            ChildSpec(Text.assemble(one_line(p.project_name or p.project_path or "(no project)", 60),
+                                    (f"  {p.session_count} session{'s' * (p.session_count != 1)} · {short_ago(p.last_ts, now)}", "dim")),
+                      NodeData("project", data.agent, p.project_path))
+            for p in index.projects(data.agent)
+        ]
+    if data.kind == "project":
+        return [
+            ChildSpec(Text.assemble(day_label(day, now), (f"  {count} session{'s' * (count != 1)}", "dim")),
+                      NodeData("day", data.agent, data.project_path, day=day))
+            for day, count in index.days(data.agent, data.project_path)
+        ]
+    if data.kind == "day" and data.day is not None:
+        return session_specs(index, index.sessions_on_day(data.agent, data.project_path, data.day), now)
+    if data.kind == "session" and data.session is not None:
+        return session_specs(index, index.children(data.session), now)
+    return []
+
+
+def filtered_tree(index: Index, text: str, now: float, limit: int = 200) -> list[ChildSpec]:
+    """The whole path to every top-level session whose title, id or project contains ``text``."""
+    sessions = index.sessions(text=text, parent=None, limit=limit)
+    agents: dict[str, dict[str | None, dict[str, list[Session]]]] = {}
+    for s in sessions:
+        day = day_of(s)
+        agents.setdefault(s.agent, {}).setdefault(s.project_path, {}).setdefault(day, []).append(s)
+    specs = []
+    for agent, projects in sorted(agents.items()):
+        project_specs = []
+        for path, days in projects.items():
+            first = next(iter(days.values()))[0]
+            day_specs = [
+                ChildSpec(Text(day_label(day, now)), NodeData("day", agent, path, day=day, loaded=True), expand=True,
+                          nested=session_specs(index, day_sessions, now))
+                for day, day_sessions in days.items()
+            ]
+            project_specs.append(ChildSpec(Text(one_line(first.project_name or path or "(no project)", 60)),
+                                           NodeData("project", agent, path, loaded=True), expand=True, nested=day_specs))
+        count = sum(len(v) for days in projects.values() for v in days.values())
+        specs.append(ChildSpec(Text.assemble((agent, "bold"), (f"  {count} matching", "dim")),
+                               NodeData("agent", agent, loaded=True), expand=True, nested=project_specs))
+    return specs
+
+
+def day_of(session: Session) -> str:
+    from datetime import datetime, timezone
+
+    if session.start_ts is None:
+        return "undated"
+    return datetime.fromtimestamp(session.start_ts, timezone.utc).strftime("%Y-%m-%d")
+
+
+class SessionTree(Tree[NodeData]):
+    BINDINGS = [
+        Binding("enter", "select_cursor", "Open", id="tree.open"),
+        Binding("y", "copy('id')", "Copy id", id="tree.copy_id"),
+        Binding("r", "copy('resume')", "Copy resume", id="tree.copy_resume"),
+    ]
+
+    @dataclass
+    class ChildrenLoaded(Message):
+        node: TreeNode[NodeData]
+        children: list[ChildSpec]
+
+    @dataclass
+    class SessionChosen(Message):
+        session: Session
+
+    @dataclass
+    class CopyRequested(Message):
+        session: Session
+        what: str
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__("sessions", **kwargs)
+        self.show_root = False
+        self.auto_expand = False
+        self.guide_depth = 3
+
+    @property
+    def hindsight(self) -> "HindsightApp":
+        return self.app  # type: ignore[return-value]
+
+    def show_agents(self, agents: list[tuple[str, int]]) -> None:
+        self.clear()
+        for agent, count in agents:
+            self.root.add(Text.assemble((agent, "bold"), (f"  {count:,} sessions", "dim")), NodeData("agent", agent))
+        self.root.expand()
+        self.cursor_line = 0
+
+    def show_filtered(self, specs: list[ChildSpec]) -> None:
+        self.clear()
+        self._add_specs(self.root, specs)
+        self.root.expand()
+        self.cursor_line = 0
+
+    def _add_specs(self, node: TreeNode[NodeData], specs: list[ChildSpec]) -> None:
+        for spec in specs:
+            child = node.add(spec.label, spec.data, allow_expand=spec.expandable, expand=spec.expand)
+            if spec.nested:
+                self._add_specs(child, spec.nested)
+
+    def _on_tree_node_expanded(self, event: Tree.NodeExpanded[NodeData]) -> None:
+        data = event.node.data
+        if data is not None and not data.loaded:
+            data.loaded = True
+            self.load_children(event.node)
+
+    @work(thread=True, group="tree", exit_on_error=False)
+    def load_children(self, node: TreeNode[NodeData]) -> None:
+        assert node.data is not None
+        self.post_message(self.ChildrenLoaded(node, children_of(self.hindsight.index, node.data, self.hindsight.now())))
+
+    def on_session_tree_children_loaded(self, event: ChildrenLoaded) -> None:
+        event.stop()
+        self._add_specs(event.node, event.children)
+        if not event.children:
+            event.node.allow_expand = False
+
+    def _on_tree_node_selected(self, event: Tree.NodeSelected[NodeData]) -> None:
+        data = event.node.data
+        if data is None:
+            return
+        if data.kind == "session" and data.session is not None:
+            self.post_message(self.SessionChosen(data.session))
+        else:
+            event.node.toggle()
+
+    @property
+    def current_session(self) -> Session | None:
+        node = self.cursor_node
+        return node.data.session if node is not None and node.data is not None else None
+
+    def action_copy(self, what: str) -> None:
+        if (session := self.current_session) is not None:
+            self.post_message(self.CopyRequested(session, what))
+        else:
+            self.notify("Move to a session first.", severity="warning")

@@ -1,0 +1,71 @@
+"""The status line: which index, how much is in it, when it was updated, and index progress."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import ProgressBar, Static
+
+from tui.humanize_time import ago
+
+if TYPE_CHECKING:
+    from tui.app import HindsightApp, IndexActivity
+
+
+def _eta(seconds: float | None) -> str:
+    if seconds is None:
+        return ""
+    if seconds < 60:
+        return f" · about {seconds:.0f} s left"
+    return f" · about {seconds / 60:.0f} min left"
+
+
+def describe_activity(activity: "IndexActivity") -> str:
+    p = activity.progress
+    return (
+        f"indexing {p.files_done:,}/{p.files_total:,} files · {p.bytes_done / 1e6:,.1f}/"
+        f"{p.bytes_total / 1e6:,.1f} MB · {p.sessions_touched:,} sessions{_eta(p.eta_seconds)}"
+    )
+
+
+class StatusBar(Horizontal):
+    """Mirrors the app's ``stats`` and ``activity``; each screen has its own copy."""
+
+    DEFAULT_CSS = """
+    StatusBar { height: 1; }
+    StatusBar > #status-text { width: 1fr; height: 1; }
+    StatusBar > ProgressBar { width: 40; height: 1; display: none; }
+    StatusBar.-big-run > ProgressBar { display: block; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status-text")
+        yield ProgressBar(total=100, show_eta=False, id="status-progress")
+
+    def on_mount(self) -> None:
+        app: HindsightApp = self.app  # type: ignore[assignment]
+        self.watch(app, "stats", self._repaint)
+        self.watch(app, "activity", self._repaint)
+
+    def _repaint(self, _value: object = None) -> None:
+        app: HindsightApp = self.app  # type: ignore[assignment]
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append(app.index_label, style="bold")
+        stats = app.stats
+        if stats is not None:
+            text.append(f" · {stats.sessions:,} sessions · {stats.messages:,} messages")
+            if stats.last_indexed:
+                text.append(f" · updated {ago(stats.last_indexed, app.now())}")
+            else:
+                text.append(" · never updated")
+        activity = app.activity
+        if activity is not None:
+            text.append(" · ")
+            text.append(describe_activity(activity), style="italic")
+        self.query_one("#status-text", Static).update(text)
+        self.set_class(activity is not None and activity.show_bar, "-big-run")
+        if activity is not None:
+            self.query_one(ProgressBar).update(progress=activity.progress.fraction * 100)
