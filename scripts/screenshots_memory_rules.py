@@ -1,0 +1,51 @@
+"""Write SVGs of the memory tabs and the rule review into screenshots/ (used by the README).
+
+A realistic sample memory folder is created in a temp dir; the clock (2026-07-01), the theme
+and the states are the snapshot tests' (``tests/memory_rules_host.py``), so the pictures match.
+
+    python scripts/screenshots_memory_rules.py                 # all four
+    python scripts/screenshots_memory_rules.py memory-fact rules
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+from memory_rules_host import SHOT_STATES, ShotState  # noqa: E402
+
+OUT = ROOT / "screenshots"
+
+
+async def shoot(state: ShotState, scratch: Path) -> Path:
+    app = state.build(scratch)
+    async with app.run_test(size=state.size) as pilot:
+        await state.run_before(pilot)
+        await pilot.pause()
+        path = OUT / f"{state.name}.svg"
+        path.write_text(app.export_screenshot(title="Hindsight"), encoding="utf-8")
+    return path
+
+
+async def main(names: list[str]) -> int:
+    known = {s.name for s in SHOT_STATES}
+    unknown = set(names) - known
+    if unknown:
+        print(f"unknown states: {', '.join(sorted(unknown))} (known: {', '.join(sorted(known))})")
+        return 2
+    OUT.mkdir(exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        for number, state in enumerate(s for s in SHOT_STATES if not names or s.name in names):
+            scratch = Path(tmp) / f"state-{number}"
+            scratch.mkdir()
+            print(await shoot(state, scratch))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(asyncio.run(main(sys.argv[1:])))

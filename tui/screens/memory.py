@@ -1,0 +1,218 @@
+"""The memory screen: which folder is open (and why), and a tab per tier.
+
+Fact (fact.yml in an editor), Episodic (table, strength, decayed view, links) and Scratchpad
+(editor, promote, finish task). The tabs do their own work on the ``MemoryStore`` handed down;
+this screen owns the folder: switching global <-> project, reloading, and what happens when a
+write is refused because a file changed on disk (a notification and a reload offer).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Static, TabbedContent, TabPane
+
+from indexer.memory import (
+    DEFAULT_DECAY_THRESHOLD,
+    MemoryStore,
+    global_memory_dir,
+    project_memory_dir,
+)
+from tui.screens.confirm import ConfirmScreen
+from tui.widgets.memory_episodic_pane import MemoryEpisodicPane
+from tui.widgets.memory_fact_pane import MemoryFactPane
+from tui.widgets.memory_scratchpad_pane import MemoryScratchpadPane
+from tui.widgets.memory_tier_pane import MemoryTierPane
+
+GLOBAL_REASON = "global folder, shared by all projects"
+PROJECT_REASON = "this project's memory/ folder"
+MAX_PROBLEMS_SHOWN = 3
+
+
+def home_relative(path: Path) -> str:
+    """``~/…`` for paths under the home folder, so the header stays short."""
+    try:
+        return "~/" + str(Path(path).relative_to(Path.home()))
+    except ValueError:
+        return str(path)
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class MemoryScreen(Screen[None]):
+    """The three memory tiers of one folder."""
+
+    CSS_PATH = "../memory_rules.tcss"
+    BINDINGS = [
+        Binding("ctrl+o", "switch_folder", "Switch folder", id="memory.switch_folder"),
+        Binding("ctrl+l", "reload", "Reload", id="memory.reload"),
+    ]
+
+    @dataclass
+    class FolderChanged(Message):
+        """The user switched between the global and the project memory folder."""
+
+        folder: Path
+
+    def __init__(
+        self,
+        store: MemoryStore | None = None,
+        *,
+        now: Callable[[], datetime] = utc_now,
+        global_dir: Path | None = None,
+        project_dir: Path | None = None,
+        folder_label: Callable[[Path], str] = home_relative,
+        decay_threshold: float = DEFAULT_DECAY_THRESHOLD,
+        initial_tab: str = "fact",
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.store = store if store is not None else MemoryStore.open()
+        self.now = now
+        self.global_dir = Path(global_dir) if global_dir else global_memory_dir()
+        self.project_dir = Path(project_dir) if project_dir else project_memory_dir(Path.cwd())
+        self.folder_label = folder_label
+        self.decay_threshold = decay_threshold
+        self.initial_tab = initial_tab
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="memory-folder")
+        yield Static("", id="memory-problems")
+        with TabbedContent(initial=self.initial_tab, id="memory-tabs"):
+            with TabPane("Fact", id="fact"):
+                yield MemoryFactPane(self.store, self.now, id="memory-fact")
+            with TabPane("Episodic", id="episodic"):
+                yield MemoryEpisodicPane(self.store, self.now, threshold=self.decay_threshold,
+                                         id="memory-episodic")
+            with TabPane("Scratchpad", id="scratchpad"):
+                yield MemoryScratchpadPane(self.store, self.now, id="memory-scratchpad")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show_folder()
+
+    @property
+    def panes(self) -> list[MemoryTierPane]:
+        return list(self.query(MemoryTierPane))
+
+    # --- the header ------------------------------------------------------------------------
+
+    def _other_folder(self) -> tuple[Path, str]:
+        if _same(self.store.folder, self.global_dir):
+            return self.project_dir, PROJECT_REASON
+        return self.global_dir, GLOBAL_REASON
+
+    def show_folder(self) -> None:
+        other, _ = self._other_folder()
+        header = Text(no_wrap=True, overflow="ellipsis")
+        header.append("Memory ", style="bold")
+        header.append(self.folder_label(self.store.folder), style="bold")
+        if self.store.reason:
+            header.append(f"  ({self.store.reason})", style="italic")
+        header.append(f"   ctrl+o: open {self.folder_label(other)}", style="dim")
+        self.query_one("#memory-folder", Static).update(header)
+        problems = self.store.problems()
+        box = self.query_one("#memory-problems", Static)
+        box.display = bool(problems)
+        if problems:
+            noun = "problem" if len(problems) == 1 else "problems"
+            text = Text(f"⚠ {len(problems)} {noun} in the memory files "
+                        f"(bad lines are kept as they are):", style="bold")
+            for p in problems[:MAX_PROBLEMS_SHOWN]:
+                text.append(f"\n  {p.path.name} line {p.line}: ")
+                text.append(p.message)
+            if len(problems) > MAX_PROBLEMS_SHOWN:
+                text.append(f"\n  … and {len(problems) - MAX_PROBLEMS_SHOWN} more")
+            box.update(text)
+
+    # --- tabs ------------------------------------------------------------------------------
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        pane_id = event.pane.id
+        target = {"fact": "#fact-editor", "episodic": "#episodic-table",
+                  "scratchpad": "#scratch-editor"}.get(pane_id or "")
+        if target:
+            self.query_one(target).focus()
+
+    # --- reload, switch, refusals ----------------------------------------------------------
+
+    def _unsaved(self) -> bool:
+        return any(p.has_unsaved_edits() for p in self.panes)
+
+    def _after_confirming_discard(self, then: Callable[[], None]) -> None:
+        if not self._unsaved():
+            then()
+            return
+        self.app.push_screen(
+            ConfirmScreen("Discard unsaved edits?",
+                          "An editor has changes that are not saved. Continue and lose them?",
+                          yes="Discard"),
+            lambda yes: yes and then(),
+        )
+
+    def reload_all(self) -> None:
+        self.store.reload()
+        for pane in self.panes:
+            pane.store = self.store
+            pane.load()
+        self.show_folder()
+
+    def action_reload(self) -> None:
+        self._after_confirming_discard(self.reload_all)
+
+    def action_switch_folder(self) -> None:
+        self._after_confirming_discard(self._switch)
+
+    def _switch(self) -> None:
+        folder, reason = self._other_folder()
+        self.store = MemoryStore(folder, reason)
+        self.reload_all()
+        self.notify(f"Opened {self.folder_label(folder)}")
+        self.post_message(self.FolderChanged(folder))
+
+    def on_memory_tier_pane_changed_on_disk(self, event: MemoryTierPane.ChangedOnDisk) -> None:
+        event.stop()
+        name = Path(event.error.path).name
+        self.notify(
+            f"{name} was changed by another program since it was loaded. Nothing was saved.",
+            title="Changed on disk",
+            severity="error",
+            timeout=10,
+        )
+        self.app.push_screen(
+            ConfirmScreen(
+                "Reload from disk?",
+                f"{name} was changed by another program. Reload it now? What is in the "
+                "editors is replaced by what is on disk. Choose 'Keep my edit' to copy your "
+                "text first, then reload with ctrl+l.",
+                yes="Reload",
+                no="Keep my edit",
+            ),
+            lambda yes: yes and self.reload_all(),
+        )
+
+    def on_memory_tier_pane_written(self, event: MemoryTierPane.Written) -> None:
+        event.stop()
+        for pane in self.panes:
+            if pane is not event.pane:
+                pane.refresh_view()
+        self.show_folder()
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return Path(a).resolve() == Path(b).resolve()
+    except OSError:
+        return Path(a) == Path(b)

@@ -1,0 +1,369 @@
+"""The rule review: pending rules proposed by agents, each read in full and decided by a person.
+
+Approval is bound to the text on screen: the screen keeps the ``Rule`` it displayed and
+passes exactly that text to ``RuleStore.approve``; if the stored text changed meanwhile the
+store refuses, and the screen reloads and shows the new text instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList, Static, Tab, Tabs
+from textual.widgets.option_list import Option, OptionDoesNotExist
+
+from indexer.fileio import ChangedOnDiskError
+from indexer.memory import resolve_memory_dir
+from indexer.rules import (
+    APPROVED,
+    ARCHIVED,
+    CHANGED,
+    PENDING,
+    REJECTED,
+    Rule,
+    RuleError,
+    RuleStore,
+    TextChangedError,
+)
+from indexer.visible_text import suspicious_characters
+from tui.log_text import one_line
+from tui.screens.confirm import ConfirmScreen
+from tui.widgets.rule_detail import RuleDetail
+from tui.widgets.rule_edit_form import RuleEditForm
+
+FILTERS = (PENDING, APPROVED, REJECTED, ARCHIVED, "all")
+BULK_LIMIT = 20  # a bulk approval lists every rule it approves; more than this would not fit
+STATUS_MARKS = {PENDING: "○", CHANGED: "!", APPROVED: "✓", REJECTED: "✗", ARCHIVED: "▫"}
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def rule_line(rule: Rule, width: int = 40) -> Text:
+    """One list row, ``width`` cells at most: status mark, id, a ⚠ for hidden characters,
+    and as much of the text (made visible) as fits."""
+    status = rule.effective_status
+    row = Text(no_wrap=True, overflow="ellipsis")
+    row.append(f"{STATUS_MARKS.get(status, '?')} ", style="bold")
+    row.append(rule.id, style="dim")
+    row.append(" ")
+    if suspicious_characters(rule.text):
+        row.append("⚠ ", style="bold")
+    row.append(one_line(rule.text, max(8, width - row.cell_len)))
+    return row
+
+
+class RulesScreen(Screen[None]):
+    """Review proposed rules: approve exactly what is shown, reject, edit, undo."""
+
+    CSS_PATH = "../memory_rules.tcss"
+    BINDINGS = [
+        Binding("y", "approve", "Approve", id="rules.approve"),
+        Binding("n", "reject", "Reject", id="rules.reject"),
+        Binding("e", "edit", "Edit", id="rules.edit"),
+        Binding("s", "skip", "Skip", id="rules.skip"),
+        Binding("u", "undo", "Undo", id="rules.undo"),
+        Binding("A", "approve_all", "Approve all…", id="rules.approve_all"),
+        Binding("o", "open_session", "Open session", id="rules.open_session"),
+        Binding("f", "next_filter", "Filter", id="rules.filter"),
+        Binding("ctrl+l", "reload", "Reload", id="rules.reload", show=False),
+        Binding("q,escape", "leave", "Leave", id="rules.leave"),
+    ]
+
+    @dataclass
+    class OpenSession(Message):
+        """Open the transcript of the session a rule came from."""
+
+        session_id: str
+
+    @dataclass
+    class PendingCountChanged(Message):
+        """How many rules wait for review (pending + changed since approval)."""
+
+        count: int
+
+    @dataclass
+    class Leave(Message):
+        """``q`` on a screen that cannot be dismissed (an app mode): the app decides where to go."""
+
+    def __init__(
+        self,
+        store: RuleStore | None = None,
+        *,
+        now: Callable[[], datetime] = utc_now,
+        actor: str | None = None,
+        initial_filter: str = PENDING,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.store = store if store is not None else RuleStore(resolve_memory_dir()[0])
+        self.now = now
+        self.actor = actor  # who decides; the store uses the OS user name when None
+        self.status_filter = initial_filter
+        self.shown: Rule | None = None  # exactly what the detail pane displays
+        self.edited_text: str | None = None  # an edit waiting for a second y
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="rules-header")
+        yield Tabs(*[Tab(name.capitalize(), id=f"filter-{name}") for name in FILTERS],
+                   active=f"filter-{self.status_filter}", id="rules-filter")
+        with Horizontal(id="rules-body"):
+            yield OptionList(id="rules-list")
+            yield RuleDetail(id="rule-detail")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.refresh_rules()
+        self.query_one("#rules-list", OptionList).focus()
+
+    def on_screen_resume(self) -> None:
+        if self.store.is_stale():
+            self.store.reload()
+            self.refresh_rules()
+
+    # --- list and detail -------------------------------------------------------------------
+
+    def _timestamp(self) -> float:
+        return self.now().timestamp()
+
+    def visible_rules(self) -> list[Rule]:
+        return self.store.rules(self.status_filter)
+
+    def refresh_rules(self, select: str | None = None) -> None:
+        """Redraw the list (keeping or moving to ``select``) and the counts."""
+        keep = select or (self.shown.id if self.shown else None)
+        rules = self.visible_rules()
+        options = self.query_one("#rules-list", OptionList)
+        options.clear_options()
+        options.add_options([Option(rule_line(r), id=r.id) for r in rules])
+        counts = {name: len(self.store.rules(name)) for name in FILTERS}
+        tabs = self.query_one("#rules-filter", Tabs)
+        for name in FILTERS:
+            tabs.query_one(f"#filter-{name}", Tab).label = f"{name.capitalize()} {counts[name]}"
+        header = Text(no_wrap=True, overflow="ellipsis")
+        header.append("Rules ", style="bold")
+        waiting = counts[PENDING]
+        header.append(f" {waiting} waiting for review" if waiting else " nothing to review")
+        header.append("  ·  agents propose, you approve exactly the text shown", style="dim")
+        self.query_one("#rules-header", Static).update(header)
+        index = 0
+        if keep is not None:
+            try:
+                index = options.get_option_index(keep)
+            except OptionDoesNotExist:
+                index = 0
+        if rules:
+            options.highlighted = min(index, len(rules) - 1)
+        self._show(rules[options.highlighted] if rules and options.highlighted is not None
+                   else None)
+        self.post_message(self.PendingCountChanged(waiting))
+
+    def _show(self, rule: Rule | None) -> None:
+        self.shown = rule
+        self.edited_text = None
+        detail = self.query_one("#rule-detail", RuleDetail)
+        if rule is None:
+            noun = "rules" if self.status_filter == "all" else f"{self.status_filter} rules"
+            detail.show_nothing(f"No {noun}.")
+        else:
+            detail.show_rule(rule, self._timestamp())
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        if event.option.id is None:
+            return
+        if self.shown is not None and self.shown.id == event.option.id:
+            return
+        self._show(self.store.get(event.option.id))
+
+    def on_tabs_tab_activated(self, event: Tabs.TabActivated) -> None:
+        event.stop()
+        if event.tab is None or event.tab.id is None:
+            return
+        wanted = event.tab.id.removeprefix("filter-")
+        if wanted != self.status_filter:
+            self.status_filter = wanted
+            self.shown = None
+            self.refresh_rules()
+
+    # --- decisions -------------------------------------------------------------------------
+
+    def _changed_underneath(self, rule_id: str, message: str) -> None:
+        """Refuse, reload, and put the current text on screen."""
+        self.store.reload()
+        self.shown = None
+        self.refresh_rules(select=rule_id)
+        self.notify(message, title="Nothing was approved", severity="error", timeout=10)
+
+    def action_approve(self) -> None:
+        rule = self.shown
+        if rule is None:
+            return
+        try:
+            if self.edited_text is not None:
+                done = self.store.edit_and_approve(rule.id, rule.text, self.edited_text,
+                                                   now=self._timestamp(), approver=self.actor)
+                what = f"Approved your edit of {done.id}."
+            else:
+                done = self.store.approve(rule.id, rule.text, now=self._timestamp(),
+                                          approver=self.actor)
+                what = f"Approved {done.id}."
+        except (TextChangedError, ChangedOnDiskError):
+            self._changed_underneath(
+                rule.id,
+                f"{rule.id} was changed after it was shown. Its current text is on screen now: "
+                "read it again before approving.",
+            )
+            return
+        except RuleError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self.notify(what)
+        self._after_decision(rule.id)
+
+    def action_reject(self) -> None:
+        self._decide("reject")
+
+    def action_undo(self) -> None:
+        self._decide("undo")
+
+    def _decide(self, action: str) -> None:
+        rule = self.shown
+        if rule is None:
+            return
+        try:
+            if action == "reject":
+                self.store.reject(rule.id, now=self._timestamp(), actor=self.actor)
+            else:
+                self.store.undo(rule.id, now=self._timestamp(), actor=self.actor)
+        except ChangedOnDiskError:
+            self._changed_underneath(rule.id, "The rules file changed on disk; it was reloaded. "
+                                              "Nothing was changed.")
+            return
+        except RuleError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self.notify(f"Rejected {rule.id}." if action == "reject"
+                    else f"{rule.id} is pending again.")
+        self._after_decision(rule.id)
+
+    def _after_decision(self, rule_id: str) -> None:
+        """Stay at the same place in the list: the next rule when this one left the filter."""
+        options = self.query_one("#rules-list", OptionList)
+        position = options.highlighted or 0
+        self.shown = None
+        self.refresh_rules(select=rule_id)
+        if not any(r.id == rule_id for r in self.visible_rules()) and options.option_count:
+            options.highlighted = min(position, options.option_count - 1)
+
+    def action_skip(self) -> None:
+        options = self.query_one("#rules-list", OptionList)
+        if options.option_count:
+            options.highlighted = ((options.highlighted or 0) + 1) % options.option_count
+
+    def action_edit(self) -> None:
+        rule = self.shown
+        if rule is None:
+            return
+        if not rule.needs_review:
+            self.notify(f"{rule.id} is {rule.effective_status}; undo (u) the decision first.",
+                        severity="warning")
+            return
+        start = self.edited_text if self.edited_text is not None else rule.text
+        self.app.push_screen(RuleEditForm(rule.id, start), lambda text: self._edited(rule, text))
+
+    def _edited(self, rule: Rule, text: str | None) -> None:
+        if text is None or self.shown is None or self.shown.id != rule.id:
+            return
+        if text.strip() == rule.text:
+            self.notify("The text is unchanged; press y to approve it as it is.")
+            self._show(rule)
+            return
+        if not text.strip():
+            self.notify("A rule needs some text.", severity="error")
+            return
+        self.edited_text = text.strip()
+        self.query_one("#rule-detail", RuleDetail).show_rule(
+            rule, self._timestamp(), edited_text=self.edited_text)
+        self.notify("Check your edit below, then press y to approve it.")
+
+    def action_approve_all(self) -> None:
+        waiting = [r for r in self.store.pending()][:BULK_LIMIT]
+        if not waiting:
+            self.notify("No rules are waiting for review.")
+            return
+        rows = []
+        for r in waiting:
+            extra = r.text.count("\n")
+            flags = (" ⚠ hidden characters" if suspicious_characters(r.text) else "") + (
+                f" (+{extra} more line{'s' * (extra != 1)})" if extra else "")
+            rows.append(f"• {r.id}  {one_line(r.first_line, 52)}{flags}")
+        more = len(self.store.pending()) - len(waiting)
+        question = (
+            f"Approve these {len(waiting)} rules, exactly as stored now?\n\n" + "\n".join(rows)
+            + (f"\n\n{more} more stay pending (at most {BULK_LIMIT} at a time)." if more else "")
+        )
+        self.app.push_screen(
+            ConfirmScreen(f"Approve {len(waiting)} rules", question, yes="Approve all listed"),
+            lambda yes: yes and self._approve_listed(waiting),
+        )
+
+    def _approve_listed(self, listed: list[Rule]) -> None:
+        try:
+            done = self.store.approve_many([(r.id, r.text) for r in listed],
+                                           now=self._timestamp(), approver=self.actor)
+        except (TextChangedError, ChangedOnDiskError):
+            self._changed_underneath(
+                listed[0].id,
+                "A listed rule changed after the list was shown; nothing was approved. "
+                "Review the current texts.",
+            )
+            return
+        except RuleError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self.notify(f"Approved {len(done)} rules.")
+        self.shown = None
+        self.refresh_rules()
+
+    # --- navigation ------------------------------------------------------------------------
+
+    def action_open_session(self) -> None:
+        rule = self.shown
+        if rule is None:
+            return
+        if not rule.session_id:
+            self.notify("No session is known for this rule.", severity="warning")
+            return
+        self.post_message(self.OpenSession(rule.session_id))
+
+    def action_next_filter(self) -> None:
+        tabs = self.query_one("#rules-filter", Tabs)
+        position = FILTERS.index(self.status_filter)
+        tabs.active = f"filter-{FILTERS[(position + 1) % len(FILTERS)]}"
+
+    def action_reload(self) -> None:
+        self.store.reload()
+        self.shown = None
+        self.refresh_rules()
+
+    def action_leave(self) -> None:
+        if self.edited_text is not None and self.shown is not None:
+            self._show(self.shown)  # escape first drops a pending edit
+            self.notify("Edit dropped; nothing was approved.")
+            return
+        if self.app.screen_stack and self.app.screen_stack[0] is not self:
+            self.dismiss()
+        else:
+            self.post_message(self.Leave())

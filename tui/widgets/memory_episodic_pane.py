@@ -1,0 +1,439 @@
+"""The Episodic tab: a sortable, filterable table with a strength detail pane, the decayed
+view, and add / edit / archive / restore / link."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+import humanize
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widgets import DataTable, Input, Static
+
+from indexer.memory import (
+    DEFAULT_DECAY_THRESHOLD,
+    ChangedOnDiskError,
+    EpisodicDraft,
+    EpisodicEntry,
+    MemoryInputError,
+    MemoryNotFoundError,
+    MemoryStore,
+    ScoredEntry,
+)
+from indexer.query import parse_query, text_matches
+from tui.log_text import one_line
+from tui.screens.confirm import ConfirmScreen
+from tui.widgets.memory_entry_detail import MemoryEntryDetail
+from tui.widgets.memory_entry_form import EntryFormResult, MemoryEntryForm
+from tui.widgets.memory_link_form import MemoryLinkForm
+from tui.widgets.memory_strength_bar import strength_bar
+from tui.widgets.memory_tier_pane import MemoryTierPane
+
+SORTS = ("strength", "time", "importance")
+_FIELD = re.compile(r'(?<!\S)(type|tag):("[^"]*"|\S+)', re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class EpisodicFilter:
+    """``type:failure tag:safety words``: type and tag filters plus the session query language."""
+
+    types: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    text: str = ""
+
+    @classmethod
+    def parse(cls, raw: str) -> "EpisodicFilter":
+        types: list[str] = []
+        tags: list[str] = []
+        for name, value in _FIELD.findall(raw):
+            (types if name.lower() == "type" else tags).append(value.strip('"').lower())
+        return cls(tuple(types), tuple(tags), _FIELD.sub(" ", raw).strip())
+
+    def apply(self, scored: Sequence[ScoredEntry], now: datetime) -> list[ScoredEntry]:
+        query = parse_query(self.text, now.timestamp()) if self.text else None
+        kept = []
+        for s in scored:
+            e = s.entry
+            if self.types and e.type.lower() not in self.types:
+                continue
+            lowered = {t.lower() for t in e.tags}
+            if any(t not in lowered for t in self.tags):
+                continue
+            if query is not None:
+                when = e.when
+                if query.since is not None and (when is None or when.timestamp() < query.since):
+                    continue
+                if query.until is not None and (when is None or when.timestamp() >= query.until):
+                    continue
+                if not text_matches(query, e.search_text):
+                    continue
+            kept.append(s)
+        return kept
+
+
+def sort_scored(scored: Sequence[ScoredEntry], by: str, reverse: bool = False) -> list[ScoredEntry]:
+    """Strongest / newest / most important first (``reverse`` flips it); ties by file order."""
+    def key(s: ScoredEntry) -> tuple[float, float, int]:
+        when = s.entry.when.timestamp() if s.entry.when else 0.0
+        if by == "time":
+            return (-when, -s.strength, s.entry.line)
+        if by == "importance":
+            return (-s.entry.importance, -s.strength, s.entry.line)
+        return (-s.strength, -when, s.entry.line)
+    ordered = sorted(scored, key=key)
+    return ordered[::-1] if reverse else ordered
+
+
+def age_label(entry: EpisodicEntry, now: datetime) -> str:
+    when = entry.when
+    if when is None:
+        return "no time"
+    if when > now:
+        return "in the future"
+    return humanize.naturaltime(now - when)
+
+
+COLUMNS = (
+    ("mark", "", 1),
+    ("time", "When", 14),
+    ("type", "Type", 9),
+    ("summary", "Summary", 42),
+    ("tags", "Tags", 16),
+    ("importance", "Imp", 3),
+    ("strength", "Strength", 11),
+)
+
+
+class MemoryEpisodicPane(MemoryTierPane):
+    BINDINGS = [
+        Binding("a", "add", "Add", id="memory.episodic.add"),
+        Binding("e", "edit", "Edit", id="memory.episodic.edit"),
+        Binding("x", "archive", "Archive", id="memory.episodic.archive"),
+        Binding("r", "restore", "Restore", id="memory.episodic.restore"),
+        Binding("h", "toggle_archived", "Show archived", id="memory.episodic.show_archived"),
+        Binding("d", "toggle_decayed", "Decayed", id="memory.episodic.decayed"),
+        Binding("s", "cycle_sort", "Sort", id="memory.episodic.sort"),
+        Binding("l", "link", "Link", id="memory.episodic.link"),
+        Binding("L", "unlink", "Unlink", id="memory.episodic.unlink"),
+        Binding("space", "mark", "Mark", id="memory.episodic.mark", show=False),
+        Binding("X", "archive_all_decayed", "Archive all decayed",
+                id="memory.episodic.archive_all_decayed", show=False),
+        Binding("slash", "focus_filter", "Filter", id="memory.episodic.filter", show=False),
+    ]
+
+    def __init__(
+        self,
+        store: MemoryStore,
+        now: Callable[[], datetime],
+        *,
+        threshold: float = DEFAULT_DECAY_THRESHOLD,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(store, now, id=id, classes=classes)
+        self.threshold = threshold
+        self.sort_by = "strength"
+        self.sort_reverse = False
+        self.decayed_view = False
+        self.show_archived = False
+        self.marked: set[str] = set()
+        self.rows: list[ScoredEntry] = []
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="episodic-bar"):
+            yield Input(placeholder="filter: type:failure tag:safety words…",
+                        id="episodic-filter")
+            yield Static("", id="episodic-view")
+        table: DataTable[Text | str] = DataTable(id="episodic-table", cursor_type="row",
+                                                zebra_stripes=True)
+        for key, label, width in COLUMNS:
+            table.add_column(label, key=key, width=width)
+        yield table
+        yield MemoryEntryDetail(id="episodic-detail")
+
+    @property
+    def table(self) -> DataTable[Text | str]:
+        return self.query_one("#episodic-table", DataTable)
+
+    def on_mount(self) -> None:
+        self.load()
+
+    # --- filling the table -----------------------------------------------------------------
+
+    def load(self) -> None:
+        self.marked.clear()
+        self.refresh_view()
+
+    def _current(self) -> list[ScoredEntry]:
+        now = self.now()
+        if self.decayed_view:
+            found = self.store.decayed(now, self.threshold)
+        else:
+            found = self.store.scored(now, include_archived=self.show_archived)
+        wanted = EpisodicFilter.parse(self.query_one("#episodic-filter", Input).value)
+        return sort_scored(wanted.apply(found, now), self.sort_by, self._reversed())
+
+    def _reversed(self) -> bool:
+        """The decayed view lists the weakest first unless the user flips it."""
+        return self.sort_reverse != (self.decayed_view and self.sort_by == "strength")
+
+    def refresh_view(self) -> None:
+        now = self.now()
+        keep = self.selected_id()
+        self.rows = self._current()
+        self.marked &= {s.entry.id for s in self.rows}
+        table = self.table
+        table.clear()
+        for s in self.rows:
+            e = s.entry
+            weak = s.breakdown.is_decayed(self.threshold)
+            style = "italic dim" if e.archived else ""
+            table.add_row(
+                "●" if e.id in self.marked else " ",
+                Text(age_label(e, now), style=style),
+                Text(one_line(e.type, 9), style=style),
+                Text(one_line(e.summary, 80), style=style),
+                Text(one_line(", ".join(e.tags), 40), style=style),
+                Text(str(e.importance), style=style, justify="right"),
+                strength_bar(s.strength, weak=weak),
+                key=e.id,
+            )
+        if keep is not None and any(s.entry.id == keep for s in self.rows):
+            table.move_cursor(row=table.get_row_index(keep))
+        self._show_view_label()
+        self._show_detail()
+
+    def _show_view_label(self) -> None:
+        arrow = "↑" if self._reversed() else "↓"
+        parts = [f"sort: {self.sort_by} {arrow}"]
+        if self.decayed_view:
+            parts.append(f"decayed (< {self.threshold:.2f}): {len(self.rows)}")
+            if self.marked:
+                parts.append(f"{len(self.marked)} marked")
+        else:
+            parts.append(f"{len(self.rows)} entries")
+            parts.append("with archived" if self.show_archived else "archived hidden")
+        self.query_one("#episodic-view", Static).update(Text(" · ".join(parts)))
+        self.set_class(self.decayed_view, "-decayed")
+
+    def selected(self) -> ScoredEntry | None:
+        table = self.table
+        if not self.rows or table.cursor_row < 0 or table.cursor_row >= len(self.rows):
+            return None
+        row_key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
+        return next((s for s in self.rows if s.entry.id == row_key.value), None)
+
+    def selected_id(self) -> str | None:
+        chosen = self.selected()
+        return chosen.entry.id if chosen else None
+
+    def _show_detail(self) -> None:
+        detail = self.query_one("#episodic-detail", MemoryEntryDetail)
+        chosen = self.selected()
+        if chosen is None:
+            if self.decayed_view:
+                detail.show_nothing(f"No entries under strength {self.threshold:.2f}.")
+            else:
+                detail.show_nothing("No entries. Press a to add one.")
+            return
+        links = self.store.links(chosen.entry.id)
+        detail.show_entry(chosen.entry, chosen.breakdown, links, self.threshold)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        self._show_detail()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_edit()
+
+    def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
+        event.stop()
+        column = str(event.column_key.value)
+        if column not in SORTS:
+            return
+        if column == self.sort_by:
+            self.sort_reverse = not self.sort_reverse
+        else:
+            self.sort_by, self.sort_reverse = column, False
+        self.refresh_view()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "episodic-filter":
+            event.stop()
+            self.refresh_view()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "episodic-filter":
+            event.stop()
+            self.table.focus()
+
+    # --- view actions ----------------------------------------------------------------------
+
+    def action_focus_filter(self) -> None:
+        self.query_one("#episodic-filter", Input).focus()
+
+    def action_cycle_sort(self) -> None:
+        self.sort_by = SORTS[(SORTS.index(self.sort_by) + 1) % len(SORTS)]
+        self.sort_reverse = False
+        self.refresh_view()
+
+    def action_toggle_archived(self) -> None:
+        self.show_archived = not self.show_archived
+        self.refresh_view()
+
+    def action_toggle_decayed(self) -> None:
+        self.decayed_view = not self.decayed_view
+        self.marked.clear()
+        self.refresh_view()
+
+    def action_mark(self) -> None:
+        entry_id = self.selected_id()
+        if entry_id is None:
+            return
+        self.marked.symmetric_difference_update({entry_id})
+        row = self.table.cursor_row
+        self.table.update_cell(entry_id, "mark", "●" if entry_id in self.marked else " ")
+        self.table.move_cursor(row=min(row + 1, len(self.rows) - 1))
+        self._show_view_label()
+
+    # --- writes ----------------------------------------------------------------------------
+
+    def _write(self, change: Callable[[], object], done: str) -> bool:
+        try:
+            change()
+        except ChangedOnDiskError as exc:
+            self.refused(exc)
+            return False
+        except (MemoryInputError, MemoryNotFoundError) as exc:
+            self.notify(str(exc), severity="error")
+            return False
+        self.refresh_view()
+        self.notify(done)
+        self.written()
+        return True
+
+    def action_add(self) -> None:
+        form = MemoryEntryForm("Add an episodic memory", known_tags=self.store.known_tags())
+        self.app.push_screen(form, self._added)
+
+    def _added(self, result: EntryFormResult | None) -> None:
+        if result is None:
+            return
+        added: list[EpisodicEntry] = []
+        if self._write(lambda: added.append(self.store.add(result.draft, self.now())),
+                       "Added to episodic.jsonl.") and added:
+            if any(s.entry.id == added[0].id for s in self.rows):
+                self.table.move_cursor(row=self.table.get_row_index(added[0].id))
+
+    def action_edit(self) -> None:
+        chosen = self.selected()
+        if chosen is None:
+            return
+        e = chosen.entry
+        draft = EpisodicDraft(summary=e.summary, type=e.type, detail=e.detail, lesson=e.lesson,
+                              tags=e.tags, importance=e.importance, ts=e.ts)
+        form = MemoryEntryForm(f"Edit {e.id}", draft, known_tags=self.store.known_tags())
+        self.app.push_screen(form, lambda result: self._edited(e, result))
+
+    def _edited(self, entry: EpisodicEntry, result: EntryFormResult | None) -> None:
+        if result is None:
+            return
+        d = result.draft
+        new = {"summary": d.summary, "type": d.type, "detail": d.detail, "lesson": d.lesson,
+               "tags": d.tags, "importance": d.importance}
+        old = {"summary": entry.summary, "type": entry.type, "detail": entry.detail,
+               "lesson": entry.lesson, "tags": entry.tags, "importance": entry.importance}
+        # Only what changed, so a default (importance 5) is never written into an old line.
+        changes = {k: v for k, v in new.items() if v != old[k]}
+        if not changes:
+            self.notify("Nothing changed.")
+            return
+        if "tags" in changes:
+            changes["tags"] = list(d.tags)
+        self._write(lambda: self.store.update(entry.id, **changes), f"Saved {entry.id}.")
+
+    def action_archive(self) -> None:
+        ids = [s.entry.id for s in self.rows if s.entry.id in self.marked]
+        if not ids:
+            chosen = self.selected_id()
+            ids = [chosen] if chosen else []
+        if not ids:
+            return
+        noun = f"{len(ids)} entries" if len(ids) > 1 else ids[0]
+        self._write(lambda: self.store.archive_entries(ids, self.now()), f"Archived {noun}.")
+
+    def action_restore(self) -> None:
+        chosen = self.selected()
+        if chosen is None:
+            return
+        if not chosen.entry.archived:
+            self.notify(f"{chosen.entry.id} is not archived.", severity="warning")
+            return
+        self._write(lambda: self.store.restore_entry(chosen.entry.id),
+                    f"Restored {chosen.entry.id}.")
+
+    def action_archive_all_decayed(self) -> None:
+        weak = self.store.decayed(self.now(), self.threshold)
+        if not weak:
+            self.notify(f"No entries under strength {self.threshold:.2f}.")
+            return
+        listed = "\n".join(
+            f"  {s.entry.id}  {s.strength:.2f}  {one_line(s.entry.summary, 44)}" for s in weak[:12]
+        )
+        more = f"\n  … and {len(weak) - 12} more" if len(weak) > 12 else ""
+        question = (
+            f"Archive all {len(weak)} entries under strength {self.threshold:.2f}? "
+            f"They stay in episodic.jsonl, marked archived, and can be restored.\n\n"
+            f"{listed}{more}"
+        )
+        ids = [s.entry.id for s in weak]
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._write(lambda: self.store.archive_entries(ids, self.now()),
+                            f"Archived {len(ids)} decayed entries.")
+
+        self.app.push_screen(
+            ConfirmScreen(f"Archive {len(weak)} decayed entries", question, yes="Archive all"),
+            answered,
+        )
+
+    def action_link(self) -> None:
+        chosen = self.selected()
+        if chosen is None:
+            return
+        me = chosen.entry.id
+        linked = {link.other(me) for link in self.store.links(me)}
+        choices = [(e.id, e.summary) for e in self.store.entries()
+                   if e.id != me and e.id not in linked]
+        if not choices:
+            self.notify("No other entry to link to.", severity="warning")
+            return
+        self.app.push_screen(
+            MemoryLinkForm(f"Link {me} to …", choices),
+            lambda other: other and self._write(
+                lambda: self.store.link(me, other, self.now()), f"Linked {me} and {other}."),
+        )
+
+    def action_unlink(self) -> None:
+        chosen = self.selected()
+        if chosen is None:
+            return
+        me = chosen.entry.id
+        summaries = {e.id: e.summary for e in self.store.entries(include_archived=True)}
+        choices = [(link.other(me), summaries.get(link.other(me), ""))
+                   for link in self.store.links(me)]
+        if not choices:
+            self.notify(f"{me} has no links.", severity="warning")
+            return
+        self.app.push_screen(
+            MemoryLinkForm(f"Remove the link from {me} to …", choices),
+            lambda other: other and self._write(
+                lambda: self.store.unlink(me, other, self.now()), f"Unlinked {me} and {other}."),
+        )

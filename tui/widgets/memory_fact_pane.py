@@ -1,0 +1,204 @@
+"""The Fact tab: fact.yml in an editor (validated before saving) and its keys to archive."""
+
+from __future__ import annotations
+
+from importlib.util import find_spec
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Label, OptionList, Static, TextArea
+from textual.widgets.option_list import Option, OptionDoesNotExist
+
+from indexer.memory import (
+    ChangedOnDiskError,
+    Fact,
+    FactEditError,
+    FactFileError,
+    MemoryNotFoundError,
+)
+from tui.log_text import one_line
+from tui.widgets.memory_tier_pane import MemoryTierPane
+
+
+def editor_language(wanted: str) -> str | None:
+    """``wanted`` when tree-sitter and its grammar are installed (``textual[syntax]``), else
+    None: plain text. ``TextArea.available_languages`` lists the built-in names either way."""
+    try:
+        found = find_spec("tree_sitter") and find_spec(f"tree_sitter_{wanted}")
+    except (ImportError, ValueError):
+        return None
+    return wanted if found else None
+
+
+class MemoryFactPane(MemoryTierPane):
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save", id="memory.fact.save"),
+        Binding("ctrl+t", "archive_at_cursor", "Archive key at cursor",
+                id="memory.fact.archive_at_cursor"),
+        # Printable keys reach these only from the key list: the editor keeps what it types.
+        Binding("a", "archive_highlighted", "Archive", id="memory.fact.archive"),
+        Binding("r", "restore_highlighted", "Restore", id="memory.fact.restore"),
+        Binding("h", "toggle_archived", "Show archived", id="memory.fact.show_archived"),
+    ]
+    show_archived = False
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="fact-body"):
+            yield TextArea(id="fact-editor", language=editor_language("yaml"),
+                           show_line_numbers=True, tab_behavior="indent", soft_wrap=False)
+            with Vertical(id="fact-side"):
+                yield Label("Facts", id="fact-side-title")
+                yield OptionList(id="fact-keys")
+                yield Static("a archive · r restore · h show archived", id="fact-side-help")
+        yield Static("", id="fact-status")
+
+    @property
+    def editor(self) -> TextArea:
+        return self.query_one("#fact-editor", TextArea)
+
+    def on_mount(self) -> None:
+        self.load()
+
+    def load(self) -> None:
+        self._loaded_text = self.store.fact_text()
+        self.editor.load_text(self._loaded_text)
+        self._fill_keys()
+        error = self.store.fact_error()
+        self._status(f"fact.yml does not parse: {error.issues[0]}" if error else "", error=True)
+
+    def refresh_view(self) -> None:
+        self._fill_keys()
+
+    def has_unsaved_edits(self) -> bool:
+        return self.editor.text != self._loaded_text
+
+    def _facts(self) -> list[Fact]:
+        try:
+            return self.store.facts(include_archived=self.show_archived)
+        except FactFileError:
+            return []
+
+    def _fill_keys(self) -> None:
+        keys = self.query_one("#fact-keys", OptionList)
+        keys.clear_options()
+        for fact in self._facts():
+            label = Text(one_line(fact.key, 24), style="italic dim" if fact.archived else "")
+            if fact.archived:
+                label.append(" (archived)")
+            keys.add_option(Option(label, id=fact.key))
+        self.query_one("#fact-side-title", Label).update(
+            "Facts (with archived)" if self.show_archived else "Facts"
+        )
+
+    def _status(self, message: str, *, error: bool = False) -> None:
+        status = self.query_one("#fact-status", Static)
+        status.set_class(error and bool(message), "-error")
+        status.update(Text(message))
+
+    # --- saving ----------------------------------------------------------------------------
+
+    def action_save(self) -> None:
+        text = self.editor.text
+        issues = self.store.validate_facts(text)
+        if issues:
+            first = issues[0]
+            self._status(f"Not saved: {first}", error=True)
+            self.editor.cursor_location = (max(0, first.line - 1), max(0, first.column - 1))
+            self.notify(f"fact.yml not saved: {first}", severity="error")
+            return
+        try:
+            self.store.save_fact_text(text)
+        except ChangedOnDiskError as exc:
+            self._status("Not saved: fact.yml changed on disk since it was loaded.", error=True)
+            self.refused(exc)
+            return
+        except FactFileError as exc:  # validate() passed, so only on odd input
+            self._status(f"Not saved: {exc}", error=True)
+            return
+        self._loaded_text = text
+        self._fill_keys()
+        self._status("Saved fact.yml.")
+        self.written()
+
+    # --- archive / restore -----------------------------------------------------------------
+
+    def key_at_cursor(self) -> str | None:
+        """The top-level fact whose block holds the editor's cursor."""
+        row = self.editor.cursor_location[0] + 1
+        owner = None
+        for fact in sorted(self._facts_all(), key=lambda f: f.line):
+            if fact.line <= row:
+                owner = fact.key
+        return owner
+
+    def _facts_all(self) -> list[Fact]:
+        try:
+            return self.store.facts(include_archived=True)
+        except FactFileError:
+            return []
+
+    def _highlighted_key(self) -> str | None:
+        keys = self.query_one("#fact-keys", OptionList)
+        if keys.highlighted is None:
+            return None
+        return keys.get_option_at_index(keys.highlighted).id
+
+    def action_archive_at_cursor(self) -> None:
+        key = self.key_at_cursor()
+        if key is None:
+            self.notify("The cursor is not inside a fact.", severity="warning")
+            return
+        self.archive_key(key)
+
+    def archive_key(self, key: str) -> None:
+        self._change_key(key, archive=True)
+
+    def restore_key(self, key: str) -> None:
+        self._change_key(key, archive=False)
+
+    def _change_key(self, key: str, *, archive: bool) -> None:
+        if self.has_unsaved_edits():
+            self.notify("Save (ctrl+s) or reload your edit of fact.yml first.",
+                        severity="warning")
+            return
+        try:
+            if archive:
+                self.store.archive_fact(key, self.now())
+            else:
+                self.store.restore_fact(key)
+        except ChangedOnDiskError as exc:
+            self.refused(exc)
+            return
+        except (FactEditError, FactFileError, MemoryNotFoundError) as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self.load()
+        self._status(f"{'Archived' if archive else 'Restored'} {key!r}.")
+        self.written()
+
+    def action_archive_highlighted(self) -> None:
+        key = self._highlighted_key()
+        if key is not None:
+            self.archive_key(key)
+
+    def action_restore_highlighted(self) -> None:
+        key = self._highlighted_key()
+        if key is not None:
+            self.restore_key(key)
+
+    def action_toggle_archived(self) -> None:
+        self.show_archived = not self.show_archived
+        self._fill_keys()
+
+    def on_text_area_selection_changed(self, event: TextArea.SelectionChanged) -> None:
+        key = self.key_at_cursor()
+        keys = self.query_one("#fact-keys", OptionList)
+        if key is None:
+            return
+        try:
+            keys.highlighted = keys.get_option_index(key)
+        except OptionDoesNotExist:  # an archived key while archived ones are hidden
+            pass
+

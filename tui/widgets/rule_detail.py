@@ -1,0 +1,140 @@
+"""One rule shown in full: every hidden or deceptive character made visible and warned about,
+where it came from, and its approval state. Rule text is untrusted: never parsed as markup."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta, timezone
+
+import humanize
+from rich.console import Group
+from rich.rule import Rule as Divider
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from indexer.rules import APPROVED, ARCHIVED, CHANGED, PENDING, REJECTED, Rule
+from indexer.visible_text import describe_suspicious, make_visible, suspicious_characters
+
+_MARKER = re.compile(r"⟨U\+[0-9A-F]{4,6}[^⟩]*⟩")
+
+STATUS_LABELS = {
+    PENDING: "pending",
+    CHANGED: "changed since approval",
+    APPROVED: "approved",
+    REJECTED: "rejected",
+    ARCHIVED: "archived",
+}
+
+
+def when(ts: float | None, now: float) -> str:
+    """``3 days ago (2026-06-28 14:03 UTC)``."""
+    if ts is None:
+        return "at an unknown time"
+    stamp = datetime.fromtimestamp(ts, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    delta = now - ts
+    ago = "in the future" if delta < 0 else humanize.naturaltime(timedelta(seconds=delta))
+    return f"{ago} ({stamp})"
+
+
+def visible_rule_text(text: str, marker_style: Style | str) -> Text:
+    """The text with markers for hidden characters, each marker styled so it stands out."""
+    shown = Text(make_visible(text))
+    for match in _MARKER.finditer(shown.plain):
+        shown.stylize(marker_style, match.start(), match.end())
+    return shown
+
+
+class RuleDetail(VerticalScroll):
+    """The selected rule, or the edited text waiting for a second ``y``."""
+
+    COMPONENT_CLASSES = {
+        "rule-detail--warning",
+        "rule-detail--marker",
+        "rule-detail--muted",
+        "rule-detail--title",
+    }
+    DEFAULT_CSS = """
+    RuleDetail > .rule-detail--warning { color: $warning; text-style: bold; }
+    RuleDetail > .rule-detail--marker { color: $error; text-style: bold reverse; }
+    RuleDetail > .rule-detail--muted { color: $text-muted; }
+    RuleDetail > .rule-detail--title { color: $accent; text-style: bold; }
+    RuleDetail > #rule-detail-text { height: auto; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="rule-detail-text")
+
+    def _style(self, name: str) -> Style:
+        return self.get_component_rich_style(f"rule-detail--{name}")
+
+    def show_nothing(self, message: str) -> None:
+        text = Text(message, style=self._style("muted"))
+        self.query_one("#rule-detail-text", Static).update(text)
+
+    def show_rule(self, rule: Rule, now: float, *, edited_text: str | None = None) -> None:
+        warning, muted, title = self._style("warning"), self._style("muted"), self._style("title")
+        status = rule.effective_status
+        parts: list[object] = []
+
+        head = Text()
+        head.append(rule.id, style=title)
+        head.append(f"  {STATUS_LABELS.get(status, status)}", style=warning if status == CHANGED
+                    else "bold")
+        if rule.title:
+            head.append("  ")
+            head.append(make_visible(rule.title), style="italic")
+        parts.append(head)
+
+        if status == CHANGED:
+            parts.append(Text(
+                f"⚠ The text changed after it was approved {when(rule.approved_at, now)}"
+                f"{' by ' + make_visible(rule.approved_by) if rule.approved_by else ''}: "
+                "the approval no longer counts. Review the text below again.",
+                style=warning,
+            ))
+
+        source = Text(style=muted)
+        source.append(f"Proposed {when(rule.proposed_at, now)}")
+        if rule.agent:
+            source.append(f" by {make_visible(rule.agent)}")
+        if rule.session_id:
+            source.append(f"\nSession {make_visible(rule.session_id)}  (o opens its transcript)")
+        if rule.source_path:
+            source.append(f"\nSource file {make_visible(rule.source_path)}")
+        parts.append(source)
+
+        text = rule.text if edited_text is None else edited_text
+        found = suspicious_characters(text)
+        if found:
+            parts.append(Text("⚠ " + describe_suspicious(found), style=warning))
+        else:
+            parts.append(Text("No hidden or deceptive characters.", style=muted))
+
+        lines = text.count("\n") + 1
+        if edited_text is None:
+            label = f"Full text · {len(text):,} characters · {lines} line{'s' * (lines != 1)}"
+        else:
+            label = "Your edit · press y to approve exactly this text, escape to drop it"
+        parts.append(Divider(Text(label, style=warning if edited_text is not None else muted),
+                             align="left", style=muted))
+        parts.append(visible_rule_text(text, self._style("marker")))
+        parts.append(Divider(style=muted))
+
+        if status in (APPROVED, CHANGED) and rule.approved_sha256:
+            parts.append(Text(
+                f"Approved {when(rule.approved_at, now)}"
+                f" by {make_visible(rule.approved_by or 'unknown')}"
+                f" · sha256 {rule.approved_sha256[:16]}…",
+                style=muted,
+            ))
+        elif status in (REJECTED, ARCHIVED):
+            parts.append(Text(
+                f"{STATUS_LABELS[status].capitalize()} {when(rule.decided_at, now)}"
+                f" by {make_visible(rule.decided_by or 'unknown')} · u sends it back to pending",
+                style=muted,
+            ))
+        self.query_one("#rule-detail-text", Static).update(Group(*parts))
+        self.scroll_home(animate=False)
