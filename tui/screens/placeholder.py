@@ -29,7 +29,7 @@ class PlaceholderScreen(Screen):
             with Center():
                 yield Static(Text.assemble((self.heading, "bold"), "\n\n", self.body), classes="placeholder")
         yield StatusBar()
-        yield Footer()
+        yield Footer(compact=True)
 
 
 def _screen_or_placeholder(module: str, class_name: str, title: str, body: str) -> Screen:

@@ -97,7 +97,7 @@ class SearchScreen(Screen):
             yield ResultList(id="results")
             yield ContextPane(id="context")
         yield StatusBar()
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_resize(self, event: events.Resize) -> None:
         self.set_class(event.size.width < NARROW_WIDTH, "-narrow")

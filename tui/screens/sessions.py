@@ -57,7 +57,7 @@ class SessionsScreen(Screen):
             yield SessionTree(id="session-tree")
             yield SessionDetails(id="session-details")
         yield StatusBar()
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_resize(self, event: events.Resize) -> None:
         self.set_class(event.size.width < NARROW_WIDTH, "-narrow")

@@ -53,7 +53,7 @@ class TranscriptScreen(Screen):
         yield Input(placeholder="Find in this transcript (enter: next, escape: close)", id="find")
         yield Static(id="find-info")
         yield StatusBar()
-        yield Footer()
+        yield Footer(compact=True)
 
     def _header(self) -> Text:
         s = self.session

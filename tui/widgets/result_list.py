@@ -1,4 +1,5 @@
-"""One page of search hits, one line each: agent, project, when, role, snippet with matches."""
+"""One page of search hits, two lines each: agent, project, when, role; then the snippet with
+its matches, given the full width of the list so it stays readable."""
 
 from __future__ import annotations
 
@@ -32,9 +33,9 @@ class ResultList(OptionList):
         Binding("enter", "select", "Open transcript", id="results.open"),
         Binding("y", "copy('id')", "Copy id", id="results.copy_id"),
         Binding("r", "copy('resume')", "Copy resume", id="results.copy_resume"),
-        Binding("plus,equals_sign", "screen.context(1)", "More context", id="results.context_more", key_display="+"),
+        Binding("plus,equals_sign", "screen.context(1)", "More context", id="results.context_more", key_display="+", show=False),
         Binding("minus", "screen.context(-1)", "Less context", id="results.context_less", key_display="-", show=False),
-        Binding("right_square_bracket", "screen.page(1)", "Next page", id="results.next_page", key_display="]"),
+        Binding("right_square_bracket", "screen.page(1)", "Next page", id="results.next_page", key_display="]", show=False),
         Binding("left_square_bracket", "screen.page(-1)", "Previous page", id="results.prev_page", key_display="[", show=False),
         Binding("slash", "screen.focus_query", "Search box", id="results.focus_query", show=False, key_display="/"),
     ]
@@ -72,11 +73,16 @@ class ResultList(OptionList):
     def row(self, hit: Hit, now: float) -> Text:
         style = self.get_component_rich_style
         s = hit.session
+        project = one_line(s.project_name or "?", 40)
         text = Text(no_wrap=True, overflow="ellipsis", end="")
-        text.append(fit(s.agent, 11) + " ", style=style("result-list--agent", partial=True))
-        text.append(fit(one_line(s.project_name or "?", 40), 16) + " ", style=style("result-list--project", partial=True))
-        text.append(fit(short_ago(hit.message.ts or s.start_ts, now), 8) + " ", style=style("result-list--time", partial=True))
-        text.append(fit(ROLE_LABELS.get(hit.message.role, hit.message.role), 9) + " ", style=style("result-list--role", partial=True))
+        text.append(s.agent + "  ", style=style("result-list--agent", partial=True))
+        text.append(fit(project, min(24, cell_len(project))) + "  ", style=style("result-list--project", partial=True))
+        text.append(short_ago(hit.message.ts or s.start_ts, now) + "  ", style=style("result-list--time", partial=True))
+        role = ROLE_LABELS.get(hit.message.role, hit.message.role)
+        if hit.message.kind != "text":
+            role += " · " + hit.message.kind.replace("_", " ")
+        text.append(role, style=style("result-list--role", partial=True))
+        text.append("\n  ")
         text.append_text(highlighted(hit.snippet, hit.spans, style("result-list--match", partial=True)))
         return text
 
