@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
@@ -20,6 +21,8 @@ from textual.reactive import reactive
 from textual.worker import get_current_worker
 
 from indexer import Index, IndexBusyError, IndexError_, IndexProgress, IndexStats, IndexSummary, Session, SourceRoots, resume_command
+from indexer.memory import MemoryStore
+from indexer.rules import RuleStore
 from tui.clipboard import copy_text
 from tui.commands import HindsightCommands
 from tui.log_text import visible
@@ -54,9 +57,7 @@ class HindsightApp(App[None]):
     MODES = {
         "search": SearchScreen,
         "sessions": SessionsScreen,
-        # Other issues replace these two with the memory tiers and the rule review.
-        "memory": memory_screen,
-        "rules": rules_screen,
+        # "memory" and "rules" are added per app in __init__: they need its memory folder.
     }
     DEFAULT_MODE = "search"
     COMMANDS = App.COMMANDS | {HindsightCommands}
@@ -74,6 +75,7 @@ class HindsightApp(App[None]):
     activity: reactive[IndexActivity | None] = reactive(None)
     index_generation: reactive[int] = reactive(0)
     no_logs: reactive[bool] = reactive(False)
+    pending_rules: reactive[int] = reactive(0)
 
     class IndexProgressed(Message):
         def __init__(self, progress: IndexProgress) -> None:
@@ -86,10 +88,11 @@ class HindsightApp(App[None]):
             self.summary = summary
 
     class StatsLoaded(Message):
-        def __init__(self, stats: IndexStats, logs_exist: bool) -> None:
+        def __init__(self, stats: IndexStats, logs_exist: bool, pending_rules: int) -> None:
             super().__init__()
             self.stats = stats
             self.logs_exist = logs_exist
+            self.pending_rules = pending_rules
 
     def __init__(
         self,
@@ -103,8 +106,12 @@ class HindsightApp(App[None]):
         project_name: str | None,
         demo_opener: DemoOpener | None,
         offer_demo: bool,
+        memory_dir: Path | None = None,
     ) -> None:
         super().__init__()
+        self.memory_dir = memory_dir
+        self.add_mode("memory", lambda: memory_screen(store=self.memory_store(), now=self.aware_now))
+        self.add_mode("rules", lambda: rules_screen(store=self.rule_store(), now=self.aware_now))
         self.index = index
         self.roots = roots
         self.now = now
@@ -129,10 +136,15 @@ class HindsightApp(App[None]):
     def load_stats(self) -> None:
         stats = self.index.stats()
         logs_exist = any(path.exists() for path in self.roots.all_paths())
-        self.post_message(self.StatsLoaded(stats, logs_exist))
+        try:
+            pending = len(self.rule_store().pending())
+        except Exception:  # noqa: BLE001 - a broken rules file must not stop the app; the pane says why
+            pending = 0
+        self.post_message(self.StatsLoaded(stats, logs_exist, pending))
 
     def on_hindsight_app_stats_loaded(self, event: StatsLoaded) -> None:
         self.stats = event.stats
+        self.pending_rules = event.pending_rules
         self.no_logs = not event.logs_exist and event.stats.sessions == 0
         if self.no_logs and self.offer_demo and not self.demo and not self._demo_offered:
             self._demo_offered = True
@@ -211,6 +223,10 @@ class HindsightApp(App[None]):
             return
         self.workers.cancel_group(self, "index")
         self.index, self.roots = self.demo_opener()
+        if self.memory_dir is None:
+            from tui.launch import demo_memory_dir
+
+            self.memory_dir = demo_memory_dir()
         self.demo = True
         self.index_label = f"{self.index.path.name} (demo)"
         self.no_logs = False
@@ -218,6 +234,30 @@ class HindsightApp(App[None]):
         self.index_generation += 1
         self.load_stats()
         self.refresh_index()
+
+    # -- memory and rules ------------------------------------------------------------------
+    def aware_now(self) -> datetime:
+        """The app's clock as the aware datetime the memory and rule stores take."""
+        return datetime.fromtimestamp(self.now(), tz=timezone.utc)
+
+    def memory_store(self) -> MemoryStore:
+        return MemoryStore.open(explicit=self.memory_dir)
+
+    def rule_store(self) -> RuleStore:
+        return RuleStore(self.memory_store().folder)
+
+    def on_rules_screen_pending_count_changed(self, event) -> None:
+        self.pending_rules = event.count
+
+    def on_rules_screen_open_session(self, event) -> None:
+        session = self.index.session(event.session_id)
+        if session is None:
+            self.notify(f"No indexed session {visible(event.session_id)}", severity="warning")
+            return
+        self.open_transcript(session)
+
+    def on_rules_screen_leave(self, event) -> None:
+        self.switch_mode("search")
 
     # -- shared actions ----------------------------------------------------------------
     def action_help(self) -> None:
@@ -242,13 +282,9 @@ class HindsightApp(App[None]):
 
 
 def _default_demo_opener() -> tuple[Index, SourceRoots]:
-    from indexer import only_roots
-    from indexer.paths import data_dir
-    from tui.demo import demo_roots_mapping
+    from tui.launch import demo_index_and_roots
 
-    path = data_dir() / "demo.sqlite3"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return Index(path), only_roots(demo_roots_mapping())
+    return demo_index_and_roots()
 
 
 def short_path(path: Path) -> str:
@@ -270,12 +306,14 @@ def make_app(
     project_name: str | None = None,
     demo_opener: DemoOpener | None = None,
     offer_demo: bool = True,
+    memory_dir: Path | None = None,
 ) -> HindsightApp:
     """The one way to build the app: used by ``hindsight``, the tests and the screenshot script.
 
     ``now`` fixes the clock for "3 days ago"; ``index_label`` is what the status line calls the
     index (tests pass a fixed name); ``project_name`` is what "this project only" filters on
-    (default: the current folder's name).
+    (default: the current folder's name); ``memory_dir`` is the memory folder (default: resolved
+    like the CLI's: ``$HINDSIGHT_MEMORY_DIR``, ``./memory``, the global one).
     """
     label = index_label if index_label is not None else short_path(index.path)
     if demo and index_label is None:
@@ -290,4 +328,5 @@ def make_app(
         project_name=project_name if project_name is not None else (Path.cwd().name or None),
         demo_opener=demo_opener or _default_demo_opener,
         offer_demo=offer_demo,
+        memory_dir=memory_dir,
     )

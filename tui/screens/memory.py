@@ -31,6 +31,7 @@ from tui.widgets.memory_episodic_pane import MemoryEpisodicPane
 from tui.widgets.memory_fact_pane import MemoryFactPane
 from tui.widgets.memory_scratchpad_pane import MemoryScratchpadPane
 from tui.widgets.memory_tier_pane import MemoryTierPane
+from tui.widgets.status_bar import StatusBar
 
 GLOBAL_REASON = "global folder, shared by all projects"
 PROJECT_REASON = "this project's memory/ folder"
@@ -98,7 +99,8 @@ class MemoryScreen(Screen[None]):
                                          id="memory-episodic")
             with TabPane("Scratchpad", id="scratchpad"):
                 yield MemoryScratchpadPane(self.store, self.now, id="memory-scratchpad")
-        yield Footer()
+        yield StatusBar()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.show_folder()

@@ -32,27 +32,31 @@ class PlaceholderScreen(Screen):
         yield Footer(compact=True)
 
 
-def _screen_or_placeholder(module: str, class_name: str, title: str, body: str) -> Screen:
+def _screen_or_placeholder(module: str, class_name: str, title: str, body: str, **kwargs) -> Screen:
     try:
         screen_class = getattr(importlib.import_module(module), class_name)
     except ModuleNotFoundError as exc:
         if exc.name != module:
             raise
         return PlaceholderScreen(title, body)
-    return screen_class()
+    return screen_class(**kwargs)
 
 
-def memory_screen() -> Screen:
+def memory_screen(**kwargs) -> Screen:
+    """The memory tiers; ``kwargs`` go to ``MemoryScreen`` (store, now, ...)."""
     return _screen_or_placeholder(
         "tui.screens.memory", "MemoryScreen", "Memory",
         "Three tabs will live here: facts (fact.yml), episodic memories with their strength, and the\n"
         "scratchpad. Until then use `hindsight memory` on the command line.",
+        **kwargs,
     )
 
 
-def rules_screen() -> Screen:
+def rules_screen(**kwargs) -> Screen:
+    """The pending-rule review; ``kwargs`` go to ``RulesScreen`` (store, now, ...)."""
     return _screen_or_placeholder(
         "tui.screens.rules", "RulesScreen", "Rules",
         "Pending rules will be reviewed here: each proposed rule with its evidence, approve or\n"
         "reject. Until then use `hindsight rules` on the command line.",
+        **kwargs,
     )

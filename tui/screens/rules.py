@@ -38,6 +38,7 @@ from tui.log_text import one_line
 from tui.screens.confirm import ConfirmScreen
 from tui.widgets.rule_detail import RuleDetail
 from tui.widgets.rule_edit_form import RuleEditForm
+from tui.widgets.status_bar import StatusBar
 
 FILTERS = (PENDING, APPROVED, REJECTED, ARCHIVED, "all")
 BULK_LIMIT = 20  # a bulk approval lists every rule it approves; more than this would not fit
@@ -121,7 +122,8 @@ class RulesScreen(Screen[None]):
         with Horizontal(id="rules-body"):
             yield OptionList(id="rules-list")
             yield RuleDetail(id="rule-detail")
-        yield Footer()
+        yield StatusBar()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.refresh_rules()

@@ -47,8 +47,11 @@ class StatusBar(Horizontal):
 
     def on_mount(self) -> None:
         app: HindsightApp = self.app  # type: ignore[assignment]
+        if not hasattr(app, "index_label"):
+            return  # mounted in a host app without an index (screen tests)
         self.watch(app, "stats", self._repaint)
         self.watch(app, "activity", self._repaint)
+        self.watch(app, "pending_rules", self._repaint)
 
     def _repaint(self, _value: object = None) -> None:
         app: HindsightApp = self.app  # type: ignore[assignment]
@@ -61,6 +64,9 @@ class StatusBar(Horizontal):
                 text.append(f" · updated {ago(stats.last_indexed, app.now())}")
             else:
                 text.append(" · never updated")
+        if app.pending_rules:
+            plural = "s" if app.pending_rules != 1 else ""
+            text.append(f" · {app.pending_rules} rule{plural} to review (F5)", style="bold")
         activity = app.activity
         if activity is not None:
             text.append(" · ")
