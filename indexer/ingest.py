@@ -160,7 +160,7 @@ def discover(roots: SourceRoots, problems: list[str]) -> Iterator[tuple[str, str
                         if entry.is_dir(follow_symlinks=False):
                             stack.append(entry.path)
                             continue
-                        if not entry.is_file() or not module.is_log_file(Path(entry.name)):
+                        if not entry.is_file() or not module.is_log_file(entry.name):
                             continue
                         st = entry.stat()
                     except OSError as exc:
@@ -206,21 +206,19 @@ class Ingester:
     ) -> IndexSummary:
         started = time.monotonic()
         conn = self.conn
-        known = {
-            r["path"]: _FileRow(**dict(r))
-            for r in conn.execute(
-                "SELECT id, path, agent, size, mtime_ns, inode, offset, head_hash, tail_hash,"
-                " parser_state, session_rowid, missing FROM files"
-            )
+        # Only what the stat comparison needs: a no-change run must stay cheap at 50k files.
+        known: dict[str, tuple] = {
+            r[0]: r[1:]
+            for r in conn.execute("SELECT path, id, size, mtime_ns, inode, missing FROM files").fetchall()
         }
         found = list(discover(roots, self.summary.problems))
         self.summary.files_seen = len(found)
         work = []
         for agent, path, st in found:
-            row = known.get(path)
-            if row and row.size == st.st_size and row.mtime_ns == st.st_mtime_ns and row.inode == st.st_ino and not row.missing:
+            seen = known.get(path)
+            if seen and seen[1:] == (st.st_size, st.st_mtime_ns, st.st_ino, 0):
                 continue
-            work.append((agent, path, st, row))
+            work.append((agent, path, st, self._file_row(seen[0]) if seen else None))
         # Newest first: the sessions people look for are mostly recent ones.
         work.sort(key=lambda w: w[2].st_mtime_ns, reverse=True)
         prog = IndexProgress(files_total=len(work), bytes_total=sum(max(0, w[2].st_size - (w[3].offset if w[3] else 0)) for w in work))
@@ -265,12 +263,20 @@ class Ingester:
         self.summary.seconds = time.monotonic() - started
         return self.summary
 
-    def _mark_missing(self, roots: SourceRoots, known: dict[str, _FileRow], present: set[str]) -> None:
+    def _file_row(self, file_id: int) -> _FileRow:
+        r = self.conn.execute(
+            "SELECT id, path, agent, size, mtime_ns, inode, offset, head_hash, tail_hash,"
+            " parser_state, session_rowid, missing FROM files WHERE id = ?",
+            (file_id,),
+        ).fetchone()
+        return _FileRow(*r)
+
+    def _mark_missing(self, roots: SourceRoots, known: dict[str, tuple], present: set[str]) -> None:
         root_prefixes = tuple(str(p).rstrip("/") + "/" for p in roots.all_paths())
-        for path, row in known.items():
-            if path in present or row.missing or not path.startswith(root_prefixes):
+        for path, (file_id, _size, _mtime, _inode, missing) in known.items():
+            if path in present or missing or not path.startswith(root_prefixes):
                 continue
-            self.conn.execute("UPDATE files SET missing = 1 WHERE id = ?", (row.id,))
+            self.conn.execute("UPDATE files SET missing = 1 WHERE id = ?", (file_id,))
             self.summary.files_missing += 1
 
     # -- one file --------------------------------------------------------------

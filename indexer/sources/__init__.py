@@ -1,6 +1,6 @@
 """One parser module per agent, and the registry that finds their logs.
 
-Each module offers ``default_roots()``, ``is_log_file(path)``, ``init_meta(path, meta)`` and
+Each module offers ``default_roots()``, ``is_log_file(file_name)``, ``init_meta(path, meta)`` and
 ``parse(path, data, first_line_no, state, meta) -> ParseOutput``; a module may add
 ``is_whole_document(path)`` for formats that are rewritten whole rather than appended to.
 """

@@ -54,9 +54,9 @@ def default_roots() -> list[Path]:
     return [Path(base).expanduser() / "projects"]
 
 
-def is_log_file(path: Path) -> bool:
-    # Auto-memory notes live in <slug>/memory/*.md: not logs.
-    return path.suffix == ".jsonl"
+def is_log_file(name: str) -> bool:
+    """By file name alone: the scan calls this for every file. Memory notes (*.md) are not logs."""
+    return name.endswith(".jsonl")
 
 
 def session_identity(path: Path) -> tuple[str, str | None]:

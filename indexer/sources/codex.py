@@ -53,8 +53,8 @@ def default_roots() -> list[Path]:
     return [base / "sessions", base / "archived_sessions"]
 
 
-def is_log_file(path: Path) -> bool:
-    return path.name.startswith("rollout-") and path.suffix in (".jsonl", ".json")
+def is_log_file(name: str) -> bool:
+    return name.startswith("rollout-") and name.endswith((".jsonl", ".json"))
 
 
 def is_whole_document(path: Path) -> bool:

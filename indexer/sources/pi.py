@@ -38,8 +38,8 @@ def default_roots() -> list[Path]:
     return [Path(base).expanduser() / "sessions"]
 
 
-def is_log_file(path: Path) -> bool:
-    return path.suffix == ".jsonl"
+def is_log_file(name: str) -> bool:
+    return name.endswith(".jsonl")
 
 
 def init_meta(path: Path, meta: SessionMeta) -> None:
