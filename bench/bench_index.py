@@ -170,7 +170,8 @@ def main() -> None:
     victim = next(iter(sorted((logs / "claude").rglob("*.jsonl"))))
     rng = random.Random(1)
     with victim.open("ab") as fh:
-        fh.write(claude_session(rng, "append-demo", "/home/dev/proj0", 4000, time.time()))
+        # A fresh session id each run: the same lines twice would be deduplicated.
+        fh.write(claude_session(rng, f"append-{time.time_ns()}", "/home/dev/proj0", 4000, time.time()))
     t = time.perf_counter()
     grown = index.update(roots)
     print(f"append to one file + update: {(time.perf_counter() - t) * 1000:.0f} ms ({grown.messages_added} messages added)")

@@ -1,7 +1,8 @@
 """The usage log: one JSON line per hook call and agent-facing search, and a small report.
 
 ``<data dir>/usage.jsonl``; each line holds ``ts`` (epoch seconds), ``kind`` (``search``,
-``hook-prompt``, ``hook-session-start``, ``hook-refresh``, ``context``), and where they apply
+``hook-prompt``, ``hook-session-start``, ``hook-refresh``, ``context``, and ``show`` / ``resume``
+when a session is opened after a search), and where they apply
 ``query``, ``hits``, ``excluded`` (session ids left out), ``session`` (the calling session),
 ``chosen`` (the session the agent went on to open, when known), ``fired`` (the prompt detector)
 and ``ms`` (duration). It is how search gets tuned from real use: which queries find nothing.

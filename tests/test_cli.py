@@ -146,3 +146,14 @@ def test_control_characters_in_logs_are_not_sent_to_the_terminal(tmp_path, capsy
     main(["--db", str(db), "show", "s"])
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\x07" not in out and "pwned" in out
+
+
+def test_opening_a_session_is_logged_as_the_chosen_one(cli_db, private_hindsight_home, capsys):
+    main([*cli_db, "search", "tmux", "-n", "1"])
+    main([*cli_db, "show", "29ccd257"])
+    main([*cli_db, "resume", "019a93b9"])
+    capsys.readouterr()
+    lines = [json.loads(x) for x in (private_hindsight_home / "usage.jsonl").read_text().splitlines()]
+    assert [e["kind"] for e in lines] == ["search", "show", "resume"]
+    assert lines[1]["chosen"] == "29ccd257-68b1-427f-ae5f-6524b7cb6f20"
+    assert lines[2]["chosen"] == "019a93b9-f380-7600-98ff-940e6b99603c"

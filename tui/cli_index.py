@@ -353,6 +353,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     session = find_session(index, args.session)
     if isinstance(session, int):
         return session
+    record_usage(UsageEvent(ts=time.time(), kind="show", chosen=session.session_id))
     if args.around is not None:
         center = index.message(args.around)
         if center is None or center.session_rowid != session.id:
@@ -455,6 +456,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
     session = find_session(index, args.session)
     if isinstance(session, int):
         return session
+    record_usage(UsageEvent(ts=time.time(), kind="resume", chosen=session.session_id))
     parent = index.session(f"{session.agent}:{session.parent_session_id}") if session.parent_session_id else None
     command = resume_command(session, parent)
     if args.json:
