@@ -18,6 +18,7 @@ from indexer import db
 from indexer.config import SourceRoots
 from indexer.ingest import IndexSummary, ProgressCallback, update_index
 from indexer.models import Message, Session
+from indexer.packing import unpack
 from indexer.query import Query, parse_query
 from indexer.search import (
     SESSION_COLUMNS,
@@ -339,5 +340,5 @@ class Index:
                 cache[sid] = self.session(sid)  # type: ignore[assignment]
             yield cache[sid], Message(
                 id=r["mid"], session_rowid=sid, ordinal=r["ordinal"], role=r["role"], kind=r["kind"],
-                tool_name=r["tool_name"], ts=r["ts"], text=r["text"], detail=r["detail"], indexed=bool(r["indexed"]),
+                tool_name=r["tool_name"], ts=r["ts"], text=unpack(r["text"]), detail=unpack(r["detail"]), indexed=bool(r["indexed"]),
             )

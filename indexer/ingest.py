@@ -22,6 +22,7 @@ from typing import Callable, Iterator
 
 from indexer.config import SourceRoots
 from indexer.db import IndexError_
+from indexer.packing import pack
 from indexer.sources import PARSERS, is_whole_document
 from indexer.sources.base import ParsedMessage, SessionMeta, load_whole_json, project_name_of
 
@@ -458,7 +459,8 @@ class Ingester:
             grams = cjk_bigrams(m.text) if m.indexed else ""
             cur = conn.execute(
                 insert,
-                (session_rowid, file_id, ordinal, m.role, m.kind, m.tool_name, m.ts, m.text, m.detail,
+                (session_rowid, file_id, ordinal, m.role, m.kind, m.tool_name, m.ts,
+                 m.text if m.indexed else pack(m.text), pack(m.detail),
                  int(m.indexed), int(bool(grams)), _dedup_digest(m.dedup)),
             )
             if cur.rowcount != 1:

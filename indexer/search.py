@@ -14,6 +14,7 @@ import sqlite3
 from dataclasses import dataclass, field
 
 from indexer.models import TEXT, Hit, Message, Session
+from indexer.packing import unpack
 from indexer.query import Query, QueryError, Term, is_cjk, match_spans
 
 CANDIDATES = 500
@@ -226,8 +227,8 @@ def message_from_row(r: sqlite3.Row) -> Message:
         kind=r["kind"],
         tool_name=r["tool_name"],
         ts=r["ts"],
-        text=r["text"],
-        detail=r["detail"],
+        text=unpack(r["text"]),
+        detail=unpack(r["detail"]),
         indexed=bool(r["indexed"]),
     )
 

@@ -178,10 +178,12 @@ class PtyChild:
             finally:
                 os._exit(127)
         self.output = ""
+        self._mark = 0  # output before this was consumed by an earlier read_until
 
     def read_until(self, needle: str, timeout: float = 15) -> str:
+        """Wait for ``needle`` in output not yet consumed (a prompt repeats for every rule)."""
         deadline = time.monotonic() + timeout
-        while needle not in self.output:
+        while (found := self.output.find(needle, self._mark)) < 0:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise AssertionError(f"timed out waiting for {needle!r}; got:\n{self.output}")
@@ -194,6 +196,7 @@ class PtyChild:
                 if not chunk:
                     raise AssertionError(f"child ended before {needle!r}; got:\n{self.output}")
                 self.output += chunk.decode("utf-8", "replace")
+        self._mark = found + len(needle)
         return self.output
 
     def send(self, line: str) -> None:
