@@ -240,6 +240,12 @@ class Index:
             params += [limit, offset]
         return [session_from_row(r) for r in self.conn.execute(sql, params)]
 
+    def parent(self, session: Session) -> Session | None:
+        """The session that spawned a subagent session (None for a top-level one)."""
+        if not session.parent_session_id:
+            return None
+        return self.session(f"{session.agent}:{session.parent_session_id}")
+
     def children(self, session: Session) -> list[Session]:
         """Subagent sessions spawned by ``session``, oldest first."""
         return self.sessions(agent=session.agent, parent=session.session_id, limit=None, newest_first=False)

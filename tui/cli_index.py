@@ -415,24 +415,26 @@ def _format_message(m: Message, style: Style, *, full: bool, mark: bool = False)
 
 
 # -- sessions / resume / events ----------------------------------------------------------
-def _date_arg(value: str | None, *, end: bool = False) -> float | None:
-    if value is None:
-        return None
-    ts = parse_date(value, time.time(), end_of_day=end)
-    if ts is None:
-        raise ValueError(f"{value!r} is not a date (try 2026-04-02, 7d, 3h, 2w, yesterday)")
-    return ts
+def _time_range(args: argparse.Namespace) -> tuple[float | None, float | None] | int:
+    """``--since``/``--until`` as epoch seconds, or an exit code after saying what is wrong."""
+    bounds = []
+    for value, end in ((args.since, False), (args.until, True)):
+        ts = None if value is None else parse_date(value, time.time(), end_of_day=end)
+        if value is not None and ts is None:
+            err(f"{value!r} is not a date (try 2026-04-02, 7d, 3h, 2w, yesterday)")
+            return EXIT_USAGE
+        bounds.append(ts)
+    return bounds[0], bounds[1]
 
 
 def cmd_sessions(args: argparse.Namespace) -> int:
     index = open_existing_index(args)
     if isinstance(index, int):
         return index
-    try:
-        since, until = _date_arg(args.since), _date_arg(args.until, end=True)
-    except ValueError as exc:
-        err(str(exc))
-        return EXIT_USAGE
+    time_range = _time_range(args)
+    if isinstance(time_range, int):
+        return time_range
+    since, until = time_range
     agent = args.agent
     if agent:
         agent = parse_query(f"agent:{agent}", 0).agent
@@ -444,7 +446,8 @@ def cmd_sessions(args: argparse.Namespace) -> int:
         style = Style.for_stream(sys.stdout)
         for s in sessions:
             title = safe_text(s.title or "")[:70]
-            print(f"{local_time(s.start_ts)}  {s.agent:<11} {style.bold((s.project_name or '?')[:20]):<20}  "
+            project = f"{safe_text(s.project_name or '?')[:20]:<20}"  # padded before styling
+            print(f"{local_time(s.start_ts)}  {s.agent:<11} {style.bold(project)}  "
                   f"{s.session_id[:36]:<36} {s.message_count:>5}  {title}")
     return EXIT_OK if sessions else EXIT_NOTHING_FOUND
 
@@ -457,8 +460,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
     if isinstance(session, int):
         return session
     record_usage(UsageEvent(ts=time.time(), kind="resume", chosen=session.session_id))
-    parent = index.session(f"{session.agent}:{session.parent_session_id}") if session.parent_session_id else None
-    command = resume_command(session, parent)
+    command = resume_command(session, index.parent(session))
     if args.json:
         print(json.dumps({"session": session_json(session), "command": command, "cwd": session.project_path},
                          ensure_ascii=False))
@@ -471,11 +473,10 @@ def cmd_events(args: argparse.Namespace) -> int:
     index = open_existing_index(args)
     if isinstance(index, int):
         return index
-    try:
-        since, until = _date_arg(args.since), _date_arg(args.until, end=True)
-    except ValueError as exc:
-        err(str(exc))
-        return EXIT_USAGE
+    time_range = _time_range(args)
+    if isinstance(time_range, int):
+        return time_range
+    since, until = time_range
     session_rowid = None
     if args.session:
         session = find_session(index, args.session)
