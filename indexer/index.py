@@ -280,15 +280,25 @@ class Index:
         return [(r[0] or "undated", r[1]) for r in rows]
 
     def sessions_on_day(self, agent: str, project_path: str | None, day: str) -> list[Session]:
+        """A project's top-level sessions that started on ``day`` (UTC, or "undated"), newest first."""
+        where = ["s.agent = ?", "s.parent_session_id IS NULL"]
+        params: list = [agent]
+        if project_path is None:
+            where.append("s.project_path IS NULL")
+        else:
+            where.append("s.project_path = ?")
+            params.append(project_path)
         if day == "undated":
-            since = until = None
+            where.append("s.start_ts IS NULL")
         else:
             start = datetime.strptime(day, "%Y-%m-%d").replace(tzinfo=timezone.utc).timestamp()
-            since, until = start, start + 86400
-        sessions = self.sessions(agent=agent, project_path=project_path, parent=None, limit=None)
-        if since is None:
-            return [s for s in sessions if s.start_ts is None]
-        return [s for s in sessions if s.start_ts is not None and since <= s.start_ts < until]
+            where.append("s.start_ts >= ? AND s.start_ts < ?")
+            params += [start, start + 86400]
+        rows = self.conn.execute(
+            f"SELECT {SESSION_COLUMNS} FROM sessions s WHERE {' AND '.join(where)} ORDER BY s.start_ts DESC, s.id DESC",
+            params,
+        )
+        return [session_from_row(r) for r in rows]
 
     def messages(self, session: Session | int, start: int = 0, limit: int | None = None) -> list[Message]:
         """A session's messages in order, from ordinal ``start``."""
