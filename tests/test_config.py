@@ -1,0 +1,39 @@
+"""Where logs are looked for: defaults from the agents' own variables, the config file, flags."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from indexer import ConfigError, load_roots
+
+
+def test_defaults_follow_the_agents_variables(tmp_path, monkeypatch):
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex"))
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "pi"))
+    roots = load_roots(config_file=tmp_path / "none.toml").roots
+    assert roots["claude-code"] == (tmp_path / "claude" / "projects",)
+    assert roots["codex"] == (tmp_path / "codex" / "sessions", tmp_path / "codex" / "archived_sessions")
+    assert roots["pi"] == (tmp_path / "pi" / "sessions",)
+
+
+def test_config_file_then_flags_replace_per_agent(tmp_path, monkeypatch):
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex"))
+    config = tmp_path / "config.toml"
+    config.write_text('[roots]\nclaude-code = ["/a/projects", "/b/projects"]\npi = "/p/sessions"\n')
+    roots = load_roots({"pi": ["/flag/pi"]}, config_file=config).roots
+    assert roots["claude-code"] == (Path("/a/projects"), Path("/b/projects"))
+    assert roots["pi"] == (Path("/flag/pi"),)
+    assert roots["codex"][0] == tmp_path / "codex" / "sessions"  # untouched default
+
+
+def test_a_broken_config_file_says_where(tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text("[roots\nclaude-code = 3")
+    with pytest.raises(ConfigError, match="config.toml"):
+        load_roots(config_file=config)
+    config.write_text('[roots]\ncursor = ["/x"]\n')
+    with pytest.raises(ConfigError, match="unknown agent 'cursor'"):
+        load_roots(config_file=config)
