@@ -17,9 +17,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from tui_fixtures import SCREEN_STATES, ScreenState, app_for_state, build_corpus_index  # noqa: E402
+from tui_fixtures import SCOPE_HOOKS_STATES, SCREEN_STATES, ScreenState, app_for_state, build_corpus_index  # noqa: E402
 
 OUT = ROOT / "screenshots"
+STATES = SCREEN_STATES + SCOPE_HOOKS_STATES
 
 
 async def shoot(state: ScreenState, index_path: Path, scratch: Path) -> Path:
@@ -34,10 +35,10 @@ async def shoot(state: ScreenState, index_path: Path, scratch: Path) -> Path:
 
 
 async def main(names: list[str]) -> int:
-    states = [s for s in SCREEN_STATES if not names or s.name in names]
-    unknown = set(names) - {s.name for s in SCREEN_STATES}
+    states = [s for s in STATES if not names or s.name in names]
+    unknown = set(names) - {s.name for s in STATES}
     if unknown:
-        print(f"unknown states: {', '.join(sorted(unknown))} (known: {', '.join(s.name for s in SCREEN_STATES)})")
+        print(f"unknown states: {', '.join(sorted(unknown))} (known: {', '.join(s.name for s in STATES)})")
         return 2
     OUT.mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:

@@ -16,11 +16,14 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from indexer import Index, SourceRoots, only_roots
+from indexer.hooks import install_hooks
 from tui.app import HindsightApp, make_app
 
 from conftest import FIXED_NOW, corpus_roots  # tests/ is on sys.path (pytest, or the script)
 
 SIZE = (120, 36)
+# Claude Code settings the app reads unless a test passes its own: never the real ~/.claude.
+NO_CLAUDE = Path("/nonexistent-hindsight-tests")
 
 
 def build_corpus_index(path: Path) -> Path:
@@ -38,6 +41,7 @@ def app_for(index_path: Path, roots: SourceRoots | None = None, **overrides) -> 
         index_label="index.sqlite3",
         project_name="claude_p",
         offer_demo=False,
+        claude_settings=(NO_CLAUDE / "user" / "settings.json", NO_CLAUDE / "project" / ".claude" / "settings.json"),
     )
     options.update(overrides)
     return make_app(Index(index_path), roots if roots is not None else corpus_roots(), **options)
@@ -80,6 +84,70 @@ def write_markup_log(root: Path) -> SourceRoots:
     return only_roots({"claude-code": [root]})
 
 
+# -- a stand-in home: Claude Code settings and a memory folder under a temp folder -------------
+SAMPLE_FACTS = """\
+# Stable facts
+name: Dain
+language: zh-TW for chat, English for code
+config: 設定檔 live in ~/.config and are backed up before any edit
+"""
+SAMPLE_EPISODES = [
+    {"id": "ep-1a2b3c4d", "ts": "2026-06-24T09:15:00+08:00", "type": "failure", "summary": "AI 誤刪設定檔",
+     "detail": "The agent ran rm on ~/.config/app/settings.toml while cleaning the build folder.",
+     "lesson": "建立 Hook 守門系統，禁止 rm 指令", "tags": ["safety", "hook"], "importance": 8},
+    {"id": "ep-5e6f7a8b", "ts": "2026-06-10T10:00:00Z", "type": "decision",
+     "summary": "Use uv for every Python environment", "detail": "pip and venv by hand kept drifting.",
+     "tags": ["tools"], "importance": 6},
+]
+SAMPLE_SCRATCHPAD = """\
+# Task: hooks on every machine
+
+- [x] write the installer
+- [ ] check the hook 設定 on Windows
+- note: Codex reads AGENTS.md, not hooks
+"""
+
+
+def write_sample_memory(folder: Path) -> Path:
+    """A small memory folder: three facts, two episodic entries (one in Chinese), a scratchpad."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "fact.yml").write_text(SAMPLE_FACTS, encoding="utf-8")
+    (folder / "episodic.jsonl").write_text(
+        "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in SAMPLE_EPISODES), encoding="utf-8")
+    (folder / "scratchpad.md").write_text(SAMPLE_SCRATCHPAD, encoding="utf-8")
+    return folder
+
+
+@dataclass(frozen=True)
+class FakeHome:
+    """Where a test's Claude Code settings and memory live, shown as ``~/…`` on screen."""
+
+    root: Path
+
+    @property
+    def user_settings(self) -> Path:
+        return self.root / ".claude" / "settings.json"
+
+    @property
+    def project_settings(self) -> Path:
+        return self.root / "src" / "claude_p" / ".claude" / "settings.json"
+
+    @property
+    def memory_dir(self) -> Path:
+        return self.root / ".local" / "share" / "hindsight" / "memory"
+
+    def label(self, path: Path) -> str:
+        try:
+            return "~/" + Path(path).relative_to(self.root).as_posix()
+        except ValueError:
+            return str(path)
+
+    def app_options(self) -> dict:
+        """``app_for`` overrides: these settings files and memory folder, labelled ``~/…``."""
+        return dict(claude_settings=(self.user_settings, self.project_settings),
+                    memory_dir=self.memory_dir, path_label=self.label)
+
+
 # -- the screen states shared by the snapshot tests and scripts/screenshots.py ----------------
 @dataclass(frozen=True)
 class ScreenState:
@@ -89,6 +157,7 @@ class ScreenState:
     run_before: Callable[[Pilot], Awaitable[None]]
     size: tuple[int, int] = SIZE
     no_logs: bool = False  # start from an empty index with no agent folders
+    setup: Callable[[Path], dict] | None = None  # writes files under a scratch folder; app_for overrides
 
 
 async def _search_results(pilot: Pilot) -> None:
@@ -163,8 +232,46 @@ SCREEN_STATES = [
 ]
 
 
+async def _search_memory(pilot: Pilot) -> None:
+    await pilot.press("ctrl+f")
+    await type_query(pilot, "hook OR 設定")
+    await pilot.press("down", "down")  # to the results, then to the episodic entry
+    await settle(pilot)
+
+
+async def _hooks(pilot: Pilot) -> None:
+    await pilot.press("f6")
+    await settle(pilot)
+
+
+def _memory_home(scratch: Path) -> dict:
+    home = FakeHome(scratch / "home")
+    write_sample_memory(home.memory_dir)
+    return home.app_options()
+
+
+def _hooks_home(scratch: Path) -> dict:
+    """User settings with another tool's hook and Hindsight's; no project settings yet."""
+    home = FakeHome(scratch / "home")
+    home.user_settings.parent.mkdir(parents=True)
+    home.user_settings.write_text(json.dumps({"model": "sonnet", "hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": "guard-rm"}]}]}}, indent=2) + "\n")
+    install_hooks(home.user_settings)
+    return home.app_options()
+
+
+# The memory-scope search and the hooks screen (tests/test_tui_scope_hooks_snapshots.py).
+SCOPE_HOOKS_STATES = [
+    ScreenState("search_memory", _search_memory, setup=_memory_home),
+    ScreenState("hooks", _hooks, setup=_hooks_home),
+]
+
+
 def app_for_state(state: ScreenState, index_path: Path, scratch: Path) -> HindsightApp:
-    """The app a state starts from; ``scratch`` holds the empty index of the no-logs state."""
+    """The app a state starts from; ``scratch`` holds the empty index of the no-logs state and
+    the files a state's ``setup`` writes."""
+    if state.setup is not None:
+        return app_for(index_path, **state.setup(scratch))
     if state.no_logs:
         return app_for(scratch / "empty.sqlite3", only_roots({"claude-code": [Path("no-agent-logs-here")]}),
                        offer_demo=True, demo_opener=lambda: (Index(scratch / "demo.sqlite3"), corpus_roots()))

@@ -21,6 +21,7 @@ from textual.reactive import reactive
 from textual.worker import get_current_worker
 
 from indexer import Index, IndexBusyError, IndexError_, IndexProgress, IndexStats, IndexSummary, Session, SourceRoots, resume_command
+from indexer.hooks import HooksStatus, hooks_status, project_settings_path, user_settings_path
 from indexer.memory import MemoryStore
 from indexer.rules import RuleStore
 from tui.clipboard import copy_text
@@ -28,12 +29,15 @@ from tui.commands import HindsightCommands
 from tui.log_text import visible
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HelpScreen
+from tui.screens.hooks import HooksScreen, SettingsScope
 from tui.screens.placeholder import memory_screen, rules_screen
 from tui.screens.search import SearchScreen
 from tui.screens.sessions import SessionsScreen
 from tui.screens.transcript import TranscriptScreen
 
 DemoOpener = Callable[[], tuple[Index, SourceRoots]]
+PathLabel = Callable[[Path], str]
+HooksState = tuple[tuple[str, HooksStatus], ...]  # (scope key, status) for user and project settings
 THEME = "textual-dark"  # built in; Textual downgrades it well on 256-colour terminals
 PROGRESS_INTERVAL = 0.25  # seconds between progress repaints from an index run
 RESEARCH_INTERVAL = 1.0  # seconds between re-running the search while new messages land
@@ -67,6 +71,7 @@ class HindsightApp(App[None]):
         Binding("f3", "switch_mode('sessions')", "Sessions", id="app.mode.sessions", priority=True),
         Binding("f4", "switch_mode('memory')", "Memory", id="app.mode.memory", priority=True),
         Binding("f5", "switch_mode('rules')", "Rules", id="app.mode.rules", priority=True),
+        Binding("f6", "hooks", "Claude Code hooks", id="app.hooks", priority=True, show=False),
         Binding("ctrl+r", "refresh_index", "Re-index", id="app.refresh_index", show=False),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True, show=False),
     ]
@@ -76,6 +81,7 @@ class HindsightApp(App[None]):
     index_generation: reactive[int] = reactive(0)
     no_logs: reactive[bool] = reactive(False)
     pending_rules: reactive[int] = reactive(0)
+    hooks: reactive[HooksState | None] = reactive(None)
 
     class IndexProgressed(Message):
         def __init__(self, progress: IndexProgress) -> None:
@@ -88,11 +94,12 @@ class HindsightApp(App[None]):
             self.summary = summary
 
     class StatsLoaded(Message):
-        def __init__(self, stats: IndexStats, logs_exist: bool, pending_rules: int) -> None:
+        def __init__(self, stats: IndexStats, logs_exist: bool, pending_rules: int, hooks: HooksState) -> None:
             super().__init__()
             self.stats = stats
             self.logs_exist = logs_exist
             self.pending_rules = pending_rules
+            self.hooks = hooks
 
     def __init__(
         self,
@@ -107,10 +114,15 @@ class HindsightApp(App[None]):
         demo_opener: DemoOpener | None,
         offer_demo: bool,
         memory_dir: Path | None = None,
+        claude_settings: tuple[Path, Path],
+        path_label: PathLabel,
     ) -> None:
         super().__init__()
         self.memory_dir = memory_dir
-        self.add_mode("memory", lambda: memory_screen(store=self.memory_store(), now=self.aware_now))
+        self.claude_settings = claude_settings
+        self.path_label = path_label
+        self.add_mode("memory", lambda: memory_screen(store=self.memory_store(), now=self.aware_now,
+                                                      folder_label=self.path_label))
         self.add_mode("rules", lambda: rules_screen(store=self.rule_store(), now=self.aware_now))
         self.index = index
         self.roots = roots
@@ -140,11 +152,12 @@ class HindsightApp(App[None]):
             pending = len(self.rule_store().pending())
         except Exception:  # noqa: BLE001 - a broken rules file must not stop the app; the pane says why
             pending = 0
-        self.post_message(self.StatsLoaded(stats, logs_exist, pending))
+        self.post_message(self.StatsLoaded(stats, logs_exist, pending, self.read_hooks()))
 
     def on_hindsight_app_stats_loaded(self, event: StatsLoaded) -> None:
         self.stats = event.stats
         self.pending_rules = event.pending_rules
+        self.hooks = event.hooks
         self.no_logs = not event.logs_exist and event.stats.sessions == 0
         if self.no_logs and self.offer_demo and not self.demo and not self._demo_offered:
             self._demo_offered = True
@@ -259,6 +272,33 @@ class HindsightApp(App[None]):
     def on_rules_screen_leave(self, event) -> None:
         self.switch_mode("search")
 
+    async def open_memory(self, kind: str, ref: str) -> None:
+        """Switch to the memory mode with one memory (``MemoryHit.kind``/``.id``) selected."""
+        await self.switch_mode("memory")
+        show = getattr(self.screen, "show_memory", None)  # the placeholder has none
+        if show is not None:
+            show(kind, ref)
+
+    # -- Claude Code hooks -----------------------------------------------------------------
+    def settings_scopes(self) -> list[SettingsScope]:
+        user, project = self.claude_settings
+        project_title = f"Project settings ({self.project_name})" if self.project_name else "Project settings"
+        return [
+            SettingsScope("user", "User settings", user, self.path_label(user)),
+            SettingsScope("project", project_title, project, self.path_label(project)),
+        ]
+
+    def read_hooks(self) -> HooksState:
+        """Which Hindsight hooks the two settings files hold (blocking: call from a worker)."""
+        return tuple((scope.key, hooks_status(scope.path)) for scope in self.settings_scopes())
+
+    def action_hooks(self) -> None:
+        if not isinstance(self.screen, (HooksScreen, ConfirmScreen)):
+            self.push_screen(HooksScreen(self.settings_scopes()))
+
+    def on_hooks_screen_status_loaded(self, event: HooksScreen.StatusLoaded) -> None:
+        self.hooks = event.statuses
+
     # -- shared actions ----------------------------------------------------------------
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
@@ -307,13 +347,18 @@ def make_app(
     demo_opener: DemoOpener | None = None,
     offer_demo: bool = True,
     memory_dir: Path | None = None,
+    claude_settings: tuple[Path, Path] | None = None,
+    path_label: PathLabel | None = None,
 ) -> HindsightApp:
     """The one way to build the app: used by ``hindsight``, the tests and the screenshot script.
 
     ``now`` fixes the clock for "3 days ago"; ``index_label`` is what the status line calls the
     index (tests pass a fixed name); ``project_name`` is what "this project only" filters on
     (default: the current folder's name); ``memory_dir`` is the memory folder (default: resolved
-    like the CLI's: ``$HINDSIGHT_MEMORY_DIR``, ``./memory``, the global one).
+    like the CLI's: ``$HINDSIGHT_MEMORY_DIR``, ``./memory``, the global one);
+    ``claude_settings`` is the (user, project) pair of Claude Code settings files the hooks
+    screen reads and writes (default: ``$CLAUDE_CONFIG_DIR``/``~/.claude`` and the current
+    folder's ``.claude``); ``path_label`` is how a path is shown (default ``~/…``).
     """
     label = index_label if index_label is not None else short_path(index.path)
     if demo and index_label is None:
@@ -329,4 +374,6 @@ def make_app(
         demo_opener=demo_opener or _default_demo_opener,
         offer_demo=offer_demo,
         memory_dir=memory_dir,
+        claude_settings=claude_settings or (user_settings_path(), project_settings_path(Path.cwd())),
+        path_label=path_label or short_path,
     )

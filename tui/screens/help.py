@@ -10,6 +10,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
+from tui.screens.hooks import hooks_summary
+
 
 def _bindings_of(cls: type) -> list[Binding]:
     return [b for b in getattr(cls, "BINDINGS", []) if isinstance(b, Binding) and b.description]
@@ -60,6 +62,11 @@ class HelpScreen(ModalScreen[None]):
             for binding in bindings:
                 keys = binding.key_display or ", ".join(self.app.get_key_display(Binding(k, "")) for k in binding.key.split(","))
                 table.add_row(keys, binding.description)
+        hooks = getattr(self.app, "hooks", None)
+        if hooks is not None:
+            table.add_row("", "")
+            table.add_row("", Text.assemble(("Claude Code hooks: ", "bold"), hooks_summary(hooks),
+                                            (" · F6 to install or remove", "dim")))
         table.add_row("", "")
         table.add_row("", Text("Query language: words (all must match), \"a phrase\", a OR b, -word,\n"
                                "agent:codex project:name session:id role:user since:7d until:2026-05-01", style="dim"))

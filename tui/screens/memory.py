@@ -36,6 +36,7 @@ from tui.widgets.status_bar import StatusBar
 GLOBAL_REASON = "global folder, shared by all projects"
 PROJECT_REASON = "this project's memory/ folder"
 MAX_PROBLEMS_SHOWN = 3
+MEMORY_TABS = ("fact", "episodic", "scratchpad")  # a MemoryHit's kind is its tab's id
 
 
 def home_relative(path: Path) -> str:
@@ -140,6 +141,35 @@ class MemoryScreen(Screen[None]):
             box.update(text)
 
     # --- tabs ------------------------------------------------------------------------------
+
+    def show_memory(self, kind: str, ref: str) -> None:
+        """Open the tab of one memory and select it: ``kind`` and ``ref`` as in ``MemoryHit``
+        (``fact``/key, ``episodic``/id, ``scratchpad``/``scratchpad:<line>``)."""
+        if kind not in MEMORY_TABS:
+            return
+
+        def open_tab() -> None:  # after a refresh: a screen mounted just now picks its initial tab first
+            self.query_one("#memory-tabs", TabbedContent).active = kind
+            self.call_after_refresh(self._select_memory, kind, ref)
+
+        self.call_after_refresh(open_tab)
+
+    def _select_memory(self, kind: str, ref: str, *, reloaded: bool = False) -> None:
+        if kind == "episodic":
+            found = self.query_one(MemoryEpisodicPane).select_entry(ref)
+        elif kind == "fact":
+            found = self.query_one(MemoryFactPane).select_key(ref)
+        else:
+            line = ref.removeprefix("scratchpad:")
+            found = line.isdigit() and self.query_one(MemoryScratchpadPane).select_line(int(line))
+        if found:
+            return
+        if not reloaded and not self._unsaved():
+            self.reload_all()  # the search read the files afresh; this screen may be older
+            self._select_memory(kind, ref, reloaded=True)
+            return
+        self.notify(f"{ref} is not in {self.folder_label(self.store.folder)}", severity="warning")
+
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         pane_id = event.pane.id

@@ -1,9 +1,15 @@
-"""The search screen (the default): a query box, live paged results, the selected hit's context."""
+"""The search screen (the default): a query box, live paged results, the selected hit's context.
+
+The scope toggle (ctrl+f) adds the memory folder to a search (sessions → sessions + memory →
+memory only): the memory store answers the same query in the same worker, and its hits are
+listed first (on the first page), then the session hits.
+"""
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -16,7 +22,11 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Static
 from textual.worker import get_current_worker
 
-from indexer import Hit, Message as LogMessage, QueryError, SearchResult
+from indexer import Hit, Message as LogMessage, QueryError, SearchResult, parse_query
+from indexer.memory import MemoryHit
+from indexer.query import Term
+from tui.clipboard import copy_text
+from tui.log_text import visible
 from tui.widgets.context_pane import ContextPane
 from tui.widgets.result_list import ResultList
 from tui.widgets.status_bar import StatusBar
@@ -30,6 +40,9 @@ DEBOUNCE_SECONDS = 0.08  # short enough for results within 200 ms of a keystroke
 PAGE_SIZE = 50
 AGENT_CYCLE = (None, "claude-code", "codex", "pi")
 MAX_CONTEXT = 20
+SCOPES = ("sessions", "sessions+memory", "memory")
+SCOPE_LABELS = {"sessions": "off", "sessions+memory": "on", "memory": "only"}
+MEMORY_WITH_SESSIONS = 10  # memory hits above the session hits, on the first page
 
 
 @dataclass(frozen=True)
@@ -41,6 +54,20 @@ class SearchRequest:
     project: str | None = None
     one_per_session: bool = False
     page: int = 0
+    scope: str = "sessions"  # one of SCOPES
+
+    @property
+    def includes_sessions(self) -> bool:
+        return self.scope != "memory"
+
+    @property
+    def includes_memory(self) -> bool:
+        return self.scope != "sessions"
+
+    @property
+    def has_query(self) -> bool:
+        """Whether there is anything to search for (memory ignores agent:/project:)."""
+        return bool(self.query_text if self.includes_sessions else self.text.strip())
 
     @property
     def query_text(self) -> str:
@@ -52,11 +79,23 @@ class SearchRequest:
         return " ".join(p for p in parts if p)
 
 
+@dataclass(frozen=True)
+class MemoryResult:
+    """The memory side of a search: the hits on show (one page), of how many."""
+
+    hits: tuple[MemoryHit, ...]
+    total: int
+    terms: tuple[Term, ...]
+    folder: Path | None
+    error: str | None = None
+
+
 class SearchScreen(Screen):
     BINDINGS = [
         Binding("ctrl+t", "cycle_agent", "Agent", id="search.agent"),
         Binding("ctrl+o", "toggle_project", "This project", id="search.project"),
         Binding("ctrl+g", "toggle_one_per_session", "1/session", id="search.one_per_session"),
+        Binding("ctrl+f", "cycle_scope", "Scope", id="search.scope"),
         Binding("down", "focus_results", "Results", id="search.focus_results", show=False),
         Binding("escape", "focus_query", "Search box", id="search.focus_query", show=False),
     ]
@@ -66,6 +105,7 @@ class SearchScreen(Screen):
         request: SearchRequest
         result: SearchResult | None
         error: str | None = None
+        memory: MemoryResult | None = None
 
     @dataclass
     class ContextReady(Message):
@@ -80,6 +120,7 @@ class SearchScreen(Screen):
         self.context_size = 2
         self.result: SearchResult | None = None
         self.error: str | None = None
+        self.memory: MemoryResult | None = None
 
     @property
     def hindsight(self) -> "HindsightApp":
@@ -100,7 +141,10 @@ class SearchScreen(Screen):
         yield Footer(compact=True)
 
     def on_resize(self, event: events.Resize) -> None:
-        self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
+        narrow = event.size.width < NARROW_WIDTH
+        if narrow != self.has_class("-narrow"):
+            self.set_class(narrow, "-narrow")
+            self._paint_info()
 
     def on_mount(self) -> None:
         self.watch(self.hindsight, "index_generation", self._index_changed, init=False)
@@ -118,15 +162,15 @@ class SearchScreen(Screen):
     @on(Input.Submitted, "#query")
     def _query_submitted(self) -> None:
         results = self.query_one(ResultList)
-        if results.current_hit is not None:
+        if results.current_item is not None:
             results.focus()
 
     def search(self, request: SearchRequest, *, immediate: bool = False) -> None:
         self.request = request
         self._paint_info()
-        if not request.query_text:
+        if not request.has_query:
             self.workers.cancel_group(self, "search")
-            self._show(None, None)
+            self._show(None, None, None)
             return
         self.run_search(request, 0.0 if immediate else DEBOUNCE_SECONDS)
 
@@ -139,27 +183,52 @@ class SearchScreen(Screen):
         if worker.is_cancelled:
             return
         app = self.hindsight
-        try:
-            result = app.index.search(
-                request.query_text, now=app.now(), limit=PAGE_SIZE, offset=request.page * PAGE_SIZE,
-                one_per_session=request.one_per_session,
-            )
-        except QueryError as exc:
-            self.post_message(self.ResultsReady(request, None, str(exc)))
+        memory = self.search_memory(request) if request.includes_memory else None
+        if worker.is_cancelled:
             return
+        result: SearchResult | None = None
+        if request.includes_sessions:
+            try:
+                result = app.index.search(
+                    request.query_text, now=app.now(), limit=PAGE_SIZE, offset=request.page * PAGE_SIZE,
+                    one_per_session=request.one_per_session,
+                )
+            except QueryError as exc:
+                self.post_message(self.ResultsReady(request, None, str(exc), memory))
+                return
         if not worker.is_cancelled:
-            self.post_message(self.ResultsReady(request, result))
+            self.post_message(self.ResultsReady(request, result, None, memory))
+
+    def search_memory(self, request: SearchRequest) -> MemoryResult:
+        """The memory folder's answer to the query's words (blocking: runs in the worker).
+
+        Never recorded as a retrieval: ``retrieval_count`` counts what agents were given."""
+        app = self.hindsight
+        text = request.text.strip()
+        try:
+            now = app.aware_now()
+            terms = tuple(parse_query(text, now.timestamp()).positive_terms)
+            store = app.memory_store()
+            hits = store.search(text, now, record=False)
+        except (OSError, ValueError, LookupError) as exc:
+            return MemoryResult((), 0, (), None, f"memory: {exc}")
+        if request.includes_sessions:
+            shown = hits[:MEMORY_WITH_SESSIONS] if request.page == 0 else []
+        else:
+            shown = hits[request.page * PAGE_SIZE:(request.page + 1) * PAGE_SIZE]
+        return MemoryResult(tuple(shown), len(hits), terms, store.folder)
 
     def on_search_screen_results_ready(self, event: ResultsReady) -> None:
         if event.request != self.request:
             return  # a newer search is on its way
-        self._show(event.result, event.error)
+        self._show(event.result, event.error, event.memory)
 
-    def _show(self, result: SearchResult | None, error: str | None) -> None:
-        self.result, self.error = result, error
+    def _show(self, result: SearchResult | None, error: str | None, memory: MemoryResult | None) -> None:
+        self.result, self.error, self.memory = result, error, memory
         results = self.query_one(ResultList)
-        results.show_hits(result.hits if result else [], self.hindsight.now())
-        if not (result and result.hits):
+        results.show_hits(result.hits if result else [], self.hindsight.now(),
+                          memory.hits if memory else (), memory.terms if memory else ())
+        if results.current_item is None:
             self.query_one(ContextPane).clear(self._empty_hint())
             if results.has_focus:
                 self.query_one("#query", Input).focus()
@@ -168,8 +237,10 @@ class SearchScreen(Screen):
     def _empty_hint(self) -> str:
         if self.error:
             return ""
-        if not self.request.query_text:
+        if not self.request.has_query:
             return "Type to search. Results appear as you type."
+        if self.request.scope == "memory":
+            return "No memory matches. Try fewer words, or search sessions too (ctrl+f)."
         return "No messages match. Try fewer words, OR between alternatives, or drop a filter (ctrl+t, ctrl+o)."
 
     # -- the context pane -----------------------------------------------------------------
@@ -189,6 +260,13 @@ class SearchScreen(Screen):
         terms = [t.text for t in self.result.query.positive_terms] if self.result else []
         self.query_one(ContextPane).show(event.hit, event.before, event.after, event.size, terms)
 
+    @on(ResultList.MemoryHighlighted)
+    def _memory_highlighted(self, event: ResultList.MemoryHighlighted) -> None:
+        memory = self.memory
+        terms = [t.text for t in memory.terms] if memory else []
+        folder = self.hindsight.path_label(memory.folder) if memory and memory.folder else ""
+        self.query_one(ContextPane).show_memory(event.hit, terms, folder)
+
     def action_context(self, delta: int) -> None:
         self.context_size = max(0, min(MAX_CONTEXT, self.context_size + delta))
         if (hit := self.query_one(ResultList).current_hit) is not None:
@@ -203,6 +281,18 @@ class SearchScreen(Screen):
     @on(ResultList.CopyRequested)
     def _copy(self, event: ResultList.CopyRequested) -> None:
         self.hindsight.copy_session(event.hit.session, event.what)
+
+    @on(ResultList.MemoryChosen)
+    async def _memory_chosen(self, event: ResultList.MemoryChosen) -> None:
+        await self.hindsight.open_memory(event.hit.kind, event.hit.id)
+
+    @on(ResultList.MemoryCopyRequested)
+    def _copy_memory(self, event: ResultList.MemoryCopyRequested) -> None:
+        if event.what != "id":
+            self.notify("A memory has no resume command; y copies its id.", severity="warning")
+            return
+        copy_text(self.app, event.hit.id)
+        self.notify(visible(event.hit.id), title="Copied the memory id", timeout=4)
 
     # -- toggles and paging -----------------------------------------------------------------
     def action_cycle_agent(self) -> None:
@@ -219,15 +309,23 @@ class SearchScreen(Screen):
     def action_toggle_one_per_session(self) -> None:
         self.search(replace(self.request, one_per_session=not self.request.one_per_session, page=0), immediate=True)
 
+    def action_cycle_scope(self) -> None:
+        scope = SCOPES[(SCOPES.index(self.request.scope) + 1) % len(SCOPES)]
+        self.search(replace(self.request, scope=scope, page=0), immediate=True)
+
     def action_page(self, delta: int) -> None:
         page = self.request.page + delta
-        if page < 0 or self.result is None or page * PAGE_SIZE >= self.result.total:
+        if self.request.includes_sessions:
+            total = self.result.total if self.result is not None else 0
+        else:
+            total = self.memory.total if self.memory is not None else 0
+        if page < 0 or page * PAGE_SIZE >= total:
             self.app.bell()
             return
         self.search(replace(self.request, page=page), immediate=True)
 
     def action_focus_results(self) -> None:
-        if self.query_one(ResultList).hits:
+        if self.query_one(ResultList).current_item is not None:
             self.query_one(ResultList).focus()
 
     def action_focus_query(self) -> None:
@@ -237,18 +335,37 @@ class SearchScreen(Screen):
     def _paint_info(self) -> None:
         request = self.request
         info = Text(no_wrap=True, overflow="ellipsis")
+        narrow = self.has_class("-narrow")  # shorter labels so the hit count stays in view
 
         def toggle(label: str, value: str, on: bool) -> None:
             info.append(f"{label} ", style="dim")
             info.append(value, style="bold" if on else "")
-            info.append("   ")
+            info.append("  " if narrow else "   ")
 
         toggle("agent", request.agent or "all", request.agent is not None)
         toggle("project", request.project or "all", request.project is not None)
-        toggle("one per session", "on" if request.one_per_session else "off", request.one_per_session)
+        toggle("1/session" if narrow else "one per session", "on" if request.one_per_session else "off",
+               request.one_per_session)
+        toggle("memory", SCOPE_LABELS[request.scope], request.includes_memory)
+        memory = self.memory if request.has_query else None
+        if memory is not None:
+            if memory.error:
+                info.append(memory.error, style="bold red")
+            elif request.includes_sessions:
+                shown = f"{len(memory.hits)} of " if len(memory.hits) < memory.total else ""
+                info.append(f"{shown}{memory.total:,} in memory")
+            elif memory.total:
+                first = request.page * PAGE_SIZE + 1
+                last = first + len(memory.hits) - 1
+                pages = (memory.total + PAGE_SIZE - 1) // PAGE_SIZE
+                info.append(f"{first}–{last} of {memory.total:,} memory hits · page {request.page + 1}/{pages}")
+            else:
+                info.append("no memory hits")
+            if request.includes_sessions:
+                info.append(" · ")
         if self.error:
             info.append(self.error, style="bold red")
-        elif self.result is not None and request.query_text:
+        elif self.result is not None and request.query_text and request.includes_sessions:
             total = self.result.total
             if total:
                 pages = (total + PAGE_SIZE - 1) // PAGE_SIZE
@@ -273,11 +390,11 @@ class SearchScreen(Screen):
             ))
 
     def _stats_changed(self, _stats: object) -> None:
-        if not self.request.query_text:
+        if not self.request.has_query:
             self.query_one(ContextPane).clear(self._empty_hint())
 
     def _index_changed(self, _generation: int) -> None:
-        if self.request.query_text:
+        if self.request.has_query:
             self.search(self.request, immediate=True)
 
     @on(Button.Pressed, "#open-demo")

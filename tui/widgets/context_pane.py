@@ -1,4 +1,5 @@
-"""The messages around the selected hit (N before and after), the hit itself marked."""
+"""The messages around the selected hit (N before and after), the hit itself marked; for a
+memory hit, the whole memory (an episodic entry's fields, a fact, a scratchpad line)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from indexer import Hit, Message
+from indexer.memory import MemoryHit
 from tui.humanize_time import clock
 from tui.log_text import log_text, mark_matches
-from tui.widgets.result_list import ROLE_LABELS
+from tui.widgets.result_list import ROLE_LABELS, memory_hit_label
 
 LINES_PER_MESSAGE = 12  # context messages are trimmed hard, the hit itself gently
 LINES_FOR_HIT = 200
@@ -60,6 +62,42 @@ class ContextPane(VerticalScroll, can_focus=False):
             for term in terms:
                 mark_matches(body, term, style("context-pane--match"))
             parts.append(label)
+            parts.append(body)
+        self.query_one("#context-body", Static).update(Group(*parts))
+        self.scroll_home(animate=False)
+
+    def show_memory(self, hit: MemoryHit, terms: list[str], folder: str) -> None:
+        """One memory hit in full, its matches marked; ``folder`` names the memory folder."""
+        style = self.get_component_rich_style
+        self.shown_ids = ()
+        header = Text(no_wrap=False)
+        header.append(memory_hit_label(hit), style=style("context-pane--header"))
+        header.append(f"\n{folder}", style=style("context-pane--dim"))
+        fields: list[tuple[str, str]] = []
+        if hit.entry is not None:
+            e = hit.entry
+            header.append(f"\n{e.type} · {e.ts or 'no time'} · importance {e.importance}",
+                          style=style("context-pane--dim"))
+            fields = [("summary", e.summary), ("detail", e.detail), ("lesson", e.lesson),
+                      ("tags", ", ".join(e.tags))]
+        elif hit.fact is not None:
+            header.append(f"\nfact.yml line {hit.fact.line}", style=style("context-pane--dim"))
+            fields = [("key", hit.fact.key), ("value", hit.fact.value_text)]
+        elif hit.item is not None:
+            item = hit.item
+            state = "done" if item.checked else "open"
+            header.append(f"\nscratchpad.md line {item.line} · {item.kind} · {state}",
+                          style=style("context-pane--dim"))
+            fields = [("item", item.text)]
+        header.append("\nenter: open in Memory (F4) · y: copy the id", style=style("context-pane--dim"))
+        parts: list = [header]
+        for label, value in fields:
+            if not value:
+                continue
+            parts.append(Text("\n" + label, style=style("context-pane--role")))
+            body = log_text(_trim(value, LINES_FOR_HIT))
+            for term in terms:
+                mark_matches(body, term, style("context-pane--match"))
             parts.append(body)
         self.query_one("#context-body", Static).update(Group(*parts))
         self.scroll_home(animate=False)

@@ -244,6 +244,24 @@ class MemoryEpisodicPane(MemoryTierPane):
         links = self.store.links(chosen.entry.id)
         detail.show_entry(chosen.entry, chosen.breakdown, links, self.threshold)
 
+    def select_entry(self, entry_id: str) -> bool:
+        """Put the cursor on ``entry_id``, leaving a filter or view that hides it; False if the
+        store has no such entry."""
+        if not any(s.entry.id == entry_id for s in self.rows):
+            try:
+                entry = self.store.entry(entry_id)
+            except LookupError:
+                return False
+            self.query_one("#episodic-filter", Input).value = ""
+            self.decayed_view = False
+            self.show_archived = self.show_archived or entry.archived
+            self.refresh_view()
+        if not any(s.entry.id == entry_id for s in self.rows):
+            return False
+        self.table.move_cursor(row=self.table.get_row_index(entry_id))
+        self.table.focus()
+        return True
+
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
         self._show_detail()

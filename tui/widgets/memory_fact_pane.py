@@ -145,6 +145,16 @@ class MemoryFactPane(MemoryTierPane):
             return None
         return keys.get_option_at_index(keys.highlighted).id
 
+    def select_key(self, key: str) -> bool:
+        """Put the editor's cursor on the fact ``key`` (the key list follows); False if absent."""
+        fact = next((f for f in self._facts_all() if f.key == key), None)
+        if fact is None:
+            return False
+        self.editor.cursor_location = (max(0, fact.line - 1), 0)
+        self.editor.scroll_cursor_visible(center=True)
+        self.editor.focus()
+        return True
+
     def action_archive_at_cursor(self) -> None:
         key = self.key_at_cursor()
         if key is None:

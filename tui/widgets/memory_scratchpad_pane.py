@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Label, OptionList, Static, TextArea
-from textual.widgets.option_list import Option
+from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from indexer.memory import (
     ChangedOnDiskError,
@@ -89,6 +89,18 @@ class MemoryScratchpadPane(MemoryTierPane):
         option_id = items.get_option_at_index(items.highlighted).id or ""
         line = int(option_id.removeprefix("line-"))
         return next((i for i in self.store.scratchpad_items() if i.line == line), None)
+
+    def select_line(self, line: int) -> bool:
+        """Highlight the item on ``line`` (1-based) and put the editor's cursor there."""
+        items = self.query_one("#scratch-items", OptionList)
+        try:
+            items.highlighted = items.get_option_index(f"line-{line}")
+        except OptionDoesNotExist:
+            return False
+        self.editor.cursor_location = (line - 1, 0)
+        self.editor.scroll_cursor_visible(center=True)
+        items.focus()
+        return True
 
     def _refuse_if_unsaved(self) -> bool:
         if self.has_unsaved_edits():

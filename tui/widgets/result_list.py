@@ -1,8 +1,13 @@
 """One page of search hits, two lines each: agent, project, when, role; then the snippet with
-its matches, given the full width of the list so it stays readable."""
+its matches, given the full width of the list so it stays readable.
+
+When the search includes memory, memory hits come first (``memory · episodic · ep-… ·
+strength 0.77`` over the matching text); they post their own ``Memory…`` messages, so a
+handler of ``Highlighted``/``Chosen`` only ever sees session hits."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.cells import cell_len, set_cell_size
@@ -13,10 +18,37 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from indexer import Hit
+from indexer.memory import MemoryHit
+from indexer.query import Term, match_spans
+from indexer.search import make_snippet
 from tui.humanize_time import short_ago
 from tui.log_text import highlighted, one_line
 
 ROLE_LABELS = {"user": "user", "assistant": "assistant", "tool": "tool", "system": "system", "meta": "injected"}
+MEMORY_SNIPPET_COLUMNS = 120
+
+
+def memory_hit_text(hit: MemoryHit) -> str:
+    """The searchable text of a memory hit on one line: an episodic entry's summary, detail,
+    lesson and tags; a fact's ``key: value``; a scratchpad item's line."""
+    if hit.entry is not None:
+        e = hit.entry
+        parts = [e.summary, e.detail, f"lesson: {e.lesson}" if e.lesson else "",
+                 f"tags: {', '.join(e.tags)}" if e.tags else ""]
+        return " · ".join(p for p in parts if p)
+    return hit.text
+
+
+def memory_hit_label(hit: MemoryHit) -> str:
+    """``memory · episodic · ep-1a2b3c4d · strength 0.77`` (the first line of a memory row)."""
+    parts = ["memory", hit.kind]
+    if hit.kind == "scratchpad" and hit.item is not None:
+        parts.append(f"line {hit.item.line}")
+    else:
+        parts.append(hit.id)
+    if hit.strength is not None:
+        parts.append(f"strength {hit.strength:.2f}")
+    return " · ".join(parts)
 
 
 def fit(text: str, width: int) -> str:
@@ -45,6 +77,7 @@ class ResultList(OptionList):
         "result-list--time",
         "result-list--role",
         "result-list--match",
+        "result-list--memory",
     }
 
     @dataclass
@@ -60,14 +93,37 @@ class ResultList(OptionList):
         hit: Hit
         what: str
 
+    @dataclass
+    class MemoryHighlighted(Message):
+        hit: MemoryHit
+
+    @dataclass
+    class MemoryChosen(Message):
+        hit: MemoryHit
+
+    @dataclass
+    class MemoryCopyRequested(Message):
+        hit: MemoryHit
+        what: str
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.hits: list[Hit] = []
+        self.memory_hits: list[MemoryHit] = []  # shown above ``hits``
 
-    def show_hits(self, hits: list[Hit], now: float) -> None:
+    def show_hits(
+        self,
+        hits: list[Hit],
+        now: float,
+        memory_hits: Sequence[MemoryHit] = (),
+        memory_terms: Sequence[Term] = (),
+    ) -> None:
         self.hits = list(hits)
-        self.set_options(Option(self.row(hit, now), id=str(i)) for i, hit in enumerate(self.hits))
-        if self.hits:
+        self.memory_hits = list(memory_hits)
+        options = [Option(self.memory_row(hit, memory_terms), id=f"memory-{i}") for i, hit in enumerate(self.memory_hits)]
+        options += [Option(self.row(hit, now), id=str(i)) for i, hit in enumerate(self.hits)]
+        self.set_options(options)
+        if options:
             self.highlighted = 0
 
     def row(self, hit: Hit, now: float) -> Text:
@@ -86,22 +142,62 @@ class ResultList(OptionList):
         text.append_text(highlighted(hit.snippet, hit.spans, style("result-list--match", partial=True)))
         return text
 
+    def memory_row(self, hit: MemoryHit, terms: Sequence[Term]) -> Text:
+        style = self.get_component_rich_style
+        text = Text(no_wrap=True, overflow="ellipsis", end="")
+        text.append(one_line(memory_hit_label(hit), 120), style=style("result-list--memory", partial=True))
+        whole = " ".join(memory_hit_text(hit).split())
+        if cell_len(whole) <= MEMORY_SNIPPET_COLUMNS:  # short: all of it, no lead-in cut
+            snippet, spans = whole, match_spans(whole, list(terms))
+        else:
+            snippet, spans = make_snippet(whole, list(terms), MEMORY_SNIPPET_COLUMNS)
+        text.append("\n  ")
+        text.append_text(highlighted(snippet, spans, style("result-list--match", partial=True)))
+        return text
+
+    def _item_at(self, index: int | None) -> Hit | MemoryHit | None:
+        if index is None:
+            return None
+        if index < len(self.memory_hits):
+            return self.memory_hits[index]
+        index -= len(self.memory_hits)
+        return self.hits[index] if 0 <= index < len(self.hits) else None
+
+    @property
+    def current_item(self) -> Hit | MemoryHit | None:
+        """The highlighted row: a session ``Hit`` or a ``MemoryHit``."""
+        return self._item_at(self.highlighted)
+
     @property
     def current_hit(self) -> Hit | None:
-        if self.highlighted is None or not self.hits:
-            return None
-        return self.hits[self.highlighted]
+        """The highlighted session hit (None on a memory row)."""
+        item = self.current_item
+        return item if isinstance(item, Hit) else None
+
+    @property
+    def current_memory_hit(self) -> MemoryHit | None:
+        item = self.current_item
+        return item if isinstance(item, MemoryHit) else None
 
     def _on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
-        if event.option_index < len(self.hits):
-            self.post_message(self.Highlighted(self.hits[event.option_index]))
+        item = self._item_at(event.option_index)
+        if isinstance(item, MemoryHit):
+            self.post_message(self.MemoryHighlighted(item))
+        elif item is not None:
+            self.post_message(self.Highlighted(item))
 
     def _on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        if event.option_index < len(self.hits):
-            self.post_message(self.Chosen(self.hits[event.option_index]))
+        item = self._item_at(event.option_index)
+        if isinstance(item, MemoryHit):
+            self.post_message(self.MemoryChosen(item))
+        elif item is not None:
+            self.post_message(self.Chosen(item))
 
     def action_copy(self, what: str) -> None:
-        if (hit := self.current_hit) is not None:
-            self.post_message(self.CopyRequested(hit, what))
+        item = self.current_item
+        if isinstance(item, MemoryHit):
+            self.post_message(self.MemoryCopyRequested(item, what))
+        elif item is not None:
+            self.post_message(self.CopyRequested(item, what))

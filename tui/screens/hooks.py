@@ -1,0 +1,220 @@
+"""F6: are Hindsight's Claude Code hooks installed (user and project settings)? Install or
+remove them after a confirm. Codex and pi read AGENTS.md instead, so they get a pointer to
+``hindsight hooks print``.
+
+The reading and writing is ``indexer.hooks``: atomic, a ``.bak`` of the previous file, only
+our entries touched, a settings.json that does not parse reported and left alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, Static
+
+from indexer.fileio import ChangedOnDiskError
+from indexer.hooks import (
+    DEFAULT_PROGRAM,
+    HOOK_EVENTS,
+    HookChange,
+    HooksStatus,
+    SettingsError,
+    hooks_status,
+    install_hooks,
+    uninstall_hooks,
+)
+from tui.log_text import visible
+from tui.screens.confirm import ConfirmScreen
+
+OTHER_AGENTS = ("Codex and pi read AGENTS.md instead of hooks: run `hindsight hooks print --codex` "
+                "or `hindsight hooks print --pi` and paste the block it prints.")
+INTRO = ("With the hooks, Claude Code uses Hindsight on its own: SessionStart loads your memory and "
+         "rules, UserPromptSubmit reminds it to search history when you refer to past work, and "
+         "Stop/SessionEnd refresh the index.")
+
+
+@dataclass(frozen=True)
+class SettingsScope:
+    """One Claude Code settings file the screen manages."""
+
+    key: str  # "user" | "project": the widget ids use it
+    title: str  # "User settings"
+    path: Path
+    label: str  # the path as shown (``~/.claude/settings.json``)
+
+    def shorten(self, message: str) -> str:
+        """An error message with the file's full path replaced by its label."""
+        return message.replace(str(self.path), self.label)
+
+
+def hooks_summary(statuses: Sequence[tuple[str, HooksStatus]]) -> str:
+    """``on (user)``, ``partly on (project)``, ``off``, ``settings error (user)``: one word-ish
+    for the help screen, from (scope name, status) pairs."""
+    complete = [name for name, s in statuses if s.complete]
+    partial = [name for name, s in statuses if s.installed and not s.complete and s.error is None]
+    broken = [name for name, s in statuses if s.error is not None]
+    parts = []
+    if complete:
+        parts.append(f"on ({', '.join(complete)})")
+    if partial:
+        parts.append(f"partly on ({', '.join(partial)})")
+    if broken:
+        parts.append(f"settings error ({', '.join(broken)})")
+    return "; ".join(parts) or "off"
+
+
+def describe(status: HooksStatus) -> tuple[str, str]:
+    """(state, style) for one settings file."""
+    if status.error is not None:
+        return "cannot read it: nothing will be written until it is fixed", "bold red"
+    if status.complete:
+        return "installed", "bold green"
+    if status.installed:
+        return f"partly installed (missing {', '.join(status.missing)})", "bold yellow"
+    if not status.exists:
+        return "not installed (no settings file yet)", "bold"
+    return "not installed", "bold"
+
+
+class HooksScreen(ModalScreen[None]):
+    """Which Hindsight hooks each settings file has, with Install / Uninstall per file."""
+
+    BINDINGS = [Binding("escape,q", "close", "Close", id="hooks.close")]
+
+    @dataclass
+    class StatusLoaded(Message):
+        """What the settings files hold now; it bubbles up so the app's summary follows."""
+
+        statuses: tuple[tuple[str, HooksStatus], ...]  # (scope key, status), in scope order
+
+    @dataclass
+    class Written(Message):
+        scope: SettingsScope
+        change: HookChange | None
+        error: str | None = None
+
+    def __init__(self, scopes: Sequence[SettingsScope], *, program: str = DEFAULT_PROGRAM) -> None:
+        super().__init__()
+        self.scopes = tuple(scopes)
+        self.program = program
+        self.statuses: dict[str, HooksStatus] = {}
+        self.errors: dict[str, str] = {}  # the last failed write per scope
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="hooks-dialog"):
+            yield Label("Claude Code hooks", id="hooks-title")
+            yield Static(INTRO, id="hooks-intro", markup=False)
+            for scope in self.scopes:
+                with Vertical(classes="hooks-scope", id=f"hooks-{scope.key}"):
+                    yield Static(Text(f"{scope.title}  {scope.label}"), classes="hooks-status",
+                                 id=f"hooks-{scope.key}-status")
+                    with Horizontal(classes="hooks-buttons"):
+                        yield Button("Install", id=f"install-{scope.key}", variant="primary", disabled=True)
+                        yield Button("Uninstall", id=f"uninstall-{scope.key}", disabled=True)
+            yield Static(OTHER_AGENTS, id="hooks-other", markup=False)
+            yield Static("escape closes", id="hooks-help")
+
+    def on_mount(self) -> None:
+        self.load_status()
+
+    # -- reading -------------------------------------------------------------------------------
+    @work(thread=True, exclusive=True, group="hooks-status", exit_on_error=False)
+    def load_status(self) -> None:
+        self.post_message(self.StatusLoaded(tuple((s.key, hooks_status(s.path)) for s in self.scopes)))
+
+    def on_hooks_screen_status_loaded(self, event: StatusLoaded) -> None:
+        self.statuses = dict(event.statuses)
+        for scope in self.scopes:
+            self._paint(scope)
+
+    def _paint(self, scope: SettingsScope) -> None:
+        status = self.statuses.get(scope.key)
+        text = Text()
+        text.append(scope.title, style="bold")
+        text.append(f"  {visible(scope.label)}", style="dim")
+        if status is not None:
+            text.append("\n")
+            for event in HOOK_EVENTS:
+                on = event in status.installed
+                text.append("✓ " if on else "✗ ", style="green" if on else "dim")
+                text.append(event + "   ", style="" if on else "dim")
+            state, style = describe(status)
+            text.append("\n")
+            text.append(state, style=style)
+            if status.error is not None:
+                text.append("\n")
+                text.append(visible(scope.shorten(status.error)), style="red")
+        if scope.key in self.errors:
+            text.append("\n")
+            text.append(visible(scope.shorten(self.errors[scope.key])), style="bold red")
+        self.query_one(f"#hooks-{scope.key}-status", Static).update(text)
+        ok = status is not None and status.error is None
+        self.query_one(f"#install-{scope.key}", Button).disabled = not (ok and not status.complete)
+        self.query_one(f"#uninstall-{scope.key}", Button).disabled = not (ok and bool(status.installed))
+
+    # -- writing -------------------------------------------------------------------------------
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        action, _, key = (event.button.id or "").partition("-")
+        scope = next((s for s in self.scopes if s.key == key), None)
+        if scope is None or action not in ("install", "uninstall"):
+            return
+        event.stop()
+        if action == "install":
+            status = self.statuses.get(key)
+            events = ", ".join(status.missing if status else HOOK_EVENTS)
+            confirm = ConfirmScreen(
+                "Install Hindsight's hooks?",
+                f"Add Hindsight's hooks for {events} to {scope.label}?\n\n"
+                "Other settings and hooks stay as they are; the previous file is kept as settings.json.bak.",
+                yes="Install",
+                no="Cancel",
+            )
+        else:
+            confirm = ConfirmScreen(
+                "Remove Hindsight's hooks?",
+                f"Remove the Hindsight hook entries from {scope.label}?\n\n"
+                "Only what Hindsight added is removed; the previous file is kept as settings.json.bak.",
+                yes="Uninstall",
+                no="Cancel",
+            )
+        self.app.push_screen(confirm, lambda yes: yes and self.write(scope, action))
+
+    @work(thread=True, exclusive=True, group="hooks-write", exit_on_error=False)
+    def write(self, scope: SettingsScope, action: str) -> None:
+        try:
+            if action == "install":
+                change = install_hooks(scope.path, program=self.program)
+            else:
+                change = uninstall_hooks(scope.path)
+        except (SettingsError, ChangedOnDiskError, OSError) as exc:
+            self.post_message(self.Written(scope, None, str(exc)))
+            return
+        self.post_message(self.Written(scope, change))
+
+    def on_hooks_screen_written(self, event: Written) -> None:
+        scope, change = event.scope, event.change
+        if event.error is not None or change is None:
+            self.errors[scope.key] = f"Nothing was written: {event.error}"
+            self.notify(visible(scope.shorten(event.error or "")), title="Hooks not changed", severity="error", timeout=10)
+        else:
+            self.errors.pop(scope.key, None)
+            if change.added:
+                self.notify(f"Added hooks for {', '.join(change.added)} to {scope.label}", title="Hooks installed")
+            elif change.removed:
+                self.notify(f"Removed hooks for {', '.join(change.removed)} from {scope.label}", title="Hooks removed")
+            else:
+                self.notify(f"{scope.label} already had what was asked: nothing changed")
+        self.load_status()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
