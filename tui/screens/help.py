@@ -63,6 +63,9 @@ class HelpScreen(ModalScreen[None]):
                 keys = binding.key_display or ", ".join(self.app.get_key_display(Binding(k, "")) for k in binding.key.split(","))
                 table.add_row(keys, binding.description)
         hooks = getattr(self.app, "hooks", None)
+        if hooks is None and hasattr(self.app, "read_hooks"):
+            # Not loaded yet by the start-up worker: two small files, read now so help is complete.
+            hooks = self.app.read_hooks()
         if hooks is not None:
             table.add_row("", "")
             table.add_row("", Text.assemble(("Claude Code hooks: ", "bold"), hooks_summary(hooks),
