@@ -48,10 +48,17 @@ def app_for(index_path: Path, roots: SourceRoots | None = None, **overrides) -> 
 
 
 async def settle(pilot: Pilot) -> None:
-    """Wait for every worker (search, context, tree, transcript) and the repaint after it."""
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    """Wait for every worker (search, context, tree, transcript) and the repaint after it.
+
+    A finished worker's message can start another worker (an index run ends, then the stats
+    load), so wait until a repaint leaves none running.
+    """
+    for _ in range(50):
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        if not any(worker.is_running for worker in pilot.app.workers):
+            break
     freeze(pilot.app)
 
 
