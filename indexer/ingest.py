@@ -29,8 +29,8 @@ from indexer.sources.base import ParsedMessage, SessionMeta, load_whole_json, pr
 HASH_SPAN = 1024
 BATCH_BYTES = 16 * 1024 * 1024
 BATCH_SECONDS = 1.0  # commit at least this often so searches see a long run's progress
-STALE_PARTIAL_SECONDS = 600
-WRITER_CACHE_KIB = 128 * 1024  # a last line without "\n" this old is taken as finished
+STALE_PARTIAL_SECONDS = 600  # a last line without "\n" this old is taken as finished
+WRITER_CACHE_KIB = 128 * 1024
 
 _CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]{2,}")
 
