@@ -12,10 +12,14 @@ import errno
 import fcntl
 import hashlib
 import json
+import multiprocessing
 import os
 import re
 import sqlite3
+import threading
 import time
+from collections import deque
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
@@ -31,6 +35,8 @@ BATCH_BYTES = 16 * 1024 * 1024
 BATCH_SECONDS = 1.0  # commit at least this often so searches see a long run's progress
 STALE_PARTIAL_SECONDS = 600  # a last line without "\n" this old is taken as finished
 WRITER_CACHE_KIB = 128 * 1024
+PARALLEL_MIN_BYTES = 32 * 1024 * 1024  # below this a helper process costs more than it saves
+PREFETCH_FILES = 16  # prepared files waiting for the writer, at most
 
 _CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]{2,}")
 
@@ -190,6 +196,106 @@ class _FileRow:
     missing: int
 
 
+@dataclass
+class FileJob:
+    """What reading one file needs: where it is, what it looked like, what we knew of it."""
+
+    agent: str
+    path: str
+    size: int
+    mtime: float
+    mtime_ns: int
+    inode: int
+    row: _FileRow | None
+    meta: SessionMeta  # the session as indexed so far (empty for a new file)
+
+
+@dataclass
+class PreparedFile:
+    """One file read and parsed, each message ready to insert: the writer only writes."""
+
+    job: FileJob
+    append: bool = False
+    start: int = 0
+    consumed: int = 0
+    bytes_read: int = 0
+    state: dict = field(default_factory=dict)
+    meta: SessionMeta = field(default_factory=SessionMeta)
+    rows: list[tuple] = field(default_factory=list)  # see _message_row
+    head_hash: str = ""
+    tail_hash: str = ""
+    problem: str | None = None  # could not read: nothing else is set
+    bad_lines: str | None = None
+
+
+def _message_row(m: ParsedMessage) -> tuple:
+    """(role, kind, tool, ts, stored text, stored detail, indexed, grams, dedup): what the
+    writer needs, with the CPU work (bigrams, packing, hashing) already done."""
+    grams = cjk_bigrams(m.text) if m.indexed else ""
+    return (m.role, m.kind, m.tool_name, m.ts, m.text if m.indexed else pack(m.text), pack(m.detail),
+            m.indexed, grams, _dedup_digest(m.dedup))
+
+
+def prepare_file(job: FileJob, now: float) -> PreparedFile:
+    """Read what is new in a file and parse it. No database: runs in a helper process on big runs."""
+    row, path = job.row, job.path
+    p = Path(path)
+    out = PreparedFile(job)
+    previous_state: dict = json.loads(row.parser_state) if row and row.parser_state else {}
+    whole = is_whole_document(job.agent, p) or bool(previous_state.get("_whole"))
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(HASH_SPAN)
+            if row and not whole and row.offset > 0 and job.size >= row.offset and row.inode == job.inode:
+                if _hash(head[: min(HASH_SPAN, row.offset)]) == row.head_hash:
+                    fh.seek(max(0, row.offset - HASH_SPAN))
+                    before = fh.read(row.offset - max(0, row.offset - HASH_SPAN))
+                    out.append = _hash(before) == row.tail_hash
+            start = row.offset if out.append else 0
+            fh.seek(start)
+            data = fh.read(max(0, job.size - start))
+            if start == 0 and not whole and data.split(b"\n", 1)[0].strip() in (b"{", b"["):
+                whole = True  # a pretty-printed JSON document: read it whole, every time
+            if whole:
+                complete, consumed = data, start + len(data)
+            else:
+                cut = data.rfind(b"\n") + 1
+                partial = data[cut:]
+                writer_gone = now - job.mtime > STALE_PARTIAL_SECONDS
+                if partial.strip() and writer_gone and load_whole_json(partial) is not None:
+                    # The writer is long gone and its last line is complete JSON: take it.
+                    complete, consumed = data + b"\n", start + len(data)
+                else:
+                    complete, consumed = data[:cut], start + cut
+            # Hashes of the file as it stands up to `consumed`, to recognise it next time.
+            fh.seek(max(0, consumed - HASH_SPAN))
+            out.tail_hash = _hash(fh.read(consumed - max(0, consumed - HASH_SPAN)))
+            out.head_hash = _hash(head[: min(HASH_SPAN, consumed)])
+    except FileNotFoundError:
+        out.problem = f"{path}: vanished before it could be read"
+        return out
+    except OSError as exc:
+        out.problem = f"{path}: cannot read ({exc.strerror or exc})"
+        return out
+    out.start, out.consumed, out.bytes_read = start, consumed, len(data)
+
+    state: dict = previous_state if out.append else {}
+    if whole:
+        state["_whole"] = True
+    first_line_no = int(state.get("_lines", 0)) + 1 if out.append else 1
+    meta = job.meta
+    if not out.append:
+        meta.session_id = None  # let the parser name it from the file again
+    parsed = PARSERS[job.agent].parse(p, complete, first_line_no, state, meta)
+    state["_lines"] = first_line_no - 1 + (complete.count(b"\n") if not whole else 0)
+    if parsed.bad_lines:
+        where = f" (first at line {parsed.first_bad_line})" if parsed.first_bad_line else ""
+        out.bad_lines = f"{path}: {parsed.bad_lines} line(s) are not valid JSON and were skipped{where}"
+    out.state, out.meta = state, meta
+    out.rows = [_message_row(m) for m in parsed.messages]
+    return out
+
+
 class Ingester:
     """One index run over a connection. Not thread-safe; one per run."""
 
@@ -229,17 +335,20 @@ class Ingester:
 
         touched: set[int] = set()
         batch_bytes, last_commit = 0, time.monotonic()
+        jobs = [self._job(agent, path, st, row) for agent, path, st, row in work]
+        stream = prepared_stream(jobs, self.now, parallel=prog.bytes_total >= PARALLEL_MIN_BYTES)
         conn.execute("BEGIN IMMEDIATE")
         try:
-            for agent, path, st, row in work:
+            for prepared in stream:
                 if should_stop and should_stop():
                     self.summary.stopped = True
                     break
-                prog.current = path
-                read = self._index_file(agent, path, st, row, touched)
-                batch_bytes += read
+                job = prepared.job
+                prog.current = job.path
+                self._store(prepared, touched)
+                batch_bytes += prepared.bytes_read
                 prog.files_done += 1
-                prog.bytes_done += max(0, st.st_size - (row.offset if row else 0))
+                prog.bytes_done += max(0, job.size - (job.row.offset if job.row else 0))
                 prog.sessions_touched = len(touched)
                 prog.messages_added = self.summary.messages_added
                 if batch_bytes >= BATCH_BYTES or time.monotonic() - last_commit >= BATCH_SECONDS:
@@ -259,6 +368,8 @@ class Ingester:
         except BaseException:
             conn.execute("ROLLBACK")
             raise
+        finally:
+            stream.close()
         if progress:
             progress(prog)
         self.summary.sessions_touched = len(touched)
@@ -282,81 +393,39 @@ class Ingester:
             self.summary.files_missing += 1
 
     # -- one file --------------------------------------------------------------
-    def _index_file(self, agent: str, path: str, st: os.stat_result, row: _FileRow | None, touched: set[int]) -> int:
-        p = Path(path)
-        previous_state: dict = json.loads(row.parser_state) if row and row.parser_state else {}
-        whole = is_whole_document(agent, p) or bool(previous_state.get("_whole"))
-        try:
-            with open(path, "rb") as fh:
-                head = fh.read(HASH_SPAN)
-                append = False
-                if row and not whole and row.offset > 0 and st.st_size >= row.offset and row.inode == st.st_ino:
-                    if _hash(head[: min(HASH_SPAN, row.offset)]) == row.head_hash:
-                        fh.seek(max(0, row.offset - HASH_SPAN))
-                        before = fh.read(row.offset - max(0, row.offset - HASH_SPAN))
-                        append = _hash(before) == row.tail_hash
-                start = row.offset if append else 0
-                fh.seek(start)
-                data = fh.read(max(0, st.st_size - start))
-        except FileNotFoundError:
-            self.summary.problems.append(f"{path}: vanished before it could be read")
-            return 0
-        except OSError as exc:
-            self.summary.problems.append(f"{path}: cannot read ({exc.strerror or exc})")
-            return 0
-        self.summary.bytes_read += len(data)
-        if start == 0 and not whole and data.split(b"\n", 1)[0].strip() in (b"{", b"["):
-            whole = True  # a pretty-printed JSON document: read it whole, every time
+    def _job(self, agent: str, path: str, st: os.stat_result, row: _FileRow | None) -> FileJob:
+        meta = SessionMeta()
+        if row and row.session_rowid is not None:
+            self._load_meta(row.session_rowid, meta)
+        return FileJob(agent, path, st.st_size, st.st_mtime, st.st_mtime_ns, st.st_ino, row, meta)
 
-        if whole:
-            complete, consumed = data, start + len(data)
-        else:
-            cut = data.rfind(b"\n") + 1
-            partial = data[cut:]
-            writer_gone = self.now - st.st_mtime > STALE_PARTIAL_SECONDS
-            if partial.strip() and writer_gone and load_whole_json(partial) is not None:
-                # The writer is long gone and its last line is complete JSON: take it.
-                complete, consumed = data + b"\n", start + len(data)
-            else:
-                complete, consumed = data[:cut], start + cut
-
-        if row and not append:
+    def _store(self, prepared: PreparedFile, touched: set[int]) -> None:
+        """Write one prepared file: replace or extend its rows, update its session and file."""
+        job, row = prepared.job, prepared.job.row
+        if prepared.problem:
+            self.summary.problems.append(prepared.problem)
+            return
+        self.summary.bytes_read += prepared.bytes_read
+        if prepared.bad_lines:
+            self.summary.problems.append(prepared.bad_lines)
+        if row and not prepared.append:
             self._remove_file_rows(row)
             self.summary.files_reindexed += 1
         elif row:
             self.summary.files_appended += 1
         else:
             self.summary.files_new += 1
-
-        state: dict = previous_state if append else {}
-        if whole:
-            state["_whole"] = True
-        first_line_no = int(state.get("_lines", 0)) + 1 if append else 1
-        meta = SessionMeta()
+        meta = prepared.meta
         session_rowid = row.session_rowid if row else None
-        if session_rowid is not None:
-            self._load_meta(session_rowid, meta)
-        if not append:
-            meta.session_id = None  # let the parser name it from the file again
-        parser = PARSERS[agent]
-        out = parser.parse(p, complete, first_line_no, state, meta)
-        state["_lines"] = first_line_no - 1 + (complete.count(b"\n") if not whole else 0)
-        if out.bad_lines:
-            where = f" (first at line {out.first_bad_line})" if out.first_bad_line else ""
-            self.summary.problems.append(
-                f"{path}: {out.bad_lines} line(s) are not valid JSON and were skipped{where}"
-            )
-
-        if meta.session_id and (out.messages or session_rowid is not None):
-            session_rowid = self._upsert_session(agent, path, meta, session_rowid)
-            file_id = self._upsert_file(agent, path, st, consumed, complete, data, start, state, session_rowid, row)
-            added = self._insert_messages(session_rowid, file_id, out.messages)
+        if meta.session_id and (prepared.rows or session_rowid is not None):
+            session_rowid = self._upsert_session(job.agent, job.path, meta, session_rowid)
+            file_id = self._upsert_file(prepared, session_rowid)
+            added = self._insert_messages(session_rowid, file_id, prepared.rows)
             self._refresh_session_counts(session_rowid)
             touched.add(session_rowid)
             self.summary.messages_added += added
         else:
-            self._upsert_file(agent, path, st, consumed, complete, data, start, state, session_rowid, row)
-        return len(data)
+            self._upsert_file(prepared, session_rowid)
 
     def _load_meta(self, session_rowid: int, meta: SessionMeta) -> None:
         r = self.conn.execute("SELECT * FROM sessions WHERE id = ?", (session_rowid,)).fetchone()
@@ -411,22 +480,18 @@ class Ingester:
             )
         return int(existing["id"])
 
-    def _upsert_file(self, agent, path, st, consumed, complete, data, start, state, session_rowid, row) -> int:
-        # Hashes over the file as it stands up to `consumed`, to recognise it next time.
-        with open(path, "rb") as fh:
-            head = fh.read(min(HASH_SPAN, consumed))
-            fh.seek(max(0, consumed - HASH_SPAN))
-            tail = fh.read(consumed - max(0, consumed - HASH_SPAN))
+    def _upsert_file(self, prepared: PreparedFile, session_rowid: int | None) -> int:
+        job, row = prepared.job, prepared.job.row
         values = (
-            agent,
+            job.agent,
             session_rowid,
-            st.st_size,
-            st.st_mtime_ns,
-            st.st_ino,
-            consumed,
-            _hash(head),
-            _hash(tail),
-            json.dumps(state, ensure_ascii=False),
+            job.size,
+            job.mtime_ns,
+            job.inode,
+            prepared.consumed,
+            prepared.head_hash,
+            prepared.tail_hash,
+            json.dumps(prepared.state, ensure_ascii=False),
             self.now,
         )
         if row:
@@ -439,11 +504,11 @@ class Ingester:
         cur = self.conn.execute(
             "INSERT INTO files(path, agent, session_rowid, size, mtime_ns, inode, offset, head_hash,"
             " tail_hash, parser_state, indexed_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-            (path, *values),
+            (job.path, *values),
         )
         return int(cur.lastrowid)
 
-    def _insert_messages(self, session_rowid: int, file_id: int, messages: list[ParsedMessage]) -> int:
+    def _insert_messages(self, session_rowid: int, file_id: int, rows: list[tuple]) -> int:
         conn = self.conn
         ordinal = self._next_ordinal.get(session_rowid)
         if ordinal is None:
@@ -456,21 +521,19 @@ class Ingester:
             "INSERT OR IGNORE INTO messages(session_rowid, file_id, ordinal, role, kind, tool_name,"
             " ts, text, detail, indexed, has_cjk, dedup) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
         )
-        for m in messages:
-            grams = cjk_bigrams(m.text) if m.indexed else ""
+        for role, kind, tool, ts, text, detail, indexed, grams, dedup in rows:
             cur = conn.execute(
                 insert,
-                (session_rowid, file_id, ordinal, m.role, m.kind, m.tool_name, m.ts,
-                 m.text if m.indexed else pack(m.text), pack(m.detail),
-                 int(m.indexed), int(bool(grams)), _dedup_digest(m.dedup)),
+                (session_rowid, file_id, ordinal, role, kind, tool, ts, text, detail,
+                 int(indexed), int(bool(grams)), dedup),
             )
             if cur.rowcount != 1:
                 continue  # already indexed from another copy of this message
             rowid = cur.lastrowid
             ordinal += 1
             added += 1
-            if m.indexed:
-                conn.execute("INSERT INTO fts(rowid, text) VALUES (?, ?)", (rowid, m.text))
+            if indexed:
+                conn.execute("INSERT INTO fts(rowid, text) VALUES (?, ?)", (rowid, text))
                 if grams:
                     conn.execute("INSERT INTO cjk2(rowid, grams) VALUES (?, ?)", (rowid, grams))
         self._next_ordinal[session_rowid] = ordinal
@@ -499,6 +562,34 @@ class Ingester:
             " (SELECT count(*), min(ts), max(ts) FROM messages WHERE session_rowid = ?) WHERE id = ?",
             (session_rowid, session_rowid),
         )
+
+
+def prepared_stream(jobs: list[FileJob], now: float, *, parallel: bool) -> Iterator[PreparedFile]:
+    """The jobs prepared in order. On a big run a helper process reads and parses the next
+    files while this one writes: parsing, bigrams and packing are about half of a cold build."""
+    # Forking a process that runs other threads is unsafe (the app indexes from a thread
+    # worker), and spawn would re-run the caller's __main__: there, and for small runs, we
+    # prepare inline.
+    if not parallel or len(jobs) < 2 or threading.active_count() > 1 or os.name != "posix":
+        for job in jobs:
+            yield prepare_file(job, now)
+        return
+    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"))
+    pending: deque = deque()
+    try:
+        queued = iter(jobs)
+        for job in queued:
+            pending.append(pool.submit(prepare_file, job, now))
+            if len(pending) >= PREFETCH_FILES:
+                break
+        while pending:
+            prepared = pending.popleft().result()
+            job = next(queued, None)
+            if job is not None:
+                pending.append(pool.submit(prepare_file, job, now))
+            yield prepared
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def update_index(

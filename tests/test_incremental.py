@@ -231,3 +231,37 @@ def test_last_line_without_newline_is_taken_once_the_writer_is_long_gone(tree):
     run(index, root)
     assert texts(index) == ["first prompt about pelicans", "final words about herons"]
     assert run(index, root).files_changed == 0
+
+
+def test_a_helper_process_prepares_files_exactly_as_inline(tmp_path, monkeypatch):
+    """Big runs parse in a helper process; the index must come out the same."""
+    import threading
+
+    from conftest import corpus_roots
+    from indexer import ingest
+
+    if threading.active_count() > 1:
+        pytest.skip("another thread is running: the helper process is (rightly) not used")
+    used = []
+    real_pool = ingest.ProcessPoolExecutor
+
+    def counting_pool(*args, **kwargs):
+        used.append(True)
+        return real_pool(*args, **kwargs)
+
+    def contents(index: Index) -> list[tuple]:
+        return index.conn.execute(
+            "SELECT s.session_id, m.ordinal, m.role, m.kind, m.text, m.detail, m.indexed FROM messages m"
+            " JOIN sessions s ON s.id = m.session_rowid ORDER BY s.session_id, m.ordinal"
+        ).fetchall()
+
+    inline = Index(tmp_path / "inline.sqlite3")
+    inline.update(corpus_roots(), now=FIXED_NOW)
+    monkeypatch.setattr(ingest, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(ingest, "ProcessPoolExecutor", counting_pool)
+    helped = Index(tmp_path / "helped.sqlite3")
+    summary = helped.update(corpus_roots(), now=FIXED_NOW)
+    assert used, "the helper process was not used"
+    assert summary.messages_added == inline.stats().messages
+    assert [tuple(r) for r in contents(helped)] == [tuple(r) for r in contents(inline)]
+    assert [h.message.text for h in helped.search("更新").hits] == [h.message.text for h in inline.search("更新").hits]

@@ -92,8 +92,9 @@ def cut_middle(text: str, head: int, tail: int) -> str:
 
 
 def clip_tool_output(text: str) -> str:
-    """A tool result as stored: head and tail only, base64 removed (cut first: it is cheaper)."""
-    return strip_binary(cut_middle(text, TOOL_RESULT_HEAD, TOOL_RESULT_TAIL))
+    """A tool result as stored: head and tail only. It is never indexed, so base64 in it does
+    no harm beyond its share of the 2,800 characters kept."""
+    return cut_middle(text, TOOL_RESULT_HEAD, TOOL_RESULT_TAIL)
 
 
 def parse_iso(value: Any) -> float | None:
