@@ -55,8 +55,8 @@ class IndexActivity:
 class HindsightApp(App[None]):
     """Search and browse coding agents' history."""
 
-    # The memory and rules screens bring their own (scoped) styles when they are installed.
-    CSS_PATH = ["app.tcss"] + (["memory_rules.tcss"] if (Path(__file__).parent / "memory_rules.tcss").exists() else [])
+    # The memory and rules screens bring their own (scoped) styles, parsed when first shown.
+    CSS_PATH = "app.tcss"
     TITLE = "Hindsight"
     MODES = {
         "search": SearchScreen,
