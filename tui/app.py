@@ -312,10 +312,7 @@ class HindsightApp(App[None]):
         if what == "id":
             text, label = session.session_id, "session id"
         else:
-            parent = None
-            if session.parent_session_id:
-                parent = self.index.session(f"{session.agent}:{session.parent_session_id}")
-            text, label = resume_command(session, parent), "resume command"
+            text, label = resume_command(session, self.index.parent(session)), "resume command"
         copy_text(self, text)
         self.notify(visible(text), title=f"Copied the {label}", timeout=4)
 

@@ -346,14 +346,23 @@ def find_session(index: Index, ref: str) -> Session | int:
     return session
 
 
-def cmd_show(args: argparse.Namespace) -> int:
+def open_chosen_session(args: argparse.Namespace, kind: str) -> tuple[Index, Session] | int:
+    """The index and ``args.session``, logged as the session a search led to; or an exit code."""
     index = open_existing_index(args)
     if isinstance(index, int):
         return index
     session = find_session(index, args.session)
     if isinstance(session, int):
         return session
-    record_usage(UsageEvent(ts=time.time(), kind="show", chosen=session.session_id))
+    record_usage(UsageEvent(ts=time.time(), kind=kind, chosen=session.session_id))
+    return index, session
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    opened = open_chosen_session(args, "show")
+    if isinstance(opened, int):
+        return opened
+    index, session = opened
     if args.around is not None:
         center = index.message(args.around)
         if center is None or center.session_rowid != session.id:
@@ -453,13 +462,10 @@ def cmd_sessions(args: argparse.Namespace) -> int:
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
-    index = open_existing_index(args)
-    if isinstance(index, int):
-        return index
-    session = find_session(index, args.session)
-    if isinstance(session, int):
-        return session
-    record_usage(UsageEvent(ts=time.time(), kind="resume", chosen=session.session_id))
+    opened = open_chosen_session(args, "resume")
+    if isinstance(opened, int):
+        return opened
+    index, session = opened
     command = resume_command(session, index.parent(session))
     if args.json:
         print(json.dumps({"session": session_json(session), "command": command, "cwd": session.project_path},

@@ -125,10 +125,7 @@ class SessionsScreen(Screen):
             details.show_hint("enter or space expands; a session's transcript opens with enter.")
             return
         session = data.session
-        parent = None
-        if session.parent_session_id:
-            parent = self.hindsight.index.session(f"{session.agent}:{session.parent_session_id}")
-        details.show(session, resume_command(session, parent), self.hindsight.now())
+        details.show(session, resume_command(session, self.hindsight.index.parent(session)), self.hindsight.now())
 
     @on(SessionTree.SessionChosen)
     def _session_chosen(self, event: SessionTree.SessionChosen) -> None:
