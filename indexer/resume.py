@@ -8,17 +8,22 @@ from indexer.models import Session
 
 
 def resume_command(session: Session, parent: Session | None = None) -> str:
-    """``cd <cwd> && <agent resume>``. A subagent cannot be resumed on its own: its parent is."""
-    target = parent if (session.parent_session_id and parent is not None) else session
-    session_id = target.session_id if target is session or parent else session.parent_session_id
-    if session.parent_session_id and parent is None:
-        session_id = session.parent_session_id
+    """``cd <cwd> && <agent resume>``.
+
+    A Claude Code or Codex subagent cannot be resumed on its own: its parent is (``parent``
+    when it is indexed, else the parent's id). A Pi session's parent is the session it was
+    branched from, and the branch resumes by itself.
+    """
+    target, target_id = session, session.session_id
+    if session.parent_session_id and session.agent != "pi":
+        target = parent or session
+        target_id = parent.session_id if parent else session.parent_session_id
     if session.agent == "claude-code":
-        command = f"claude --resume {shlex.quote(str(session_id))}"
+        command = f"claude --resume {shlex.quote(target_id)}"
     elif session.agent == "codex":
-        command = f"codex resume {shlex.quote(str(session_id))}"
+        command = f"codex resume {shlex.quote(target_id)}"
     elif session.agent == "pi":
-        command = f"pi --session {shlex.quote(target.source_path)}"
+        command = f"pi --session {shlex.quote(session.source_path)}"
     else:
         raise ValueError(f"unknown agent {session.agent!r}")
     cwd = target.project_path or session.project_path
