@@ -12,6 +12,19 @@ from indexer.query import Query, QueryError, parse_query
 from indexer.resume import resume_command
 from indexer.search import SearchResult
 
+# The memory and rule stores pull in a YAML library: loaded on first use, so `hindsight
+# search` and the hooks start fast.
+_LAZY = {"MemoryStore": "indexer.memory", "RuleStore": "indexer.rules"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'indexer' has no attribute {name!r}")
+
+
 __all__ = [
     "AmbiguousSessionError",
     "ConfigError",
@@ -24,10 +37,12 @@ __all__ = [
     "IndexStats",
     "IndexSummary",
     "IndexTooNewError",
+    "MemoryStore",
     "Message",
     "ProjectSummary",
     "Query",
     "QueryError",
+    "RuleStore",
     "SearchResult",
     "Session",
     "SourceRoots",
