@@ -72,7 +72,7 @@ CREATE TABLE IF NOT EXISTS messages (
     detail        TEXT,
     indexed       INTEGER NOT NULL,
     has_cjk       INTEGER NOT NULL DEFAULT 0,
-    dedup         BLOB UNIQUE
+    dedup         INTEGER UNIQUE
 );
 CREATE INDEX IF NOT EXISTS messages_by_session ON messages (session_rowid, ordinal);
 CREATE INDEX IF NOT EXISTS messages_by_file ON messages (file_id);
