@@ -35,9 +35,7 @@ BATCH_BYTES = 16 * 1024 * 1024
 BATCH_SECONDS = 1.0  # commit at least this often so searches see a long run's progress
 STALE_PARTIAL_SECONDS = 600  # a last line without "\n" this old is taken as finished
 WRITER_CACHE_KIB = 128 * 1024
-PARALLEL_MIN_BYTES = 32 * 1024 * 1024
-BY_FILE_INDEX = "messages_by_file"
-BY_FILE_INDEX_SQL = f"CREATE INDEX IF NOT EXISTS {BY_FILE_INDEX} ON messages (file_id)"  # below this a helper process costs more than it saves
+PARALLEL_MIN_BYTES = 32 * 1024 * 1024  # below this a helper process costs more than it saves
 PREFETCH_FILES = 16  # prepared files waiting for the writer, at most
 
 _CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]{2,}")
@@ -342,9 +340,6 @@ class Ingester:
         jobs = [self._job(agent, path, st, row) for agent, path, st, row in work]
         stream = prepared_stream(jobs, self.now, parallel=prog.bytes_total >= PARALLEL_MIN_BYTES)
         conn.execute("BEGIN IMMEDIATE")
-        # Only re-indexing a file looks messages up by file: a first build adds that index at
-        # the end, in one pass. (Made again here if a killed first build left it missing.)
-        conn.execute(f"DROP INDEX IF EXISTS {BY_FILE_INDEX}" if not known else BY_FILE_INDEX_SQL)
         try:
             for prepared in stream:
                 if should_stop and should_stop():
@@ -366,7 +361,6 @@ class Ingester:
                         progress(prog)
             if not self.summary.stopped:
                 self._mark_missing(roots, known, {p for _, p, _ in found})
-            conn.execute(BY_FILE_INDEX_SQL)
             conn.execute(
                 "INSERT INTO meta(key, value) VALUES('last_indexed', ?)"
                 " ON CONFLICT(key) DO UPDATE SET value = excluded.value",

@@ -265,16 +265,3 @@ def test_a_helper_process_prepares_files_exactly_as_inline(tmp_path, monkeypatch
     assert summary.messages_added == inline.stats().messages
     assert [tuple(r) for r in contents(helped)] == [tuple(r) for r in contents(inline)]
     assert [h.message.text for h in helped.search("更新").hits] == [h.message.text for h in inline.search("更新").hits]
-
-
-def test_a_first_build_ends_with_the_by_file_index_in_place(tree):
-    root, log, index = tree
-    log.write_text(claude_line("u1", "pelicans") + "\n")
-    names = lambda: {r[1] for r in index.conn.execute("PRAGMA index_list(messages)")}  # noqa: E731
-    run(index, root)
-    assert "messages_by_file" in names()
-    index.conn.execute("DROP INDEX messages_by_file")  # as a build killed half-way would leave it
-    log.write_text(claude_line("u2", "herons") + "\n")
-    run(index, root)
-    assert "messages_by_file" in names()
-    assert texts(index) == ["herons"]
