@@ -138,7 +138,7 @@ def test_control_characters_in_logs_are_not_sent_to_the_terminal(tmp_path, capsy
     root = tmp_path / "projects" / "-w"
     root.mkdir(parents=True)
     line = {"type": "user", "uuid": "u", "sessionId": "s", "cwd": "/w", "timestamp": "2026-01-01T00:00:00Z",
-            "message": {"role": "user", "content": "evil \x1b]0;pwned\x07 title \x1b[2J clear"}}
+            "message": {"role": "user", "content": "evil \x1b]0;pwned\x07 title \x1b[2J clear \u202egnp.exe"}}
     (root / "s.jsonl").write_text(json.dumps(line) + "\n")
     db = tmp_path / "i.sqlite3"
     main(["--db", str(db), "--claude-dir", str(tmp_path / "projects"), "index", "-q"])
@@ -146,6 +146,7 @@ def test_control_characters_in_logs_are_not_sent_to_the_terminal(tmp_path, capsy
     main(["--db", str(db), "show", "s"])
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\x07" not in out and "pwned" in out
+    assert "\u202e" not in out and "U+202E" in out  # a bidi override is shown, not obeyed
 
 
 def test_opening_a_session_is_logged_as_the_chosen_one(cli_db, private_hindsight_home, capsys):

@@ -8,10 +8,7 @@ from typing import Iterable
 from rich.style import Style
 from rich.text import Text
 
-try:
-    from indexer.visible_text import make_visible as _make_visible
-except ImportError:  # the helper module is newer than some checkouts
-    from tui.terminal_text import safe_text as _make_visible
+from indexer.visible_text import make_visible as _make_visible
 
 
 def visible(text: str) -> str:

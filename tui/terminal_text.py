@@ -1,31 +1,22 @@
 """Plain-terminal output for the CLI: optional colour, and log text made safe to print.
 
 Log text is untrusted: an escape sequence in a tool result must not move the cursor or
-retitle the terminal of the person reading it, so control characters are shown, not sent.
+retitle the terminal of the person reading it, and a bidi override must not reorder what
+they read, so such characters are shown, not sent.
 """
 
 from __future__ import annotations
 
 import os
-import re
 from typing import Callable, TextIO
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def _visible(match: re.Match) -> str:
-    ch = match.group(0)
-    code = ord(ch)
-    if code == 0x1B:
-        return "␛"
-    if code < 0x20:
-        return "^" + chr(code + 0x40)
-    return f"\\x{code:02x}"
+from indexer.visible_text import make_visible
 
 
 def safe_text(text: str) -> str:
-    """``text`` with every control character except newline and tab made visible."""
-    return _CONTROL.sub(_visible, text)
+    """``text`` with control, escape, zero-width and bidi characters made visible (the same
+    rule the app uses); newlines and tabs are kept for the terminal's own layout."""
+    return make_visible(text, tab="\t")
 
 
 class Style:
