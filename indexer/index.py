@@ -18,9 +18,9 @@ from indexer import db
 from indexer.config import SourceRoots
 from indexer.ingest import IndexSummary, ProgressCallback, update_index
 from indexer.models import Message, Session
-from indexer.packing import unpack
 from indexer.query import Query, parse_query
 from indexer.search import (
+    MESSAGE_COLUMNS,
     SESSION_COLUMNS,
     SearchResult,
     fetch_context,
@@ -28,8 +28,6 @@ from indexer.search import (
     run_search,
     session_from_row,
 )
-
-_MESSAGE_COLUMNS = "id, session_rowid, ordinal, role, kind, tool_name, ts, text, detail, indexed"
 
 
 @dataclass(frozen=True)
@@ -303,7 +301,7 @@ class Index:
     def messages(self, session: Session | int, start: int = 0, limit: int | None = None) -> list[Message]:
         """A session's messages in order, from ordinal ``start``."""
         rowid = session.id if isinstance(session, Session) else session
-        sql = f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE session_rowid = ? AND ordinal >= ? ORDER BY ordinal"
+        sql = f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE session_rowid = ? AND ordinal >= ? ORDER BY ordinal"
         params: list = [rowid, start]
         if limit is not None:
             sql += " LIMIT ?"
@@ -311,7 +309,7 @@ class Index:
         return [message_from_row(r) for r in self.conn.execute(sql, params)]
 
     def message(self, message_id: int) -> Message | None:
-        r = self.conn.execute(f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id = ?", (message_id,)).fetchone()
+        r = self.conn.execute(f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id = ?", (message_id,)).fetchone()
         return message_from_row(r) if r else None
 
     def iter_events(
@@ -344,17 +342,15 @@ class Index:
         if session_rowid is not None:
             where.append("m.session_rowid = ?")
             params.append(session_rowid)
+        columns = ", ".join(f"m.{c} AS {c}" for c in MESSAGE_COLUMNS.split(", "))
         sql = (
-            "SELECT m.id AS mid, m.session_rowid, m.ordinal, m.role, m.kind, m.tool_name, m.ts, m.text,"
-            " m.detail, m.indexed FROM messages m JOIN sessions s ON s.id = m.session_rowid"
+            f"SELECT {columns} FROM messages m JOIN sessions s ON s.id = m.session_rowid"
             f" WHERE {' AND '.join(where)} ORDER BY m.ts, m.session_rowid, m.ordinal"
         )
         cache: dict[int, Session] = {}
         for r in self.conn.execute(sql, params):
-            sid = r["session_rowid"]
+            message = message_from_row(r)
+            sid = message.session_rowid
             if sid not in cache:
                 cache[sid] = self.session(sid)  # type: ignore[assignment]
-            yield cache[sid], Message(
-                id=r["mid"], session_rowid=sid, ordinal=r["ordinal"], role=r["role"], kind=r["kind"],
-                tool_name=r["tool_name"], ts=r["ts"], text=unpack(r["text"]), detail=unpack(r["detail"]), indexed=bool(r["indexed"]),
-            )
+            yield cache[sid], message

@@ -205,7 +205,7 @@ def run_search(
     return SearchResult(hits, len(scored), capped, query, query.warnings)
 
 
-_MESSAGE_COLUMNS = "id, session_rowid, ordinal, role, kind, tool_name, ts, text, detail, indexed"
+MESSAGE_COLUMNS = "id, session_rowid, ordinal, role, kind, tool_name, ts, text, detail, indexed"
 
 
 def _fetch_messages(conn: sqlite3.Connection, ids: list[int]) -> list[sqlite3.Row]:
@@ -213,7 +213,7 @@ def _fetch_messages(conn: sqlite3.Connection, ids: list[int]) -> list[sqlite3.Ro
     for i in range(0, len(ids), 500):
         chunk = ids[i : i + 500]
         rows.extend(conn.execute(
-            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id IN ({','.join('?' * len(chunk))})", chunk
+            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id IN ({','.join('?' * len(chunk))})", chunk
         ))
     return rows
 
@@ -272,7 +272,7 @@ def sessions_by_rowid(conn: sqlite3.Connection, rowids: set[int]) -> dict[int, S
 def fetch_context(conn: sqlite3.Connection, message: Message, before: int, after: int) -> tuple[tuple[Message, ...], tuple[Message, ...]]:
     """The ``before`` messages preceding and ``after`` following ``message`` in its session."""
     rows = conn.execute(
-        f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE session_rowid = ? AND ordinal BETWEEN ? AND ?"
+        f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE session_rowid = ? AND ordinal BETWEEN ? AND ?"
         " ORDER BY ordinal",
         (message.session_rowid, message.ordinal - before, message.ordinal + after),
     ).fetchall()
