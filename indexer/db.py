@@ -6,7 +6,8 @@ Layout (see README "The index"):
 - ``messages``  every normalised message, in order; ``indexed`` says whether it is searchable
 - ``fts``       FTS5 trigram index over ``messages.text`` (external content: no second copy)
 - ``cjk2``      FTS5 over CJK character bigrams, so 2-character words (驗收, 設定) are found
-                from an index; the trigram index cannot match a 2-character term
+                from an index (the trigram index cannot match a 2-character term); it lives in
+                a side file attached as ``cjk``, see ``indexer.bigrams``
 """
 
 from __future__ import annotations
@@ -14,7 +15,10 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-SCHEMA_VERSION = 1
+from indexer import bigrams
+
+# 1: first release. 2: the bigram table moved to its own file.
+SCHEMA_VERSION = 2
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -80,9 +84,6 @@ CREATE INDEX IF NOT EXISTS messages_by_file ON messages (file_id);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (
     text, content='messages', content_rowid='id', tokenize='trigram'
 );
-CREATE VIRTUAL TABLE IF NOT EXISTS cjk2 USING fts5 (
-    grams, content='', tokenize='unicode61', detail='none', columnsize=0
-);
 """
 
 
@@ -129,6 +130,7 @@ def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
         if version == SCHEMA_VERSION:
             # Touch the tables so a truncated or foreign file fails here, not mid-search.
             conn.execute("SELECT count(*) FROM meta").fetchone()
+        bigrams.attach(conn, path, readonly=readonly)
     except sqlite3.DatabaseError as exc:
         conn.close()
         raise IndexCorruptError(path, str(exc)) from exc
@@ -144,11 +146,17 @@ def migrate(conn: sqlite3.Connection, from_version: int) -> None:
         if existing:
             raise sqlite3.DatabaseError("holds tables but no Hindsight schema version")
         conn.executescript("BEGIN;" + SCHEMA + f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+    elif from_version == 1:
+        # The bigram table moves to the side file; the next index run refills it there.
+        conn.executescript(f"BEGIN; DROP TABLE IF EXISTS cjk2; PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+
+
+def index_files(path: Path) -> list[Path]:
+    """Every file an index consists of: the main file, the bigram file, their WAL and SHM."""
+    return [Path(str(path) + suffix) for suffix in ("", "-wal", "-shm")] + bigrams.side_files(path)
 
 
 def remove_index_files(path: Path) -> None:
-    """Delete the index and its WAL/SHM side files (for ``--rebuild``)."""
-    for suffix in ("", "-wal", "-shm"):
-        p = Path(str(path) + suffix)
-        if p.exists():
-            p.unlink()
+    """Delete the index and its side files (for ``--rebuild``)."""
+    for p in index_files(path):
+        p.unlink(missing_ok=True)

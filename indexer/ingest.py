@@ -12,33 +12,27 @@ import errno
 import fcntl
 import hashlib
 import json
-import multiprocessing
 import os
-import re
-import sqlite3
-import threading
-import time
 from collections import deque
-from concurrent.futures import ProcessPoolExecutor
+import sqlite3
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
+from indexer.bigrams import BigramWriter, cjk_bigrams, ensure_paired, next_message_id
 from indexer.config import SourceRoots
 from indexer.db import IndexError_
 from indexer.packing import pack
+from indexer.prepare_helper import HelperProcess
 from indexer.sources import PARSERS, is_whole_document
 from indexer.sources.base import ParsedMessage, SessionMeta, load_whole_json, project_name_of
 
 HASH_SPAN = 1024
-BATCH_BYTES = 16 * 1024 * 1024
-BATCH_SECONDS = 1.0  # commit at least this often so searches see a long run's progress
 STALE_PARTIAL_SECONDS = 600  # a last line without "\n" this old is taken as finished
 WRITER_CACHE_KIB = 128 * 1024
 PARALLEL_MIN_BYTES = 32 * 1024 * 1024  # below this a helper process costs more than it saves
-PREFETCH_FILES = 16  # prepared files waiting for the writer, at most
-
-_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]{2,}")
+PREFETCH_BYTES = 64 * 1024 * 1024  # log bytes sent to the helper and not yet written, at most
 
 
 class IndexBusyError(IndexError_):
@@ -95,15 +89,6 @@ class IndexSummary:
 
 
 ProgressCallback = Callable[[IndexProgress], None]
-
-
-def cjk_bigrams(text: str) -> str:
-    """Space-separated distinct 2-character pairs from every CJK run in ``text``."""
-    grams: dict[str, None] = {}
-    for run in _CJK_RUN.findall(text):
-        for i in range(len(run) - 1):
-            grams[run[i : i + 2]] = None
-    return " ".join(grams)
 
 
 def _hash(data: bytes) -> str:
@@ -224,6 +209,8 @@ class PreparedFile:
     state: dict = field(default_factory=dict)
     meta: SessionMeta = field(default_factory=SessionMeta)
     rows: list[tuple] = field(default_factory=list)  # see _message_row
+    first_id: int = 0  # message id of rows[0]; the rows take consecutive ids
+    bigrams_committed: bool = False  # the bigram file is committed up to this file
     head_hash: str = ""
     tail_hash: str = ""
     problem: str | None = None  # could not read: nothing else is set
@@ -301,8 +288,9 @@ def prepare_file(job: FileJob, now: float) -> PreparedFile:
 class Ingester:
     """One index run over a connection. Not thread-safe; one per run."""
 
-    def __init__(self, conn: sqlite3.Connection, now: float | None = None):
+    def __init__(self, conn: sqlite3.Connection, db_path: Path, now: float | None = None):
         self.conn = conn
+        self.db_path = Path(db_path)
         self.now = now if now is not None else time.time()
         self.summary = IndexSummary()
         self._next_ordinal: dict[int, int] = {}
@@ -335,11 +323,20 @@ class Ingester:
         if progress:
             progress(prog)
 
+        def announce(step: str) -> None:
+            prog.current = step
+            if progress:
+                progress(prog)
+
+        ensure_paired(conn, announce)
         touched: set[int] = set()
-        batch_bytes, last_commit = 0, time.monotonic()
         jobs = [self._job(agent, path, st, row) for agent, path, st, row in work]
-        stream = prepared_stream(jobs, self.now, parallel=prog.bytes_total >= PARALLEL_MIN_BYTES)
-        conn.execute("BEGIN IMMEDIATE")
+        stream = PreparedStream(
+            jobs, self.now, self.db_path, next_message_id(conn), parallel=prog.bytes_total >= PARALLEL_MIN_BYTES
+        )
+        # Deferred, not IMMEDIATE: IMMEDIATE would also lock the attached bigram file, which
+        # the helper process writes. The index lock already keeps other writers out.
+        conn.execute("BEGIN")
         try:
             for prepared in stream:
                 if should_stop and should_stop():
@@ -348,17 +345,17 @@ class Ingester:
                 job = prepared.job
                 prog.current = job.path
                 self._store(prepared, touched)
-                batch_bytes += prepared.bytes_read
                 prog.files_done += 1
                 prog.bytes_done += max(0, job.size - (job.row.offset if job.row else 0))
                 prog.sessions_touched = len(touched)
                 prog.messages_added = self.summary.messages_added
-                if batch_bytes >= BATCH_BYTES or time.monotonic() - last_commit >= BATCH_SECONDS:
+                if prepared.bigrams_committed:
+                    # Every file stored so far has its bigrams on disk: commit ours.
                     conn.execute("COMMIT")
-                    conn.execute("BEGIN IMMEDIATE")
-                    batch_bytes, last_commit = 0, time.monotonic()
+                    conn.execute("BEGIN")
                     if progress:
                         progress(prog)
+            stream.commit_bigrams()
             if not self.summary.stopped:
                 self._mark_missing(roots, known, {p for _, p, _ in found})
             conn.execute(
@@ -422,7 +419,7 @@ class Ingester:
         if meta.session_id and (prepared.rows or session_rowid is not None):
             session_rowid = self._upsert_session(job.agent, job.path, meta, session_rowid)
             file_id = self._upsert_file(prepared, session_rowid)
-            added = self._insert_messages(session_rowid, file_id, prepared.rows)
+            added = self._insert_messages(session_rowid, file_id, prepared.first_id, prepared.rows)
             self._refresh_session_counts(session_rowid)
             touched.add(session_rowid)
             self.summary.messages_added += added
@@ -510,7 +507,7 @@ class Ingester:
         )
         return int(cur.lastrowid)
 
-    def _insert_messages(self, session_rowid: int, file_id: int, rows: list[tuple]) -> int:
+    def _insert_messages(self, session_rowid: int, file_id: int, first_id: int, rows: list[tuple]) -> int:
         conn = self.conn
         ordinal = self._next_ordinal.get(session_rowid)
         if ordinal is None:
@@ -520,40 +517,32 @@ class Ingester:
             ).fetchone()[0]
         added = 0
         insert = (
-            "INSERT OR IGNORE INTO messages(session_rowid, file_id, ordinal, role, kind, tool_name,"
-            " ts, text, detail, indexed, has_cjk, dedup) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
+            "INSERT OR IGNORE INTO messages(id, session_rowid, file_id, ordinal, role, kind, tool_name,"
+            " ts, text, detail, indexed, has_cjk, dedup) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
         )
-        for role, kind, tool, ts, text, detail, indexed, grams, dedup in rows:
+        for rowid, (role, kind, tool, ts, text, detail, indexed, has_cjk, dedup) in enumerate(rows, first_id):
             cur = conn.execute(
                 insert,
-                (session_rowid, file_id, ordinal, role, kind, tool, ts, text, detail,
-                 int(indexed), int(bool(grams)), dedup),
+                (rowid, session_rowid, file_id, ordinal, role, kind, tool, ts, text, detail,
+                 int(indexed), int(has_cjk), dedup),
             )
             if cur.rowcount != 1:
                 continue  # already indexed from another copy of this message
-            rowid = cur.lastrowid
             ordinal += 1
             added += 1
             if indexed:
                 conn.execute("INSERT INTO fts(rowid, text) VALUES (?, ?)", (rowid, text))
-                if grams:
-                    conn.execute("INSERT INTO cjk2(rowid, grams) VALUES (?, ?)", (rowid, grams))
         self._next_ordinal[session_rowid] = ordinal
         return added
 
     def _remove_file_rows(self, row: _FileRow) -> None:
-        """Drop a file's messages by rowid: never scan the whole FTS table."""
+        """Drop a file's messages by rowid: never scan the whole FTS table. Their bigram
+        entries stay behind, unreachable (see ``indexer.bigrams``)."""
         conn = self.conn
         for r in conn.execute(
-            "SELECT id, text, indexed, has_cjk FROM messages WHERE file_id = ?", (row.id,)
+            "SELECT id, text FROM messages WHERE file_id = ? AND indexed = 1", (row.id,)
         ).fetchall():
-            if r["indexed"]:
-                conn.execute("INSERT INTO fts(fts, rowid, text) VALUES ('delete', ?, ?)", (r["id"], r["text"]))
-                if r["has_cjk"]:
-                    conn.execute(
-                        "INSERT INTO cjk2(cjk2, rowid, grams) VALUES ('delete', ?, ?)",
-                        (r["id"], cjk_bigrams(r["text"])),
-                    )
+            conn.execute("INSERT INTO fts(fts, rowid, text) VALUES ('delete', ?, ?)", (r["id"], r["text"]))
         conn.execute("DELETE FROM messages WHERE file_id = ?", (row.id,))
         if row.session_rowid is not None:
             self._next_ordinal.pop(row.session_rowid, None)
@@ -566,32 +555,65 @@ class Ingester:
         )
 
 
-def prepared_stream(jobs: list[FileJob], now: float, *, parallel: bool) -> Iterator[PreparedFile]:
-    """The jobs prepared in order. On a big run a helper process reads and parses the next
-    files while this one writes: parsing, bigrams and packing are about half of a cold build."""
-    # Forking a process that runs other threads is unsafe (the app indexes from a thread
-    # worker), and spawn would re-run the caller's __main__: there, and for small runs, we
-    # prepare inline.
-    if not parallel or len(jobs) < 2 or threading.active_count() > 1 or os.name != "posix":
-        for job in jobs:
-            yield prepare_file(job, now)
-        return
-    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"))
-    pending: deque = deque()
-    try:
-        queued = iter(jobs)
-        for job in queued:
-            pending.append(pool.submit(prepare_file, job, now))
-            if len(pending) >= PREFETCH_FILES:
-                break
-        while pending:
-            prepared = pending.popleft().result()
-            job = next(queued, None)
-            if job is not None:
-                pending.append(pool.submit(prepare_file, job, now))
+class PreparedStream:
+    """The jobs prepared in order, each with message ids and its bigrams written.
+
+    On a big run a helper process (``indexer.prepare_helper``) reads, parses and writes
+    bigrams while this one writes messages and the trigram index.
+    """
+
+    def __init__(self, jobs: list[FileJob], now: float, db_path: Path, next_id: int, *, parallel: bool):
+        self.jobs, self.now = jobs, now
+        self._helper: HelperProcess | None = None
+        self._inline: BigramWriter | None = None
+        if not jobs:
+            pass  # nothing to prepare: a no-change run opens nothing
+        elif parallel and len(jobs) >= 2:
+            self._helper = HelperProcess(db_path, next_id)
+        else:
+            self._inline = BigramWriter(db_path, next_id)
+
+    def __iter__(self) -> Iterator[PreparedFile]:
+        if self._inline is not None:
+            for job in self.jobs:
+                yield prepare_with_bigrams(self._inline, job, self.now)
+        helper = self._helper
+        if helper is None:
+            return
+        # Keep the helper working ahead (the writer stalls for seconds while SQLite merges
+        # index segments), within a memory bound.
+        queued = deque(self.jobs)
+        in_flight = 0
+        while queued or helper.outstanding:
+            while queued and (in_flight < PREFETCH_BYTES or not helper.outstanding):
+                job = queued.popleft()
+                helper.send("prepare", job, self.now)
+                in_flight += job.size
+            prepared = helper.receive()
+            in_flight -= prepared.job.size
             yield prepared
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+
+    def commit_bigrams(self) -> None:
+        """Commit the bigrams of every file yielded so far (and of any still in flight)."""
+        if self._inline is not None:
+            self._inline.commit()
+        if self._helper is not None:
+            self._helper.commit()
+
+    def close(self) -> None:
+        if self._inline is not None:
+            self._inline.close()
+        if self._helper is not None:
+            self._helper.close()
+
+
+def prepare_with_bigrams(writer: BigramWriter, job: FileJob, now: float) -> PreparedFile:
+    """``prepare_file``, then ids and bigrams for its rows (in the helper on big runs)."""
+    prepared = prepare_file(job, now)
+    prepared.first_id, prepared.bigrams_committed = writer.add(prepared.rows, prepared.bytes_read)
+    # The writer needs only whether a row had bigrams: do not ship the bigrams back.
+    prepared.rows = [(*r[:7], bool(r[7]), r[8]) for r in prepared.rows]
+    return prepared
 
 
 def update_index(
@@ -607,4 +629,4 @@ def update_index(
     with IndexLock(db_path):
         # The dedup index takes random keys: a bigger page cache saves ~20% of a cold build.
         conn.execute(f"PRAGMA cache_size = -{WRITER_CACHE_KIB}")
-        return Ingester(conn, now=now).run(roots, progress, should_stop)
+        return Ingester(conn, db_path, now=now).run(roots, progress, should_stop)

@@ -7,6 +7,7 @@ import builtins
 import json
 import os
 import sqlite3
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -234,20 +235,18 @@ def test_last_line_without_newline_is_taken_once_the_writer_is_long_gone(tree):
 
 
 def test_a_helper_process_prepares_files_exactly_as_inline(tmp_path, monkeypatch):
-    """Big runs parse in a helper process; the index must come out the same."""
-    import threading
+    """Big runs parse in a helper process, also from a thread as the app runs them; the index
+    must come out the same."""
 
     from conftest import corpus_roots
     from indexer import ingest
 
-    if threading.active_count() > 1:
-        pytest.skip("another thread is running: the helper process is (rightly) not used")
     used = []
-    real_pool = ingest.ProcessPoolExecutor
+    real_helper = ingest.HelperProcess
 
-    def counting_pool(*args, **kwargs):
+    def counting_helper(*args, **kwargs):
         used.append(True)
-        return real_pool(*args, **kwargs)
+        return real_helper(*args, **kwargs)
 
     def contents(index: Index) -> list[tuple]:
         return index.conn.execute(
@@ -258,10 +257,24 @@ def test_a_helper_process_prepares_files_exactly_as_inline(tmp_path, monkeypatch
     inline = Index(tmp_path / "inline.sqlite3")
     inline.update(corpus_roots(), now=FIXED_NOW)
     monkeypatch.setattr(ingest, "PARALLEL_MIN_BYTES", 0)
-    monkeypatch.setattr(ingest, "ProcessPoolExecutor", counting_pool)
+    monkeypatch.setattr(ingest, "HelperProcess", counting_helper)
     helped = Index(tmp_path / "helped.sqlite3")
-    summary = helped.update(corpus_roots(), now=FIXED_NOW)
+    with ThreadPoolExecutor(1) as thread:
+        summary = thread.submit(helped.update, corpus_roots(), now=FIXED_NOW).result()
     assert used, "the helper process was not used"
     assert summary.messages_added == inline.stats().messages
     assert [tuple(r) for r in contents(helped)] == [tuple(r) for r in contents(inline)]
     assert [h.message.text for h in helped.search("更新").hits] == [h.message.text for h in inline.search("更新").hits]
+
+
+def test_a_helper_that_dies_or_fails_is_reported_not_waited_for(tmp_path):
+    from indexer.prepare_helper import HelperError, HelperProcess
+
+    helper = HelperProcess(tmp_path / "index.sqlite3", 1)
+    helper.send("no-such-request")
+    with pytest.raises(HelperError, match="unknown request"):
+        helper.receive()
+    helper._proc.kill()
+    with pytest.raises(HelperError, match="stopped answering"):
+        helper.receive()
+    helper.close()
