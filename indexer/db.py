@@ -5,9 +5,11 @@ Layout (see README "The index"):
 - ``files``     one row per log file: where we stopped reading and how to tell it changed
 - ``messages``  every normalised message, in order; ``indexed`` says whether it is searchable
 - ``fts``       FTS5 trigram index over ``messages.text`` (external content: no second copy)
+- ``fts_side``  a second trigram shard, written by the helper process on big runs; each
+                message's text is in one of the two (``messages.indexed``: 1 main, 2 side)
 - ``cjk2``      FTS5 over CJK character bigrams, so 2-character words (驗收, 設定) are found
-                from an index (the trigram index cannot match a 2-character term); it lives in
-                a side file attached as ``cjk``, see ``indexer.bigrams``
+                from an index (the trigram index cannot match a 2-character term)
+- ``fts_side`` and ``cjk2`` live in the side file attached as ``side``, see ``indexer.side_index``
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from indexer import bigrams
+from indexer import side_index
 
-# 1: first release. 2: the bigram table moved to its own file.
+# 1: first release. 2: the bigram table and a second trigram shard in a side file.
 SCHEMA_VERSION = 2
 
 SCHEMA = """
@@ -130,7 +132,7 @@ def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
         if version == SCHEMA_VERSION:
             # Touch the tables so a truncated or foreign file fails here, not mid-search.
             conn.execute("SELECT count(*) FROM meta").fetchone()
-        bigrams.attach(conn, path, readonly=readonly)
+        side_index.attach(conn, path, readonly=readonly)
     except sqlite3.DatabaseError as exc:
         conn.close()
         raise IndexCorruptError(path, str(exc)) from exc
@@ -138,22 +140,41 @@ def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
 
 
 def migrate(conn: sqlite3.Connection, from_version: int) -> None:
-    """Bring an older schema up to ``SCHEMA_VERSION`` (0 means a new, empty file)."""
-    if from_version == 0:
-        existing = conn.execute(
-            "SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
-        ).fetchone()[0]
-        if existing:
-            raise sqlite3.DatabaseError("holds tables but no Hindsight schema version")
-        conn.executescript("BEGIN;" + SCHEMA + f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
-    elif from_version == 1:
-        # The bigram table moves to the side file; the next index run refills it there.
-        conn.executescript(f"BEGIN; DROP TABLE IF EXISTS cjk2; PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+    """Bring an older schema up to ``SCHEMA_VERSION`` (0 means a new, empty file).
+
+    Two connections may open a new index at once (the app loads its counts while it starts
+    an index run): the write lock is taken first and the version read again under it, so
+    the second one finds the work done.
+    """
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version == 0:
+            existing = conn.execute(
+                "SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
+            ).fetchone()[0]
+            if existing:
+                raise sqlite3.DatabaseError("holds tables but no Hindsight schema version")
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            conn.execute("INSERT INTO meta(key, value) VALUES ('message_count', 0)")
+        elif version == 1:
+            # The bigram table moves to the side file; the next index run refills it there.
+            # The message count moves into meta, so showing it costs no count(*).
+            conn.execute("DROP TABLE IF EXISTS cjk2")
+            conn.execute("INSERT OR REPLACE INTO meta(key, value) SELECT 'message_count', count(*) FROM messages")
+        if version < SCHEMA_VERSION:
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
 
 
 def index_files(path: Path) -> list[Path]:
-    """Every file an index consists of: the main file, the bigram file, their WAL and SHM."""
-    return [Path(str(path) + suffix) for suffix in ("", "-wal", "-shm")] + bigrams.side_files(path)
+    """Every file an index consists of: the main file, the side file, their WAL and SHM."""
+    return [Path(str(path) + suffix) for suffix in ("", "-wal", "-shm")] + side_index.side_files(path)
 
 
 def remove_index_files(path: Path) -> None:

@@ -141,15 +141,14 @@ class Index:
     def stats(self) -> IndexStats:
         c = self.conn
         last = c.execute("SELECT value FROM meta WHERE key = 'last_indexed'").fetchone()
-        size = sum(
-            Path(str(self.path) + s).stat().st_size
-            for s in ("", "-wal")
-            if Path(str(self.path) + s).exists()
-        )
+        size = sum(p.stat().st_size for p in db.index_files(self.path) if p.exists())
+        # Messages are counted in meta by each index run: count(*) walks a million rows.
+        kept = c.execute("SELECT value FROM meta WHERE key = 'message_count'").fetchone()
+        messages = int(kept[0]) if kept else c.execute("SELECT count(*) FROM messages").fetchone()[0]
         return IndexStats(
             path=self.path,
             sessions=c.execute("SELECT count(*) FROM sessions").fetchone()[0],
-            messages=c.execute("SELECT count(*) FROM messages").fetchone()[0],
+            messages=messages,
             files=c.execute("SELECT count(*) FROM files").fetchone()[0],
             missing_files=c.execute("SELECT count(*) FROM files WHERE missing = 1").fetchone()[0],
             last_indexed=float(last[0]) if last else None,

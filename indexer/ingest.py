@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
-from indexer.bigrams import BigramWriter, cjk_bigrams, ensure_paired, next_message_id
+from indexer.side_index import IN_MAIN, IN_SIDE, SideWriter, cjk_bigrams, ensure_paired, next_message_id
 from indexer.config import SourceRoots
 from indexer.db import IndexError_
 from indexer.packing import pack
@@ -210,7 +210,8 @@ class PreparedFile:
     meta: SessionMeta = field(default_factory=SessionMeta)
     rows: list[tuple] = field(default_factory=list)  # see _message_row
     first_id: int = 0  # message id of rows[0]; the rows take consecutive ids
-    bigrams_committed: bool = False  # the bigram file is committed up to this file
+    text_in_side: bool = False  # the side file's trigram table holds this file's text
+    side_committed: bool = False  # the side file is committed up to this file
     head_hash: str = ""
     tail_hash: str = ""
     problem: str | None = None  # could not read: nothing else is set
@@ -349,13 +350,13 @@ class Ingester:
                 prog.bytes_done += max(0, job.size - (job.row.offset if job.row else 0))
                 prog.sessions_touched = len(touched)
                 prog.messages_added = self.summary.messages_added
-                if prepared.bigrams_committed:
-                    # Every file stored so far has its bigrams on disk: commit ours.
+                if prepared.side_committed:
+                    # Every file stored so far is covered in the side file: commit ours.
                     conn.execute("COMMIT")
                     conn.execute("BEGIN")
                     if progress:
                         progress(prog)
-            stream.commit_bigrams()
+            stream.commit_side()
             if not self.summary.stopped:
                 self._mark_missing(roots, known, {p for _, p, _ in found})
             conn.execute(
@@ -407,8 +408,9 @@ class Ingester:
         self.summary.bytes_read += prepared.bytes_read
         if prepared.bad_lines:
             self.summary.problems.append(prepared.bad_lines)
+        removed = 0
         if row and not prepared.append:
-            self._remove_file_rows(row)
+            removed = self._remove_file_rows(row)
             self.summary.files_reindexed += 1
         elif row:
             self.summary.files_appended += 1
@@ -419,12 +421,18 @@ class Ingester:
         if meta.session_id and (prepared.rows or session_rowid is not None):
             session_rowid = self._upsert_session(job.agent, job.path, meta, session_rowid)
             file_id = self._upsert_file(prepared, session_rowid)
-            added = self._insert_messages(session_rowid, file_id, prepared.first_id, prepared.rows)
+            added = self._insert_messages(session_rowid, file_id, prepared)
             self._refresh_session_counts(session_rowid)
             touched.add(session_rowid)
             self.summary.messages_added += added
         else:
             self._upsert_file(prepared, session_rowid)
+            added = 0
+        if added != removed:
+            # Kept in meta so the status line need not count a million rows (see Index.stats).
+            self.conn.execute(
+                "UPDATE meta SET value = value + ? WHERE key = 'message_count'", (added - removed,)
+            )
 
     def _load_meta(self, session_rowid: int, meta: SessionMeta) -> None:
         r = self.conn.execute("SELECT * FROM sessions WHERE id = ?", (session_rowid,)).fetchone()
@@ -507,7 +515,7 @@ class Ingester:
         )
         return int(cur.lastrowid)
 
-    def _insert_messages(self, session_rowid: int, file_id: int, first_id: int, rows: list[tuple]) -> int:
+    def _insert_messages(self, session_rowid: int, file_id: int, prepared: PreparedFile) -> int:
         conn = self.conn
         ordinal = self._next_ordinal.get(session_rowid)
         if ordinal is None:
@@ -520,32 +528,34 @@ class Ingester:
             "INSERT OR IGNORE INTO messages(id, session_rowid, file_id, ordinal, role, kind, tool_name,"
             " ts, text, detail, indexed, has_cjk, dedup) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
         )
-        for rowid, (role, kind, tool, ts, text, detail, indexed, has_cjk, dedup) in enumerate(rows, first_id):
+        where = IN_SIDE if prepared.text_in_side else IN_MAIN
+        for rowid, (role, kind, tool, ts, text, detail, indexed, has_cjk, dedup) in enumerate(prepared.rows, prepared.first_id):
             cur = conn.execute(
                 insert,
                 (rowid, session_rowid, file_id, ordinal, role, kind, tool, ts, text, detail,
-                 int(indexed), int(has_cjk), dedup),
+                 where if indexed else 0, int(has_cjk), dedup),
             )
             if cur.rowcount != 1:
                 continue  # already indexed from another copy of this message
             ordinal += 1
             added += 1
-            if indexed:
+            if indexed and where == IN_MAIN:
                 conn.execute("INSERT INTO fts(rowid, text) VALUES (?, ?)", (rowid, text))
         self._next_ordinal[session_rowid] = ordinal
         return added
 
-    def _remove_file_rows(self, row: _FileRow) -> None:
-        """Drop a file's messages by rowid: never scan the whole FTS table. Their bigram
-        entries stay behind, unreachable (see ``indexer.bigrams``)."""
+    def _remove_file_rows(self, row: _FileRow) -> int:
+        """Drop a file's messages by rowid: never scan the whole FTS table. Their entries in
+        the side file stay behind, unreachable (see ``indexer.side_index``)."""
         conn = self.conn
         for r in conn.execute(
-            "SELECT id, text FROM messages WHERE file_id = ? AND indexed = 1", (row.id,)
+            "SELECT id, text FROM messages WHERE file_id = ? AND indexed = ?", (row.id, IN_MAIN)
         ).fetchall():
             conn.execute("INSERT INTO fts(fts, rowid, text) VALUES ('delete', ?, ?)", (r["id"], r["text"]))
-        conn.execute("DELETE FROM messages WHERE file_id = ?", (row.id,))
+        removed = conn.execute("DELETE FROM messages WHERE file_id = ?", (row.id,)).rowcount
         if row.session_rowid is not None:
             self._next_ordinal.pop(row.session_rowid, None)
+        return removed
 
     def _refresh_session_counts(self, session_rowid: int) -> None:
         self.conn.execute(
@@ -556,27 +566,28 @@ class Ingester:
 
 
 class PreparedStream:
-    """The jobs prepared in order, each with message ids and its bigrams written.
+    """The jobs prepared in order, each with message ids and its side-file entries written.
 
-    On a big run a helper process (``indexer.prepare_helper``) reads, parses and writes
-    bigrams while this one writes messages and the trigram index.
+    On a big run a helper process (``indexer.prepare_helper``) reads, parses and writes the
+    side file, including the text of the files it has time for, while this one writes
+    messages and the main trigram table.
     """
 
     def __init__(self, jobs: list[FileJob], now: float, db_path: Path, next_id: int, *, parallel: bool):
         self.jobs, self.now = jobs, now
         self._helper: HelperProcess | None = None
-        self._inline: BigramWriter | None = None
+        self._inline: SideWriter | None = None
         if not jobs:
             pass  # nothing to prepare: a no-change run opens nothing
         elif parallel and len(jobs) >= 2:
             self._helper = HelperProcess(db_path, next_id)
         else:
-            self._inline = BigramWriter(db_path, next_id)
+            self._inline = SideWriter(db_path, next_id)
 
     def __iter__(self) -> Iterator[PreparedFile]:
         if self._inline is not None:
             for job in self.jobs:
-                yield prepare_with_bigrams(self._inline, job, self.now)
+                yield prepare_with_side(self._inline, job, self.now, take_text=False)
         helper = self._helper
         if helper is None:
             return
@@ -593,8 +604,8 @@ class PreparedStream:
             in_flight -= prepared.job.size
             yield prepared
 
-    def commit_bigrams(self) -> None:
-        """Commit the bigrams of every file yielded so far (and of any still in flight)."""
+    def commit_side(self) -> None:
+        """Commit the side entries of every file yielded so far (and of any still in flight)."""
         if self._inline is not None:
             self._inline.commit()
         if self._helper is not None:
@@ -607,10 +618,12 @@ class PreparedStream:
             self._helper.close()
 
 
-def prepare_with_bigrams(writer: BigramWriter, job: FileJob, now: float) -> PreparedFile:
-    """``prepare_file``, then ids and bigrams for its rows (in the helper on big runs)."""
+def prepare_with_side(writer: SideWriter, job: FileJob, now: float, *, take_text: bool) -> PreparedFile:
+    """``prepare_file``, then ids and side-file entries for its rows; with ``take_text`` the
+    side file's trigram table takes the file's text, sparing the main writer."""
     prepared = prepare_file(job, now)
-    prepared.first_id, prepared.bigrams_committed = writer.add(prepared.rows, prepared.bytes_read)
+    prepared.first_id, prepared.side_committed = writer.add(prepared.rows, prepared.bytes_read, take_text=take_text)
+    prepared.text_in_side = take_text
     # The writer needs only whether a row had bigrams: do not ship the bigrams back.
     prepared.rows = [(*r[:7], bool(r[7]), r[8]) for r in prepared.rows]
     return prepared

@@ -1,4 +1,4 @@
-"""The helper process of a big index run: reads and parses logs and writes their bigrams.
+"""The helper process of a big index run: reads and parses logs and writes the side file.
 
 Started as ``python -m indexer.prepare_helper DB NEXT_ID`` rather than through
 multiprocessing: fork must not copy SQLite's state from a parent that has the same files
@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 _FRAME = struct.Struct("<Q")
+SHARE_WHEN_WAITING = 2  # requests queued here, at most, for the helper to take a file's text
 _EOF = object()
 
 
@@ -95,7 +96,7 @@ class HelperProcess:
         return reply
 
     def commit(self) -> None:
-        """Commit the bigrams of everything sent so far; replies still in flight are dropped."""
+        """Commit the side file up to everything sent so far; replies still in flight are dropped."""
         self.send("commit")
         while True:
             if self.receive() == "committed":
@@ -135,8 +136,8 @@ def _send_frame(replies: BinaryIO, reply: Any) -> None:
 
 def serve(db_path: Path, next_id: int, requests: BinaryIO, replies: BinaryIO) -> None:
     """The helper's loop: answer requests until the parent closes the pipe."""
-    from indexer.bigrams import BigramWriter
-    from indexer.ingest import prepare_with_bigrams
+    from indexer.ingest import prepare_with_side
+    from indexer.side_index import SideWriter
 
     incoming: queue.SimpleQueue = queue.SimpleQueue()
 
@@ -149,7 +150,7 @@ def serve(db_path: Path, next_id: int, requests: BinaryIO, replies: BinaryIO) ->
                 return
 
     threading.Thread(target=read_requests, name="requests", daemon=True).start()
-    writer = BigramWriter(db_path, next_id)
+    writer = SideWriter(db_path, next_id)
     try:
         while True:
             request = incoming.get()
@@ -157,7 +158,10 @@ def serve(db_path: Path, next_id: int, requests: BinaryIO, replies: BinaryIO) ->
                 return
             try:
                 if request[0] == "prepare":
-                    reply: Any = prepare_with_bigrams(writer, request[1], request[2])
+                    # Few requests waiting means the main writer is the slower one: take this
+                    # file's text into the side trigram table. Many means we are: leave it.
+                    take_text = incoming.qsize() <= SHARE_WHEN_WAITING
+                    reply: Any = prepare_with_side(writer, request[1], request[2], take_text=take_text)
                 elif request[0] == "commit":
                     writer.commit()
                     reply = "committed"

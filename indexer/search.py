@@ -54,15 +54,22 @@ def fts_phrase(text: str) -> str:
 def _term_condition(term: Term) -> tuple[str, list]:
     kind = term_class(term)
     if kind == "fts":
-        return "m.id IN (SELECT rowid FROM fts WHERE fts MATCH ?)", [fts_phrase(term.text)]
+        phrase = fts_phrase(term.text)
+        return f"m.id IN ({TRIGRAM_ROWIDS})", [phrase, phrase]
     if kind == "cjk2":
         return "m.id IN (SELECT rowid FROM cjk2 WHERE cjk2 MATCH ?)", [fts_phrase(term.text)]
     return "instr(lower(m.text), ?) > 0", [term.text.lower()]
 
 
-def build_sql(query: Query, exclude_sessions: tuple[str, ...], limit: int) -> tuple[str, list]:
-    """SELECT matching message ids (newest first), driven by the FTS table when it can be."""
-    where: list[str] = ["m.indexed = 1"]
+# The two trigram shards (see indexer.side_index): a message's text is in one of them.
+TRIGRAM_TABLES = ("fts", "fts_side")
+TRIGRAM_ROWIDS = "SELECT rowid FROM fts WHERE fts MATCH ? UNION ALL SELECT rowid FROM fts_side WHERE fts_side MATCH ?"
+
+
+def build_sql(query: Query, exclude_sessions: tuple[str, ...], limit: int) -> list[tuple[str, list]]:
+    """SELECTs of matching message ids, each newest first, driven by an FTS table when they
+    can be: one per trigram shard, whose answers the caller merges."""
+    where: list[str] = ["m.indexed != 0"]
     params: list = []
     fts_groups: list[str] = []
     cjk_groups: list[str] = []
@@ -125,24 +132,27 @@ def build_sql(query: Query, exclude_sessions: tuple[str, ...], limit: int) -> tu
     tf_params = [p for t in tf_terms for p in (t.text.lower(), t.text.lower())]
     select = f"SELECT m.id, m.session_rowid, m.ts, m.kind, m.role, length(m.text){tf_sql}"
     if fts_groups:
-        sql = (
-            f"{select} FROM fts JOIN messages m ON m.id = fts.rowid"
-            " JOIN sessions s ON s.id = m.session_rowid"
-            " WHERE fts MATCH ? AND " + " AND ".join(where) + " ORDER BY fts.rowid DESC LIMIT ?"
-        )
-        return sql, [*tf_params, " AND ".join(fts_groups), *params, limit]
+        return [
+            (
+                f"{select} FROM {table} JOIN messages m ON m.id = {table}.rowid"
+                " JOIN sessions s ON s.id = m.session_rowid"
+                f" WHERE {table} MATCH ? AND " + " AND ".join(where) + f" ORDER BY {table}.rowid DESC LIMIT ?",
+                [*tf_params, " AND ".join(fts_groups), *params, limit],
+            )
+            for table in TRIGRAM_TABLES
+        ]
     if cjk_groups:
         sql = (
             f"{select} FROM cjk2 JOIN messages m ON m.id = cjk2.rowid"
             " JOIN sessions s ON s.id = m.session_rowid"
             " WHERE cjk2 MATCH ? AND " + " AND ".join(where) + " ORDER BY cjk2.rowid DESC LIMIT ?"
         )
-        return sql, [*tf_params, " AND ".join(cjk_groups), *params, limit]
+        return [(sql, [*tf_params, " AND ".join(cjk_groups), *params, limit])]
     sql = (
         f"{select} FROM messages m JOIN sessions s ON s.id = m.session_rowid"
         " WHERE " + " AND ".join(where) + " ORDER BY m.id DESC LIMIT ?"
     )
-    return sql, [*tf_params, *params, limit]
+    return [(sql, [*tf_params, *params, limit])]
 
 
 def _like_escape(value: str) -> str:
@@ -169,8 +179,10 @@ def run_search(
         if query.excluded or query.has_filters:
             raise QueryError("add at least one word to search for (filters and -exclusions only narrow a search)")
         return SearchResult([], 0, False, query, query.warnings)
-    sql, params = build_sql(query, exclude_sessions, CANDIDATES + 1)
-    rows = conn.execute(sql, params).fetchall()
+    rows = []
+    for sql, params in build_sql(query, exclude_sessions, CANDIDATES + 1):
+        rows.extend(conn.execute(sql, params).fetchall())
+    rows.sort(key=lambda r: r[0], reverse=True)  # the newest candidates of both shards
     capped = len(rows) > CANDIDATES
     rows = rows[:CANDIDATES]
     if not rows:

@@ -235,8 +235,9 @@ def test_last_line_without_newline_is_taken_once_the_writer_is_long_gone(tree):
 
 
 def test_a_helper_process_prepares_files_exactly_as_inline(tmp_path, monkeypatch):
-    """Big runs parse in a helper process, also from a thread as the app runs them; the index
-    must come out the same."""
+    """Big runs parse in a helper process, also from a thread as the app runs them, and the
+    helper indexes some files' text in the side trigram shard: searches must come out the
+    same, also after the side file is lost and refilled."""
 
     from conftest import corpus_roots
     from indexer import ingest
@@ -250,7 +251,7 @@ def test_a_helper_process_prepares_files_exactly_as_inline(tmp_path, monkeypatch
 
     def contents(index: Index) -> list[tuple]:
         return index.conn.execute(
-            "SELECT s.session_id, m.ordinal, m.role, m.kind, m.text, m.detail, m.indexed FROM messages m"
+            "SELECT s.session_id, m.ordinal, m.role, m.kind, m.text, m.detail, m.indexed != 0 FROM messages m"
             " JOIN sessions s ON s.id = m.session_rowid ORDER BY s.session_id, m.ordinal"
         ).fetchall()
 
@@ -264,7 +265,24 @@ def test_a_helper_process_prepares_files_exactly_as_inline(tmp_path, monkeypatch
     assert used, "the helper process was not used"
     assert summary.messages_added == inline.stats().messages
     assert [tuple(r) for r in contents(helped)] == [tuple(r) for r in contents(inline)]
-    assert [h.message.text for h in helped.search("更新").hits] == [h.message.text for h in inline.search("更新").hits]
+    in_side = helped.conn.execute("SELECT count(*) FROM messages WHERE indexed = 2").fetchone()[0]
+    assert in_side > 0, "the helper took no file's text"
+
+    def answers(index: Index) -> list[list[tuple]]:
+        return [[(h.session.session_id, h.message.text) for h in index.search(q, limit=500).hits]
+                for q in ("更新", "the", "README", "git status", "-the readme")]
+
+    expected = answers(inline)
+    assert all(expected[:4])
+    assert answers(helped) == expected
+    path = helped.path
+    helped.close()
+    from indexer import side_index
+    for f in side_index.side_files(path):
+        f.unlink(missing_ok=True)
+    healed = Index(path)
+    healed.update(corpus_roots(), now=FIXED_NOW)
+    assert answers(healed) == expected
 
 
 def test_a_helper_that_dies_or_fails_is_reported_not_waited_for(tmp_path):
@@ -278,3 +296,24 @@ def test_a_helper_that_dies_or_fails_is_reported_not_waited_for(tmp_path):
     with pytest.raises(HelperError, match="stopped answering"):
         helper.receive()
     helper.close()
+
+
+def test_the_kept_message_count_follows_appends_rewrites_and_duplicates(tree):
+    root, log, index = tree
+
+    def counted() -> int:
+        return index.conn.execute("SELECT count(*) FROM messages").fetchone()[0]
+
+    log.write_text(claude_line("u1", "alpha herons") + "\n" + claude_line("u2", "beta herons") + "\n")
+    run(index, root)
+    assert index.stats().messages == counted() == 2
+    with log.open("a") as fh:
+        fh.write(claude_line("u3", "gamma herons") + "\n")
+    run(index, root)
+    assert index.stats().messages == counted() == 3
+    log.write_text(claude_line("u9", "only one left") + "\n")  # rewritten: three go, one comes
+    run(index, root)
+    assert index.stats().messages == counted() == 1
+    (log.parent / "copy.jsonl").write_text(log.read_text())  # a resume copy adds nothing
+    run(index, root)
+    assert index.stats().messages == counted() == 1

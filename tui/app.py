@@ -152,7 +152,9 @@ class HindsightApp(App[None]):
             pending = len(self.rule_store().pending())
         except Exception:  # noqa: BLE001 - a broken rules file must not stop the app; the pane says why
             pending = 0
-        self.post_message(self.StatsLoaded(stats, logs_exist, pending, self.read_hooks()))
+        hooks = self.read_hooks()
+        if not get_current_worker().is_cancelled:  # a newer load (after an index run) wins
+            self.post_message(self.StatsLoaded(stats, logs_exist, pending, hooks))
 
     def on_hindsight_app_stats_loaded(self, event: StatsLoaded) -> None:
         self.stats = event.stats

@@ -1,5 +1,6 @@
-"""The 2-character CJK index lives in a side file: it pairs with its index, heals when it is
-missing, damaged or from an older schema, and never misses a message the main file holds."""
+"""The side file (2-character CJK index and second trigram shard) pairs with its index, heals
+when it is missing, damaged or from an older schema, and never misses a message the main
+file holds."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from indexer import Index, only_roots
-from indexer import bigrams, db
+from indexer import db, side_index
 
 from conftest import FIXED_NOW
 
@@ -51,7 +52,7 @@ def test_bigrams_live_in_the_side_file_not_the_main_one(indexed):
     assert two_char_hits(index, "驗收") == ["請幫我驗收這個功能", "驗收標準是什麼"]
     main_tables = {r[0] for r in index.conn.execute("SELECT name FROM main.sqlite_master")}
     assert "cjk2" not in main_tables
-    side = sqlite3.connect(bigrams.side_path(index.path))
+    side = sqlite3.connect(side_index.side_path(index.path))
     assert side.execute("SELECT count(*) FROM cjk2 WHERE cjk2 MATCH '\"驗收\"'").fetchone()[0] == 2
     side.close()
 
@@ -60,7 +61,7 @@ def test_a_deleted_side_file_is_refilled_by_the_next_run(indexed):
     root, index = indexed
     path = index.path
     index.close()
-    for f in bigrams.side_files(path):
+    for f in side_index.side_files(path):
         f.unlink(missing_ok=True)
     reader = Index(path, readonly=True)
     assert two_char_hits(reader, "設定") == []  # no crash, just nothing until the next run
@@ -75,9 +76,9 @@ def test_a_damaged_side_file_is_replaced_and_refilled(indexed):
     root, index = indexed
     path = index.path
     index.close()
-    for f in bigrams.side_files(path):
+    for f in side_index.side_files(path):
         f.unlink(missing_ok=True)
-    bigrams.side_path(path).write_bytes(b"not a database at all " * 200)
+    side_index.side_path(path).write_bytes(b"not a database at all " * 200)
     index = Index(path)
     update(index, root)
     assert two_char_hits(index, "驗收") == ["請幫我驗收這個功能", "驗收標準是什麼"]
@@ -91,7 +92,7 @@ def test_a_side_file_from_another_index_is_not_trusted(indexed, tmp_path):
     update(other, other_root)
     other.close()
     index.close()
-    for mine, theirs in zip(bigrams.side_files(index.path), bigrams.side_files(other.path)):
+    for mine, theirs in zip(side_index.side_files(index.path), side_index.side_files(other.path)):
         mine.unlink(missing_ok=True)
         if theirs.exists():
             mine.write_bytes(theirs.read_bytes())
@@ -101,20 +102,21 @@ def test_a_side_file_from_another_index_is_not_trusted(indexed, tmp_path):
     assert two_char_hits(index, "驗收") == ["請幫我驗收這個功能", "驗收標準是什麼"]
 
 
-def test_a_version_1_index_migrates_and_keeps_two_character_search(indexed):
+def test_a_version_1_index_migrates_keeping_two_character_search_and_counts(indexed):
     root, index = indexed
     path = index.path
     index.close()
     # Make it look like the first release wrote it: bigrams in the main file, no side file.
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("CREATE VIRTUAL TABLE cjk2 USING fts5(grams, content='', tokenize='unicode61', detail='none', columnsize=0)")
-    conn.execute("DELETE FROM meta WHERE key = 'bigram_token'")
+    conn.execute("DELETE FROM meta WHERE key IN ('side_token', 'message_count')")
     conn.execute("PRAGMA user_version = 1")
     conn.close()
-    for f in bigrams.side_files(path):
+    for f in side_index.side_files(path):
         f.unlink(missing_ok=True)
     index = Index(path)
     assert index.conn.execute("PRAGMA user_version").fetchone()[0] == db.SCHEMA_VERSION
+    assert index.conn.execute("SELECT value FROM meta WHERE key = 'message_count'").fetchone()[0] == "4"
     summary = update(index, root)
     assert summary.files_changed == 0  # the logs were not read again
     assert two_char_hits(index, "驗收") == ["請幫我驗收這個功能", "驗收標準是什麼"]
@@ -165,6 +167,19 @@ def test_a_stopped_run_keeps_every_stored_message_findable(tmp_path):
 def test_rebuild_removes_the_side_file_too(indexed):
     _root, index = indexed
     index.close()
-    assert bigrams.side_path(index.path).exists()
+    assert side_index.side_path(index.path).exists()
     db.remove_index_files(index.path)
     assert not any(f.exists() for f in db.index_files(index.path))
+
+
+def test_a_second_connection_that_saw_an_empty_file_finds_the_migration_done(tmp_path):
+    """The app opens a new index from two threads at once (counts and the first index run)."""
+    path = tmp_path / "index.sqlite3"
+    late = sqlite3.connect(path, isolation_level=None)
+    assert late.execute("PRAGMA user_version").fetchone()[0] == 0  # it saw an empty file...
+    first = db.connect(path)  # ...then another connection created the schema
+    db.migrate(late, 0)  # and now the late one migrates from what it saw
+    assert late.execute("PRAGMA user_version").fetchone()[0] == db.SCHEMA_VERSION
+    assert late.execute("SELECT value FROM meta WHERE key = 'message_count'").fetchall() == [("0",)]
+    late.close()
+    first.close()
