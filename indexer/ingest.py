@@ -13,7 +13,6 @@ import fcntl
 import hashlib
 import json
 import os
-from collections import deque
 import sqlite3
 import time
 from dataclasses import dataclass, field
@@ -32,7 +31,6 @@ HASH_SPAN = 1024
 STALE_PARTIAL_SECONDS = 600  # a last line without "\n" this old is taken as finished
 WRITER_CACHE_KIB = 128 * 1024
 PARALLEL_MIN_BYTES = 32 * 1024 * 1024  # below this a helper process costs more than it saves
-PREFETCH_BYTES = 64 * 1024 * 1024  # log bytes sent to the helper and not yet written, at most
 
 
 class IndexBusyError(IndexError_):
@@ -591,18 +589,9 @@ class PreparedStream:
         helper = self._helper
         if helper is None:
             return
-        # Keep the helper working ahead (the writer stalls for seconds while SQLite merges
-        # index segments), within a memory bound.
-        queued = deque(self.jobs)
-        in_flight = 0
-        while queued or helper.outstanding:
-            while queued and (in_flight < PREFETCH_BYTES or not helper.outstanding):
-                job = queued.popleft()
-                helper.send("prepare", job, self.now)
-                in_flight += job.size
-            prepared = helper.receive()
-            in_flight -= prepared.job.size
-            yield prepared
+        helper.prepare_all(self.jobs, self.now)
+        for _ in self.jobs:
+            yield helper.receive()
 
     def commit_side(self) -> None:
         """Commit the side entries of every file yielded so far (and of any still in flight)."""

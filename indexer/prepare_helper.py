@@ -5,7 +5,7 @@ multiprocessing: fork must not copy SQLite's state from a parent that has the sa
 open (nor run from the app's indexing thread), and multiprocessing's spawn re-runs the
 caller's main script, which a library cannot ask of its callers.
 
-The protocol is pickled tuples over the pipes, in order: ``("prepare", job, now)`` gets a
+The protocol is pickled tuples over the pipes, in order: ``("prepare", job, now, take_text)`` gets a
 ``PreparedFile``, ``("commit",)`` gets ``"committed"``; any failure gets ``("error", text)``.
 Each side drains its incoming pipe with a thread as things arrive: a pipe holds 64 KB, about
 one prepared file or a hundred requests, and a side blocked on a full pipe stops working
@@ -24,12 +24,15 @@ import sys
 import tempfile
 import threading
 import traceback
+from collections import deque
 from pathlib import Path
 from typing import Any, BinaryIO
 
 _FRAME = struct.Struct("<Q")
-SHARE_WHEN_WAITING = 2  # requests queued here, at most, for the helper to take a file's text
 _EOF = object()
+QUEUED_AT_HELPER = 3  # jobs sent and not yet prepared: enough to never idle, few to steer by
+PREFETCH_BYTES = 64 * 1024 * 1024  # log bytes prepared ahead of the writer, at most
+SHARE_WHEN_READY = 8  # prepared files waiting for the writer that make the helper take text
 
 
 class HelperError(RuntimeError):
@@ -37,7 +40,12 @@ class HelperError(RuntimeError):
 
 
 class HelperProcess:
-    """The parent's handle on one helper."""
+    """The parent's handle on one helper: feeds it jobs and hands their results over in order.
+
+    Feeding runs from both parent threads (when a reply arrives, and when the writer takes
+    one), so the helper always has a few jobs queued without the writer's help, while what it
+    prepared ahead stays within ``PREFETCH_BYTES``.
+    """
 
     def __init__(self, db_path: Path, next_id: int):
         package_root = str(Path(__file__).resolve().parent.parent)
@@ -52,10 +60,50 @@ class HelperProcess:
             stderr=self._stderr,
             env=env,
         )
-        self.outstanding = 0
+        self._lock = threading.Lock()  # guards the pipe to the helper and the counters below
+        self._jobs: deque = deque()
+        self._now = 0.0
+        self._sent: deque = deque()  # per request without a received reply: its job's size, or None
+        self._unanswered = 0  # requests whose reply has not even arrived
+        self._ahead_bytes = 0  # log bytes sent and not yet taken by the writer
         self._replies: queue.SimpleQueue = queue.SimpleQueue()
         self._reader = threading.Thread(target=self._drain, name="index-helper-replies", daemon=True)
         self._reader.start()
+
+    def prepare_all(self, jobs: list, now: float) -> None:
+        """Queue jobs; ``receive`` returns their ``PreparedFile``s in the same order."""
+        with self._lock:
+            self._jobs.extend(jobs)
+            self._now = now
+        self._feed()
+
+    @property
+    def ready(self) -> int:
+        """Replies that arrived and wait for the writer: many means the writer is the slower side."""
+        return self._replies.qsize()
+
+    def _feed(self) -> None:
+        with self._lock:
+            while (
+                self._jobs
+                and self._unanswered < QUEUED_AT_HELPER
+                and (self._ahead_bytes < PREFETCH_BYTES or not self._sent)
+            ):
+                job = self._jobs.popleft()
+                # Prepared files piling up here means the writer is the slower side: the helper
+                # takes this file's text into the side trigram table.
+                self._send_locked(("prepare", job, self._now, self.ready >= SHARE_WHEN_READY), job.size)
+
+    def _send_locked(self, request: tuple, size: int | None) -> None:
+        assert self._proc.stdin is not None
+        try:
+            pickle.dump(request, self._proc.stdin, protocol=pickle.HIGHEST_PROTOCOL)
+            self._proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            return  # it died: receive() reports why
+        self._sent.append(size)
+        self._unanswered += 1
+        self._ahead_bytes += size or 0
 
     def _drain(self) -> None:
         """Move reply frames off the pipe as soon as they arrive (runs in a thread)."""
@@ -71,44 +119,51 @@ class HelperProcess:
                 if len(payload) < size:
                     break
                 self._replies.put(payload)
+                with self._lock:
+                    self._unanswered -= 1
+                self._feed()
         except (OSError, ValueError):
             pass
         self._replies.put(_EOF)
-
-    def send(self, *request: Any) -> None:
-        assert self._proc.stdin is not None
-        try:
-            pickle.dump(request, self._proc.stdin, protocol=pickle.HIGHEST_PROTOCOL)
-            self._proc.stdin.flush()
-        except (BrokenPipeError, OSError) as exc:
-            raise HelperError(self._death_note(f"cannot reach it ({exc})")) from None
-        self.outstanding += 1
 
     def receive(self) -> Any:
         payload = self._replies.get()
         if payload is _EOF:
             self._replies.put(_EOF)  # any later receive fails the same way
             raise HelperError(self._death_note("it stopped answering"))
+        with self._lock:
+            size = self._sent.popleft() if self._sent else None
+            self._ahead_bytes -= size or 0
+        self._feed()
         reply = pickle.loads(payload)
-        self.outstanding -= 1
         if isinstance(reply, tuple) and reply and reply[0] == "error":
             raise HelperError(f"the index helper process failed:\n{reply[1]}")
         return reply
 
+    def request(self, *request: Any) -> Any:
+        """Send one request after every queued job is dropped, and wait for its answer."""
+        with self._lock:
+            self._jobs.clear()
+            self._send_locked(request, None)
+            waiting = len(self._sent)
+        for _ in range(waiting - 1):  # results of jobs already sent: no longer wanted
+            self.receive()
+        return self.receive()
+
     def commit(self) -> None:
-        """Commit the side file up to everything sent so far; replies still in flight are dropped."""
-        self.send("commit")
-        while True:
-            if self.receive() == "committed":
-                return
+        """Commit the side file up to everything sent so far (the rest of the jobs is dropped)."""
+        if self.request("commit") != "committed":
+            raise HelperError("the index helper process did not confirm its commit")
 
     def close(self) -> None:
         """Ask it to stop (it drops what it did not commit) and reap it."""
-        try:
-            if self._proc.stdin:
-                self._proc.stdin.close()
-        except OSError:
-            pass
+        with self._lock:
+            self._jobs.clear()
+            try:
+                if self._proc.stdin:
+                    self._proc.stdin.close()
+            except OSError:
+                pass
         try:
             self._proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
@@ -158,10 +213,8 @@ def serve(db_path: Path, next_id: int, requests: BinaryIO, replies: BinaryIO) ->
                 return
             try:
                 if request[0] == "prepare":
-                    # Few requests waiting means the main writer is the slower one: take this
-                    # file's text into the side trigram table. Many means we are: leave it.
-                    take_text = incoming.qsize() <= SHARE_WHEN_WAITING
-                    reply: Any = prepare_with_side(writer, request[1], request[2], take_text=take_text)
+                    _, job, now, take_text = request
+                    reply: Any = prepare_with_side(writer, job, now, take_text=take_text)
                 elif request[0] == "commit":
                     writer.commit()
                     reply = "committed"

@@ -289,12 +289,11 @@ def test_a_helper_that_dies_or_fails_is_reported_not_waited_for(tmp_path):
     from indexer.prepare_helper import HelperError, HelperProcess
 
     helper = HelperProcess(tmp_path / "index.sqlite3", 1)
-    helper.send("no-such-request")
     with pytest.raises(HelperError, match="unknown request"):
-        helper.receive()
+        helper.request("no-such-request")
     helper._proc.kill()
     with pytest.raises(HelperError, match="stopped answering"):
-        helper.receive()
+        helper.commit()
     helper.close()
 
 
