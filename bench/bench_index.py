@@ -100,7 +100,7 @@ def fts_only_baseline(index_path: Path, scratch: Path, *, with_bigrams: bool = F
     """Insert the index's own extracted text into a bare trigram table: the floor for cold
     indexing. ``with_bigrams`` also fills a CJK bigram table, as the real index must."""
     src = sqlite3.connect(index_path)
-    texts = [r[0] for r in src.execute("SELECT text FROM messages WHERE indexed = 1")]
+    texts = [r[0] for r in src.execute("SELECT text FROM messages WHERE indexed != 0")]
     src.close()
     path = scratch / "baseline.sqlite3"
     for suffix in ("", "-wal", "-shm"):

@@ -5,6 +5,11 @@
 Start-up: from creating the app to the first screen painted with the index's counts, plus
 the cost of importing the app in a fresh interpreter. Keystroke: from the last key of a
 query to its results painted (includes the search debounce).
+
+"Painted" is taken inside the app, when the screen hands the frame to the terminal driver;
+the frame's escape sequences are produced there as a real terminal run would (the headless
+driver skips that). The test harness's own waiting after a key press is left out: it is not
+part of the app (it cost ~90 ms a key here).
 """
 
 from __future__ import annotations
@@ -16,6 +21,10 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Callable
+
+from textual.app import App
+from textual._compositor import CompositorUpdate
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -28,33 +37,48 @@ from tui.screens.search import SearchScreen  # noqa: E402
 QUERIES = ["flamegraph", "資料庫 ", "驗收 ", "timeout project:proj3", "deploy 設定 ", "websocket"]
 
 
+class PaintClock:
+    """Notes when frames reach the driver, producing their terminal output as a terminal run does."""
+
+    def __init__(self, app: App, on_paint: Callable[[float], None]) -> None:
+        original = app._display
+
+        def display(screen, renderable) -> None:
+            if isinstance(renderable, CompositorUpdate):
+                renderable.render_segments(app.console)
+            original(screen, renderable)
+            if renderable is not None:
+                on_paint(time.perf_counter())
+
+        app._display = display  # type: ignore[method-assign]
+
+
 async def one_startup(db: Path) -> float:
-    app = make_app(Index(db), only_roots({}), refresh_on_start=False, offer_demo=False)
     start = time.perf_counter()
-    async with app.run_test(size=(120, 36)) as pilot:
-        while app.stats is None:
-            await asyncio.sleep(0.002)
-        await pilot.pause()
-        return time.perf_counter() - start
-
-
-async def harness_floor(db: Path) -> float:
-    """What pressing a key bound to nothing and waiting for the repaint costs in this harness."""
     app = make_app(Index(db), only_roots({}), refresh_on_start=False, offer_demo=False)
-    times = []
-    async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause(0.3)
-        for _ in range(15):
-            start = time.perf_counter()
-            await pilot.press("f12")
-            await pilot.pause()
-            times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    painted: list[float] = []
+    PaintClock(app, lambda moment: painted.append(moment) if app.stats is not None else None)
+    async with app.run_test(size=(120, 36)):
+        deadline = start + 10
+        while not painted and time.perf_counter() < deadline:
+            await asyncio.sleep(0.002)
+        return painted[0] - start
 
 
 async def keystrokes(db: Path) -> list[float]:
     app = make_app(Index(db), only_roots({}), refresh_on_start=False, offer_demo=False)
     times: list[float] = []
+    waiting_for: list[str] = []  # the query whose results are awaited
+    painted: list[float] = []
+
+    def on_paint(moment: float) -> None:
+        screen = app.screen
+        if waiting_for and isinstance(screen, SearchScreen) and screen.result is not None \
+                and screen.result.query.raw == waiting_for[0]:
+            painted.append(moment)
+            waiting_for.clear()
+
+    PaintClock(app, on_paint)
     async with app.run_test(size=(120, 36)) as pilot:
         screen = app.screen
         assert isinstance(screen, SearchScreen)
@@ -65,13 +89,15 @@ async def keystrokes(db: Path) -> list[float]:
                 box.cursor_position = len(box.value)
                 await pilot.pause(0.3)
                 await app.workers.wait_for_complete()
+                await pilot.pause(0.1)
+                painted.clear()
+                waiting_for[:] = [query.strip()]
                 start = time.perf_counter()
                 await pilot.press("space" if query[-1] == " " else query[-1])
                 deadline = start + 10
-                while (screen.result is None or screen.result.query.raw != query.strip()) and time.perf_counter() < deadline:
+                while not painted and time.perf_counter() < deadline:
                     await asyncio.sleep(0.002)
-                await pilot.pause()
-                times.append(time.perf_counter() - start)
+                times.append(painted[0] - start)
     return times
 
 
@@ -93,10 +119,8 @@ def main() -> None:
           f"(max {max(starts) * 1000:.0f} ms); importing the app: {import_seconds() * 1000:.0f} ms (target < 200 ms)")
     times = asyncio.run(keystrokes(args.db))
     times.sort()
-    floor = asyncio.run(harness_floor(args.db))
     print(f"keystroke to results painted: median {statistics.median(times) * 1000:.0f} ms, "
-          f"p95 {times[int(len(times) * 0.95) - 1] * 1000:.0f} ms over {len(times)} keystrokes (target < 200 ms); "
-          f"the harness alone (a key bound to nothing, then a repaint) takes {floor * 1000:.0f} ms")
+          f"p95 {times[int(len(times) * 0.95) - 1] * 1000:.0f} ms over {len(times)} keystrokes (target < 200 ms)")
 
 
 if __name__ == "__main__":

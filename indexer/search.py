@@ -68,7 +68,8 @@ TRIGRAM_ROWIDS = "SELECT rowid FROM fts WHERE fts MATCH ? UNION ALL SELECT rowid
 
 def build_sql(query: Query, exclude_sessions: tuple[str, ...], limit: int) -> list[tuple[str, list]]:
     """SELECTs of matching message ids, each newest first, driven by an FTS table when they
-    can be: one per trigram shard, whose answers the caller merges."""
+    can be: one per trigram shard, whose answers the caller merges. Each takes the id its
+    answers must exceed as its last parameter but one (0: no bound); see ``run_search``."""
     where: list[str] = ["m.indexed != 0"]
     params: list = []
     fts_groups: list[str] = []
@@ -136,8 +137,9 @@ def build_sql(query: Query, exclude_sessions: tuple[str, ...], limit: int) -> li
             (
                 f"{select} FROM {table} JOIN messages m ON m.id = {table}.rowid"
                 " JOIN sessions s ON s.id = m.session_rowid"
-                f" WHERE {table} MATCH ? AND " + " AND ".join(where) + f" ORDER BY {table}.rowid DESC LIMIT ?",
-                [*tf_params, " AND ".join(fts_groups), *params, limit],
+                f" WHERE {table} MATCH ? AND " + " AND ".join(where)
+                + f" AND {table}.rowid > ? ORDER BY {table}.rowid DESC LIMIT ?",
+                [*tf_params, " AND ".join(fts_groups), *params, 0, limit],
             )
             for table in TRIGRAM_TABLES
         ]
@@ -145,14 +147,14 @@ def build_sql(query: Query, exclude_sessions: tuple[str, ...], limit: int) -> li
         sql = (
             f"{select} FROM cjk2 JOIN messages m ON m.id = cjk2.rowid"
             " JOIN sessions s ON s.id = m.session_rowid"
-            " WHERE cjk2 MATCH ? AND " + " AND ".join(where) + " ORDER BY cjk2.rowid DESC LIMIT ?"
+            " WHERE cjk2 MATCH ? AND " + " AND ".join(where) + " AND cjk2.rowid > ? ORDER BY cjk2.rowid DESC LIMIT ?"
         )
-        return [(sql, [*tf_params, " AND ".join(cjk_groups), *params, limit])]
+        return [(sql, [*tf_params, " AND ".join(cjk_groups), *params, 0, limit])]
     sql = (
         f"{select} FROM messages m JOIN sessions s ON s.id = m.session_rowid"
-        " WHERE " + " AND ".join(where) + " ORDER BY m.id DESC LIMIT ?"
+        " WHERE " + " AND ".join(where) + " AND m.id > ? ORDER BY m.id DESC LIMIT ?"
     )
-    return [(sql, [*tf_params, *params, limit])]
+    return [(sql, [*tf_params, *params, 0, limit])]
 
 
 def _like_escape(value: str) -> str:
@@ -179,10 +181,13 @@ def run_search(
         if query.excluded or query.has_filters:
             raise QueryError("add at least one word to search for (filters and -exclusions only narrow a search)")
         return SearchResult([], 0, False, query, query.warnings)
-    rows = []
+    rows: list = []
     for sql, params in build_sql(query, exclude_sessions, CANDIDATES + 1):
+        if len(rows) > CANDIDATES:
+            # A later shard only needs what is newer than the oldest candidate so far.
+            params = [*params[:-2], rows[CANDIDATES][0], params[-1]]
         rows.extend(conn.execute(sql, params).fetchall())
-    rows.sort(key=lambda r: r[0], reverse=True)  # the newest candidates of both shards
+        rows.sort(key=lambda r: r[0], reverse=True)  # the newest candidates first
     capped = len(rows) > CANDIDATES
     rows = rows[:CANDIDATES]
     if not rows:
@@ -319,15 +324,19 @@ def make_snippet(text: str, terms: list[Term], columns: int = SNIPPET_COLUMNS) -
     spans = match_spans(flat, terms)
     anchor = spans[0][0] if spans else 0
     # Start a little before the match: a quarter of the window as lead-in.
-    start, used = anchor, 0
     lead = columns // 4
-    while start > 0 and used + _width(flat[start - 1]) <= lead:
-        start -= 1
-        used += _width(flat[start])
-    end, used = start, 0
-    while end < len(flat) and used + _width(flat[end]) <= columns:
-        used += _width(flat[end])
-        end += 1
+    if flat.isascii():  # one cell per character: no need to measure
+        start = max(0, anchor - lead)
+        end = min(len(flat), start + columns)
+    else:
+        start, used = anchor, 0
+        while start > 0 and used + _width(flat[start - 1]) <= lead:
+            start -= 1
+            used += _width(flat[start])
+        end, used = start, 0
+        while end < len(flat) and used + _width(flat[end]) <= columns:
+            used += _width(flat[end])
+            end += 1
     text_start_cut = window_start > 0 or start > 0
     text_end_cut = end < len(flat) or first + 3 * columns < len(text)
     snippet = flat[start:end]
