@@ -28,6 +28,8 @@ from collections import deque
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from indexer.db import IndexError_
+
 _FRAME = struct.Struct("<Q")
 _EOF = object()
 QUEUED_AT_HELPER = 3  # jobs sent and not yet prepared: enough to never idle, few to steer by
@@ -35,8 +37,8 @@ PREFETCH_BYTES = 64 * 1024 * 1024  # log bytes prepared ahead of the writer, at 
 SHARE_WHEN_READY = 8  # prepared files waiting for the writer that make the helper take text
 
 
-class HelperError(RuntimeError):
-    """The helper failed or died; the message says why."""
+class HelperError(IndexError_):
+    """The helper failed or died; the message says why (the run's batch is rolled back)."""
 
 
 class HelperProcess:
