@@ -32,9 +32,9 @@ from indexer import Index, only_roots  # noqa: E402
 from tui.app import make_app  # noqa: E402
 from tui.screens.search import SearchScreen  # noqa: E402
 
-# Each query is typed but its last key, which is then pressed: ASCII, since a CJK word
-# arrives from an input method as committed text (here followed by a space).
-QUERIES = ["flamegraph", "資料庫 ", "驗收 ", "timeout project:proj3", "deploy 設定 ", "websocket"]
+# Each query is typed but its last character, which is then pressed: the measured key always
+# changes the query (a trailing space would not, and would time nothing but a repaint).
+QUERIES = ["flamegraph", "資料庫", "驗收", "timeout project:proj3", "deploy 設定", "websocket"]
 
 
 class PaintClock:
@@ -91,9 +91,9 @@ async def keystrokes(db: Path) -> list[float]:
                 await app.workers.wait_for_complete()
                 await pilot.pause(0.1)
                 painted.clear()
-                waiting_for[:] = [query.strip()]
+                waiting_for[:] = [query]
                 start = time.perf_counter()
-                await pilot.press("space" if query[-1] == " " else query[-1])
+                await pilot.press(query[-1])
                 deadline = start + 10
                 while not painted and time.perf_counter() < deadline:
                     await asyncio.sleep(0.002)

@@ -64,6 +64,7 @@ CREATE TABLE IF NOT EXISTS files (
     indexed_at    REAL
 );
 CREATE INDEX IF NOT EXISTS files_by_session ON files (session_rowid);
+CREATE INDEX IF NOT EXISTS files_missing ON files (missing) WHERE missing = 1;  -- counted at start-up
 
 CREATE TABLE IF NOT EXISTS messages (
     id            INTEGER PRIMARY KEY,
@@ -163,6 +164,7 @@ def migrate(conn: sqlite3.Connection, from_version: int) -> None:
             # The bigram table moves to the side file; the next index run refills it there.
             # The message count moves into meta, so showing it costs no count(*).
             conn.execute("DROP TABLE IF EXISTS cjk2")
+            conn.execute("CREATE INDEX IF NOT EXISTS files_missing ON files (missing) WHERE missing = 1")
             conn.execute("INSERT OR REPLACE INTO meta(key, value) SELECT 'message_count', count(*) FROM messages")
         if version < SCHEMA_VERSION:
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")

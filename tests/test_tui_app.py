@@ -133,3 +133,24 @@ def test_the_core_stays_free_of_ui_imports():
     code = "import indexer, sys; print(any(m in sys.modules for m in ('textual', 'rich', 'tui')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+async def test_a_big_index_run_shows_a_progress_bar_only_while_it_runs(corpus_index_path):
+    from indexer import IndexProgress
+    from textual.widgets import ProgressBar
+    from tui.widgets.status_bar import StatusBar
+
+    app = app_for(corpus_index_path)
+    async with app.run_test(size=SIZE) as pilot:
+        bar_holder = app.screen.query_one(StatusBar)
+        assert not bar_holder.query(ProgressBar)  # not even mounted on an ordinary start
+        progress = IndexProgress(files_total=10, files_done=4, bytes_total=200_000_000, bytes_done=50_000_000)
+        app.post_message(HindsightApp.IndexProgressed(progress))
+        await pilot.pause()
+        await pilot.pause()
+        assert bar_holder.has_class("-big-run")
+        assert bar_holder.query_one(ProgressBar).percentage == 0.25
+        assert "indexing 4/10 files" in str(bar_holder.query_one("#status-text").render())
+        app.post_message(HindsightApp.IndexFinished(None))
+        await settle(pilot)
+        assert not bar_holder.has_class("-big-run")

@@ -8,6 +8,7 @@ changes (a batch of new messages landed, or the demo index replaced the real one
 from __future__ import annotations
 
 import dataclasses
+import sqlite3
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -94,10 +95,16 @@ class HindsightApp(App[None]):
             self.summary = summary
 
     class StatsLoaded(Message):
-        def __init__(self, stats: IndexStats, logs_exist: bool, pending_rules: int, hooks: HooksState) -> None:
+        def __init__(self, stats: IndexStats, logs_exist: bool) -> None:
             super().__init__()
             self.stats = stats
             self.logs_exist = logs_exist
+
+    class ExtrasLoaded(Message):
+        """What the status line and help show besides the index: pending rules, hooks."""
+
+        def __init__(self, pending_rules: int, hooks: HooksState) -> None:
+            super().__init__()
             self.pending_rules = pending_rules
             self.hooks = hooks
 
@@ -136,31 +143,66 @@ class HindsightApp(App[None]):
         self._last_research = 0.0
         self._messages_seen = 0
         self._demo_offered = False
+        # The counts are read before the app runs, so its first frame shows them: a few
+        # milliseconds (they are kept in the index's meta table) and no screen to freeze yet.
+        # A thread would be starved by Textual's start-up until after the first frames.
+        self._first_counts: tuple[IndexStats, bool] | None = None
+        try:
+            self._first_counts = self._read_counts()
+        except (IndexError_, OSError, sqlite3.Error):
+            pass  # load_stats tries again from on_mount and the app reports it
+        if self._first_counts is not None:
+            stats, logs_exist = self._first_counts
+            self.set_reactive(HindsightApp.stats, stats)
+            self.set_reactive(HindsightApp.no_logs, not logs_exist and stats.sessions == 0)
 
     # -- start-up and the index run ---------------------------------------------------
     def on_mount(self) -> None:
         self.theme = THEME
-        self.load_stats()
+        if self._first_counts is not None:
+            self.call_after_refresh(self._offer_demo_if_no_logs)  # over the first screen
+        else:
+            self.load_stats()
+        self.load_extras()
         if self.refresh_on_start:
             self.refresh_index()
 
-    @work(thread=True, exclusive=True, group="stats", exit_on_error=False)
-    def load_stats(self) -> None:
-        stats = self.index.stats()
-        logs_exist = any(path.exists() for path in self.roots.all_paths())
+    def _read_counts(self) -> tuple[IndexStats, bool]:
+        return self.index.stats(), any(path.exists() for path in self.roots.all_paths())
+
+    def _read_extras(self) -> tuple[int, HooksState]:
         try:
             pending = len(self.rule_store().pending())
         except Exception:  # noqa: BLE001 - a broken rules file must not stop the app; the pane says why
             pending = 0
-        hooks = self.read_hooks()
-        if not get_current_worker().is_cancelled:  # a newer load (after an index run) wins
-            self.post_message(self.StatsLoaded(stats, logs_exist, pending, hooks))
+        return pending, self.read_hooks()
+
+    @work(thread=True, exclusive=True, group="stats", exit_on_error=False)
+    def load_stats(self) -> None:
+        """Counts first (the status line waits for them), then pending rules and hooks."""
+        worker = get_current_worker()
+        stats, logs_exist = self._read_counts()
+        if worker.is_cancelled:  # a newer load (after an index run) wins
+            return
+        self.post_message(self.StatsLoaded(stats, logs_exist))
+        extras = self._read_extras()
+        if not worker.is_cancelled:
+            self.post_message(self.ExtrasLoaded(*extras))
+
+    @work(thread=True, exclusive=True, group="extras", exit_on_error=False)
+    def load_extras(self) -> None:
+        self.post_message(self.ExtrasLoaded(*self._read_extras()))
+
+    def on_hindsight_app_extras_loaded(self, event: ExtrasLoaded) -> None:
+        self.pending_rules = event.pending_rules
+        self.hooks = event.hooks
 
     def on_hindsight_app_stats_loaded(self, event: StatsLoaded) -> None:
         self.stats = event.stats
-        self.pending_rules = event.pending_rules
-        self.hooks = event.hooks
         self.no_logs = not event.logs_exist and event.stats.sessions == 0
+        self._offer_demo_if_no_logs()
+
+    def _offer_demo_if_no_logs(self) -> None:
         if self.no_logs and self.offer_demo and not self.demo and not self._demo_offered:
             self._demo_offered = True
             self.offer_demo_sessions()

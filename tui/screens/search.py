@@ -131,9 +131,8 @@ class SearchScreen(Screen):
             yield Input(placeholder='Search your agents\' history — words, "phrases", OR, -word, agent: project: since:',
                         id="query", select_on_focus=False)
             yield Static(id="search-info")
-        with Vertical(id="no-logs"):
-            yield Static(id="no-logs-text")
-            yield Button("Open the demo sessions", id="open-demo", variant="primary")
+        # The "no agent logs" panel is mounted when needed (_show_no_logs): a start-up with
+        # logs should not pay for styling a button it never shows.
         with Horizontal(id="search-body"):
             yield ResultList(id="results")
             yield ContextPane(id="context")
@@ -383,8 +382,13 @@ class SearchScreen(Screen):
         app = self.hindsight
         self.set_class(no_logs, "-no-logs")
         if no_logs:
+            texts = self.query("#no-logs-text")
+            text = texts.first(Static) if texts else Static(id="no-logs-text")
+            if not texts:
+                panel = Vertical(text, Button("Open the demo sessions", id="open-demo", variant="primary"), id="no-logs")
+                self.mount(panel, before="#search-body")
             where = "\n".join(f"  {p}" for p in app.roots.all_paths())
-            self.query_one("#no-logs-text", Static).update(Text(
+            text.update(Text(
                 f"No agent logs found. Hindsight looked in:\n{where}\n\n"
                 "Use --claude-dir / --codex-dir / --pi-dir if yours are elsewhere, or look around the demo data:"
             ))

@@ -43,7 +43,7 @@ class StatusBar(Horizontal):
 
     def compose(self) -> ComposeResult:
         yield Static(id="status-text")
-        yield ProgressBar(total=100, show_eta=False, id="status-progress")
+        # The progress bar is mounted by the first big index run: most starts never need it.
 
     def on_mount(self) -> None:
         app: HindsightApp = self.app  # type: ignore[assignment]
@@ -72,6 +72,12 @@ class StatusBar(Horizontal):
             text.append(" · ")
             text.append(describe_activity(activity), style="italic")
         self.query_one("#status-text", Static).update(text)
-        self.set_class(activity is not None and activity.show_bar, "-big-run")
-        if activity is not None:
-            self.query_one(ProgressBar).update(progress=activity.progress.fraction * 100)
+        big_run = activity is not None and activity.show_bar
+        self.set_class(big_run, "-big-run")
+        if big_run:
+            bars = self.query(ProgressBar)
+            bar = bars.first() if bars else None
+            if bar is None:
+                bar = ProgressBar(total=100, show_eta=False, id="status-progress")
+                self.mount(bar)
+            bar.update(progress=activity.progress.fraction * 100)
