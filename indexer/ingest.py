@@ -216,6 +216,18 @@ class PreparedFile:
     bad_lines: str | None = None
 
 
+def is_one_json_document(data: bytes) -> bool:
+    """A pretty-printed JSON document (Codex's first format, or a log saved by hand) rather
+    than one JSON value per line. The one place this is decided, for every agent."""
+    first = data.split(b"\n", 1)[0].strip()
+    if first in (b"{", b"["):
+        return True
+    if not first.startswith((b"{", b"[")) or b"\n" not in data.strip():
+        return False
+    # Line 1 opens a value it does not close, and the whole file is one value.
+    return load_whole_json(first) is None and load_whole_json(data) is not None
+
+
 def _message_row(m: ParsedMessage) -> tuple:
     """(role, kind, tool, ts, stored text, stored detail, indexed, grams, dedup): what the
     writer needs, with the CPU work (bigrams, packing, hashing) already done."""
@@ -242,7 +254,7 @@ def prepare_file(job: FileJob, now: float) -> PreparedFile:
             start = row.offset if out.append else 0
             fh.seek(start)
             data = fh.read(max(0, job.size - start))
-            if start == 0 and not whole and data.split(b"\n", 1)[0].strip() in (b"{", b"["):
+            if start == 0 and not whole and is_one_json_document(data):
                 whole = True  # a pretty-printed JSON document: read it whole, every time
             if whole:
                 complete, consumed = data, start + len(data)

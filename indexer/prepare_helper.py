@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import traceback
 from collections import deque
 from pathlib import Path
@@ -34,7 +35,8 @@ _FRAME = struct.Struct("<Q")
 _EOF = object()
 QUEUED_AT_HELPER = 3  # jobs sent and not yet prepared: enough to never idle, few to steer by
 PREFETCH_BYTES = 64 * 1024 * 1024  # log bytes prepared ahead of the writer, at most
-SHARE_WHEN_READY = 8  # prepared files waiting for the writer that make the helper take text
+SHARE_WHEN_READY = 4  # prepared files waiting for the writer that make the helper take text...
+SHARE_PAUSE_SECONDS = 1.0  # ...unless the writer had to wait for the helper this recently
 
 
 class HelperError(IndexError_):
@@ -68,6 +70,7 @@ class HelperProcess:
         self._sent: deque = deque()  # per request without a received reply: its job's size, or None
         self._unanswered = 0  # requests whose reply has not even arrived
         self._ahead_bytes = 0  # log bytes sent and not yet taken by the writer
+        self._writer_waited = 0.0  # when receive() last found nothing ready
         self._replies: queue.SimpleQueue = queue.SimpleQueue()
         self._reader = threading.Thread(target=self._drain, name="index-helper-replies", daemon=True)
         self._reader.start()
@@ -94,7 +97,7 @@ class HelperProcess:
                 job = self._jobs.popleft()
                 # Prepared files piling up here means the writer is the slower side: the helper
                 # takes this file's text into the side trigram table.
-                self._send_locked(("prepare", job, self._now, self.ready >= SHARE_WHEN_READY), job.size)
+                self._send_locked(("prepare", job, self._now, self._writer_is_slower()), job.size)
 
     def _send_locked(self, request: tuple, size: int | None) -> None:
         assert self._proc.stdin is not None
@@ -128,7 +131,14 @@ class HelperProcess:
             pass
         self._replies.put(_EOF)
 
+    def _writer_is_slower(self) -> bool:
+        """Whether the helper should take a file's text into the side trigram table: prepared
+        files pile up here and the writer has not had to wait for one lately."""
+        return self.ready >= SHARE_WHEN_READY and time.monotonic() - self._writer_waited > SHARE_PAUSE_SECONDS
+
     def receive(self) -> Any:
+        if self._replies.empty():
+            self._writer_waited = time.monotonic()
         payload = self._replies.get()
         if payload is _EOF:
             self._replies.put(_EOF)  # any later receive fails the same way

@@ -155,3 +155,25 @@ async def test_palette_and_help_reach_the_hooks(corpus_index_path, home):
         assert isinstance(app.screen, HooksScreen)
         await pilot.press("escape")
         assert isinstance(app.screen, SearchScreen)
+
+
+async def test_without_hindsight_on_path_the_hooks_run_it_by_its_full_path(corpus_index_path, home, monkeypatch, tmp_path):
+    launched = tmp_path / "venv bin" / "hindsight"  # a space, so the path must be quoted
+    launched.parent.mkdir()
+    launched.write_text("#!/bin/sh\n")
+    monkeypatch.setattr("tui.screens.hooks.shutil.which", lambda name: None)
+    monkeypatch.setattr("sys.argv", [str(launched)])
+    home.user_settings.parent.mkdir(parents=True)
+    home.user_settings.write_text("{}\n")
+    app = app_for(corpus_index_path, **home.app_options())
+    async with app.run_test(size=SIZE) as pilot:
+        await open_hooks(pilot)
+        await pilot.click("#install-user")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "not on PATH" in shown(app, "#confirm-question") and str(launched) in shown(app, "#confirm-question")
+        await pilot.press("y")
+        await settle(pilot)
+    written = json.loads(home.user_settings.read_text())
+    commands = [h["command"] for groups in written["hooks"].values() for g in groups for h in g["hooks"]]
+    assert commands and all(c.startswith(f"'{launched}' hook ") for c in commands)

@@ -101,13 +101,6 @@ def parse(path: Path, data: bytes, first_line_no: int, state: dict, meta: Sessio
                        "custom_tool_call", "custom_tool_call_output", "local_shell_call",
                        "web_search_call"):
             _response_item(rec, parse_iso(state.get("header_ts")), line_no, state, meta, out)
-    if not out.messages and out.bad_lines and first_line_no == 1:
-        # A pretty-printed JSON document saved with a .jsonl name.
-        whole = load_whole_json(data)
-        if isinstance(whole, dict):
-            out.bad_lines = 0
-            out.first_bad_line = None
-            _parse_ts_era(data, state, meta, out, whole)
     return out
 
 
@@ -120,8 +113,9 @@ def _header(rec: dict, state: dict, meta: SessionMeta) -> None:
         meta.git_branch = git["branch"]
 
 
-def _parse_ts_era(data: bytes, state: dict, meta: SessionMeta, out: ParseOutput, doc: Any = None) -> None:
-    doc = doc if doc is not None else load_whole_json(data)
+def _parse_ts_era(data: bytes, state: dict, meta: SessionMeta, out: ParseOutput) -> None:
+    """One JSON document; ingest also sends here a pretty-printed document with a .jsonl name."""
+    doc = load_whole_json(data)
     if not isinstance(doc, dict):
         out.bad_lines += 1
         out.first_bad_line = 1

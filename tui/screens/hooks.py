@@ -8,6 +8,8 @@ our entries touched, a settings.json that does not parse reported and left alone
 
 from __future__ import annotations
 
+import shutil
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,6 +87,18 @@ def describe(status: HooksStatus) -> tuple[str, str]:
     return "not installed", "bold"
 
 
+def hook_program() -> tuple[str, str | None]:
+    """The command the hooks will run, and a note for the confirm dialog when it is not the
+    plain ``hindsight`` found on PATH (Claude Code runs hooks through a shell, with its PATH)."""
+    if shutil.which(DEFAULT_PROGRAM):
+        return DEFAULT_PROGRAM, None
+    launched = Path(sys.argv[0]).resolve() if sys.argv and sys.argv[0] else None
+    if launched is not None and launched.name == DEFAULT_PROGRAM and launched.is_file():
+        return str(launched), f"`hindsight` is not on PATH, so the hooks will run it by its full path: {launched}"
+    return DEFAULT_PROGRAM, ("`hindsight` is not on PATH: the hooks cannot run until it is "
+                             "(or install them with `hindsight hooks install --program /full/path`).")
+
+
 class HooksScreen(ModalScreen[None]):
     """Which Hindsight hooks each settings file has, with Install / Uninstall per file."""
 
@@ -102,10 +116,10 @@ class HooksScreen(ModalScreen[None]):
         change: HookChange | None
         error: str | None = None
 
-    def __init__(self, scopes: Sequence[SettingsScope], *, program: str = DEFAULT_PROGRAM) -> None:
+    def __init__(self, scopes: Sequence[SettingsScope], *, program: str | None = None) -> None:
         super().__init__()
         self.scopes = tuple(scopes)
-        self.program = program
+        self.program, self.program_note = (program, None) if program else hook_program()
         self.statuses: dict[str, HooksStatus] = {}
         self.errors: dict[str, str] = {}  # the last failed write per scope
 
@@ -175,7 +189,8 @@ class HooksScreen(ModalScreen[None]):
             confirm = ConfirmScreen(
                 "Install Hindsight's hooks?",
                 f"Add Hindsight's hooks for {events} to {scope.label}?\n\n"
-                "Other settings and hooks stay as they are; the previous file is kept as settings.json.bak.",
+                + (f"{self.program_note}\n\n" if self.program_note else "")
+                + "Other settings and hooks stay as they are; the previous file is kept as settings.json.bak.",
                 yes="Install",
                 no="Cancel",
             )
