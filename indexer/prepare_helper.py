@@ -35,8 +35,47 @@ _FRAME = struct.Struct("<Q")
 _EOF = object()
 QUEUED_AT_HELPER = 3  # jobs sent and not yet prepared: enough to never idle, few to steer by
 PREFETCH_BYTES = 64 * 1024 * 1024  # log bytes prepared ahead of the writer, at most
-SHARE_WHEN_READY = 4  # prepared files waiting for the writer that make the helper take text...
-SHARE_PAUSE_SECONDS = 1.0  # ...unless the writer had to wait for the helper this recently
+# How much text the helper takes into the side trigram table is steered by how long the writer
+# waits for prepared files: the writer's work per file grows with the index, the helper's not.
+SHARE_START = 0.25  # fraction of files whose text the helper takes, at first
+SHARE_MAX = 0.9
+SHARE_STEP = 0.05
+SHARE_WINDOW_SECONDS = 1.0
+WRITER_IDLE_LOW, WRITER_IDLE_HIGH = 0.02, 0.10  # below: give the helper more; above: less
+
+
+class TextSharing:
+    """Decides which files' text the helper indexes, from how long the writer waits for files.
+
+    A writer that hardly waits is the slower side: the helper takes a bigger share of the
+    text. One that waits a lot gets less, the helper being the slower side then.
+    """
+
+    def __init__(self, now: float, share: float = SHARE_START):
+        self.share = share
+        self._credit = 0.0
+        self._window_start, self._window_wait = now, 0.0
+
+    def take_text(self) -> bool:
+        """Whether the helper takes the next file's text: ``share`` of the files, spread evenly."""
+        self._credit += self.share
+        if self._credit >= 1.0:
+            self._credit -= 1.0
+            return True
+        return False
+
+    def writer_waited(self, seconds: float, now: float) -> None:
+        """The writer took a file after waiting ``seconds`` for it."""
+        self._window_wait += seconds
+        elapsed = now - self._window_start
+        if elapsed < SHARE_WINDOW_SECONDS:
+            return
+        idle = self._window_wait / elapsed
+        if idle < WRITER_IDLE_LOW:
+            self.share = min(SHARE_MAX, self.share + SHARE_STEP)
+        elif idle > WRITER_IDLE_HIGH:
+            self.share = max(0.0, self.share - SHARE_STEP)
+        self._window_start, self._window_wait = now, 0.0
 
 
 class HelperError(IndexError_):
@@ -70,7 +109,7 @@ class HelperProcess:
         self._sent: deque = deque()  # per request without a received reply: its job's size, or None
         self._unanswered = 0  # requests whose reply has not even arrived
         self._ahead_bytes = 0  # log bytes sent and not yet taken by the writer
-        self._writer_waited = 0.0  # when receive() last found nothing ready
+        self.sharing = TextSharing(time.monotonic())
         self._replies: queue.SimpleQueue = queue.SimpleQueue()
         self._reader = threading.Thread(target=self._drain, name="index-helper-replies", daemon=True)
         self._reader.start()
@@ -82,11 +121,6 @@ class HelperProcess:
             self._now = now
         self._feed()
 
-    @property
-    def ready(self) -> int:
-        """Replies that arrived and wait for the writer: many means the writer is the slower side."""
-        return self._replies.qsize()
-
     def _feed(self) -> None:
         with self._lock:
             while (
@@ -97,7 +131,7 @@ class HelperProcess:
                 job = self._jobs.popleft()
                 # Prepared files piling up here means the writer is the slower side: the helper
                 # takes this file's text into the side trigram table.
-                self._send_locked(("prepare", job, self._now, self._writer_is_slower()), job.size)
+                self._send_locked(("prepare", job, self._now, self._take_text()), job.size)
 
     def _send_locked(self, request: tuple, size: int | None) -> None:
         assert self._proc.stdin is not None
@@ -131,15 +165,13 @@ class HelperProcess:
             pass
         self._replies.put(_EOF)
 
-    def _writer_is_slower(self) -> bool:
-        """Whether the helper should take a file's text into the side trigram table: prepared
-        files pile up here and the writer has not had to wait for one lately."""
-        return self.ready >= SHARE_WHEN_READY and time.monotonic() - self._writer_waited > SHARE_PAUSE_SECONDS
+    def _take_text(self) -> bool:
+        return self.sharing.take_text()
 
     def receive(self) -> Any:
-        if self._replies.empty():
-            self._writer_waited = time.monotonic()
+        started = time.monotonic()
         payload = self._replies.get()
+        self.sharing.writer_waited(time.monotonic() - started, time.monotonic())
         if payload is _EOF:
             self._replies.put(_EOF)  # any later receive fails the same way
             raise HelperError(self._death_note("it stopped answering"))

@@ -268,7 +268,7 @@ def test_a_helper_process_prepares_files_exactly_as_inline(tmp_path, monkeypatch
     # Which files the helper takes depends on timing: make it every other one, so both
     # trigram shards hold texts whatever the machine's speed.
     turns = itertools.cycle([True, False])
-    monkeypatch.setattr(real_helper, "_writer_is_slower", lambda self: next(turns))
+    monkeypatch.setattr(real_helper, "_take_text", lambda self: next(turns))
     helped = Index(tmp_path / "helped.sqlite3")
     with ThreadPoolExecutor(1) as thread:
         summary = thread.submit(helped.update, corpus_roots(), now=FIXED_NOW).result()
@@ -326,3 +326,19 @@ def test_the_kept_message_count_follows_appends_rewrites_and_duplicates(tree):
     (log.parent / "copy.jsonl").write_text(log.read_text())  # a resume copy adds nothing
     run(index, root)
     assert index.stats().messages == counted() == 1
+
+
+def test_the_helper_takes_more_text_while_the_writer_is_the_slower_side():
+    from indexer.prepare_helper import SHARE_MAX, TextSharing
+
+    sharing = TextSharing(now=0.0, share=0.25)
+    assert [sharing.take_text() for _ in range(8)].count(True) == 2  # a quarter, spread evenly
+    for second in range(1, 40):  # the writer never waits: it is the bottleneck
+        sharing.writer_waited(0.0, float(second))
+    assert sharing.share == SHARE_MAX
+    for second in range(40, 80):  # now it waits half of each second: the helper is
+        sharing.writer_waited(0.5, float(second))
+    assert sharing.share == 0.0
+    assert not any(sharing.take_text() for _ in range(10))
+    sharing.writer_waited(0.05, 80.0)  # a little waiting: leave the share as it is
+    assert sharing.share == 0.0
