@@ -5,8 +5,8 @@ multiprocessing: fork must not copy SQLite's state from a parent that has the sa
 open (nor run from the app's indexing thread), and multiprocessing's spawn re-runs the
 caller's main script, which a library cannot ask of its callers.
 
-The protocol is pickled tuples over the pipes, in order: ``("prepare", job, now, take_text)`` gets a
-``PreparedFile``, ``("commit",)`` gets ``"committed"``; any failure gets ``("error", text)``.
+The protocol is pickled tuples over the pipes, in order: ``("prepare", job, now, take_text)``
+gets a ``PreparedFile``, ``("commit",)`` gets ``"committed"``; a failure gets ``("error", text)``.
 Each side drains its incoming pipe with a thread as things arrive: a pipe holds 64 KB, about
 one prepared file or a hundred requests, and a side blocked on a full pipe stops working
 (the helper could not work ahead while the writer commits; the writer could not write while

@@ -342,3 +342,16 @@ def test_the_helper_takes_more_text_while_the_writer_is_the_slower_side():
     assert not any(sharing.take_text() for _ in range(10))
     sharing.writer_waited(0.05, 80.0)  # a little waiting: leave the share as it is
     assert sharing.share == 0.0
+
+
+def test_a_no_change_run_reads_what_it_compares_from_a_covering_index(tree):
+    root, log, index = tree
+    log.write_text(claude_line("u1", "pelicans") + "\n")
+    run(index, root)
+    statements: list[str] = []
+    index.conn.set_trace_callback(statements.append)
+    assert run(index, root).files_changed == 0
+    index.conn.set_trace_callback(None)
+    [known] = [s for s in statements if s.startswith("SELECT path, id, size, mtime_ns, inode, missing FROM files")]
+    plan = " ".join(r[3] for r in index.conn.execute("EXPLAIN QUERY PLAN " + known))
+    assert "COVERING INDEX files_by_stat" in plan  # 50,000 narrow index rows, not the wide table
