@@ -57,12 +57,17 @@ def test_bigrams_live_in_the_side_file_not_the_main_one(indexed):
     side.close()
 
 
+def without_side_file(index: Index) -> Path:
+    """Close ``index`` and delete its side file; returns the index path."""
+    index.close()
+    for f in side_index.side_files(index.path):
+        f.unlink(missing_ok=True)
+    return index.path
+
+
 def test_a_deleted_side_file_is_refilled_by_the_next_run(indexed):
     root, index = indexed
-    path = index.path
-    index.close()
-    for f in side_index.side_files(path):
-        f.unlink(missing_ok=True)
+    path = without_side_file(index)
     reader = Index(path, readonly=True)
     assert two_char_hits(reader, "設定") == []  # no crash, just nothing until the next run
     assert reader.search("english only").hits
@@ -74,10 +79,7 @@ def test_a_deleted_side_file_is_refilled_by_the_next_run(indexed):
 
 def test_a_damaged_side_file_is_replaced_and_refilled(indexed):
     root, index = indexed
-    path = index.path
-    index.close()
-    for f in side_index.side_files(path):
-        f.unlink(missing_ok=True)
+    path = without_side_file(index)
     side_index.side_path(path).write_bytes(b"not a database at all " * 200)
     index = Index(path)
     update(index, root)

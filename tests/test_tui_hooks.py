@@ -40,6 +40,12 @@ async def open_hooks(pilot) -> HooksScreen:
     return pilot.app.screen
 
 
+async def ask_to_install(pilot) -> None:
+    await pilot.click("#install-user")
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, ConfirmScreen)
+
+
 async def press_and_confirm(pilot, button: str, answer: str = "y") -> None:
     await pilot.click(button)
     await pilot.pause()
@@ -126,8 +132,7 @@ async def test_a_write_that_fails_says_so(corpus_index_path, home, monkeypatch):
     async with app.run_test(size=SIZE) as pilot:
         await open_hooks(pilot)
         # Someone breaks the file between reading the status and confirming.
-        await pilot.click("#install-user")
-        await pilot.pause()
+        await ask_to_install(pilot)
         home.user_settings.write_text("[1, 2")
         await pilot.press("y")
         await settle(pilot)
@@ -168,9 +173,7 @@ async def test_without_hindsight_on_path_the_hooks_run_it_by_its_full_path(corpu
     app = app_for(corpus_index_path, **home.app_options())
     async with app.run_test(size=SIZE) as pilot:
         await open_hooks(pilot)
-        await pilot.click("#install-user")
-        await pilot.pause()
-        assert isinstance(app.screen, ConfirmScreen)
+        await ask_to_install(pilot)
         assert "not on PATH" in shown(app, "#confirm-question") and str(launched) in shown(app, "#confirm-question")
         await pilot.press("y")
         await settle(pilot)
