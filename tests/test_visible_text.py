@@ -112,3 +112,12 @@ def test_every_format_control_and_odd_space_is_covered() -> None:
         if expected and make_visible(ch) == ch:
             missed.append(f"U+{code:04X}")
     assert missed == []
+
+
+@pytest.mark.parametrize("text", [
+    "plain ascii words", "tab\tand newline\n", "bell\x07", "escape \x1b[31mred",
+    "中文和日本語のテキスト", "right-to-left \u202eevil", "zero\u200bwidth", "emoji ✔️ with VS16",
+    "text ︎ lone selector", "café", "\x7f delete",
+])
+def test_has_special_is_exactly_whether_make_visible_changes_the_text(text):
+    assert has_special(text) == (make_visible(text) != text)
