@@ -345,9 +345,33 @@ class Ingester:
         stream = PreparedStream(
             jobs, self.now, self.db_path, next_message_id(conn), parallel=prog.bytes_total >= PARALLEL_MIN_BYTES
         )
-        # Deferred, not IMMEDIATE: IMMEDIATE would also lock the attached bigram file, which
-        # the helper process writes. The index lock already keeps other writers out.
-        conn.execute("BEGIN")
+        try:
+            # Deferred, not IMMEDIATE: IMMEDIATE would also lock the attached side file, which
+            # the helper process writes. The index lock already keeps other writers out.
+            conn.execute("BEGIN")
+            self._write_all(stream, roots, known, found, prog, touched, progress, should_stop)
+        finally:
+            stream.close()
+        if progress:
+            progress(prog)
+        self.summary.sessions_touched = len(touched)
+        self.summary.seconds = time.monotonic() - started
+        return self.summary
+
+    def _write_all(
+        self,
+        stream: "PreparedStream",
+        roots: SourceRoots,
+        known: dict[str, tuple],
+        found: list,
+        prog: IndexProgress,
+        touched: set[int],
+        progress: ProgressCallback | None,
+        should_stop: Callable[[], bool] | None,
+    ) -> None:
+        """Store every prepared file, committing where the side file has; all or nothing of
+        the last batch on an error."""
+        conn = self.conn
         try:
             for prepared in stream:
                 if should_stop and should_stop():
@@ -378,13 +402,6 @@ class Ingester:
         except BaseException:
             conn.execute("ROLLBACK")
             raise
-        finally:
-            stream.close()
-        if progress:
-            progress(prog)
-        self.summary.sessions_touched = len(touched)
-        self.summary.seconds = time.monotonic() - started
-        return self.summary
 
     def _file_row(self, file_id: int) -> _FileRow:
         r = self.conn.execute(
