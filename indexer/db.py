@@ -158,18 +158,17 @@ def migrate(conn: sqlite3.Connection, from_version: int) -> None:
             ).fetchone()[0]
             if existing:
                 raise sqlite3.DatabaseError("holds tables but no Hindsight schema version")
+        elif version == 1:
+            # The bigram table moves to the side file; the next index run refills it there.
+            conn.execute("DROP TABLE IF EXISTS cjk2")
+        if version < SCHEMA_VERSION:
+            # Every statement is IF NOT EXISTS: this creates a new file's tables and adds what
+            # an older file lacks (version 1: the files_missing and files_by_stat indexes).
             for statement in SCHEMA.split(";"):
                 if statement.strip():
                     conn.execute(statement)
-            conn.execute("INSERT INTO meta(key, value) VALUES ('message_count', 0)")
-        elif version == 1:
-            # The bigram table moves to the side file; the next index run refills it there.
-            # The message count moves into meta, so showing it costs no count(*).
-            conn.execute("DROP TABLE IF EXISTS cjk2")
-            conn.execute("CREATE INDEX IF NOT EXISTS files_missing ON files (missing) WHERE missing = 1")
-            conn.execute("CREATE INDEX IF NOT EXISTS files_by_stat ON files (path, size, mtime_ns, inode, missing)")
+            # The message count lives in meta, so showing it costs no count(*).
             conn.execute("INSERT OR REPLACE INTO meta(key, value) SELECT 'message_count', count(*) FROM messages")
-        if version < SCHEMA_VERSION:
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         conn.execute("COMMIT")
     except BaseException:

@@ -54,8 +54,7 @@ def fts_phrase(text: str) -> str:
 def _term_condition(term: Term) -> tuple[str, list]:
     kind = term_class(term)
     if kind == "fts":
-        phrase = fts_phrase(term.text)
-        return f"m.id IN ({TRIGRAM_ROWIDS})", [phrase, phrase]
+        return f"m.id IN ({TRIGRAM_ROWIDS})", [fts_phrase(term.text)] * len(TRIGRAM_TABLES)
     if kind == "cjk2":
         return "m.id IN (SELECT rowid FROM cjk2 WHERE cjk2 MATCH ?)", [fts_phrase(term.text)]
     return "instr(lower(m.text), ?) > 0", [term.text.lower()]
@@ -63,7 +62,7 @@ def _term_condition(term: Term) -> tuple[str, list]:
 
 # The two trigram shards (see indexer.side_index): a message's text is in one of them.
 TRIGRAM_TABLES = ("fts", "fts_side")
-TRIGRAM_ROWIDS = "SELECT rowid FROM fts WHERE fts MATCH ? UNION ALL SELECT rowid FROM fts_side WHERE fts_side MATCH ?"
+TRIGRAM_ROWIDS = " UNION ALL ".join(f"SELECT rowid FROM {t} WHERE {t} MATCH ?" for t in TRIGRAM_TABLES)
 
 
 def build_sql(query: Query, exclude_sessions: tuple[str, ...], limit: int) -> list[tuple[str, list]]:
