@@ -20,11 +20,12 @@ import time
 import traceback
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from indexer.context import DEFAULT_MAX_BYTES, build_context, escape_for_wrapper, gather_context, render_context
 from indexer.hooks import (
     HOOK_EVENTS,
+    HookChange,
     SettingsError,
     hooks_status,
     install_hooks,
@@ -393,45 +394,51 @@ def _refuse_non_claude(args: argparse.Namespace) -> int | None:
     return None
 
 
-def cmd_hooks_install(args: argparse.Namespace) -> int:
+def _change_hooks(
+    args: argparse.Namespace,
+    change_settings: Callable[[Path], HookChange],
+    events: Callable[[HookChange], tuple[str, ...]],
+    done: str,
+    unchanged: str,
+) -> int:
+    """What install and uninstall share: refuse other agents, change the settings file, say
+    what changed (``done``/``unchanged`` take ``{events}`` and ``{path}``)."""
     refused = _refuse_non_claude(args)
     if refused is not None:
         return refused
     path = _settings_path(args)
     try:
-        change = install_hooks(path, program=args.program)
+        change = change_settings(path)
     except (SettingsError, OSError) as exc:
         _err(str(exc))
         return EXIT_REFUSED
     if change.changed:
-        print(f"added Hindsight hooks for {', '.join(change.added)} to {path}")
+        print(done.format(events=", ".join(events(change)), path=path))
         if change.backup:
             print(f"previous version kept as {change.backup}")
     else:
-        print(f"Hindsight hooks are already installed in {path}: nothing changed")
-    if args.program == "hindsight" and shutil.which("hindsight") is None:
+        print(unchanged.format(path=path))
+    return EXIT_OK
+
+
+def cmd_hooks_install(args: argparse.Namespace) -> int:
+    code = _change_hooks(
+        args, lambda path: install_hooks(path, program=args.program), lambda change: change.added,
+        "added Hindsight hooks for {events} to {path}",
+        "Hindsight hooks are already installed in {path}: nothing changed",
+    )
+    if code == EXIT_OK and args.program == "hindsight" and shutil.which("hindsight") is None:
         _err("warning: `hindsight` is not on PATH, so the hooks cannot run yet; put it on PATH or "
              "reinstall with --program /full/path/to/hindsight")
-    return EXIT_OK
+    return code
 
 
 def cmd_hooks_uninstall(args: argparse.Namespace) -> int:
-    refused = _refuse_non_claude(args)
-    if refused is not None:
-        return refused
-    path = _settings_path(args)
-    try:
-        change = uninstall_hooks(path)
-    except (SettingsError, OSError) as exc:
-        _err(str(exc))
-        return EXIT_REFUSED
-    if change.changed:
-        print(f"removed Hindsight hooks for {', '.join(change.removed)} from {path}")
-        if change.backup:
-            print(f"previous version kept as {change.backup}")
-    else:
-        print(f"no Hindsight hooks in {path}: nothing changed")
-    return EXIT_OK
+    return _change_hooks(
+        args, uninstall_hooks, lambda change: change.removed,
+        "removed Hindsight hooks for {events} from {path}",
+        "no Hindsight hooks in {path}: nothing changed",
+    )
 
 
 def cmd_hooks_status(args: argparse.Namespace) -> int:
