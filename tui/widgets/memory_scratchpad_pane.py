@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -21,6 +24,8 @@ from tui.widgets.memory_entry_form import EntryFormResult, MemoryEntryForm
 from tui.widgets.memory_fact_pane import editor_language
 from tui.widgets.memory_pick_list import MemoryPickList
 from tui.widgets.memory_tier_pane import MemoryTierPane
+
+T = TypeVar("T")
 
 
 def item_label(item: ScratchpadItem, width: int = 60) -> Text:
@@ -124,6 +129,18 @@ class MemoryScratchpadPane(MemoryTierPane):
         self._status("Saved scratchpad.md.")
         self.written()
 
+    def _change(self, change: Callable[[], T], refused: str) -> T | None:
+        """Run a store change that moves items to episodic memory; a file changed on disk
+        (``refused`` says what was not done) or a bad input is reported and gives None."""
+        try:
+            return change()
+        except ChangedOnDiskError as exc:
+            self._status(refused, error=True)
+            self.refused(exc)
+        except (MemoryInputError, MemoryNotFoundError) as exc:
+            self.notify(str(exc), severity="error")
+        return None
+
     # --- promote ---------------------------------------------------------------------------
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -152,16 +169,11 @@ class MemoryScratchpadPane(MemoryTierPane):
     def _promoted(self, item: ScratchpadItem, result: EntryFormResult | None) -> None:
         if result is None:
             return
-        try:
-            entry = self.store.promote(item.line, self.now(), result.draft,
-                                       remove=result.remove_item)
-        except ChangedOnDiskError as exc:
-            self._status("Not promoted: a memory file changed on disk since it was loaded.",
-                         error=True)
-            self.refused(exc)
-            return
-        except (MemoryInputError, MemoryNotFoundError) as exc:
-            self.notify(str(exc), severity="error")
+        entry = self._change(
+            lambda: self.store.promote(item.line, self.now(), result.draft, remove=result.remove_item),
+            "Not promoted: a memory file changed on disk since it was loaded.",
+        )
+        if entry is None:
             return
         self.load()
         what = "removed" if result.remove_item else "marked"
@@ -199,14 +211,9 @@ class MemoryScratchpadPane(MemoryTierPane):
         )
 
     def _finish(self, lines: list[int]) -> None:
-        try:
-            result = self.store.finish_task(lines, self.now())
-        except ChangedOnDiskError as exc:
-            self._status("Task not finished: a memory file changed on disk.", error=True)
-            self.refused(exc)
-            return
-        except (MemoryInputError, MemoryNotFoundError) as exc:
-            self.notify(str(exc), severity="error")
+        result = self._change(lambda: self.store.finish_task(lines, self.now()),
+                              "Task not finished: a memory file changed on disk.")
+        if result is None:
             return
         self.load()
         kept = f", copy in .history/{result.history_path.name}" if result.history_path else ""
