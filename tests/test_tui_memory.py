@@ -445,6 +445,26 @@ async def test_promote_end_to_end(folder):
         assert entry["id"] in row_ids(app)  # the Episodic tab re-read the file
 
 
+async def test_promote_after_the_scratchpad_changed_on_disk_writes_nothing(folder):
+    app = host(folder, "scratchpad")
+    async with app.run_test(size=SIZE) as pilot:
+        memory = app.screen
+        items = memory.query_one("#scratch-items", OptionList)
+        items.focus()
+        items.highlighted = items.get_option_index("line-7")
+        before = episodic_lines(folder)
+        pad = folder / "scratchpad.md"
+        pad.write_text(pad.read_text() + "- added by another program\n")
+        await pilot.press("p")
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert episodic_lines(folder) == before
+        assert pad.read_text().endswith("- added by another program\n")
+        assert "Not promoted" in str(memory.query_one("#scratch-status", Static).render())
+        assert isinstance(app.screen, ConfirmScreen)  # offers to reload from disk
+
+
 async def test_promote_can_remove_the_line(folder):
     app = host(folder, "scratchpad")
     async with app.run_test(size=SIZE) as pilot:
