@@ -141,7 +141,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--size-mb", type=int, default=200)
     ap.add_argument("--files", type=int, default=5000)
-    ap.add_argument("--out", type=Path, default=Path("/tmp/hindsight-bench"))
+    ap.add_argument("--out", type=Path, default=Path("/tmp/threadback-bench"))
     ap.add_argument("--keep", action="store_true", help="reuse an existing generated tree")
     ap.add_argument("--repeat", type=int, default=1, help="cold builds, each paired with a baseline run")
     args = ap.parse_args()

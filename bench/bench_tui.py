@@ -1,6 +1,6 @@
 """App start-up and keystroke-to-results time on a bench index. Prints figures; asserts nothing.
 
-    python bench/bench_tui.py --db /tmp/hindsight-bench/index.sqlite3   (made by bench_index.py)
+    python bench/bench_tui.py --db /tmp/threadback-bench/index.sqlite3   (made by bench_index.py)
 
 Start-up: from creating the app to the first screen painted with the index's counts, plus
 the cost of importing the app in a fresh interpreter. Keystroke: from the last key of a
@@ -110,7 +110,7 @@ def import_seconds() -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--db", type=Path, default=Path("/tmp/hindsight-bench/index.sqlite3"))
+    ap.add_argument("--db", type=Path, default=Path("/tmp/threadback-bench/index.sqlite3"))
     args = ap.parse_args()
     stats = Index(args.db).stats()
     print(f"index {args.db}: {stats.sessions:,} sessions, {stats.messages:,} messages, {stats.size_bytes / 1e6:,.0f} MB")

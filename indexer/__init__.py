@@ -1,4 +1,4 @@
-"""Hindsight's headless core: find agents' logs, index them, search them, keep memory.
+"""Threadback's headless core: find agents' logs, index them, search them, keep memory.
 
 Never imports a UI library (textual, rich, pygments, humanize) or ``tui``: a test checks.
 """
@@ -12,7 +12,7 @@ from indexer.query import Query, QueryError, parse_query
 from indexer.resume import resume_command
 from indexer.search import SearchResult
 
-# The memory and rule stores pull in a YAML library: loaded on first use, so `hindsight
+# The memory and rule stores pull in a YAML library: loaded on first use, so `threadback
 # search` and the hooks start fast.
 _LAZY = {"MemoryStore": "indexer.memory", "RuleStore": "indexer.rules"}
 

@@ -1,6 +1,6 @@
 """Where each agent's logs are: defaults, the config file, and command-line overrides.
 
-Config file (``~/.config/hindsight/config.toml``, or ``$HINDSIGHT_CONFIG``)::
+Config file (``~/.config/threadback/config.toml``, or ``$THREADBACK_CONFIG``)::
 
     [roots]
     claude-code = ["~/.claude/projects", "/mnt/old-laptop/.claude/projects"]

@@ -139,7 +139,7 @@ def render_context(material: ContextMaterial, *, max_bytes: int = DEFAULT_MAX_BY
     ):
         if items:
             reference += [title, *items, ""]
-    head = "# Hindsight memory\n\n" + "\n".join(trusted)
+    head = "# Threadback memory\n\n" + "\n".join(trusted)
     body = escape_for_wrapper("\n".join(reference).rstrip("\n")) if reference else ""
     full = head + (f"{WRAP_OPEN}\n{body}\n{WRAP_CLOSE}\n" if body else "")
     if _nbytes(full) <= max_bytes:

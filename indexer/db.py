@@ -99,8 +99,8 @@ class IndexError_(RuntimeError):
 class IndexCorruptError(IndexError_):
     def __init__(self, path: Path, detail: str):
         super().__init__(
-            f"the index at {path} is damaged or not a Hindsight index ({detail}); "
-            "run `hindsight index --rebuild` to build it again from the logs"
+            f"the index at {path} is damaged or not a Threadback index ({detail}); "
+            "run `threadback index --rebuild` to build it again from the logs"
         )
         self.path = path
 
@@ -108,8 +108,8 @@ class IndexCorruptError(IndexError_):
 class IndexTooNewError(IndexError_):
     def __init__(self, path: Path, version: int):
         super().__init__(
-            f"the index at {path} has schema version {version}, newer than this Hindsight "
-            f"understands ({SCHEMA_VERSION}); upgrade Hindsight or use --rebuild"
+            f"the index at {path} has schema version {version}, newer than this Threadback "
+            f"understands ({SCHEMA_VERSION}); upgrade Threadback or use --rebuild"
         )
 
 
@@ -157,7 +157,7 @@ def migrate(conn: sqlite3.Connection, from_version: int) -> None:
                 "SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
             ).fetchone()[0]
             if existing:
-                raise sqlite3.DatabaseError("holds tables but no Hindsight schema version")
+                raise sqlite3.DatabaseError("holds tables but no Threadback schema version")
         elif version == 1:
             # The bigram table moves to the side file; the next index run refills it there.
             conn.execute("DROP TABLE IF EXISTS cjk2")

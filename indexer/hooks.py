@@ -1,12 +1,12 @@
-"""Add Hindsight's hooks to a Claude Code ``settings.json`` and take them out again.
+"""Add Threadback's hooks to a Claude Code ``settings.json`` and take them out again.
 
 Claude Code reads hooks from ``~/.claude/settings.json`` (``$CLAUDE_CONFIG_DIR/settings.json``)
 and ``<project>/.claude/settings.json``::
 
     {"hooks": {"UserPromptSubmit": [{"matcher": "", "hooks": [
-        {"type": "command", "command": "hindsight hook prompt", "timeout": 10}]}]}}
+        {"type": "command", "command": "threadback hook prompt", "timeout": 10}]}]}}
 
-Our entries are the hook commands whose program is ``hindsight`` and whose first argument is
+Our entries are the hook commands whose program is ``threadback`` and whose first argument is
 ``hook``; nothing else in the file is touched. Install is idempotent, uninstall removes exactly
 those entries (and a group or event list only if our removal emptied it), and the file is
 written atomically with a ``.bak`` of the previous version, in the indentation it already had,
@@ -27,7 +27,7 @@ from typing import Any
 
 from indexer.fileio import FileStamp, atomic_write_text, backup_path, check_unchanged
 
-# Event -> the ``hindsight hook`` sub-command it runs.
+# Event -> the ``threadback hook`` sub-command it runs.
 HOOK_EVENTS: dict[str, str] = {
     "SessionStart": "session-start",
     "UserPromptSubmit": "prompt",
@@ -35,8 +35,8 @@ HOOK_EVENTS: dict[str, str] = {
     "SessionEnd": "refresh",
 }
 HOOK_TIMEOUT_SECONDS = 10
-DEFAULT_PROGRAM = "hindsight"
-_OURS = re.compile(r"""^\s*['"]?(?:\S*[/\\])?hindsight(?:\.exe)?['"]?\s+hook(?:\s|$)""")
+DEFAULT_PROGRAM = "threadback"
+_OURS = re.compile(r"""^\s*['"]?(?:\S*[/\\])?threadback(?:\.exe)?['"]?\s+hook(?:\s|$)""")
 
 
 class SettingsError(ValueError):
@@ -59,7 +59,7 @@ class HookChange:
 class HooksStatus:
     path: Path
     exists: bool
-    installed: tuple[str, ...]  # events with a Hindsight hook
+    installed: tuple[str, ...]  # events with a Threadback hook
     error: str | None = None
 
     @property
@@ -83,12 +83,12 @@ def project_settings_path(cwd: Path | None = None) -> Path:
     return (Path.cwd() if cwd is None else Path(cwd)) / ".claude" / "settings.json"
 
 
-def is_hindsight_command(command: object) -> bool:
+def is_threadback_command(command: object) -> bool:
     return isinstance(command, str) and bool(_OURS.match(command))
 
 
 def hook_subcommand(command: object) -> str | None:
-    """``prompt`` for ``hindsight hook prompt``; None for a command that is not ours."""
+    """``prompt`` for ``threadback hook prompt``; None for a command that is not ours."""
     if not isinstance(command, str):
         return None
     m = _OURS.match(command)
@@ -210,7 +210,7 @@ def install_hooks(path: Path, *, program: str = DEFAULT_PROGRAM) -> HookChange:
 
 
 def uninstall_hooks(path: Path) -> HookChange:
-    """Remove every Hindsight hook entry; drop a group, an event list or ``hooks`` itself only
+    """Remove every Threadback hook entry; drop a group, an event list or ``hooks`` itself only
     when removing our entries left it empty."""
     path = Path(path)
     if not path.exists():
@@ -229,7 +229,7 @@ def uninstall_hooks(path: Path) -> HookChange:
             if not isinstance(entries, list):
                 kept_groups.append(group)
                 continue
-            kept = [h for h in entries if not (isinstance(h, dict) and is_hindsight_command(h.get("command")))]
+            kept = [h for h in entries if not (isinstance(h, dict) and is_threadback_command(h.get("command")))]
             if len(kept) == len(entries):
                 kept_groups.append(group)
                 continue
@@ -253,7 +253,7 @@ def uninstall_hooks(path: Path) -> HookChange:
 
 
 def hooks_status(path: Path) -> HooksStatus:
-    """Which events have a Hindsight hook in ``path``; a broken file is reported, not raised."""
+    """Which events have a Threadback hook in ``path``; a broken file is reported, not raised."""
     path = Path(path)
     if not path.exists():
         return HooksStatus(path, False, ())

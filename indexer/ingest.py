@@ -36,8 +36,8 @@ PARALLEL_MIN_BYTES = 32 * 1024 * 1024  # below this a helper process costs more 
 class IndexBusyError(IndexError_):
     def __init__(self, lock_path: Path, holder: str):
         super().__init__(
-            f"another Hindsight index run is updating this index ({holder}); "
-            "searches still work; try `hindsight index` again when it has finished"
+            f"another Threadback index run is updating this index ({holder}); "
+            "searches still work; try `threadback index` again when it has finished"
         )
         self.lock_path = lock_path
 

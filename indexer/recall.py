@@ -92,7 +92,7 @@ class RecallMatch:
 
     @property
     def query(self) -> str:
-        """The terms as a Hindsight query (all must match)."""
+        """The terms as a Threadback query (all must match)."""
         return " ".join(self.terms)
 
     @property

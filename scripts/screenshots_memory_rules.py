@@ -28,7 +28,7 @@ async def shoot(state: ShotState, scratch: Path) -> Path:
         await state.run_before(pilot)
         await pilot.pause()
         path = OUT / f"{state.name}.svg"
-        path.write_text(app.export_screenshot(title="Hindsight"), encoding="utf-8")
+        path.write_text(app.export_screenshot(title="Threadback"), encoding="utf-8")
     return path
 
 

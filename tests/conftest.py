@@ -24,13 +24,13 @@ def corpus_roots(base: Path = CORPUS):
 
 
 @pytest.fixture(autouse=True)
-def private_hindsight_home(tmp_path_factory, monkeypatch):
-    """Tests never touch the real ~/.local/share/hindsight (usage log, default memory)."""
-    home = tmp_path_factory.mktemp("hindsight-home")
-    monkeypatch.setenv("HINDSIGHT_HOME", str(home))
-    monkeypatch.delenv("HINDSIGHT_DB", raising=False)
-    monkeypatch.delenv("HINDSIGHT_MEMORY_DIR", raising=False)
-    monkeypatch.delenv("HINDSIGHT_SESSION_ID", raising=False)
+def private_threadback_home(tmp_path_factory, monkeypatch):
+    """Tests never touch the real ~/.local/share/threadback (usage log, default memory)."""
+    home = tmp_path_factory.mktemp("threadback-home")
+    monkeypatch.setenv("THREADBACK_HOME", str(home))
+    monkeypatch.delenv("THREADBACK_DB", raising=False)
+    monkeypatch.delenv("THREADBACK_MEMORY_DIR", raising=False)
+    monkeypatch.delenv("THREADBACK_SESSION_ID", raising=False)
     monkeypatch.delenv("CLAUDE_SESSION_ID", raising=False)
     return home
 

@@ -1,4 +1,4 @@
-"""`hindsight context`: approved rules outside the wrapper, memory inside, a hard byte cap."""
+"""`threadback context`: approved rules outside the wrapper, memory inside, a hard byte cap."""
 
 from __future__ import annotations
 

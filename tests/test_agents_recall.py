@@ -14,7 +14,7 @@ TRIGGERS = [
     ("zh", "之前那个 WAL checkpoint 的问题怎么解决的"),
     ("zh", "上次的 migration 脚本放在哪里"),
     ("zh", "你还记得吗，FTS5 trigram 那个"),
-    ("zh", "翻一下 hindsight 的索引代码"),
+    ("zh", "翻一下 threadback 的索引代码"),
     ("zh", "查一下聊天记录里 WAL 的讨论"),
     ("zh", "以前我们用过 poetry 吗"),
     # Japanese

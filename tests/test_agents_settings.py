@@ -1,4 +1,4 @@
-"""Installing Hindsight's hooks into Claude Code's settings.json and taking them out again."""
+"""Installing Threadback's hooks into Claude Code's settings.json and taking them out again."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from indexer.hooks import (
     SettingsError,
     hooks_status,
     install_hooks,
-    is_hindsight_command,
+    is_threadback_command,
     uninstall_hooks,
     user_settings_path,
 )
@@ -47,12 +47,12 @@ def test_install_then_uninstall_is_byte_identical(tmp_path, ensure_ascii, traili
     data = json.loads(path.read_text(encoding="utf-8"))
     assert list(data) == list(EXISTING)  # key order kept
     assert data["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"] == "~/bin/log-prompt.sh"
-    assert data["hooks"]["UserPromptSubmit"][1]["hooks"][0]["command"] == "hindsight hook prompt"
+    assert data["hooks"]["UserPromptSubmit"][1]["hooks"][0]["command"] == "threadback hook prompt"
     assert data["hooks"]["PreToolUse"] == EXISTING["hooks"]["PreToolUse"]
     assert data["hooks"]["SessionStart"][0]["hooks"][0] == {
-        "type": "command", "command": "hindsight hook session-start", "timeout": 10,
+        "type": "command", "command": "threadback hook session-start", "timeout": 10,
     }
-    assert data["hooks"]["SessionEnd"][0]["hooks"][0]["command"] == "hindsight hook refresh"
+    assert data["hooks"]["SessionEnd"][0]["hooks"][0]["command"] == "threadback hook refresh"
     assert hooks_status(path).complete
 
     after_install = path.read_bytes()
@@ -107,7 +107,7 @@ def test_uninstall_keeps_other_hooks_in_a_shared_group(tmp_path):
     path = tmp_path / "settings.json"
     path.write_text(json.dumps({"hooks": {"Stop": [{"matcher": "", "hooks": [
         {"type": "command", "command": "notify-send done"},
-        {"type": "command", "command": "/opt/venv/bin/hindsight hook refresh"},
+        {"type": "command", "command": "/opt/venv/bin/threadback hook refresh"},
     ]}]}}, indent=2), encoding="utf-8")
     assert "Stop" in hooks_status(path).installed
     assert "Stop" not in install_hooks(path).added
@@ -117,12 +117,12 @@ def test_uninstall_keeps_other_hooks_in_a_shared_group(tmp_path):
 
 
 def test_which_commands_are_ours():
-    assert is_hindsight_command("hindsight hook prompt")
-    assert is_hindsight_command("/home/a/.venv/bin/hindsight hook refresh")
-    assert not is_hindsight_command("hindsight search foo")
-    assert not is_hindsight_command("echo hindsight hook prompt")
-    assert not is_hindsight_command("my-hindsight hook prompt")
-    assert not is_hindsight_command(None)
+    assert is_threadback_command("threadback hook prompt")
+    assert is_threadback_command("/home/a/.venv/bin/threadback hook refresh")
+    assert not is_threadback_command("threadback search foo")
+    assert not is_threadback_command("echo threadback hook prompt")
+    assert not is_threadback_command("my-threadback hook prompt")
+    assert not is_threadback_command(None)
 
 
 def test_user_settings_honours_claude_config_dir(tmp_path):
@@ -134,7 +134,7 @@ def test_cli_install_status_uninstall(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
     monkeypatch.chdir(tmp_path)
     assert main(["hooks", "install", "--claude-code", "--user"]) == EXIT_OK
-    assert "added Hindsight hooks" in capsys.readouterr().out
+    assert "added Threadback hooks" in capsys.readouterr().out
     assert main(["hooks", "install", "--claude-code"]) == EXIT_OK
     assert "already installed" in capsys.readouterr().out
     assert main(["hooks", "status", "--json"]) == EXIT_OK
@@ -158,8 +158,8 @@ def test_cli_install_status_uninstall(tmp_path, monkeypatch, capsys):
 def test_hooks_print_routing_block(capsys, agent, where):
     assert main(["hooks", "print", agent]) == EXIT_OK
     out = capsys.readouterr().out
-    assert out.startswith("## Past sessions and memory: Hindsight")
-    assert 'hindsight search "<words>"' in out and "--exclude-session" in out and where in out
+    assert out.startswith("## Past sessions and memory: Threadback")
+    assert 'threadback search "<words>"' in out and "--exclude-session" in out and where in out
 
 
 def test_hooks_print_claude_code_json(capsys):

@@ -16,8 +16,8 @@ DAY = 86400.0
 
 @pytest.fixture
 def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("HINDSIGHT_HOME", str(tmp_path / "home"))
-    for name in ("HINDSIGHT_SESSION_ID", "CLAUDE_SESSION_ID"):
+    monkeypatch.setenv("THREADBACK_HOME", str(tmp_path / "home"))
+    for name in ("THREADBACK_SESSION_ID", "CLAUDE_SESSION_ID"):
         monkeypatch.delenv(name, raising=False)
     return tmp_path / "home"
 
@@ -75,7 +75,7 @@ def test_search_excludes_the_session_named_in_the_environment(home, corpus_index
     db = ["--db", str(corpus_index_path)]
     assert main([*db, "search", "organization", "-1", "--json"]) == EXIT_OK
     sessions = [h["session_id"] for h in json.loads(capsys.readouterr().out)["hits"]]
-    monkeypatch.setenv("HINDSIGHT_SESSION_ID", sessions[0])
+    monkeypatch.setenv("THREADBACK_SESSION_ID", sessions[0])
     main([*db, "search", "organization", "-1", "--json"])
     assert sessions[0] not in [h["session_id"] for h in json.loads(capsys.readouterr().out)["hits"]]
 

@@ -1,4 +1,4 @@
-"""The `hindsight` command line as a script or an agent runs it: output and exit codes."""
+"""The `threadback` command line as a script or an agent runs it: output and exit codes."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def test_index_while_locked_exits_busy(tmp_path, capsys):
     db = tmp_path / "i.sqlite3"
     with IndexLock(db):
         assert main(["--db", str(db), *ROOT_ARGS, "index"]) == EXIT_BUSY
-    assert "another Hindsight index run" in capsys.readouterr().err
+    assert "another Threadback index run" in capsys.readouterr().err
 
 
 def test_corrupt_index_message_and_rebuild(tmp_path, capsys):
@@ -55,7 +55,7 @@ def test_corrupt_index_message_and_rebuild(tmp_path, capsys):
 
 def test_missing_index_says_how_to_make_one(tmp_path, capsys):
     assert main(["--db", str(tmp_path / "none.sqlite3"), "search", "theme"]) == EXIT_INDEX
-    assert "hindsight index" in capsys.readouterr().err
+    assert "threadback index" in capsys.readouterr().err
 
 
 def test_search_human_and_json(cli_db, capsys):
@@ -127,11 +127,19 @@ def test_sessions_resume_and_events(cli_db, capsys):
 
 
 def test_console_script_runs_in_a_fresh_process(cli_db, tmp_path):
-    env = {**os.environ, "HINDSIGHT_HOME": str(tmp_path), "HINDSIGHT_DB": cli_db[1]}
+    env = {**os.environ, "THREADBACK_HOME": str(tmp_path), "THREADBACK_DB": cli_db[1]}
     proc = subprocess.run([sys.executable, "-m", "tui.cli", "search", "tmux", "-n", "1"], capture_output=True, text=True,
                           env=env, cwd=Path(__file__).parent.parent, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "[1] pi ·" in proc.stdout
+
+
+def test_version_flag_names_the_program_and_its_version(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "tui.cli", "--version"], capture_output=True, text=True,
+                          env={**os.environ, "THREADBACK_HOME": str(tmp_path)}, cwd=Path(__file__).parent.parent, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    from importlib.metadata import version
+    assert proc.stdout.strip() == f"threadback {version('threadback')}"
 
 
 def test_control_characters_in_logs_are_not_sent_to_the_terminal(tmp_path, capsys):
@@ -149,12 +157,12 @@ def test_control_characters_in_logs_are_not_sent_to_the_terminal(tmp_path, capsy
     assert "\u202e" not in out and "U+202E" in out  # a bidi override is shown, not obeyed
 
 
-def test_opening_a_session_is_logged_as_the_chosen_one(cli_db, private_hindsight_home, capsys):
+def test_opening_a_session_is_logged_as_the_chosen_one(cli_db, private_threadback_home, capsys):
     main([*cli_db, "search", "tmux", "-n", "1"])
     main([*cli_db, "show", "29ccd257"])
     main([*cli_db, "resume", "019a93b9"])
     capsys.readouterr()
-    lines = [json.loads(x) for x in (private_hindsight_home / "usage.jsonl").read_text().splitlines()]
+    lines = [json.loads(x) for x in (private_threadback_home / "usage.jsonl").read_text().splitlines()]
     assert [e["kind"] for e in lines] == ["search", "show", "resume"]
     assert lines[1]["chosen"] == "29ccd257-68b1-427f-ae5f-6524b7cb6f20"
     assert lines[2]["chosen"] == "019a93b9-f380-7600-98ff-940e6b99603c"

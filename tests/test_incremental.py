@@ -135,7 +135,7 @@ def test_second_writer_gets_a_clear_message(tree):
     root, log, index = tree
     log.write_text(claude_line("u1", "x y z") + "\n")
     with IndexLock(index.path):
-        with pytest.raises(IndexBusyError, match="another Hindsight index run"):
+        with pytest.raises(IndexBusyError, match="another Threadback index run"):
             run(index, root)
 
 

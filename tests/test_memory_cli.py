@@ -1,4 +1,4 @@
-"""`hindsight memory ...` through the register() function, as the main CLI wires it."""
+"""`threadback memory ...` through the register() function, as the main CLI wires it."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ EPISODIC = (
 
 @pytest.fixture
 def mem(tmp_path, monkeypatch):
-    monkeypatch.delenv("HINDSIGHT_MEMORY_DIR", raising=False)
+    monkeypatch.delenv("THREADBACK_MEMORY_DIR", raising=False)
     monkeypatch.chdir(tmp_path)
     folder = tmp_path / "mem"
     folder.mkdir()
@@ -35,7 +35,7 @@ def mem(tmp_path, monkeypatch):
 
 
 def run(folder, *argv):
-    parser = argparse.ArgumentParser(prog="hindsight")
+    parser = argparse.ArgumentParser(prog="threadback")
     sub = parser.add_subparsers(dest="command")
     cli_memory.register(sub)
     args = parser.parse_args(["memory", "--memory-dir", str(folder), *argv])

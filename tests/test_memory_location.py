@@ -10,10 +10,10 @@ from indexer.memory import MemoryStore, global_memory_dir, project_memory_dir, r
 
 
 def test_resolution_order(tmp_path, monkeypatch):
-    monkeypatch.setenv("HINDSIGHT_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("THREADBACK_HOME", str(tmp_path / "home"))
     project = tmp_path / "proj"
     (project / "memory").mkdir(parents=True)
-    env = {"HINDSIGHT_MEMORY_DIR": str(tmp_path / "envmem")}
+    env = {"THREADBACK_MEMORY_DIR": str(tmp_path / "envmem")}
 
     assert resolve_memory_dir(tmp_path / "flag", project, env) == (tmp_path / "flag",
                                                                    "--memory-dir")

@@ -25,7 +25,7 @@ def sha(text: str) -> str:
 
 def run(memory: Path, *argv: str) -> int:
     """The rules CLI in-process, through a parser built the way the main CLI builds it."""
-    parser = argparse.ArgumentParser(prog="hindsight")
+    parser = argparse.ArgumentParser(prog="threadback")
     cli_rules.register(parser.add_subparsers(dest="command"))
     args = parser.parse_args(["rules", "--memory-dir", str(memory), *argv])
     return args.func(args)
@@ -35,7 +35,7 @@ def child_env(tmp_path: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in cli_rules.AGENT_ENV_MARKERS}
     env.pop("EDITOR", None)
     env.pop("VISUAL", None)
-    env.update(PYTHONPATH=str(REPO), HINDSIGHT_HOME=str(tmp_path / "home"), TERM="dumb")
+    env.update(PYTHONPATH=str(REPO), THREADBACK_HOME=str(tmp_path / "home"), TERM="dumb")
     return env
 
 
@@ -100,7 +100,7 @@ def test_reject_undo_archive_export(memory: Path, capsys) -> None:
     store.approve(rule.id, rule.text, now=NOW, approver="alice")
     capsys.readouterr()
     assert run(memory, "export") == 0
-    assert capsys.readouterr().out == "## Rules approved in Hindsight\n\n- Use pnpm, not npm.\n"
+    assert capsys.readouterr().out == "## Rules approved in Threadback\n\n- Use pnpm, not npm.\n"
     assert run(memory, "export", "--format", "json") == 0
     assert [r["id"] for r in json.loads(capsys.readouterr().out)] == [rule.id]
     assert run(memory, "archive", rule.id) == 0
@@ -122,14 +122,14 @@ def test_import_twice(memory: Path, tmp_path: Path, capsys) -> None:
 
 
 def test_memory_dir_resolution(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.delenv("HINDSIGHT_MEMORY_DIR", raising=False)
-    monkeypatch.setenv("HINDSIGHT_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("THREADBACK_MEMORY_DIR", raising=False)
+    monkeypatch.setenv("THREADBACK_HOME", str(tmp_path / "home"))
     assert cli_rules.resolve_rules_dir("/x/y") == Path("/x/y")
     assert cli_rules.resolve_rules_dir(None, cwd=tmp_path) == tmp_path / "home" / "memory"
     (tmp_path / "memory").mkdir()
     (tmp_path / "memory" / "rules.jsonl").write_text("")
     assert cli_rules.resolve_rules_dir(None, cwd=tmp_path) == tmp_path / "memory"
-    monkeypatch.setenv("HINDSIGHT_MEMORY_DIR", str(tmp_path / "env"))
+    monkeypatch.setenv("THREADBACK_MEMORY_DIR", str(tmp_path / "env"))
     assert cli_rules.resolve_rules_dir(None, cwd=tmp_path) == tmp_path / "env"
 
 

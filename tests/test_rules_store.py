@@ -364,7 +364,7 @@ def test_export_lists_only_valid_approvals(store: RuleStore) -> None:
 
     markdown = store.export("markdown")
     assert markdown == (
-        "## Rules approved in Hindsight\n"
+        "## Rules approved in Threadback\n"
         "\n"
         "- Use pnpm, not npm.\n"
         "  It is faster here.\n"

@@ -8,7 +8,7 @@ import sys
 
 from indexer import Index, only_roots
 from indexer.ingest import IndexLock
-from tui.app import HindsightApp
+from tui.app import ThreadbackApp
 from tui.demo import demo_roots_mapping
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HelpScreen
@@ -19,7 +19,7 @@ from tui_fixtures import SIZE, app_for, corpus_roots, settle, type_query
 
 
 async def test_function_keys_switch_modes_and_reserve_memory_and_rules(corpus_index_path, tmp_path, monkeypatch):
-    monkeypatch.setenv("HINDSIGHT_HOME", str(tmp_path))  # the memory/rules screens read their folder
+    monkeypatch.setenv("THREADBACK_HOME", str(tmp_path))  # the memory/rules screens read their folder
     monkeypatch.chdir(tmp_path)
     app = app_for(corpus_index_path)
     async with app.run_test(size=SIZE) as pilot:
@@ -60,7 +60,7 @@ async def test_command_palette_offers_the_apps_actions(corpus_index_path):
 
 
 def test_every_binding_has_an_id_and_a_description():
-    for cls in (HindsightApp, SearchScreen, SessionsScreen, ResultList):
+    for cls in (ThreadbackApp, SearchScreen, SessionsScreen, ResultList):
         for binding in cls.BINDINGS:
             assert binding.id and binding.description, binding
 
@@ -118,7 +118,7 @@ async def test_narrow_terminal_stacks_the_panes(corpus_index_path):
         assert results.size.width > 70 and results.size.height >= 5
 
 
-def test_hindsight_without_a_command_reaches_launch(monkeypatch):
+def test_threadback_without_a_command_reaches_launch(monkeypatch):
     import tui.launch
 
     seen = {}
@@ -145,12 +145,12 @@ async def test_a_big_index_run_shows_a_progress_bar_only_while_it_runs(corpus_in
         bar_holder = app.screen.query_one(StatusBar)
         assert not bar_holder.query(ProgressBar)  # not even mounted on an ordinary start
         progress = IndexProgress(files_total=10, files_done=4, bytes_total=200_000_000, bytes_done=50_000_000)
-        app.post_message(HindsightApp.IndexProgressed(progress))
+        app.post_message(ThreadbackApp.IndexProgressed(progress))
         await pilot.pause()
         await pilot.pause()
         assert bar_holder.has_class("-big-run")
         assert bar_holder.query_one(ProgressBar).percentage == 0.25
         assert "indexing 4/10 files" in str(bar_holder.query_one("#status-text").render())
-        app.post_message(HindsightApp.IndexFinished(None))
+        app.post_message(ThreadbackApp.IndexFinished(None))
         await settle(pilot)
         assert not bar_holder.has_class("-big-run")

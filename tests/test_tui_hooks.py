@@ -68,7 +68,7 @@ async def test_install_then_uninstall_round_trips_the_user_settings(corpus_index
         await press_and_confirm(pilot, "#install-user")
         written = json.loads(home.user_settings.read_text())
         commands = {event: [h["command"] for g in groups for h in g["hooks"]] for event, groups in written["hooks"].items()}
-        assert commands == {event: [f"hindsight hook {sub}"] for event, sub in HOOK_EVENTS.items()}
+        assert commands == {event: [f"threadback hook {sub}"] for event, sub in HOOK_EVENTS.items()}
         status = shown(app, "#hooks-user-status")
         assert "installed" in status and "not installed" not in status
         assert "✓ SessionStart" in status and "✓ SessionEnd" in status
@@ -162,8 +162,8 @@ async def test_palette_and_help_reach_the_hooks(corpus_index_path, home):
         assert isinstance(app.screen, SearchScreen)
 
 
-async def test_without_hindsight_on_path_the_hooks_run_it_by_its_full_path(corpus_index_path, home, monkeypatch, tmp_path):
-    launched = tmp_path / "venv bin" / "hindsight"  # a space, so the path must be quoted
+async def test_without_threadback_on_path_the_hooks_run_it_by_its_full_path(corpus_index_path, home, monkeypatch, tmp_path):
+    launched = tmp_path / "venv bin" / "threadback"  # a space, so the path must be quoted
     launched.parent.mkdir()
     launched.write_text("#!/bin/sh\n")
     monkeypatch.setattr("tui.screens.hooks.shutil.which", lambda name: None)

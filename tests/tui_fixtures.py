@@ -17,13 +17,13 @@ from textual.widgets import Input
 
 from indexer import Index, SourceRoots, only_roots
 from indexer.hooks import install_hooks
-from tui.app import HindsightApp, make_app
+from tui.app import ThreadbackApp, make_app
 
 from conftest import FIXED_NOW, corpus_roots  # tests/ is on sys.path (pytest, or the script)
 
 SIZE = (120, 36)
 # Claude Code settings the app reads unless a test passes its own: never the real ~/.claude.
-NO_CLAUDE = Path("/nonexistent-hindsight-tests")
+NO_CLAUDE = Path("/nonexistent-threadback-tests")
 
 
 def build_corpus_index(path: Path) -> Path:
@@ -33,7 +33,7 @@ def build_corpus_index(path: Path) -> Path:
     return path
 
 
-def app_for(index_path: Path, roots: SourceRoots | None = None, **overrides) -> HindsightApp:
+def app_for(index_path: Path, roots: SourceRoots | None = None, **overrides) -> ThreadbackApp:
     """The app as the tests see it: fixed now, label and project; nothing moves on its own."""
     options = dict(
         now=lambda: FIXED_NOW,
@@ -62,7 +62,7 @@ async def settle(pilot: Pilot) -> None:
     freeze(pilot.app)
 
 
-def freeze(app: HindsightApp) -> None:
+def freeze(app: ThreadbackApp) -> None:
     """No blinking cursor in a snapshot."""
     for widget in app.screen.query(Input):
         widget.cursor_blink = False
@@ -141,7 +141,7 @@ class FakeHome:
 
     @property
     def memory_dir(self) -> Path:
-        return self.root / ".local" / "share" / "hindsight" / "memory"
+        return self.root / ".local" / "share" / "threadback" / "memory"
 
     def label(self, path: Path) -> str:
         try:
@@ -258,7 +258,7 @@ def _memory_home(scratch: Path) -> dict:
 
 
 def _hooks_home(scratch: Path) -> dict:
-    """User settings with another tool's hook and Hindsight's; no project settings yet."""
+    """User settings with another tool's hook and Threadback's; no project settings yet."""
     home = FakeHome(scratch / "home")
     home.user_settings.parent.mkdir(parents=True)
     home.user_settings.write_text(json.dumps({"model": "sonnet", "hooks": {"PreToolUse": [
@@ -274,7 +274,7 @@ SCOPE_HOOKS_STATES = [
 ]
 
 
-def app_for_state(state: ScreenState, index_path: Path, scratch: Path) -> HindsightApp:
+def app_for_state(state: ScreenState, index_path: Path, scratch: Path) -> ThreadbackApp:
     """The app a state starts from; ``scratch`` holds the empty index of the no-logs state and
     the files a state's ``setup`` writes."""
     if state.setup is not None:

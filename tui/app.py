@@ -1,4 +1,4 @@
-"""The Hindsight app: modes (search, sessions, memory, rules), app-wide keys, the index refresh.
+"""The Threadback app: modes (search, sessions, memory, rules), app-wide keys, the index refresh.
 
 Screens live in ``tui/screens``, widgets in ``tui/widgets``; this module only wires them up.
 Every screen reads the index through ``app.index`` and re-reads when ``index_generation``
@@ -26,7 +26,7 @@ from indexer.hooks import HooksStatus, hooks_status, project_settings_path, user
 from indexer.memory import MemoryStore
 from indexer.rules import RuleStore
 from tui.clipboard import copy_text
-from tui.commands import HindsightCommands
+from tui.commands import ThreadbackCommands
 from tui.log_text import visible
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HelpScreen
@@ -53,19 +53,19 @@ class IndexActivity:
     show_bar: bool
 
 
-class HindsightApp(App[None]):
+class ThreadbackApp(App[None]):
     """Search and browse coding agents' history."""
 
     # The memory and rules screens bring their own (scoped) styles, parsed when first shown.
     CSS_PATH = "app.tcss"
-    TITLE = "Hindsight"
+    TITLE = "Threadback"
     MODES = {
         "search": SearchScreen,
         "sessions": SessionsScreen,
         # "memory" and "rules" are added per app in __init__: they need its memory folder.
     }
     DEFAULT_MODE = "search"
-    COMMANDS = App.COMMANDS | {HindsightCommands}
+    COMMANDS = App.COMMANDS | {ThreadbackCommands}
     BINDINGS = [
         Binding("f1,question_mark", "help", "Help", id="app.help", key_display="?"),
         Binding("f2", "switch_mode('search')", "Search", id="app.mode.search", priority=True),
@@ -153,8 +153,8 @@ class HindsightApp(App[None]):
             pass  # load_stats tries again from on_mount and the app reports it
         if self._first_counts is not None:
             stats, logs_exist = self._first_counts
-            self.set_reactive(HindsightApp.stats, stats)
-            self.set_reactive(HindsightApp.no_logs, not logs_exist and stats.sessions == 0)
+            self.set_reactive(ThreadbackApp.stats, stats)
+            self.set_reactive(ThreadbackApp.no_logs, not logs_exist and stats.sessions == 0)
 
     # -- start-up and the index run ---------------------------------------------------
     def on_mount(self) -> None:
@@ -193,11 +193,11 @@ class HindsightApp(App[None]):
     def load_extras(self) -> None:
         self.post_message(self.ExtrasLoaded(*self._read_extras()))
 
-    def on_hindsight_app_extras_loaded(self, event: ExtrasLoaded) -> None:
+    def on_threadback_app_extras_loaded(self, event: ExtrasLoaded) -> None:
         self.pending_rules = event.pending_rules
         self.hooks = event.hooks
 
-    def on_hindsight_app_stats_loaded(self, event: StatsLoaded) -> None:
+    def on_threadback_app_stats_loaded(self, event: StatsLoaded) -> None:
         self.stats = event.stats
         self.no_logs = not event.logs_exist and event.stats.sessions == 0
         self._offer_demo_if_no_logs()
@@ -226,7 +226,7 @@ class HindsightApp(App[None]):
             summary = self.index.update(self.roots, progress=on_progress, should_stop=lambda: worker.is_cancelled)
         except IndexBusyError:
             self.call_from_thread(
-                self.notify, "Another Hindsight run is updating the index; searching what is there so far.",
+                self.notify, "Another Threadback run is updating the index; searching what is there so far.",
                 title="Index busy", severity="information",
             )
         except IndexError_ as exc:
@@ -236,7 +236,7 @@ class HindsightApp(App[None]):
     def action_refresh_index(self) -> None:
         self.refresh_index()
 
-    def on_hindsight_app_index_progressed(self, event: IndexProgressed) -> None:
+    def on_threadback_app_index_progressed(self, event: IndexProgressed) -> None:
         progress = event.progress
         first_run = self.stats is not None and self.stats.sessions == 0
         self.activity = IndexActivity(progress, show_bar=first_run or progress.bytes_total > BIG_RUN_BYTES)
@@ -247,7 +247,7 @@ class HindsightApp(App[None]):
             self._messages_seen = progress.messages_added
             self.index_generation += 1
 
-    def on_hindsight_app_index_finished(self, event: IndexFinished) -> None:
+    def on_threadback_app_index_finished(self, event: IndexFinished) -> None:
         self.activity = None
         self._messages_seen = 0
         if event.summary is not None and (event.summary.messages_added or event.summary.files_changed):
@@ -266,7 +266,7 @@ class HindsightApp(App[None]):
         self.push_screen(
             ConfirmScreen(
                 "No agent logs here",
-                f"Hindsight found no Claude Code, Codex or Pi logs (looked in {where}).\n\n"
+                f"Threadback found no Claude Code, Codex or Pi logs (looked in {where}).\n\n"
                 "Open the bundled demo sessions to see every screen working?",
                 yes="Open the demo sessions",
                 no="Not now",
@@ -333,7 +333,7 @@ class HindsightApp(App[None]):
         ]
 
     def read_hooks(self) -> HooksState:
-        """Which Hindsight hooks the two settings files hold (blocking: call from a worker)."""
+        """Which Threadback hooks the two settings files hold (blocking: call from a worker)."""
         return tuple((scope.key, hooks_status(scope.path)) for scope in self.settings_scopes())
 
     def action_hooks(self) -> None:
@@ -369,7 +369,7 @@ def _default_demo_opener() -> tuple[Index, SourceRoots]:
 
 
 def short_path(path: Path) -> str:
-    """``~/.local/share/hindsight/index.sqlite3`` rather than the full home path."""
+    """``~/.local/share/threadback/index.sqlite3`` rather than the full home path."""
     try:
         return "~/" + str(path.expanduser().resolve().relative_to(Path.home()))
     except ValueError:
@@ -390,13 +390,13 @@ def make_app(
     memory_dir: Path | None = None,
     claude_settings: tuple[Path, Path] | None = None,
     path_label: PathLabel | None = None,
-) -> HindsightApp:
-    """The one way to build the app: used by ``hindsight``, the tests and the screenshot script.
+) -> ThreadbackApp:
+    """The one way to build the app: used by ``threadback``, the tests and the screenshot script.
 
     ``now`` fixes the clock for "3 days ago"; ``index_label`` is what the status line calls the
     index (tests pass a fixed name); ``project_name`` is what "this project only" filters on
     (default: the current folder's name); ``memory_dir`` is the memory folder (default: resolved
-    like the CLI's: ``$HINDSIGHT_MEMORY_DIR``, ``./memory``, the global one);
+    like the CLI's: ``$THREADBACK_MEMORY_DIR``, ``./memory``, the global one);
     ``claude_settings`` is the (user, project) pair of Claude Code settings files the hooks
     screen reads and writes (default: ``$CLAUDE_CONFIG_DIR``/``~/.claude`` and the current
     folder's ``.claude``); ``path_label`` is how a path is shown (default ``~/…``).
@@ -404,7 +404,7 @@ def make_app(
     label = index_label if index_label is not None else short_path(index.path)
     if demo and index_label is None:
         label += " (demo)"
-    return HindsightApp(
+    return ThreadbackApp(
         index,
         roots,
         now=now or time.time,

@@ -1,4 +1,4 @@
-"""The ``hindsight`` command line: index, search, show, sessions, resume, events, memory, rules.
+"""The ``threadback`` command line: index, search, show, sessions, resume, events, memory, rules.
 
 With no sub-command it opens the full-screen app. Each command group registers itself from
 its own module (``cli_index``, ``cli_memory``, ``cli_rules`` ...) so this file stays a switchboard.
@@ -22,13 +22,24 @@ EXIT_REFUSED = 5
 EXIT_BUSY = 75
 
 
+def _version() -> str:
+    """The installed distribution's version (the source of truth is pyproject.toml)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("threadback")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     from tui import cli_index
 
     parser = argparse.ArgumentParser(
-        prog="hindsight",
+        prog="threadback",
         description="Search and remember your coding agents' history.",
     )
+    parser.add_argument("--version", action="version", version=f"threadback {_version()}")
     cli_index.add_global_options(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     cli_index.register(sub)
@@ -59,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except BrokenPipeError:
-        # `hindsight search ... | head` closes the pipe early: not an error.
+        # `threadback search ... | head` closes the pipe early: not an error.
         try:
             sys.stdout = None  # type: ignore[assignment]
         except Exception:

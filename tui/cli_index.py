@@ -36,7 +36,7 @@ AGENT_DIR_OPTIONS = (("claude-code", "--claude-dir"), ("codex", "--codex-dir"), 
 
 
 def add_global_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", metavar="PATH", help="index file (default: $HINDSIGHT_DB or ~/.local/share/hindsight/index.sqlite3)")
+    parser.add_argument("--db", metavar="PATH", help="index file (default: $THREADBACK_DB or ~/.local/share/threadback/index.sqlite3)")
     for agent, flag in AGENT_DIR_OPTIONS:
         parser.add_argument(flag, action="append", metavar="DIR", dest=f"dirs_{agent.replace('-', '_')}",
                             help=f"{agent} log folder (repeatable; replaces the default)")
@@ -46,7 +46,7 @@ def add_global_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    """Options every index command accepts after its name too (``hindsight search --db X``)."""
+    """Options every index command accepts after its name too (``threadback search --db X``)."""
     p.add_argument("--db", metavar="PATH", default=argparse.SUPPRESS, help="index file")
     for agent, flag in AGENT_DIR_OPTIONS:
         p.add_argument(flag, action="append", metavar="DIR", dest=f"dirs_{agent.replace('-', '_')}",
@@ -125,14 +125,14 @@ def roots_of(args: argparse.Namespace):
 
 
 def err(message: str) -> None:
-    print(f"hindsight: {message}", file=sys.stderr)
+    print(f"threadback: {message}", file=sys.stderr)
 
 
 def open_existing_index(args: argparse.Namespace) -> Index | int:
     """The index, or an exit code after saying why it cannot be used."""
     path = db_path_of(args)
     if not path.exists():
-        err(f"no index at {path} yet: run `hindsight index` first")
+        err(f"no index at {path} yet: run `threadback index` first")
         return EXIT_INDEX
     index = Index(path)
     try:
@@ -217,7 +217,7 @@ def cmd_index(args: argparse.Namespace) -> int:
         if reporter:
             reporter.clear()
     for problem in summary.problems:
-        print(f"hindsight: warning: {problem}", file=sys.stderr)
+        print(f"threadback: warning: {problem}", file=sys.stderr)
     stats = index.stats()
     if args.json:
         print(json.dumps({
@@ -238,7 +238,7 @@ def cmd_index(args: argparse.Namespace) -> int:
     elif not args.quiet:
         if not summary.files_seen and not stats.sessions:
             where = ", ".join(str(p) for p in roots.all_paths())
-            print(f"no agent logs found (looked in {where}); try `hindsight --demo`", file=sys.stderr)
+            print(f"no agent logs found (looked in {where}); try `threadback --demo`", file=sys.stderr)
         print(
             f"{summary.files_seen:,} files ({summary.files_new:,} new, {summary.files_appended:,} grown, "
             f"{summary.files_reindexed:,} rewritten, {summary.files_missing:,} gone) · "
@@ -320,7 +320,7 @@ def cmd_search(args: argparse.Namespace) -> int:
 def _calling_session() -> tuple[str, ...]:
     """The agent session running this search, when its hook or shell says so: it should not
     find itself."""
-    for name in ("HINDSIGHT_SESSION_ID", "CLAUDE_SESSION_ID"):
+    for name in ("THREADBACK_SESSION_ID", "CLAUDE_SESSION_ID"):
         value = os.environ.get(name, "").strip()
         if value:
             return (value,)
@@ -341,7 +341,7 @@ def find_session(index: Index, ref: str) -> Session | int:
         err(str(exc))
         return EXIT_USAGE
     if session is None:
-        err(f"no session matches {ref!r} (see `hindsight sessions`)")
+        err(f"no session matches {ref!r} (see `threadback sessions`)")
         return EXIT_NOT_FOUND
     return session
 
@@ -511,7 +511,7 @@ def cmd_events(args: argparse.Namespace) -> int:
 
 # -- the app -----------------------------------------------------------------------------
 def run_app(args: argparse.Namespace) -> int:
-    """``hindsight`` with no command: the full-screen app (``--demo`` for the sample data)."""
+    """``threadback`` with no command: the full-screen app (``--demo`` for the sample data)."""
     try:
         from tui.launch import launch
     except ModuleNotFoundError as exc:

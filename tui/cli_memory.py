@@ -1,4 +1,4 @@
-"""``hindsight memory ...``: read and write the three-tier memory from scripts and agents.
+"""``threadback memory ...``: read and write the three-tier memory from scripts and agents.
 
     add | list | search | show | archive | restore | promote | decay | link   (each with --json)
 
@@ -131,7 +131,7 @@ def _now() -> datetime:
 
 
 def _error(message: object) -> None:
-    print(f"hindsight memory: {message}", file=sys.stderr)
+    print(f"threadback memory: {message}", file=sys.stderr)
 
 
 def _emit(args: argparse.Namespace, payload: Any, human: Callable[[], None]) -> None:

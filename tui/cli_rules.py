@@ -1,4 +1,4 @@
-"""``hindsight rules``: propose, list, show, reject, archive, undo, import, export, review.
+"""``threadback rules``: propose, list, show, reject, archive, undo, import, export, review.
 
 There is deliberately no ``approve`` command. Approval happens only in ``review``, which runs
 only when both stdin and stdout are a terminal, so an agent cannot pipe "y" into it; or in the
@@ -45,7 +45,7 @@ EXIT_USAGE = 2
 EXIT_NOT_FOUND = 4
 EXIT_REFUSED = 5
 
-MEMORY_ENV_VAR = "HINDSIGHT_MEMORY_DIR"
+MEMORY_ENV_VAR = "THREADBACK_MEMORY_DIR"
 MEMORY_MARKER_FILES = (
     "fact.yml",
     "episodic.jsonl",
@@ -72,7 +72,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         dest="rules_memory_dir",
         metavar="DIR",
         default=argparse.SUPPRESS,
-        help="memory folder holding rules.jsonl (default: $HINDSIGHT_MEMORY_DIR, ./memory/ "
+        help="memory folder holding rules.jsonl (default: $THREADBACK_MEMORY_DIR, ./memory/ "
         "if it holds memory files, else the data dir's memory/)",
     )
     rules = subparsers.add_parser(
@@ -80,7 +80,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         parents=[common],
         help="rules proposed by agents, approved by you",
         description="Rules agents propose and a person approves. Approval only happens in "
-        "`hindsight rules review` on a terminal, or in the app.",
+        "`threadback rules review` on a terminal, or in the app.",
     )
     rules.set_defaults(func=lambda args: _usage(rules))
     sub = rules.add_subparsers(dest="rules_command", metavar="ACTION")
@@ -131,7 +131,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """A parser with only the ``rules`` command, for tests and ``python -m tui.cli_rules``."""
-    parser = argparse.ArgumentParser(prog="hindsight")
+    parser = argparse.ArgumentParser(prog="threadback")
     register(parser.add_subparsers(dest="command", metavar="COMMAND"))
     return parser
 
@@ -153,7 +153,7 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 
 def resolve_rules_dir(explicit: str | None, cwd: Path | None = None) -> Path:
-    """``--memory-dir``, ``$HINDSIGHT_MEMORY_DIR``, ``./memory/`` when it holds memory or rule
+    """``--memory-dir``, ``$THREADBACK_MEMORY_DIR``, ``./memory/`` when it holds memory or rule
     files, else ``<data dir>/memory``: the same folder the memory store uses."""
     if explicit:
         return Path(explicit).expanduser()
@@ -171,7 +171,7 @@ def _open_store(args: argparse.Namespace) -> RuleStore:
 
 
 def _error(message: str) -> None:
-    print(f"hindsight rules: {message}", file=sys.stderr)
+    print(f"threadback rules: {message}", file=sys.stderr)
 
 
 # --- display ---------------------------------------------------------------------------------
@@ -264,7 +264,7 @@ def cmd_propose(args: argparse.Namespace) -> int:
     if not result.created:
         print(f"near-duplicate of {result.rule.id} ({status_label(result.rule)}); not stored")
         return EXIT_OK
-    print(f"proposed {result.rule.id} (pending until approved in `hindsight rules review`)")
+    print(f"proposed {result.rule.id} (pending until approved in `threadback rules review`)")
     return EXIT_OK
 
 
@@ -336,7 +336,7 @@ def cmd_decide(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    # `rules import --claude-dir`, else the global `hindsight --claude-dir` log folders.
+    # `rules import --claude-dir`, else the global `threadback --claude-dir` log folders.
     given = [args.claude_dir] if args.claude_dir else None
     given = given or getattr(args, "dirs_claude_code", None) or [None]
     roots = [claude_projects_root(Path(d) if d else None) for d in given]
@@ -405,7 +405,7 @@ def review_refusal(stdin: TextIO | None, stdout: TextIO | None, env: dict[str, s
         return (
             "review needs an interactive terminal (stdin and stdout must both be a TTY); "
             "approval cannot be piped or scripted. Run it yourself in a terminal, or use the "
-            "review pane in `hindsight`."
+            "review pane in `threadback`."
         )
     marker = next((name for name in AGENT_ENV_MARKERS if env.get(name)), None)
     if marker:
@@ -543,7 +543,7 @@ def edit_text(text: str, *, ask: Callable[[str], str], out: TextIO) -> str | Non
         print("no $EDITOR set; type the replacement text on one line (empty cancels)", file=out)
         return ask("> ")
     with tempfile.NamedTemporaryFile(
-        "w", encoding="utf-8", suffix=".md", prefix="hindsight-rule-", delete=False
+        "w", encoding="utf-8", suffix=".md", prefix="threadback-rule-", delete=False
     ) as handle:
         handle.write(text + "\n")
         path = handle.name

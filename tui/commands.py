@@ -1,4 +1,4 @@
-"""The command palette's Hindsight commands: the actions of the screen it was opened from
+"""The command palette's Threadback commands: the actions of the screen it was opened from
 (its own keys and its focused widget's), plus the app-wide ones."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ PALETTE_EXTRAS = [
 ]
 
 
-class HindsightCommands(Provider):
+class ThreadbackCommands(Provider):
     def _commands(self) -> list[tuple[str, str, DOMNode]]:
         found: list[tuple[str, str, DOMNode]] = []
         seen: set[str] = set()

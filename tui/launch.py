@@ -1,4 +1,4 @@
-"""``hindsight`` with no sub-command: pick the index, the log folders and the memory folder,
+"""``threadback`` with no sub-command: pick the index, the log folders and the memory folder,
 build the app, run it."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def launch(args: argparse.Namespace) -> int:
             path.parent.mkdir(parents=True, exist_ok=True)
             index = Index(path)
     except ConfigError as exc:
-        print(f"hindsight: {exc}")
+        print(f"threadback: {exc}")
         return EXIT_USAGE
 
     from tui.app import make_app
@@ -49,7 +49,7 @@ def launch(args: argparse.Namespace) -> int:
     try:
         make_app(index, roots, demo=bool(args.demo), memory_dir=Path(memory_dir) if memory_dir else None).run()
     except IndexError_ as exc:
-        print(f"hindsight: {exc}")
+        print(f"threadback: {exc}")
         return EXIT_INDEX
     finally:
         index.close()

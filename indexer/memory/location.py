@@ -1,6 +1,6 @@
 """Which memory folder to open, and why (the UI shows the reason).
 
-Order: an explicit ``--memory-dir``, then ``$HINDSIGHT_MEMORY_DIR``, then ``<cwd>/memory/`` when
+Order: an explicit ``--memory-dir``, then ``$THREADBACK_MEMORY_DIR``, then ``<cwd>/memory/`` when
 it already holds a tier file, then the global ``data_dir()/memory``.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 from indexer.paths import data_dir
 
 TIER_FILES = ("fact.yml", "episodic.jsonl", "scratchpad.md", "associations.jsonl")
-ENV_VAR = "HINDSIGHT_MEMORY_DIR"
+ENV_VAR = "THREADBACK_MEMORY_DIR"
 
 
 def global_memory_dir() -> Path:

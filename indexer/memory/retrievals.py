@@ -1,4 +1,4 @@
-"""retrievals.jsonl: an append-only log of memories returned by ``hindsight memory search``.
+"""retrievals.jsonl: an append-only log of memories returned by ``threadback memory search``.
 
 One line per returned entry per search: ``{"ts":ISO,"id":"ep-...","query":"..."}``. It lives
 in the memory folder (not the index), so retrieval counts survive an index rebuild. Lines we

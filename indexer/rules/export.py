@@ -11,7 +11,7 @@ from typing import Sequence
 
 from indexer.rules.model import Rule, format_ts
 
-MARKDOWN_HEADING = "## Rules approved in Hindsight"
+MARKDOWN_HEADING = "## Rules approved in Threadback"
 EXPORT_FORMATS = ("markdown", "json")
 
 

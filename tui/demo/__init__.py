@@ -1,4 +1,4 @@
-"""Bundled real sample sessions for ``hindsight --demo`` (origins in SOURCES.md)."""
+"""Bundled real sample sessions for ``threadback --demo`` (origins in SOURCES.md)."""
 
 from __future__ import annotations
 

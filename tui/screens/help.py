@@ -19,7 +19,7 @@ def _bindings_of(cls: type) -> list[Binding]:
 
 def key_sections(under: Screen) -> list[tuple[str, list[Binding]]]:
     """(section title, bindings): the screen's own keys, its widgets' keys, then app-wide keys."""
-    from tui.app import HindsightApp
+    from tui.app import ThreadbackApp
     from tui.screens.search import SearchScreen
     from tui.screens.sessions import SessionsScreen
     from tui.screens.transcript import TranscriptScreen
@@ -33,7 +33,7 @@ def key_sections(under: Screen) -> list[tuple[str, list[Binding]]]:
         TranscriptScreen: [("Transcript", TranscriptScreen), ("Messages", MessageList)],
     }
     sections = [(title, _bindings_of(cls)) for title, cls in per_screen.get(type(under), [])]
-    sections.append(("Everywhere", _bindings_of(HindsightApp) + [
+    sections.append(("Everywhere", _bindings_of(ThreadbackApp) + [
         Binding("ctrl+p", "command_palette", "Command palette"),
         Binding("tab", "focus_next", "Next pane"),
     ]))
@@ -55,7 +55,7 @@ class HelpScreen(ModalScreen[None]):
         table = Table.grid(padding=(0, 2))
         table.add_column(justify="right", style="bold", no_wrap=True)
         table.add_column()
-        table.add_row(Text("Hindsight keys", style="bold underline"), "")
+        table.add_row(Text("Threadback keys", style="bold underline"), "")
         for title, bindings in key_sections(self.under):
             table.add_row("", "")
             table.add_row(Text(title, style="bold italic"), "")

@@ -1,6 +1,6 @@
-"""F6: are Hindsight's Claude Code hooks installed (user and project settings)? Install or
+"""F6: are Threadback's Claude Code hooks installed (user and project settings)? Install or
 remove them after a confirm. Codex and pi read AGENTS.md instead, so they get a pointer to
-``hindsight hooks print``.
+``threadback hooks print``.
 
 The reading and writing is ``indexer.hooks``: atomic, a ``.bak`` of the previous file, only
 our entries touched, a settings.json that does not parse reported and left alone.
@@ -37,9 +37,9 @@ from indexer.hooks import (
 from tui.log_text import visible
 from tui.screens.confirm import ConfirmScreen
 
-OTHER_AGENTS = ("Codex and pi read AGENTS.md instead of hooks: run `hindsight hooks print --codex` "
-                "or `hindsight hooks print --pi` and paste the block it prints.")
-INTRO = ("With the hooks, Claude Code uses Hindsight on its own: SessionStart loads your memory and "
+OTHER_AGENTS = ("Codex and pi read AGENTS.md instead of hooks: run `threadback hooks print --codex` "
+                "or `threadback hooks print --pi` and paste the block it prints.")
+INTRO = ("With the hooks, Claude Code uses Threadback on its own: SessionStart loads your memory and "
          "rules, UserPromptSubmit reminds it to search history when you refer to past work, and "
          "Stop/SessionEnd refresh the index.")
 
@@ -89,18 +89,18 @@ def describe(status: HooksStatus) -> tuple[str, str]:
 
 def hook_program() -> tuple[str, str | None]:
     """The command the hooks will run, and a note for the confirm dialog when it is not the
-    plain ``hindsight`` found on PATH (Claude Code runs hooks through a shell, with its PATH)."""
+    plain ``threadback`` found on PATH (Claude Code runs hooks through a shell, with its PATH)."""
     if shutil.which(DEFAULT_PROGRAM):
         return DEFAULT_PROGRAM, None
     launched = Path(sys.argv[0]).resolve() if sys.argv and sys.argv[0] else None
     if launched is not None and launched.name == DEFAULT_PROGRAM and launched.is_file():
-        return str(launched), f"`hindsight` is not on PATH, so the hooks will run it by its full path: {launched}"
-    return DEFAULT_PROGRAM, ("`hindsight` is not on PATH: the hooks cannot run until it is "
-                             "(or install them with `hindsight hooks install --program /full/path`).")
+        return str(launched), f"`threadback` is not on PATH, so the hooks will run it by its full path: {launched}"
+    return DEFAULT_PROGRAM, ("`threadback` is not on PATH: the hooks cannot run until it is "
+                             "(or install them with `threadback hooks install --program /full/path`).")
 
 
 class HooksScreen(ModalScreen[None]):
-    """Which Hindsight hooks each settings file has, with Install / Uninstall per file."""
+    """Which Threadback hooks each settings file has, with Install / Uninstall per file."""
 
     BINDINGS = [Binding("escape,q", "close", "Close", id="hooks.close")]
 
@@ -187,8 +187,8 @@ class HooksScreen(ModalScreen[None]):
             status = self.statuses.get(key)
             events = ", ".join(status.missing if status else HOOK_EVENTS)
             confirm = ConfirmScreen(
-                "Install Hindsight's hooks?",
-                f"Add Hindsight's hooks for {events} to {scope.label}?\n\n"
+                "Install Threadback's hooks?",
+                f"Add Threadback's hooks for {events} to {scope.label}?\n\n"
                 + (f"{self.program_note}\n\n" if self.program_note else "")
                 + "Other settings and hooks stay as they are; the previous file is kept as settings.json.bak.",
                 yes="Install",
@@ -196,9 +196,9 @@ class HooksScreen(ModalScreen[None]):
             )
         else:
             confirm = ConfirmScreen(
-                "Remove Hindsight's hooks?",
-                f"Remove the Hindsight hook entries from {scope.label}?\n\n"
-                "Only what Hindsight added is removed; the previous file is kept as settings.json.bak.",
+                "Remove Threadback's hooks?",
+                f"Remove the Threadback hook entries from {scope.label}?\n\n"
+                "Only what Threadback added is removed; the previous file is kept as settings.json.bak.",
                 yes="Uninstall",
                 no="Cancel",
             )

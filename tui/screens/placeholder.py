@@ -3,7 +3,7 @@
 Another issue adds ``tui/screens/memory.py`` (``MemoryScreen``: fact / episodic / scratchpad
 tabs) and ``tui/screens/rules.py`` (``RulesScreen``: the pending-rule review). Until a module
 exists, its mode shows a placeholder that says what will be there; the F4/F5 keys and the
-``memory``/``rules`` modes in ``HindsightApp.MODES`` are already reserved.
+``memory``/``rules`` modes in ``ThreadbackApp.MODES`` are already reserved.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def memory_screen(**kwargs) -> Screen:
     return _screen_or_placeholder(
         "tui.screens.memory", "MemoryScreen", "Memory",
         "Three tabs will live here: facts (fact.yml), episodic memories with their strength, and the\n"
-        "scratchpad. Until then use `hindsight memory` on the command line.",
+        "scratchpad. Until then use `threadback memory` on the command line.",
         **kwargs,
     )
 
@@ -57,6 +57,6 @@ def rules_screen(**kwargs) -> Screen:
     return _screen_or_placeholder(
         "tui.screens.rules", "RulesScreen", "Rules",
         "Pending rules will be reviewed here: each proposed rule with its evidence, approve or\n"
-        "reject. Until then use `hindsight rules` on the command line.",
+        "reject. Until then use `threadback rules` on the command line.",
         **kwargs,
     )

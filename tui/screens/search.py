@@ -34,7 +34,7 @@ from tui.widgets.status_bar import StatusBar
 NARROW_WIDTH = 100  # below this the side pane moves under the list
 
 if TYPE_CHECKING:
-    from tui.app import HindsightApp
+    from tui.app import ThreadbackApp
 
 DEBOUNCE_SECONDS = 0.035  # bursts of fast typing search once; results well within 200 ms
 PAGE_SIZE = 50
@@ -123,7 +123,7 @@ class SearchScreen(Screen):
         self.memory: MemoryResult | None = None
 
     @property
-    def hindsight(self) -> "HindsightApp":
+    def threadback(self) -> "ThreadbackApp":
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
@@ -146,9 +146,9 @@ class SearchScreen(Screen):
             self._paint_info()
 
     def on_mount(self) -> None:
-        self.watch(self.hindsight, "index_generation", self._index_changed, init=False)
-        self.watch(self.hindsight, "no_logs", self._show_no_logs)
-        self.watch(self.hindsight, "stats", self._stats_changed, init=False)
+        self.watch(self.threadback, "index_generation", self._index_changed, init=False)
+        self.watch(self.threadback, "no_logs", self._show_no_logs)
+        self.watch(self.threadback, "stats", self._stats_changed, init=False)
         self._paint_info()
         self.query_one(ContextPane).clear("Type to search. Results appear as you type.")
         self.query_one("#query", Input).focus()
@@ -181,7 +181,7 @@ class SearchScreen(Screen):
             time.sleep(delay)
         if worker.is_cancelled:
             return
-        app = self.hindsight
+        app = self.threadback
         memory = self.search_memory(request) if request.includes_memory else None
         if worker.is_cancelled:
             return
@@ -202,7 +202,7 @@ class SearchScreen(Screen):
         """The memory folder's answer to the query's words (blocking: runs in the worker).
 
         Never recorded as a retrieval: ``retrieval_count`` counts what agents were given."""
-        app = self.hindsight
+        app = self.threadback
         text = request.text.strip()
         try:
             now = app.aware_now()
@@ -225,7 +225,7 @@ class SearchScreen(Screen):
     def _show(self, result: SearchResult | None, error: str | None, memory: MemoryResult | None) -> None:
         self.result, self.error, self.memory = result, error, memory
         results = self.query_one(ResultList)
-        results.show_hits(result.hits if result else [], self.hindsight.now(),
+        results.show_hits(result.hits if result else [], self.threadback.now(),
                           memory.hits if memory else (), memory.terms if memory else ())
         if results.current_item is None:
             self.query_one(ContextPane).clear(self._empty_hint())
@@ -249,7 +249,7 @@ class SearchScreen(Screen):
 
     @work(thread=True, exclusive=True, group="context", exit_on_error=False)
     def load_context(self, hit: Hit, size: int) -> None:
-        before, after = self.hindsight.index.context(hit.message, size, size)
+        before, after = self.threadback.index.context(hit.message, size, size)
         self.post_message(self.ContextReady(hit, before, after, size))
 
     def on_search_screen_context_ready(self, event: ContextReady) -> None:
@@ -263,7 +263,7 @@ class SearchScreen(Screen):
     def _memory_highlighted(self, event: ResultList.MemoryHighlighted) -> None:
         memory = self.memory
         terms = [t.text for t in memory.terms] if memory else []
-        folder = self.hindsight.path_label(memory.folder) if memory and memory.folder else ""
+        folder = self.threadback.path_label(memory.folder) if memory and memory.folder else ""
         self.query_one(ContextPane).show_memory(event.hit, terms, folder)
 
     def action_context(self, delta: int) -> None:
@@ -275,15 +275,15 @@ class SearchScreen(Screen):
     @on(ResultList.Chosen)
     def _hit_chosen(self, event: ResultList.Chosen) -> None:
         terms = self.result.query.positive_terms if self.result else []
-        self.hindsight.open_transcript(event.hit.session, event.hit.message.id, find=terms[0].text if terms else "")
+        self.threadback.open_transcript(event.hit.session, event.hit.message.id, find=terms[0].text if terms else "")
 
     @on(ResultList.CopyRequested)
     def _copy(self, event: ResultList.CopyRequested) -> None:
-        self.hindsight.copy_session(event.hit.session, event.what)
+        self.threadback.copy_session(event.hit.session, event.what)
 
     @on(ResultList.MemoryChosen)
     async def _memory_chosen(self, event: ResultList.MemoryChosen) -> None:
-        await self.hindsight.open_memory(event.hit.kind, event.hit.id)
+        await self.threadback.open_memory(event.hit.kind, event.hit.id)
 
     @on(ResultList.MemoryCopyRequested)
     def _copy_memory(self, event: ResultList.MemoryCopyRequested) -> None:
@@ -300,7 +300,7 @@ class SearchScreen(Screen):
         self.search(replace(self.request, agent=agent, page=0), immediate=True)
 
     def action_toggle_project(self) -> None:
-        project = None if self.request.project else self.hindsight.project_name
+        project = None if self.request.project else self.threadback.project_name
         if project is None:
             self.notify("No current project to filter on.", severity="warning")
         self.search(replace(self.request, project=project, page=0), immediate=True)
@@ -379,7 +379,7 @@ class SearchScreen(Screen):
         self.query_one("#search-info", Static).update(info)
 
     def _show_no_logs(self, no_logs: bool) -> None:
-        app = self.hindsight
+        app = self.threadback
         self.set_class(no_logs, "-no-logs")
         if no_logs:
             texts = self.query("#no-logs-text")
@@ -389,7 +389,7 @@ class SearchScreen(Screen):
                 self.mount(panel, before="#search-body")
             where = "\n".join(f"  {p}" for p in app.roots.all_paths())
             text.update(Text(
-                f"No agent logs found. Hindsight looked in:\n{where}\n\n"
+                f"No agent logs found. Threadback looked in:\n{where}\n\n"
                 "Use --claude-dir / --codex-dir / --pi-dir if yours are elsewhere, or look around the demo data:"
             ))
 
@@ -403,4 +403,4 @@ class SearchScreen(Screen):
 
     @on(Button.Pressed, "#open-demo")
     def _open_demo(self) -> None:
-        self.hindsight.action_open_demo()
+        self.threadback.action_open_demo()

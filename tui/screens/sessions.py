@@ -23,7 +23,7 @@ from tui.widgets.status_bar import StatusBar
 NARROW_WIDTH = 100  # below this the side pane moves under the list
 
 if TYPE_CHECKING:
-    from tui.app import HindsightApp
+    from tui.app import ThreadbackApp
 
 FILTER_DEBOUNCE_SECONDS = 0.2
 
@@ -48,7 +48,7 @@ class SessionsScreen(Screen):
         self.filter_text = ""
 
     @property
-    def hindsight(self) -> "HindsightApp":
+    def threadback(self) -> "ThreadbackApp":
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
@@ -63,7 +63,7 @@ class SessionsScreen(Screen):
         self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
 
     def on_mount(self) -> None:
-        self.watch(self.hindsight, "index_generation", self._index_changed, init=False)
+        self.watch(self.threadback, "index_generation", self._index_changed, init=False)
         self.query_one(SessionDetails).show_hint("Expand an agent, a project and a day to find a session.")
         self.reload()
         self.query_one(SessionTree).focus()
@@ -79,7 +79,7 @@ class SessionsScreen(Screen):
 
     @work(thread=True, exclusive=True, group="sessions", exit_on_error=False)
     def load_agents(self) -> None:
-        self.post_message(self.AgentsLoaded(self.hindsight.index.agents()))
+        self.post_message(self.AgentsLoaded(self.threadback.index.agents()))
 
     def on_sessions_screen_agents_loaded(self, event: AgentsLoaded) -> None:
         if not self.filter_text:
@@ -106,7 +106,7 @@ class SessionsScreen(Screen):
             time.sleep(delay)
         if worker.is_cancelled:
             return
-        specs = filtered_tree(self.hindsight.index, text, self.hindsight.now())
+        specs = filtered_tree(self.threadback.index, text, self.threadback.now())
         if not worker.is_cancelled:
             self.post_message(self.FilterReady(text, specs))
 
@@ -125,15 +125,15 @@ class SessionsScreen(Screen):
             details.show_hint("enter or space expands; a session's transcript opens with enter.")
             return
         session = data.session
-        details.show(session, resume_command(session, self.hindsight.index.parent(session)), self.hindsight.now())
+        details.show(session, resume_command(session, self.threadback.index.parent(session)), self.threadback.now())
 
     @on(SessionTree.SessionChosen)
     def _session_chosen(self, event: SessionTree.SessionChosen) -> None:
-        self.hindsight.open_transcript(event.session)
+        self.threadback.open_transcript(event.session)
 
     @on(SessionTree.CopyRequested)
     def _copy(self, event: SessionTree.CopyRequested) -> None:
-        self.hindsight.copy_session(event.session, event.what)
+        self.threadback.copy_session(event.session, event.what)
 
     def action_focus_filter(self) -> None:
         self.query_one("#session-filter", Input).focus()

@@ -20,7 +20,7 @@ from tui.widgets.message_list import MessageList
 from tui.widgets.status_bar import StatusBar
 
 if TYPE_CHECKING:
-    from tui.app import HindsightApp
+    from tui.app import ThreadbackApp
 
 
 class TranscriptScreen(Screen):
@@ -44,7 +44,7 @@ class TranscriptScreen(Screen):
         self.initial_find = find
 
     @property
-    def hindsight(self) -> "HindsightApp":
+    def threadback(self) -> "ThreadbackApp":
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
@@ -57,7 +57,7 @@ class TranscriptScreen(Screen):
 
     def _header(self) -> Text:
         s = self.session
-        now = self.hindsight.now()
+        now = self.threadback.now()
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append_text(log_text((s.title or "(untitled session)").splitlines()[0][:200] if s.title else "(untitled session)",
                                   style="bold"))
@@ -79,7 +79,7 @@ class TranscriptScreen(Screen):
 
     @work(thread=True, exclusive=True, group="transcript", exit_on_error=False)
     def load_messages(self) -> None:
-        self.post_message(self.Loaded(self.hindsight.index.messages(self.session)))
+        self.post_message(self.Loaded(self.threadback.index.messages(self.session)))
 
     def on_transcript_screen_loaded(self, event: Loaded) -> None:
         messages = self.query_one(MessageList)
@@ -127,4 +127,4 @@ class TranscriptScreen(Screen):
         self.dismiss()
 
     def action_copy(self, what: str) -> None:
-        self.hindsight.copy_session(self.session, what)
+        self.threadback.copy_session(self.session, what)

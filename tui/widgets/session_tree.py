@@ -18,7 +18,7 @@ from tui.humanize_time import day_label, duration, short_ago
 from tui.log_text import one_line
 
 if TYPE_CHECKING:
-    from tui.app import HindsightApp
+    from tui.app import ThreadbackApp
 
 NodeKind = Literal["agent", "project", "day", "session"]
 
@@ -161,7 +161,7 @@ class SessionTree(Tree[NodeData]):
         self.guide_depth = 3
 
     @property
-    def hindsight(self) -> "HindsightApp":
+    def threadback(self) -> "ThreadbackApp":
         return self.app  # type: ignore[return-value]
 
     def show_agents(self, agents: list[tuple[str, int]]) -> None:
@@ -192,7 +192,7 @@ class SessionTree(Tree[NodeData]):
     @work(thread=True, group="tree", exit_on_error=False)
     def load_children(self, node: TreeNode[NodeData]) -> None:
         assert node.data is not None
-        self.post_message(self.ChildrenLoaded(node, children_of(self.hindsight.index, node.data, self.hindsight.now())))
+        self.post_message(self.ChildrenLoaded(node, children_of(self.threadback.index, node.data, self.threadback.now())))
 
     def on_session_tree_children_loaded(self, event: ChildrenLoaded) -> None:
         event.stop()

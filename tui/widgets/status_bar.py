@@ -12,7 +12,7 @@ from textual.widgets import ProgressBar, Static
 from tui.humanize_time import ago
 
 if TYPE_CHECKING:
-    from tui.app import HindsightApp, IndexActivity
+    from tui.app import ThreadbackApp, IndexActivity
 
 
 def _eta(seconds: float | None) -> str:
@@ -46,7 +46,7 @@ class StatusBar(Horizontal):
         # The progress bar is mounted by the first big index run: most starts never need it.
 
     def on_mount(self) -> None:
-        app: HindsightApp = self.app  # type: ignore[assignment]
+        app: ThreadbackApp = self.app  # type: ignore[assignment]
         if not hasattr(app, "index_label"):
             return  # mounted in a host app without an index (screen tests)
         self.watch(app, "stats", self._repaint)
@@ -54,7 +54,7 @@ class StatusBar(Horizontal):
         self.watch(app, "pending_rules", self._repaint)
 
     def _repaint(self, _value: object = None) -> None:
-        app: HindsightApp = self.app  # type: ignore[assignment]
+        app: ThreadbackApp = self.app  # type: ignore[assignment]
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append(app.index_label, style="bold")
         stats = app.stats
