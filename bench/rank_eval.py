@@ -4,6 +4,7 @@
     python bench/rank_eval.py --misses        # and every query whose session did not come first
     python bench/rank_eval.py --group chinese --misses
     python bench/rank_eval.py --option sessions=true   # pass keyword arguments to Index.search
+    python bench/rank_eval.py --baseline      # the same set ranked by a grep-like reference
 
 Indexes tests/data/corpus (the real logs) and bench/ranking/sessions (hand-written logs) into a
 temporary directory, then asks ``Index.search`` each query of bench/ranking/queries.jsonl, the
@@ -23,6 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.ranking.adapter import CORPUS, SESSIONS, build_index, session_ranker  # noqa: E402
+from bench.ranking.baseline import grep_ranker  # noqa: E402
 from bench.ranking.score import (  # noqa: E402
     QUERIES,
     QueryFileError,
@@ -54,6 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", action="store_true", help="print figures and per-query outcomes as JSON")
     p.add_argument("--option", action="append", type=parse_option, default=[], metavar="KEY=VALUE",
                    help="extra keyword argument for Index.search (value read as JSON when it parses)")
+    p.add_argument("--baseline", action="store_true",
+                   help="rank with the grep-like reference (bench/ranking/baseline.py) instead of Index.search")
     args = p.parse_args(argv)
 
     try:
@@ -62,6 +66,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"rank_eval: {exc}", file=sys.stderr)
         return 2
     if args.group:
+        unknown_groups = sorted(set(args.group) - {q.group for q in queries})
+        if unknown_groups:
+            print(f"rank_eval: no queries in group {', '.join(unknown_groups)}", file=sys.stderr)
+            return 2
         queries = [q for q in queries if q.group in args.group]
 
     with tempfile.TemporaryDirectory(prefix="threadback-rankset-") as tmp:
@@ -74,7 +82,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"rank_eval: labels name sessions the index does not have: {', '.join(unknown)}", file=sys.stderr)
             return 2
         started = time.perf_counter()
-        outcomes = evaluate(queries, session_ranker(index, options=dict(args.option)))
+        ranker = grep_ranker(index) if args.baseline else session_ranker(index, options=dict(args.option))
+        outcomes = evaluate(queries, ranker)
         searched = time.perf_counter() - started
         describe = _describer(index)
         if args.json:
@@ -85,7 +94,8 @@ def main(argv: list[str] | None = None) -> int:
                              "refusal": o.refusal, "top": list(o.top)} for o in outcomes],
             }, ensure_ascii=False, indent=1))
         else:
-            print(f"{len(queries)} queries over {len(known)} sessions "
+            ranked_by = "grep-like baseline" if args.baseline else "Index.search"
+            print(f"{len(queries)} queries over {len(known)} sessions, ranked by {ranked_by} "
                   f"(indexed in {indexed:.1f} s, searched in {searched:.1f} s)\n")
             print(format_table(breakdown(outcomes)))
             print()

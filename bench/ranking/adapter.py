@@ -9,11 +9,12 @@ arguments can be passed through) so the scorer keeps working while search evolve
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 from indexer import Index, QueryError, only_roots
+
+from bench.ranking.score import RankedSession, Refused
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "data" / "corpus"
@@ -21,18 +22,6 @@ SESSIONS = ROOT / "bench" / "ranking" / "sessions"
 # The same fixed "now" as the tests: relative times in queries resolve the same on every run.
 FIXED_NOW = 1782864000.0  # 2026-07-01T00:00:00Z
 DEPTH = 100  # sessions looked at per query; a relevant session further down counts as a miss
-
-
-@dataclass(frozen=True)
-class RankedSession:
-    """One result as the user sees it: the session hit, and its parent for a subagent."""
-
-    session_id: str
-    parent_session_id: str | None = None
-
-
-class Refused(Exception):
-    """The search refused the query (a ``QueryError``) or failed on it."""
 
 
 def roots(corpus: Path = CORPUS, sessions: Path = SESSIONS):

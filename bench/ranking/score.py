@@ -14,11 +14,21 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.ranking.adapter import RankedSession, Refused
-
 QUERIES = Path(__file__).with_name("queries.jsonl")
 GROUPS = ("command", "error", "file", "word", "split", "paraphrase", "english", "chinese", "japanese")
 LANGS = ("en", "zh-Hant", "zh-Hans", "ja")
+
+
+@dataclass(frozen=True)
+class RankedSession:
+    """One result as the user sees it: the session hit, and its parent for a subagent."""
+
+    session_id: str
+    parent_session_id: str | None = None
+
+
+class Refused(Exception):
+    """The search refused the query (a ``QueryError``) or failed on it."""
 
 
 @dataclass(frozen=True)
