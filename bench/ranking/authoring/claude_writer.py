@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -164,7 +165,8 @@ class _Transcript:
                     {"type": "create", "filePath": tool.target, "content": tool.new, "structuredPatch": []})
         assert tool.subagent is not None
         agent_id = "a" + self.ids.next("agent")[:16]
-        self.subagents.append((tool.subagent, agent_id, self.clock.now))
+        # The subagent ran while the parent waited for this result.
+        self.subagents.append((tool.subagent, agent_id, self.clock.now - timedelta(seconds=235)))
         return ([{"type": "text", "text": tool.output}],
                 {"status": "completed", "prompt": tool.target, "agentId": agent_id,
                  "content": [{"type": "text", "text": tool.output}], "totalDurationMs": 231877,
