@@ -18,7 +18,7 @@ from indexer.memory import DEFAULT_DECAY_THRESHOLD, MemoryStore
 from indexer.memory.errors import FactFileError
 from indexer.memory.timeutil import as_aware
 from indexer.rules import RuleStore
-from indexer.visible_text import make_visible
+from indexer.textsafe import make_visible
 
 DEFAULT_MAX_BYTES = 16384
 EPISODIC_LIMIT = 12

@@ -37,7 +37,7 @@ from indexer.rules import (
     default_actor,
 )
 from indexer.rules.model import format_ts, rule_to_json
-from indexer.visible_text import describe_suspicious, make_visible, suspicious_characters
+from indexer.textsafe import describe_suspicious, make_visible, suspicious_characters
 
 EXIT_OK = 0
 EXIT_NOTHING_FOUND = 1

@@ -8,7 +8,7 @@ from typing import Iterable
 from rich.style import Style
 from rich.text import Text
 
-from indexer.visible_text import make_visible as _make_visible
+from indexer.textsafe import make_visible as _make_visible
 
 
 def visible(text: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from typing import Callable, TextIO
 
-from indexer.visible_text import make_visible
+from indexer.textsafe import make_visible
 
 
 def safe_text(text: str) -> str:

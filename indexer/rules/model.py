@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Mapping
 
-from indexer.visible_text import is_special
+from indexer.textsafe import is_special
 
 PENDING = "pending"
 APPROVED = "approved"

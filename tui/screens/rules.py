@@ -33,7 +33,7 @@ from indexer.rules import (
     RuleStore,
     TextChangedError,
 )
-from indexer.visible_text import suspicious_characters
+from indexer.textsafe import suspicious_characters
 from tui.log_text import one_line
 from tui.screens.confirm import ConfirmScreen
 from tui.widgets.rule_detail import RuleDetail
