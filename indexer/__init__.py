@@ -10,7 +10,7 @@ from indexer.ingest import IndexBusyError, IndexProgress, IndexSummary
 from indexer.models import Hit, Message, Session
 from indexer.query import Query, QueryError, parse_query
 from indexer.resume import resume_command
-from indexer.search import SearchResult
+from indexer.search.fts import SearchResult
 
 # The memory and rule stores pull in a YAML library: loaded on first use, so `threadback
 # search` and the hooks start fast.
