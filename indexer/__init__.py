@@ -8,7 +8,7 @@ from indexer.db import IndexCorruptError, IndexError_, IndexTooNewError
 from indexer.index import AmbiguousSessionError, Index, IndexStats, ProjectSummary
 from indexer.ingest import IndexBusyError, IndexProgress, IndexSummary
 from indexer.models import Hit, Message, Session
-from indexer.query import Query, QueryError, parse_query
+from indexer.search.query import Query, QueryError, parse_query
 from indexer.resume import resume_command
 from indexer.search.fts import SearchResult
 

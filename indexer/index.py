@@ -18,7 +18,7 @@ from indexer import db
 from indexer.config import SourceRoots
 from indexer.ingest import IndexSummary, ProgressCallback, update_index
 from indexer.models import Message, Session
-from indexer.query import Query, parse_query
+from indexer.search.query import Query, parse_query
 from indexer.search.fts import (
     MESSAGE_COLUMNS,
     SESSION_COLUMNS,

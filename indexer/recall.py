@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from indexer.query import is_cjk
+from indexer.search.query import is_cjk
 
 MAX_PROMPT_CHARS = 8000  # a long paste is not read further: the phrase is almost always early
 MAX_TERMS = 4

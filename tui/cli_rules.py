@@ -22,7 +22,7 @@ from typing import Callable, TextIO
 
 from indexer.fileio import ChangedOnDiskError
 from indexer.paths import data_dir
-from indexer.query import parse_query, text_matches
+from indexer.search.query import parse_query, text_matches
 from indexer.rules import (
     CHANGED,
     EXPORT_FORMATS,

@@ -33,7 +33,7 @@ from indexer.memory.strength import (
     strength_breakdown,
 )
 from indexer.memory.timeutil import as_aware
-from indexer.query import parse_query, text_matches
+from indexer.search.query import parse_query, text_matches
 
 TIERS = ("fact", "episodic", "scratchpad")
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from indexer.models import TEXT, Hit, Message, Session
 from indexer.packing import unpack
-from indexer.query import Query, QueryError, Term, is_cjk, match_spans
+from indexer.search.query import Query, QueryError, Term, is_cjk, match_spans
 
 CANDIDATES = 500
 MAX_SCORED_TERMS = 8

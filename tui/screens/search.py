@@ -24,7 +24,7 @@ from textual.worker import get_current_worker
 
 from indexer import Hit, Message as LogMessage, QueryError, SearchResult, parse_query
 from indexer.memory import MemoryHit
-from indexer.query import Term
+from indexer.search.query import Term
 from tui.clipboard import copy_text
 from tui.log_text import visible
 from tui.widgets.context_pane import ContextPane

@@ -25,7 +25,7 @@ from indexer.memory import (
     MemoryStore,
     ScoredEntry,
 )
-from indexer.query import parse_query, text_matches
+from indexer.search.query import parse_query, text_matches
 from tui.log_text import one_line
 from tui.screens.confirm import ConfirmScreen
 from tui.widgets.memory_entry_detail import MemoryEntryDetail

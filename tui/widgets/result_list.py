@@ -19,7 +19,7 @@ from textual.widgets.option_list import Option
 
 from indexer import Hit
 from indexer.memory import MemoryHit
-from indexer.query import Term, match_spans
+from indexer.search.query import Term, match_spans
 from indexer.search.fts import make_snippet
 from tui.humanize_time import short_ago
 from tui.log_text import highlighted, one_line
