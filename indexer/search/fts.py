@@ -14,7 +14,7 @@ import sqlite3
 from dataclasses import dataclass, field
 
 from indexer.models import TEXT, Hit, Message, Session
-from indexer.packing import unpack
+from indexer.store.packing import unpack
 from indexer.search.query import Query, QueryError, Term, is_cjk, match_spans
 
 CANDIDATES = 500
