@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-from indexer import db
+from indexer.store import connection as db
 from indexer.config import SourceRoots
 from indexer.ingest import IndexSummary, ProgressCallback, update_index
 from indexer.models import Message, Session

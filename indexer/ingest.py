@@ -21,7 +21,7 @@ from typing import Callable, Iterator
 
 from indexer.side_index import IN_MAIN, IN_SIDE, SideWriter, cjk_bigrams, ensure_paired, next_message_id
 from indexer.config import SourceRoots
-from indexer.db import IndexError_
+from indexer.store.connection import IndexError_
 from indexer.store.packing import pack
 from indexer.prepare_helper import HelperProcess
 from indexer.sources import PARSERS, is_whole_document

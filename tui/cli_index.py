@@ -24,7 +24,7 @@ from indexer import (
     parse_query,
     resume_command,
 )
-from indexer.db import remove_index_files
+from indexer.store.connection import remove_index_files
 from indexer.models import KINDS, Message
 from indexer.paths import default_db_path
 from indexer.search.query import parse_date
