@@ -16,7 +16,7 @@ from typing import Callable
 
 from indexer.store import connection as db
 from indexer.config import SourceRoots
-from indexer.ingest import IndexSummary, ProgressCallback, update_index
+from indexer.ingest.writer import IndexSummary, ProgressCallback, update_index
 from indexer.models import Message, Session
 from indexer.search.query import Query, parse_query
 from indexer.search.fts import (

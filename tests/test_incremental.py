@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from indexer import Index, IndexBusyError, IndexCorruptError, only_roots
-from indexer.ingest import IndexLock
+from indexer.ingest.writer import IndexLock
 
 from conftest import FIXED_NOW
 
