@@ -23,7 +23,7 @@ from indexer.side_index import IN_MAIN, IN_SIDE, SideWriter, cjk_bigrams, ensure
 from indexer.config import SourceRoots
 from indexer.store.connection import IndexError_
 from indexer.store.packing import pack
-from indexer.prepare_helper import HelperProcess
+from indexer.ingest.helper import HelperProcess
 from indexer.sources import PARSERS, is_whole_document
 from indexer.sources.base import ParsedMessage, SessionMeta, load_whole_json, project_name_of
 
@@ -595,7 +595,7 @@ class Ingester:
 class PreparedStream:
     """The jobs prepared in order, each with message ids and its side-file entries written.
 
-    On a big run a helper process (``indexer.prepare_helper``) reads, parses and writes the
+    On a big run a helper process (``indexer.ingest.helper``) reads, parses and writes the
     side file, including the text of the files it has time for, while this one writes
     messages and the main trigram table.
     """

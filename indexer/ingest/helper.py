@@ -1,6 +1,6 @@
 """The helper process of a big index run: reads and parses logs and writes the side file.
 
-Started as ``python -m indexer.prepare_helper DB NEXT_ID`` rather than through
+Started as ``python -m indexer.ingest.helper DB NEXT_ID`` rather than through
 multiprocessing: fork must not copy SQLite's state from a parent that has the same files
 open (nor run from the app's indexing thread), and multiprocessing's spawn re-runs the
 caller's main script, which a library cannot ask of its callers.
@@ -97,7 +97,7 @@ class HelperProcess:
         # Its stderr goes to a file: on a terminal app it would scribble over the screen.
         self._stderr = tempfile.TemporaryFile()
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "indexer.prepare_helper", str(db_path), str(next_id)],
+            [sys.executable, "-m", "indexer.ingest.helper", str(db_path), str(next_id)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._stderr,
