@@ -287,7 +287,7 @@ def test_a_helper_process_prepares_files_exactly_as_inline(tmp_path, monkeypatch
     assert answers(helped) == expected
     path = helped.path
     helped.close()
-    from indexer import side_index
+    from indexer.ingest import side as side_index
     for f in side_index.side_files(path):
         f.unlink(missing_ok=True)
     healed = Index(path)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from indexer import Index, only_roots
-from indexer import side_index
+from indexer.ingest import side as side_index
 from indexer.store import connection as db
 
 from conftest import FIXED_NOW

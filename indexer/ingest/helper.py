@@ -236,7 +236,7 @@ def _send_frame(replies: BinaryIO, reply: Any) -> None:
 def serve(db_path: Path, next_id: int, requests: BinaryIO, replies: BinaryIO) -> None:
     """The helper's loop: answer requests until the parent closes the pipe."""
     from indexer.ingest.writer import prepare_with_side
-    from indexer.side_index import SideWriter
+    from indexer.ingest.side import SideWriter
 
     incoming: queue.SimpleQueue = queue.SimpleQueue()
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
-from indexer.side_index import IN_MAIN, IN_SIDE, SideWriter, cjk_bigrams, ensure_paired, next_message_id
+from indexer.ingest.side import IN_MAIN, IN_SIDE, SideWriter, cjk_bigrams, ensure_paired, next_message_id
 from indexer.config import SourceRoots
 from indexer.store.connection import IndexError_
 from indexer.store.packing import pack
@@ -573,7 +573,7 @@ class Ingester:
 
     def _remove_file_rows(self, row: _FileRow) -> int:
         """Drop a file's messages by rowid: never scan the whole FTS table. Their entries in
-        the side file stay behind, unreachable (see ``indexer.side_index``)."""
+        the side file stay behind, unreachable (see ``indexer.ingest.side``)."""
         conn = self.conn
         for r in conn.execute(
             "SELECT id, text FROM messages WHERE file_id = ? AND indexed = ?", (row.id, IN_MAIN)

@@ -60,7 +60,7 @@ def _term_condition(term: Term) -> tuple[str, list]:
     return "instr(lower(m.text), ?) > 0", [term.text.lower()]
 
 
-# The two trigram shards (see indexer.side_index): a message's text is in one of them.
+# The two trigram shards (see indexer.ingest.side): a message's text is in one of them.
 TRIGRAM_TABLES = ("fts", "fts_side")
 TRIGRAM_ROWIDS = " UNION ALL ".join(f"SELECT rowid FROM {t} WHERE {t} MATCH ?" for t in TRIGRAM_TABLES)
 

@@ -9,7 +9,7 @@ Layout (see README "The index"):
                 message's text is in one of the two (``messages.indexed``: 1 main, 2 side)
 - ``cjk2``      FTS5 over CJK character bigrams, so 2-character words (驗收, 設定) are found
                 from an index (the trigram index cannot match a 2-character term)
-- ``fts_side`` and ``cjk2`` live in the side file attached as ``side``, see ``indexer.side_index``
+- ``fts_side`` and ``cjk2`` live in the side file attached as ``side``, see ``indexer.ingest.side``
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from indexer import side_index
+from indexer.ingest import side as side_index
 
 # 1: first release. 2: the bigram table and a second trigram shard in a side file.
 SCHEMA_VERSION = 2
