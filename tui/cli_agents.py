@@ -34,7 +34,7 @@ from indexer.hooks import (
     user_settings_path,
 )
 from indexer.paths import data_dir
-from indexer.recall import RecallMatch, detect_recall
+from indexer.agents.recall import RecallMatch, detect_recall
 from indexer.usage import UsageEvent, record_usage, usage_log_path, usage_report
 from tui.cli import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
 from tui.terminal_text import safe_text
