@@ -22,7 +22,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
 
-from indexer.context import DEFAULT_MAX_BYTES, build_context, escape_for_wrapper, gather_context, render_context
+from indexer.agents.context import DEFAULT_MAX_BYTES, build_context, escape_for_wrapper, gather_context, render_context
 from indexer.hooks import (
     HOOK_EVENTS,
     HookChange,
