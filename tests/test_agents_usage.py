@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from indexer.usage import UsageEvent, read_usage, record_usage, usage_report
+from indexer.agents.usage import UsageEvent, read_usage, record_usage, usage_report
 from tui.cli import EXIT_NOTHING_FOUND, EXIT_OK, main
 
 NOW = datetime(2026, 7, 1, 12, tzinfo=timezone.utc).timestamp()

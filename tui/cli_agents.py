@@ -35,7 +35,7 @@ from indexer.hooks import (
 )
 from indexer.paths import data_dir
 from indexer.agents.recall import RecallMatch, detect_recall
-from indexer.usage import UsageEvent, record_usage, usage_log_path, usage_report
+from indexer.agents.usage import UsageEvent, record_usage, usage_log_path, usage_report
 from tui.cli import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
 from tui.terminal_text import safe_text
 
