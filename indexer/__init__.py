@@ -9,7 +9,7 @@ from indexer.index import AmbiguousSessionError, Index, IndexStats, ProjectSumma
 from indexer.ingest.writer import IndexBusyError, IndexProgress, IndexSummary
 from indexer.models import Hit, Message, Session
 from indexer.search.query import Query, QueryError, parse_query
-from indexer.resume import resume_command
+from indexer.agents.resume import resume_command
 from indexer.search.fts import SearchResult
 
 # The memory and rule stores pull in a YAML library: loaded on first use, so `threadback
