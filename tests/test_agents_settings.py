@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from indexer.hooks import (
+from indexer.agents.settings import (
     HOOK_EVENTS,
     SettingsError,
     hooks_status,

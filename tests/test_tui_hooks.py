@@ -9,7 +9,7 @@ import pytest
 from rich.console import Console
 from textual.widgets import Button, Static
 
-from indexer.hooks import HOOK_EVENTS
+from indexer.agents.settings import HOOK_EVENTS
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HelpScreen
 from tui.screens.hooks import HooksScreen

@@ -16,7 +16,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from indexer import Index, SourceRoots, only_roots
-from indexer.hooks import install_hooks
+from indexer.agents.settings import install_hooks
 from tui.app import ThreadbackApp, make_app
 
 from conftest import FIXED_NOW, corpus_roots  # tests/ is on sys.path (pytest, or the script)

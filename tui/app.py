@@ -22,7 +22,7 @@ from textual.reactive import reactive
 from textual.worker import get_current_worker
 
 from indexer import Index, IndexBusyError, IndexError_, IndexProgress, IndexStats, IndexSummary, Session, SourceRoots, resume_command
-from indexer.hooks import HooksStatus, hooks_status, project_settings_path, user_settings_path
+from indexer.agents.settings import HooksStatus, hooks_status, project_settings_path, user_settings_path
 from indexer.memory import MemoryStore
 from indexer.rules import RuleStore
 from tui.clipboard import copy_text

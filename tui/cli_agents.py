@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from indexer.agents.context import DEFAULT_MAX_BYTES, build_context, escape_for_wrapper, gather_context, render_context
-from indexer.hooks import (
+from indexer.agents.settings import (
     HOOK_EVENTS,
     HookChange,
     SettingsError,

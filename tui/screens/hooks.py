@@ -24,7 +24,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
 from indexer.fileio import ChangedOnDiskError
-from indexer.hooks import (
+from indexer.agents.settings import (
     DEFAULT_PROGRAM,
     HOOK_EVENTS,
     HookChange,
