@@ -15,7 +15,7 @@ from indexer.agents.settings import (
     uninstall_hooks,
     user_settings_path,
 )
-from tui.cli import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, main
+from tui.cli.main import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, main
 
 EXISTING = {
     "model": "sonnet",

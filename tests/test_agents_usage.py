@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 import pytest
 
 from indexer.agents.usage import UsageEvent, read_usage, record_usage, usage_report
-from tui.cli import EXIT_NOTHING_FOUND, EXIT_OK, main
+from tui.cli.main import EXIT_NOTHING_FOUND, EXIT_OK, main
 
 NOW = datetime(2026, 7, 1, 12, tzinfo=timezone.utc).timestamp()
 DAY = 86400.0

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from indexer.ingest.writer import IndexLock
-from tui.cli import EXIT_BUSY, EXIT_INDEX, EXIT_NOT_FOUND, EXIT_NOTHING_FOUND, EXIT_OK, EXIT_USAGE, main
+from tui.cli.main import EXIT_BUSY, EXIT_INDEX, EXIT_NOT_FOUND, EXIT_NOTHING_FOUND, EXIT_OK, EXIT_USAGE, main
 
 from conftest import CORPUS
 
@@ -128,14 +128,14 @@ def test_sessions_resume_and_events(cli_db, capsys):
 
 def test_console_script_runs_in_a_fresh_process(cli_db, tmp_path):
     env = {**os.environ, "THREADBACK_HOME": str(tmp_path), "THREADBACK_DB": cli_db[1]}
-    proc = subprocess.run([sys.executable, "-m", "tui.cli", "search", "tmux", "-n", "1"], capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, "-m", "tui.cli.main", "search", "tmux", "-n", "1"], capture_output=True, text=True,
                           env=env, cwd=Path(__file__).parent.parent, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "[1] pi ·" in proc.stdout
 
 
 def test_version_flag_names_the_program_and_its_version(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "tui.cli", "--version"], capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, "-m", "tui.cli.main", "--version"], capture_output=True, text=True,
                           env={**os.environ, "THREADBACK_HOME": str(tmp_path)}, cwd=Path(__file__).parent.parent, timeout=60)
     assert proc.returncode == 0, proc.stderr
     from importlib.metadata import version

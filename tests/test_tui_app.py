@@ -123,7 +123,7 @@ def test_threadback_without_a_command_reaches_launch(monkeypatch):
 
     seen = {}
     monkeypatch.setattr(tui.launch, "launch", lambda args: seen.setdefault("args", args) and 0)
-    from tui.cli import main
+    from tui.cli.main import main
 
     main(["--demo"])
     assert seen["args"].demo is True

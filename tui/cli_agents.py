@@ -36,7 +36,7 @@ from indexer.agents.settings import (
 from indexer.paths import data_dir
 from indexer.agents.recall import RecallMatch, detect_recall
 from indexer.agents.usage import UsageEvent, record_usage, usage_log_path, usage_report
-from tui.cli import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
+from tui.cli.main import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
 from tui.terminal_text import safe_text
 
 STDIN_LIMIT = 4 * 1024 * 1024
@@ -360,7 +360,7 @@ def hook_refresh(payload: dict[str, Any], args: argparse.Namespace) -> tuple[str
             pass
     stamp.parent.mkdir(parents=True, exist_ok=True)
     stamp.touch()
-    command = [sys.executable, "-m", "tui.cli"]
+    command = [sys.executable, "-m", "tui.cli.main"]
     if getattr(args, "db", None):
         command += ["--db", str(args.db)]
     command += ["index", "-q"]

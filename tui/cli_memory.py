@@ -35,7 +35,7 @@ from indexer.memory import (
     ScratchpadItem,
     StrengthBreakdown,
 )
-from tui.cli import EXIT_BUSY, EXIT_NOT_FOUND, EXIT_NOTHING_FOUND, EXIT_OK, EXIT_USAGE
+from tui.cli.main import EXIT_BUSY, EXIT_NOT_FOUND, EXIT_NOTHING_FOUND, EXIT_OK, EXIT_USAGE
 
 Handler = Callable[[argparse.Namespace], int]
 
