@@ -149,6 +149,6 @@ def test_broken_fact_file_is_a_usage_error_with_position(mem, capsys):
 
 def test_main_cli_wires_memory(mem, capsys):
     cli = pytest.importorskip("tui.cli.main")
-    pytest.importorskip("tui.cli_index")
+    pytest.importorskip("tui.cli.index")
     code = cli.main(["memory", "--memory-dir", str(mem), "show", "ep-00000001", "--json"])
     assert code == 0 and json.loads(capsys.readouterr().out)["id"] == "ep-00000001"

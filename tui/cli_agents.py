@@ -279,7 +279,7 @@ def hook_prompt(payload: dict[str, Any], args: argparse.Namespace) -> tuple[str,
 def _open_index_quietly(args: argparse.Namespace):
     """The index, opened read-only, or None when it is missing or unusable."""
     from indexer import Index
-    from tui.cli_index import db_path_of
+    from tui.cli.index import db_path_of
 
     path = db_path_of(args)
     if not path.is_file():

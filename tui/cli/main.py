@@ -33,7 +33,7 @@ def _version() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from tui import cli_index
+    from tui.cli import index as cli_index
 
     parser = argparse.ArgumentParser(
         prog="threadback",
@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        from tui import cli_index
+        from tui.cli import index as cli_index
 
         return cli_index.run_app(args)
     try:
