@@ -8,7 +8,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from tui import cli_memory
+from tui.cli import memory as cli_memory
 
 # The CLI reads the real clock, so the fresh entry is dated yesterday.
 YESTERDAY = (datetime.now(timezone.utc) - timedelta(days=1)).isoformat(timespec="seconds")
