@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from indexer.rules import APPROVED, PENDING, REJECTED, RuleStore
-from tui import cli_rules
+from tui.cli import rules as cli_rules
 
 REPO = Path(__file__).resolve().parents[1]
 NOW = 1_775_000_000.0
@@ -139,7 +139,7 @@ def test_memory_dir_resolution(tmp_path: Path, monkeypatch) -> None:
 def test_review_refuses_a_pipe(memory: Path, tmp_path: Path) -> None:
     rule = RuleStore(memory).propose("Use pnpm, not npm.", now=NOW).rule
     result = subprocess.run(
-        [sys.executable, "-m", "tui.cli_rules", "rules", "--memory-dir", str(memory), "review"],
+        [sys.executable, "-m", "tui.cli.rules", "rules", "--memory-dir", str(memory), "review"],
         input="y\ny\n",
         capture_output=True,
         text=True,
@@ -167,14 +167,14 @@ def test_review_refuses_inside_an_agent_shell_even_on_a_pty() -> None:
 
 
 class PtyChild:
-    """``python -m tui.cli_rules ...`` with a pseudo-terminal as stdin, stdout and stderr."""
+    """``python -m tui.cli.rules ...`` with a pseudo-terminal as stdin, stdout and stderr."""
 
     def __init__(self, argv: list[str], env: dict[str, str]) -> None:
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child
             try:
                 os.chdir(REPO)
-                os.execve(sys.executable, [sys.executable, "-m", "tui.cli_rules", *argv], env)
+                os.execve(sys.executable, [sys.executable, "-m", "tui.cli.rules", *argv], env)
             finally:
                 os._exit(127)
         self.output = ""

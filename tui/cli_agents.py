@@ -115,7 +115,7 @@ def _now() -> datetime:
 def _open_stores(explicit: str | None, cwd: Path | None):
     from indexer.memory import MemoryStore
     from indexer.rules import RuleStore
-    from tui.cli_rules import resolve_rules_dir
+    from tui.cli.rules import resolve_rules_dir
 
     memory = MemoryStore.open(explicit, cwd)
     rules = RuleStore(resolve_rules_dir(explicit, cwd))

@@ -43,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_index.add_global_options(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     cli_index.register(sub)
-    for module_name in ("tui.cli.memory", "tui.cli_rules", "tui.cli_agents"):
+    for module_name in ("tui.cli.memory", "tui.cli.rules", "tui.cli_agents"):
         try:
             module = __import__(module_name, fromlist=["register"])
         except ModuleNotFoundError as exc:

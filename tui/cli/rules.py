@@ -130,7 +130,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """A parser with only the ``rules`` command, for tests and ``python -m tui.cli_rules``."""
+    """A parser with only the ``rules`` command, for tests and ``python -m tui.cli.rules``."""
     parser = argparse.ArgumentParser(prog="threadback")
     register(parser.add_subparsers(dest="command", metavar="COMMAND"))
     return parser
