@@ -1,7 +1,7 @@
 """The ``threadback`` command line: index, search, show, sessions, resume, events, memory, rules.
 
 With no sub-command it opens the full-screen app. Each command group registers itself from
-its own module (``cli_index``, ``cli_memory``, ``cli_rules`` ...) so this file stays a switchboard.
+its own module (``tui.cli.index``, ``tui.cli.memory``, ``tui.cli.rules`` ...) so this file stays a switchboard.
 
 Exit codes a script can rely on (see README):
   0 success; 1 nothing found; 2 bad usage or query; 3 index missing or damaged;
@@ -43,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_index.add_global_options(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     cli_index.register(sub)
-    for module_name in ("tui.cli.memory", "tui.cli.rules", "tui.cli_agents"):
+    for module_name in ("tui.cli.memory", "tui.cli.rules", "tui.cli.agents"):
         try:
             module = __import__(module_name, fromlist=["register"])
         except ModuleNotFoundError as exc:
@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     args_list = sys.argv[1:] if argv is None else argv
     if args_list[:1] == ["hook"]:
         # Hooks run on every prompt: skip building the whole parser (and its imports).
-        from tui import cli_agents
+        from tui.cli import agents as cli_agents
 
         return cli_agents.run_hook(args_list[1:])
     parser = build_parser()
