@@ -119,7 +119,7 @@ async def test_narrow_terminal_stacks_the_panes(corpus_index_path):
 
 
 def test_threadback_without_a_command_reaches_launch(monkeypatch):
-    import tui.launch
+    import tui.cli.launch
 
     seen = {}
     monkeypatch.setattr(tui.launch, "launch", lambda args: seen.setdefault("args", args) and 0)

@@ -513,7 +513,7 @@ def cmd_events(args: argparse.Namespace) -> int:
 def run_app(args: argparse.Namespace) -> int:
     """``threadback`` with no command: the full-screen app (``--demo`` for the sample data)."""
     try:
-        from tui.launch import launch
+        from tui.cli.launch import launch
     except ModuleNotFoundError as exc:
         err(f"the app is not available ({exc})")
         return EXIT_USAGE
