@@ -279,7 +279,7 @@ class _ProgressLine:
 
 # -- search ----------------------------------------------------------------------------
 def cmd_search(args: argparse.Namespace) -> int:
-    from tui.search_output import render_hits_json, render_hits_text, suggestions_for
+    from tui.cli.render import render_hits_json, render_hits_text, suggestions_for
 
     index = open_existing_index(args)
     if isinstance(index, int):
