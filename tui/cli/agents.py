@@ -37,7 +37,7 @@ from indexer.paths import data_dir
 from indexer.agents.recall import RecallMatch, detect_recall
 from indexer.agents.usage import UsageEvent, record_usage, usage_log_path, usage_report
 from tui.cli.main import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
-from tui.terminal_text import safe_text
+from tui.cli.terminal import safe_text
 
 STDIN_LIMIT = 4 * 1024 * 1024
 STDIN_WAIT_SECONDS = 1.0

@@ -30,7 +30,7 @@ from indexer.paths import default_db_path
 from indexer.search.query import parse_date
 from indexer.agents.usage import UsageEvent, record_usage
 from tui.cli.main import EXIT_BUSY, EXIT_INDEX, EXIT_NOT_FOUND, EXIT_NOTHING_FOUND, EXIT_OK, EXIT_USAGE
-from tui.terminal_text import Style, safe_text
+from tui.cli.terminal import Style, safe_text
 
 AGENT_DIR_OPTIONS = (("claude-code", "--claude-dir"), ("codex", "--codex-dir"), ("pi", "--pi-dir"))
 

@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 from indexer import Hit, Query, SearchResult
 from indexer.models import Message
 from indexer.search.query import is_cjk
-from tui.terminal_text import Style, safe_text
+from tui.cli.terminal import Style, safe_text
 
 CONTEXT_LINE_CHARS = 200
 
