@@ -27,7 +27,7 @@ from indexer.memory import MemoryStore
 from indexer.rules import RuleStore
 from tui.clipboard import copy_text
 from tui.commands import ThreadbackCommands
-from tui.log_text import visible
+from tui.display.log_text import visible
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HelpScreen
 from tui.screens.hooks import HooksScreen, SettingsScope

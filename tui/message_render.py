@@ -17,7 +17,7 @@ from rich.text import Text
 
 from indexer import Message
 from tui.humanize_time import clock
-from tui.log_text import mark_matches, one_line, visible
+from tui.display.log_text import mark_matches, one_line, visible
 
 FENCE = re.compile(r"^```[ \t]*([\w+#.-]*)[^\n]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
 RESULT_LINES = 4  # a tool result shows this many lines until expanded

@@ -34,7 +34,7 @@ from indexer.agents.settings import (
     install_hooks,
     uninstall_hooks,
 )
-from tui.log_text import visible
+from tui.display.log_text import visible
 from tui.screens.confirm import ConfirmScreen
 
 OTHER_AGENTS = ("Codex and pi read AGENTS.md instead of hooks: run `threadback hooks print --codex` "

@@ -34,7 +34,7 @@ from indexer.rules import (
     TextChangedError,
 )
 from indexer.textsafe import suspicious_characters
-from tui.log_text import one_line
+from tui.display.log_text import one_line
 from tui.screens.confirm import ConfirmScreen
 from tui.widgets.rule_detail import RuleDetail
 from tui.widgets.rule_edit_form import RuleEditForm

@@ -26,7 +26,7 @@ from indexer import Hit, Message as LogMessage, QueryError, SearchResult, parse_
 from indexer.memory import MemoryHit
 from indexer.search.query import Term
 from tui.clipboard import copy_text
-from tui.log_text import visible
+from tui.display.log_text import visible
 from tui.widgets.context_pane import ContextPane
 from tui.widgets.result_list import ResultList
 from tui.widgets.status_bar import StatusBar

@@ -26,7 +26,7 @@ from indexer.memory import (
     ScoredEntry,
 )
 from indexer.search.query import parse_query, text_matches
-from tui.log_text import one_line
+from tui.display.log_text import one_line
 from tui.screens.confirm import ConfirmScreen
 from tui.widgets.memory_entry_detail import MemoryEntryDetail
 from tui.widgets.memory_entry_form import EntryFormResult, MemoryEntryForm

@@ -18,7 +18,7 @@ from indexer.memory import (
     FactFileError,
     MemoryNotFoundError,
 )
-from tui.log_text import one_line
+from tui.display.log_text import one_line
 from tui.widgets.memory_tier_pane import MemoryTierPane
 
 

@@ -18,7 +18,7 @@ from indexer.memory import (
     MemoryNotFoundError,
     ScratchpadItem,
 )
-from tui.log_text import one_line
+from tui.display.log_text import one_line
 from tui.screens.confirm import ConfirmScreen
 from tui.widgets.memory_entry_form import EntryFormResult, MemoryEntryForm
 from tui.widgets.memory_fact_pane import editor_language

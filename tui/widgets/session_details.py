@@ -9,7 +9,7 @@ from textual.widgets import Static
 
 from indexer import Session
 from tui.humanize_time import ago, clock, duration
-from tui.log_text import log_text
+from tui.display.log_text import log_text
 
 
 class SessionDetails(VerticalScroll, can_focus=False):

@@ -15,7 +15,7 @@ from textual.widgets.tree import TreeNode
 
 from indexer import Index, Session
 from tui.humanize_time import day_label, duration, short_ago
-from tui.log_text import one_line
+from tui.display.log_text import one_line
 
 if TYPE_CHECKING:
     from tui.app import ThreadbackApp
