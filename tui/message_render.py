@@ -16,7 +16,7 @@ from rich.syntax import Syntax
 from rich.text import Text
 
 from indexer import Message
-from tui.humanize_time import clock
+from tui.display.humanize_time import clock
 from tui.display.log_text import mark_matches, one_line, visible
 
 FENCE = re.compile(r"^```[ \t]*([\w+#.-]*)[^\n]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)

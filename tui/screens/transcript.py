@@ -14,7 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from indexer import Message as LogMessage, Session
-from tui.humanize_time import ago, clock, duration
+from tui.display.humanize_time import ago, clock, duration
 from tui.display.log_text import log_text
 from tui.widgets.message_list import MessageList
 from tui.widgets.status_bar import StatusBar

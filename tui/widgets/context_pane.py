@@ -10,7 +10,7 @@ from textual.widgets import Static
 
 from indexer import Hit, Message
 from indexer.memory import MemoryHit
-from tui.humanize_time import clock
+from tui.display.humanize_time import clock
 from tui.display.log_text import log_text, mark_matches
 from tui.widgets.result_list import ROLE_LABELS, memory_hit_label
 

@@ -21,7 +21,7 @@ from indexer import Hit
 from indexer.memory import MemoryHit
 from indexer.search.query import Term, match_spans
 from indexer.search.fts import make_snippet
-from tui.humanize_time import short_ago
+from tui.display.humanize_time import short_ago
 from tui.display.log_text import highlighted, one_line
 
 ROLE_LABELS = {"user": "user", "assistant": "assistant", "tool": "tool", "system": "system", "meta": "injected"}

@@ -8,7 +8,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from indexer import Session
-from tui.humanize_time import ago, clock, duration
+from tui.display.humanize_time import ago, clock, duration
 from tui.display.log_text import log_text
 
 

@@ -14,7 +14,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from indexer import Index, Session
-from tui.humanize_time import day_label, duration, short_ago
+from tui.display.humanize_time import day_label, duration, short_ago
 from tui.display.log_text import one_line
 
 if TYPE_CHECKING:

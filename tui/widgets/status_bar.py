@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import ProgressBar, Static
 
-from tui.humanize_time import ago
+from tui.display.humanize_time import ago
 
 if TYPE_CHECKING:
     from tui.app import ThreadbackApp, IndexActivity
