@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 
 from indexer import Index
-from tui.message_render import render_message
+from tui.display.message_render import render_message
 from tui.screens.transcript import TranscriptScreen
 from tui.widgets.context_pane import ContextPane
 from tui.widgets.message_list import MessageList
@@ -75,7 +75,7 @@ async def test_tool_calls_expand_to_their_arguments(corpus_index_path):
 
 
 def test_code_fences_are_highlighted_and_thinking_collapsed(corpus_index):
-    from tui.message_render import MessageStyles
+    from tui.display.message_render import MessageStyles
     from rich.style import Style
     from rich.syntax import Syntax
 

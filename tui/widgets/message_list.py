@@ -15,7 +15,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from indexer import Message
-from tui.message_render import MessageStyles, message_matches, render_message
+from tui.display.message_render import MessageStyles, message_matches, render_message
 
 BEFORE = 30  # messages above the target when a window opens
 AFTER = 50  # ... and below it
