@@ -122,7 +122,7 @@ def test_threadback_without_a_command_reaches_launch(monkeypatch):
     import tui.cli.launch
 
     seen = {}
-    monkeypatch.setattr(tui.launch, "launch", lambda args: seen.setdefault("args", args) and 0)
+    monkeypatch.setattr(tui.cli.launch, "launch", lambda args: seen.setdefault("args", args) and 0)
     from tui.cli.main import main
 
     main(["--demo"])
