@@ -287,8 +287,8 @@ def test_a_helper_process_prepares_files_exactly_as_inline(tmp_path, monkeypatch
     assert answers(helped) == expected
     path = helped.path
     helped.close()
-    from indexer.ingest import side as side_index
-    for f in side_index.side_files(path):
+    from indexer.store import side_file
+    for f in side_file.side_files(path):
         f.unlink(missing_ok=True)
     healed = Index(path)
     healed.update(corpus_roots(), now=FIXED_NOW)

@@ -29,7 +29,7 @@ from collections import deque
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from indexer.store.connection import IndexError_
+from indexer.store.errors import IndexError_
 
 _FRAME = struct.Struct("<Q")
 _EOF = object()

@@ -19,9 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
-from indexer.ingest.side import IN_MAIN, IN_SIDE, SideWriter, cjk_bigrams, ensure_paired, next_message_id
+from indexer.ingest.side import SideWriter, ensure_paired
+from indexer.store.side_file import IN_MAIN, IN_SIDE, cjk_bigrams, next_message_id
 from indexer.config import SourceRoots
-from indexer.store.connection import IndexError_
+from indexer.store.errors import IndexError_
 from indexer.store.packing import pack
 from indexer.ingest.helper import HelperProcess
 from indexer.sources import PARSERS, is_whole_document
