@@ -5,26 +5,23 @@ from __future__ import annotations
 import shlex
 
 from indexer.models import Session
+from indexer.sources import BY_NAME
 
 
 def resume_command(session: Session, parent: Session | None = None) -> str:
-    """``cd <cwd> && <agent resume>``.
+    """``cd <cwd> && <agent resume>``, from the agent's template in the registry.
 
     A Claude Code or Codex subagent cannot be resumed on its own: its parent is (``parent``
     when it is indexed, else the parent's id). A Pi session's parent is the session it was
     branched from, and the branch resumes by itself.
     """
+    agent = BY_NAME.get(session.agent)
+    if agent is None:
+        raise ValueError(f"unknown agent {session.agent!r}")
     target, target_id = session, session.session_id
-    if session.parent_session_id and session.agent != "pi":
+    if session.parent_session_id and agent.subagent_resumes_parent:
         target = parent or session
         target_id = parent.session_id if parent else session.parent_session_id
-    if session.agent == "claude-code":
-        command = f"claude --resume {shlex.quote(target_id)}"
-    elif session.agent == "codex":
-        command = f"codex resume {shlex.quote(target_id)}"
-    elif session.agent == "pi":
-        command = f"pi --session {shlex.quote(session.source_path)}"
-    else:
-        raise ValueError(f"unknown agent {session.agent!r}")
+    command = agent.resume.format(id=shlex.quote(target_id), path=shlex.quote(session.source_path))
     cwd = target.project_path or session.project_path
     return f"cd {shlex.quote(cwd)} && {command}" if cwd else command

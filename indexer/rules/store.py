@@ -37,6 +37,7 @@ from indexer.rules.model import (
     text_sha256,
 )
 from indexer.rules.similarity import find_near_duplicate
+from indexer.sources import CLAUDE_CODE
 
 try:
     import fcntl
@@ -46,7 +47,6 @@ except ImportError:  # Windows: no advisory locks; the on-disk change check stil
 RULES_FILE = "rules.jsonl"
 DECISIONS_FILE = "rules-decisions.jsonl"
 LOCK_FILE = ".rules.lock"
-CLAUDE_CODE = "claude-code"
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,18 +16,12 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
+from indexer.sources import agent_named
+
 FILTER_KEYS = ("agent", "project", "session", "role", "since", "until")
 
 _TOKEN = re.compile(r'-?"[^"]*(?:"|$)|\S+')
 _RELATIVE = re.compile(r"^(\d+)\s*(m|min|h|d|w|mo|y)$", re.IGNORECASE)
-_AGENT_ALIASES = {
-    "claude": "claude-code",
-    "cc": "claude-code",
-    "claude-code": "claude-code",
-    "claudecode": "claude-code",
-    "codex": "codex",
-    "pi": "pi",
-}
 
 
 class QueryError(ValueError):
@@ -174,7 +168,7 @@ def parse_query(text: str, now: float) -> Query:
                     continue
                 filters[key] = ts
             elif key == "agent":
-                filters[key] = _AGENT_ALIASES.get(value.lower(), value.lower())
+                filters[key] = agent_named(value)
             else:
                 filters[key] = value
             pending_or = False
