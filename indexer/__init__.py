@@ -6,7 +6,7 @@ Never imports a UI library (textual, rich, pygments, humanize) or ``tui``: a tes
 from indexer.config import ConfigError, SourceRoots, load_roots, only_roots
 from indexer.store.errors import IndexCorruptError, IndexError_, IndexTooNewError
 from indexer.index import AmbiguousSessionError, Index, IndexStats, ProjectSummary
-from indexer.ingest.writer import IndexBusyError, IndexProgress, IndexSummary
+from indexer.ingest import IndexBusyError, IndexProgress, IndexSummary
 from indexer.models import Hit, Message, Session
 from indexer.search.query import Query, QueryError, parse_query
 from indexer.agents.resume import resume_command

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from indexer.ingest.writer import IndexLock
+from indexer.ingest import IndexLock
 from tui.cli.main import EXIT_BUSY, EXIT_INDEX, EXIT_NOT_FOUND, EXIT_NOTHING_FOUND, EXIT_OK, EXIT_USAGE, main
 
 from conftest import CORPUS

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from indexer import Index, IndexBusyError, IndexCorruptError, only_roots
-from indexer.ingest.writer import IndexLock
+from indexer.ingest import IndexLock
 
 from conftest import FIXED_NOW
 
@@ -246,7 +246,7 @@ def test_a_helper_process_prepares_files_exactly_as_inline(tmp_path, monkeypatch
     same, also after the side file is lost and refilled."""
 
     from conftest import corpus_roots
-    from indexer.ingest import writer as ingest
+    from indexer.ingest import stream as ingest
 
     used = []
     real_helper = ingest.HelperProcess

@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 from indexer import Index, only_roots
-from indexer.ingest.writer import IndexLock
+from indexer.ingest import IndexLock
 from tui.app import ThreadbackApp
 from tui.demo import demo_roots_mapping
 from tui.screens.confirm import ConfirmScreen

@@ -29,6 +29,8 @@ from collections import deque
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from indexer.ingest.prepare import prepare_with_side
+from indexer.ingest.side import SideWriter
 from indexer.store.errors import IndexError_
 
 _FRAME = struct.Struct("<Q")
@@ -235,9 +237,6 @@ def _send_frame(replies: BinaryIO, reply: Any) -> None:
 
 def serve(db_path: Path, next_id: int, requests: BinaryIO, replies: BinaryIO) -> None:
     """The helper's loop: answer requests until the parent closes the pipe."""
-    from indexer.ingest.writer import prepare_with_side
-    from indexer.ingest.side import SideWriter
-
     incoming: queue.SimpleQueue = queue.SimpleQueue()
 
     def read_requests() -> None:

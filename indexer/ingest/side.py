@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from indexer.store.models import MessageRow
 from indexer.store.side_file import IN_SIDE, SCHEMA_NAME, cjk_bigrams, is_paired, side_path
 
 # The side writer decides when both files commit: per batch, not per file (an FTS commit
@@ -98,19 +99,21 @@ class SideWriter:
         self._last_commit = time.monotonic()
         self._open = False
 
-    def add(self, rows: list[tuple], size: int, *, take_text: bool) -> tuple[int, bool]:
-        """Give ``rows`` consecutive ids, index their bigrams and, with ``take_text``, their text.
+    def add(
+        self, rows: list[MessageRow], grams: list[str], size: int, *, take_text: bool
+    ) -> tuple[int, bool]:
+        """Give ``rows`` consecutive ids, index their bigrams (``grams``, one string per row)
+        and, with ``take_text``, their text.
 
-        ``rows`` are ``_message_row`` tuples: text 5th, indexed 7th, bigrams 8th.
         Returns (first id, whether everything added so far is now committed).
         """
         first = self.next_id
         self.next_id += len(rows)
-        grams = [(first + i, r[7]) for i, r in enumerate(rows) if r[7]]
-        texts = [(first + i, r[4]) for i, r in enumerate(rows) if r[6]] if take_text else []
-        if grams or texts:
+        pairs = [(first + i, g) for i, g in enumerate(grams) if g]
+        texts = [(first + i, r.text) for i, r in enumerate(rows) if r.indexed] if take_text else []
+        if pairs or texts:
             self._begin()
-            self.conn.executemany("INSERT INTO cjk2(rowid, grams) VALUES (?, ?)", grams)
+            self.conn.executemany("INSERT INTO cjk2(rowid, grams) VALUES (?, ?)", pairs)
             self.conn.executemany("INSERT INTO fts_side(rowid, text) VALUES (?, ?)", texts)
         self._pending_bytes += size
         due = self._pending_bytes >= BATCH_BYTES or time.monotonic() - self._last_commit >= BATCH_SECONDS

@@ -13,13 +13,13 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass, field
 
-from indexer.models import TEXT, Hit, Message, Session
-from indexer.store.packing import unpack
-from indexer.search.query import Query, QueryError, Term, is_cjk, match_spans
+from indexer.models import TEXT, Hit
+from indexer.search.query import Query, QueryError, Term, is_cjk
+from indexer.search.snippets import make_snippet
+from indexer.store.models import fetch_context, fetch_messages, message_from_row, sessions_by_rowid
 
 CANDIDATES = 500
 MAX_SCORED_TERMS = 8
-SNIPPET_COLUMNS = 160  # display width: about 160 Latin or 80 CJK characters
 
 
 @dataclass(frozen=True)
@@ -210,7 +210,7 @@ def run_search(
                 unique.append(item)
         scored = unique
     page = scored[offset : offset + limit]
-    by_id = {r["id"]: r for r in _fetch_messages(conn, [item[2] for item in page])}
+    by_id = {r["id"]: r for r in fetch_messages(conn, [item[2] for item in page])}
     sessions = sessions_by_rowid(conn, {item[3] for item in page})
     hits = []
     for score, _, mid, session_rowid in page:
@@ -219,132 +219,3 @@ def run_search(
         before, after = fetch_context(conn, message, context, context) if context else ((), ())
         hits.append(Hit(message, sessions[session_rowid], snippet, tuple(spans), score, before, after))
     return SearchResult(hits, len(scored), capped, query, query.warnings)
-
-
-MESSAGE_COLUMNS = "id, session_rowid, ordinal, role, kind, tool_name, ts, text, detail, indexed"
-
-
-def _fetch_messages(conn: sqlite3.Connection, ids: list[int]) -> list[sqlite3.Row]:
-    rows: list[sqlite3.Row] = []
-    for i in range(0, len(ids), 500):
-        chunk = ids[i : i + 500]
-        rows.extend(conn.execute(
-            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id IN ({','.join('?' * len(chunk))})", chunk
-        ))
-    return rows
-
-
-def message_from_row(r: sqlite3.Row) -> Message:
-    return Message(
-        id=r["id"],
-        session_rowid=r["session_rowid"],
-        ordinal=r["ordinal"],
-        role=r["role"],
-        kind=r["kind"],
-        tool_name=r["tool_name"],
-        ts=r["ts"],
-        text=unpack(r["text"]),
-        detail=unpack(r["detail"]),
-        indexed=bool(r["indexed"]),
-    )
-
-
-SESSION_COLUMNS = (
-    "s.id, s.agent, s.session_id, s.parent_session_id, s.source_path, s.project_path,"
-    " s.project_name, s.git_branch, s.model, s.title, s.start_ts, s.end_ts, s.message_count,"
-    " coalesce((SELECT min(f.missing) FROM files f WHERE f.session_rowid = s.id), 0) AS missing"
-)
-
-
-def session_from_row(r: sqlite3.Row) -> Session:
-    return Session(
-        id=r["id"],
-        agent=r["agent"],
-        session_id=r["session_id"],
-        parent_session_id=r["parent_session_id"],
-        source_path=r["source_path"],
-        project_path=r["project_path"],
-        project_name=r["project_name"],
-        git_branch=r["git_branch"],
-        model=r["model"],
-        title=r["title"],
-        start_ts=r["start_ts"],
-        end_ts=r["end_ts"],
-        message_count=r["message_count"],
-        source_missing=bool(r["missing"]),
-    )
-
-
-def sessions_by_rowid(conn: sqlite3.Connection, rowids: set[int]) -> dict[int, Session]:
-    if not rowids:
-        return {}
-    ids = list(rowids)
-    rows = conn.execute(
-        f"SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.id IN ({','.join('?' * len(ids))})", ids
-    )
-    return {r["id"]: session_from_row(r) for r in rows}
-
-
-def fetch_context(conn: sqlite3.Connection, message: Message, before: int, after: int) -> tuple[tuple[Message, ...], tuple[Message, ...]]:
-    """The ``before`` messages preceding and ``after`` following ``message`` in its session."""
-    rows = conn.execute(
-        f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE session_rowid = ? AND ordinal BETWEEN ? AND ?"
-        " ORDER BY ordinal",
-        (message.session_rowid, message.ordinal - before, message.ordinal + after),
-    ).fetchall()
-    msgs = [message_from_row(r) for r in rows]
-    return (
-        tuple(m for m in msgs if m.ordinal < message.ordinal),
-        tuple(m for m in msgs if m.ordinal > message.ordinal),
-    )
-
-
-def _width(ch: str) -> int:
-    if ch < "\u1100":
-        return 1
-    return 2 if is_cjk(ch) or "\uff00" <= ch <= "\uffef" else 1
-
-
-def make_snippet(text: str, terms: list[Term], columns: int = SNIPPET_COLUMNS) -> tuple[str, list[tuple[int, int]]]:
-    """A one-line window of about ``columns`` display cells around the first match.
-
-    Returns the snippet and the (start, end) spans of matches inside it. Whitespace runs
-    collapse to one space so a snippet never breaks a line.
-    """
-    low = text.lower()
-    found = [i for i in (low.find(t.text.lower()) for t in terms) if i >= 0]
-    first = min(found) if found else 0
-    # Work on a window of the raw text: messages can be 100,000 characters long.
-    window_start = max(0, first - columns)
-    window = text[window_start : first + 3 * columns]
-    flat = " ".join(window.split())
-    if window[:1].isspace() and window_start:
-        flat = " " + flat
-    spans = match_spans(flat, terms)
-    anchor = spans[0][0] if spans else 0
-    # Start a little before the match: a quarter of the window as lead-in.
-    lead = columns // 4
-    if flat.isascii():  # one cell per character: no need to measure
-        start = max(0, anchor - lead)
-        end = min(len(flat), start + columns)
-    else:
-        start, used = anchor, 0
-        while start > 0 and used + _width(flat[start - 1]) <= lead:
-            start -= 1
-            used += _width(flat[start])
-        end, used = start, 0
-        while end < len(flat) and used + _width(flat[end]) <= columns:
-            used += _width(flat[end])
-            end += 1
-    text_start_cut = window_start > 0 or start > 0
-    text_end_cut = end < len(flat) or first + 3 * columns < len(text)
-    snippet = flat[start:end]
-    prefix = "…" if text_start_cut else ""
-    suffix = "…" if text_end_cut else ""
-    shift = len(prefix) - start
-    inside = [
-        (max(s, start) + shift, min(e, end) + shift)
-        for s, e in spans
-        if e > start and s < end
-    ]
-    return prefix + snippet + suffix, inside

@@ -194,7 +194,7 @@ def cmd_index(args: argparse.Namespace) -> int:
         err(str(exc))
         return EXIT_USAGE
     if args.rebuild:
-        from indexer.ingest.writer import IndexLock
+        from indexer.ingest import IndexLock
 
         try:
             with IndexLock(path):

@@ -20,7 +20,7 @@ from textual.widgets.option_list import Option
 from indexer import Hit
 from indexer.memory import MemoryHit
 from indexer.search.query import Term, match_spans
-from indexer.search.fts import make_snippet
+from indexer.search.snippets import make_snippet
 from tui.display.humanize_time import short_ago
 from tui.display.log_text import highlighted, one_line
 
