@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from indexer.rules import APPROVED, PENDING, REJECTED, RuleStore
+from indexer.config import resolve_memory_dir
 from tui.cli import rules as cli_rules
 
 REPO = Path(__file__).resolve().parents[1]
@@ -124,13 +125,13 @@ def test_import_twice(memory: Path, tmp_path: Path, capsys) -> None:
 def test_memory_dir_resolution(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.delenv("THREADBACK_MEMORY_DIR", raising=False)
     monkeypatch.setenv("THREADBACK_HOME", str(tmp_path / "home"))
-    assert cli_rules.resolve_rules_dir("/x/y") == Path("/x/y")
-    assert cli_rules.resolve_rules_dir(None, cwd=tmp_path) == tmp_path / "home" / "memory"
+    assert resolve_memory_dir("/x/y")[0] == Path("/x/y")
+    assert resolve_memory_dir(None, cwd=tmp_path)[0] == tmp_path / "home" / "memory"
     (tmp_path / "memory").mkdir()
     (tmp_path / "memory" / "rules.jsonl").write_text("")
-    assert cli_rules.resolve_rules_dir(None, cwd=tmp_path) == tmp_path / "memory"
+    assert resolve_memory_dir(None, cwd=tmp_path)[0] == tmp_path / "memory"
     monkeypatch.setenv("THREADBACK_MEMORY_DIR", str(tmp_path / "env"))
-    assert cli_rules.resolve_rules_dir(None, cwd=tmp_path) == tmp_path / "env"
+    assert resolve_memory_dir(None, cwd=tmp_path)[0] == tmp_path / "env"
 
 
 # --- review: refused without a terminal -------------------------------------------------------

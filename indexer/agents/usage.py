@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from indexer.fileio import append_line
-from indexer.paths import data_dir
+from indexer.config import data_dir
 
 USAGE_FILE = "usage.jsonl"
 MAX_QUERY_CHARS = 500

@@ -21,13 +21,6 @@ from indexer.memory.errors import (
     YamlIssue,
 )
 from indexer.memory.facts import Fact, validate as validate_fact_text
-from indexer.memory.location import (
-    TIER_FILES,
-    global_memory_dir,
-    holds_tier_file,
-    project_memory_dir,
-    resolve_memory_dir,
-)
 from indexer.memory.promotion import guess_type, suggest_draft, suggest_tags
 from indexer.memory.scratchpad import ScratchpadItem
 from indexer.memory.store import TIERS, FinishResult, MemoryHit, MemoryStore, ScoredEntry
@@ -44,7 +37,6 @@ __all__ = [
     "DEFAULT_WEIGHT",
     "EPISODE_TYPES",
     "TIERS",
-    "TIER_FILES",
     "ChangedOnDiskError",
     "EpisodicDraft",
     "EpisodicEntry",
@@ -62,11 +54,7 @@ __all__ = [
     "ScratchpadItem",
     "StrengthBreakdown",
     "YamlIssue",
-    "global_memory_dir",
     "guess_type",
-    "holds_tier_file",
-    "project_memory_dir",
-    "resolve_memory_dir",
     "strength_breakdown",
     "strength_of",
     "suggest_draft",

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
+from indexer.config import resolve_memory_dir
 from indexer.fileio import atomic_write_text
 from indexer.memory.associations import DEFAULT_WEIGHT, AssociationLog, Link
 from indexer.memory.episodic import EpisodicDraft, EpisodicEntry, EpisodicLog
@@ -23,7 +24,6 @@ from indexer.memory.errors import (
     YamlIssue,
 )
 from indexer.memory.facts import Fact, FactFile, validate
-from indexer.memory.location import resolve_memory_dir
 from indexer.memory.promotion import suggest_draft
 from indexer.memory.retrievals import RetrievalLog
 from indexer.memory.scratchpad import Scratchpad, ScratchpadItem, mark_line

@@ -33,7 +33,7 @@ from indexer.agents.settings import (
     uninstall_hooks,
     user_settings_path,
 )
-from indexer.paths import data_dir
+from indexer.config import data_dir
 from indexer.agents.recall import RecallMatch, detect_recall
 from indexer.agents.usage import UsageEvent, record_usage, usage_log_path, usage_report
 from tui.cli.main import EXIT_OK, EXIT_REFUSED, EXIT_USAGE
@@ -115,11 +115,9 @@ def _now() -> datetime:
 def _open_stores(explicit: str | None, cwd: Path | None):
     from indexer.memory import MemoryStore
     from indexer.rules import RuleStore
-    from tui.cli.rules import resolve_rules_dir
 
     memory = MemoryStore.open(explicit, cwd)
-    rules = RuleStore(resolve_rules_dir(explicit, cwd))
-    return memory, rules
+    return memory, RuleStore(memory.folder)
 
 
 # -- context ------------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ from indexer import (
 )
 from indexer.store.connection import remove_index_files
 from indexer.models import KINDS, Message
-from indexer.paths import default_db_path
+from indexer.config import default_db_path
 from indexer.search.query import parse_date
 from indexer.agents.usage import UsageEvent, record_usage
 from tui.cli.main import EXIT_BUSY, EXIT_INDEX, EXIT_NOT_FOUND, EXIT_NOTHING_FOUND, EXIT_OK, EXIT_USAGE

@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 from indexer import ConfigError, Index, IndexError_, SourceRoots, only_roots
-from indexer.paths import data_dir
+from indexer.config import data_dir
 from tui.cli.main import EXIT_INDEX, EXIT_OK, EXIT_USAGE
 from tui.cli.index import db_path_of, roots_of
 from tui.demo import DEMO_DIR, demo_roots_mapping

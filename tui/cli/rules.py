@@ -20,8 +20,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Callable, TextIO
 
+from indexer.config import resolve_memory_dir
 from indexer.fileio import ChangedOnDiskError
-from indexer.paths import data_dir
 from indexer.search.query import parse_query, text_matches
 from indexer.rules import (
     CHANGED,
@@ -45,14 +45,6 @@ EXIT_USAGE = 2
 EXIT_NOT_FOUND = 4
 EXIT_REFUSED = 5
 
-MEMORY_ENV_VAR = "THREADBACK_MEMORY_DIR"
-MEMORY_MARKER_FILES = (
-    "fact.yml",
-    "episodic.jsonl",
-    "scratchpad.md",
-    "associations.jsonl",
-    "rules.jsonl",
-)
 # Set in the shells that coding agents run commands in. Review refuses there even on a pty.
 AGENT_ENV_MARKERS = ("CLAUDECODE", "CODEX_SANDBOX", "CODEX_SANDBOX_NETWORK_DISABLED")
 
@@ -152,22 +144,9 @@ def _usage(parser: argparse.ArgumentParser) -> int:
     return EXIT_USAGE
 
 
-def resolve_rules_dir(explicit: str | None, cwd: Path | None = None) -> Path:
-    """``--memory-dir``, ``$THREADBACK_MEMORY_DIR``, ``./memory/`` when it holds memory or rule
-    files, else ``<data dir>/memory``: the same folder the memory store uses."""
-    if explicit:
-        return Path(explicit).expanduser()
-    if os.environ.get(MEMORY_ENV_VAR):
-        return Path(os.environ[MEMORY_ENV_VAR]).expanduser()
-    project = (cwd or Path.cwd()) / "memory"
-    if any((project / name).is_file() for name in MEMORY_MARKER_FILES):
-        return project
-    return data_dir() / "memory"
-
-
 def _open_store(args: argparse.Namespace) -> RuleStore:
     explicit = getattr(args, "rules_memory_dir", None) or getattr(args, "memory_dir", None)
-    return RuleStore(resolve_rules_dir(explicit))
+    return RuleStore(resolve_memory_dir(explicit)[0])
 
 
 def _error(message: str) -> None:

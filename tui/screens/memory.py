@@ -20,12 +20,8 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static, TabbedContent, TabPane
 
-from indexer.memory import (
-    DEFAULT_DECAY_THRESHOLD,
-    MemoryStore,
-    global_memory_dir,
-    project_memory_dir,
-)
+from indexer.config import global_memory_dir, project_memory_dir
+from indexer.memory import DEFAULT_DECAY_THRESHOLD, MemoryStore
 from tui.screens.confirm import ConfirmScreen
 from tui.widgets.memory_episodic_pane import MemoryEpisodicPane
 from tui.widgets.memory_fact_pane import MemoryFactPane

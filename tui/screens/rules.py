@@ -21,7 +21,7 @@ from textual.widgets import Footer, OptionList, Static, Tab, Tabs
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from indexer.fileio import ChangedOnDiskError
-from indexer.memory import resolve_memory_dir
+from indexer.config import resolve_memory_dir
 from indexer.rules import (
     APPROVED,
     ARCHIVED,
