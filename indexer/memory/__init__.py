@@ -21,6 +21,7 @@ from indexer.memory.errors import (
     YamlIssue,
 )
 from indexer.memory.facts import Fact, validate as validate_fact_text
+from indexer.memory.filter import SORTS, EpisodicFilter, matches_query, sort_scored
 from indexer.memory.promotion import guess_type, suggest_draft, suggest_tags
 from indexer.memory.scratchpad import ScratchpadItem
 from indexer.memory.store import TIERS, FinishResult, MemoryHit, MemoryStore, ScoredEntry
@@ -36,10 +37,12 @@ __all__ = [
     "DEFAULT_IMPORTANCE",
     "DEFAULT_WEIGHT",
     "EPISODE_TYPES",
+    "SORTS",
     "TIERS",
     "ChangedOnDiskError",
     "EpisodicDraft",
     "EpisodicEntry",
+    "EpisodicFilter",
     "Fact",
     "FactEditError",
     "FactFileError",
@@ -55,6 +58,8 @@ __all__ = [
     "StrengthBreakdown",
     "YamlIssue",
     "guess_type",
+    "matches_query",
+    "sort_scored",
     "strength_breakdown",
     "strength_of",
     "suggest_draft",

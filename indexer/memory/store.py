@@ -24,6 +24,7 @@ from indexer.memory.errors import (
     YamlIssue,
 )
 from indexer.memory.facts import Fact, FactFile, validate
+from indexer.memory.filter import matches_query
 from indexer.memory.promotion import suggest_draft
 from indexer.memory.retrievals import RetrievalLog
 from indexer.memory.scratchpad import Scratchpad, ScratchpadItem, mark_line
@@ -416,14 +417,7 @@ class MemoryStore:
                                           fact=fact))
         if "episodic" in wanted:
             for s in self.scored(now, include_archived=include_archived):
-                when = s.entry.when
-                if dated and when is None:
-                    continue
-                if q.since is not None and when is not None and when.timestamp() < q.since:
-                    continue
-                if q.until is not None and when is not None and when.timestamp() >= q.until:
-                    continue
-                if text_matches(q, s.entry.search_text):
+                if matches_query(s.entry, q):
                     hits.append(MemoryHit("episodic", s.entry.id, s.entry.summary, s.strength,
                                           entry=s.entry, breakdown=s.breakdown))
         if "scratchpad" in wanted and not dated:

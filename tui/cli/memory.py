@@ -26,6 +26,7 @@ from indexer.memory import (
     ChangedOnDiskError,
     EpisodicDraft,
     EpisodicEntry,
+    EpisodicFilter,
     Fact,
     MemoryHit,
     MemoryInputError,
@@ -247,12 +248,10 @@ def cmd_list(args: argparse.Namespace, store: MemoryStore) -> int:
             facts = store.facts(include_archived=args.archived)
         payload["fact"] = [f.to_dict() for f in facts]
     if "episodic" in tiers:
-        scored = store.scored(_now(), include_archived=args.archived)
-        if args.type:
-            scored = [s for s in scored if s.entry.type.lower() == args.type.lower()]
-        if args.tag:
-            tag = args.tag.lower()
-            scored = [s for s in scored if tag in (t.lower() for t in s.entry.tags)]
+        now = _now()
+        wanted = EpisodicFilter(types=(args.type.lower(),) if args.type else (),
+                                tags=(args.tag.lower(),) if args.tag else ())
+        scored = wanted.apply(store.scored(now, include_archived=args.archived), now)
         payload["episodic"] = [_entry_json(s.entry, s.breakdown) for s in scored]
     if "scratchpad" in tiers:
         items = store.scratchpad_items()
