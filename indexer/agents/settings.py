@@ -103,6 +103,18 @@ def hook_command(event: str, program: str = DEFAULT_PROGRAM) -> str:
     return f"{prog} hook {HOOK_EVENTS[event]}"
 
 
+def _hook_group(event: str, program: str) -> dict[str, Any]:
+    return {
+        "matcher": "",
+        "hooks": [{"type": "command", "command": hook_command(event, program), "timeout": HOOK_TIMEOUT_SECONDS}],
+    }
+
+
+def hook_entries(program: str = DEFAULT_PROGRAM) -> dict[str, list[dict[str, Any]]]:
+    """Every event's hook entry, as ``install_hooks`` adds it (``hooks print --claude-code``)."""
+    return {event: [_hook_group(event, program)] for event in HOOK_EVENTS}
+
+
 # --- the file ----------------------------------------------------------------------------------
 
 
@@ -200,11 +212,7 @@ def install_hooks(path: Path, *, program: str = DEFAULT_PROGRAM) -> HookChange:
         return HookChange(path)
     hooks = settings.setdefault("hooks", {})
     for event in added:
-        hooks.setdefault(event, []).append({
-            "matcher": "",
-            "hooks": [{"type": "command", "command": hook_command(event, program),
-                       "timeout": HOOK_TIMEOUT_SECONDS}],
-        })
+        hooks.setdefault(event, []).append(_hook_group(event, program))
     backup = _save(path, settings, layout, stamp)
     return HookChange(path, added=tuple(added), backup=backup)
 
