@@ -36,7 +36,7 @@ def hook_env(tmp_path, corpus_index_path) -> dict[str, str]:
 def run_hook(event: str, payload, env: dict[str, str], *, raw: str | None = None) -> subprocess.CompletedProcess:
     data = raw if raw is not None else json.dumps(payload, ensure_ascii=False)
     return subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", "hook", event],
+        [sys.executable, "-m", "tui.cli", "hook", event],
         input=data.encode("utf-8"), capture_output=True, cwd=ROOT, env=env, timeout=30,
     )
 

@@ -281,7 +281,7 @@ class ThreadbackApp(App[None]):
         self.workers.cancel_group(self, "index")
         self.index, self.roots = self.demo_opener()
         if self.memory_dir is None:
-            from tui.cli.launch import demo_memory_dir
+            from tui.demo import demo_memory_dir
 
             self.memory_dir = demo_memory_dir()
         self.demo = True
@@ -363,7 +363,7 @@ class ThreadbackApp(App[None]):
 
 
 def _default_demo_opener() -> tuple[Index, SourceRoots]:
-    from tui.cli.launch import demo_index_and_roots
+    from tui.demo import demo_index_and_roots
 
     return demo_index_and_roots()
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import json
 import sys
 from collections.abc import Callable
 from datetime import datetime
@@ -25,18 +24,17 @@ from indexer.memory import (
     TIERS,
     ChangedOnDiskError,
     EpisodicDraft,
-    EpisodicEntry,
     EpisodicFilter,
     Fact,
-    MemoryHit,
     MemoryInputError,
     MemoryNotFoundError,
     MemoryStore,
     ScoredEntry,
     ScratchpadItem,
-    StrengthBreakdown,
 )
-from tui.cli.main import EXIT_BUSY, EXIT_NOT_FOUND, EXIT_NOTHING_FOUND, EXIT_OK, EXIT_USAGE
+from tui.cli import output
+from tui.cli.memory_text import breakdown_line, entry_line, fact_line, hit_line, item_line
+from tui.cli.exits import BUSY, NOT_FOUND, NOTHING_FOUND, OK, USAGE, CommandError, ErrorExit, command
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -131,13 +129,9 @@ def _now() -> datetime:
     return datetime.now().astimezone()
 
 
-def _error(message: object) -> None:
-    print(f"threadback memory: {message}", file=sys.stderr)
-
-
 def _emit(args: argparse.Namespace, payload: Any, human: Callable[[], None]) -> None:
     if args.json:
-        print(json.dumps(payload, ensure_ascii=False, indent=2, default=str))
+        print(output.dumps(payload, indented=True))
     else:
         human()
 
@@ -150,67 +144,23 @@ def _open(args: argparse.Namespace) -> MemoryStore:
 
 
 def _handler(fn: Callable[[argparse.Namespace, MemoryStore], int]) -> Handler:
-    """Open the store, run the action, and turn our errors into one stderr line + exit code."""
+    """Open the store and run the action; our errors become one stderr line and an exit code."""
 
+    @command(
+        ErrorExit(MemoryNotFoundError, NOT_FOUND),
+        ErrorExit(MemoryInputError, USAGE),
+        ErrorExit(ChangedOnDiskError, BUSY, "; nothing was written"),
+        prefix="threadback memory",
+    )
     @functools.wraps(fn)
     def run(args: argparse.Namespace) -> int:
-        try:
-            return fn(args, _open(args))
-        except MemoryNotFoundError as exc:
-            _error(exc)
-            return EXIT_NOT_FOUND
-        except MemoryInputError as exc:
-            _error(exc)
-            return EXIT_USAGE
-        except ChangedOnDiskError as exc:
-            _error(f"{exc}; nothing was written")
-            return EXIT_BUSY
+        return fn(args, _open(args))
 
     return run
 
 
 def _tags(text: str | None) -> tuple[str, ...]:
     return tuple(t.strip() for t in (text or "").split(",") if t.strip())
-
-
-def _one_line(text: str, width: int = 100) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
-
-
-def _entry_json(entry: EpisodicEntry, breakdown: StrengthBreakdown | None = None) -> dict:
-    body: dict[str, Any] = {"kind": "episodic", **entry.to_dict()}
-    if breakdown is not None:
-        body["strength"] = round(breakdown.strength, 4)
-    return body
-
-
-def _entry_line(entry: EpisodicEntry, strength: float | None = None) -> str:
-    when = (entry.ts or "")[:10] or "          "
-    score = f"{strength:4.2f}  " if strength is not None else ""
-    tags = f"  [{', '.join(entry.tags)}]" if entry.tags else ""
-    mark = "  (archived)" if entry.archived else ""
-    return f"{entry.id}  {when}  {entry.type:<9} {score}{_one_line(entry.summary)}{tags}{mark}"
-
-
-def _fact_line(fact: Fact) -> str:
-    mark = "  (archived)" if fact.archived else ""
-    return f"{fact.key}: {_one_line(fact.value_text)}{mark}"
-
-
-def _item_line(item: ScratchpadItem) -> str:
-    box = ("[x]" if item.checked else "[ ]") if item.kind == "checklist" else " - "
-    promoted = f"  (→ {item.promoted_to})" if item.promoted_to else ""
-    return f"{item.line:>4}  {box} {_one_line(item.text)}{promoted}"
-
-
-def _breakdown_line(b: StrengthBreakdown) -> str:
-    return (
-        f"{b.strength:.2f} = importance {b.importance_term:.2f}"
-        f" + retrievals {b.retrieval_term:.2f} ({b.retrieval_count})"
-        f" + links {b.association_term:.2f} ({b.association_edges})"
-        f" - age {b.age_term:.2f} ({b.weeks_since_ts:.1f} weeks)"
-    )
 
 
 # --- actions --------------------------------------------------------------------------------
@@ -229,9 +179,9 @@ def cmd_add(args: argparse.Namespace, store: MemoryStore) -> int:
     )
     now = _now()
     entry = store.add(draft, now)
-    _emit(args, _entry_json(entry, store.breakdown(entry, now)),
+    _emit(args, output.entry_json(entry, store.breakdown(entry, now)),
           lambda: print(f"added {entry.id} to {store.episodic_path}"))
-    return EXIT_OK
+    return OK
 
 
 @_handler
@@ -246,23 +196,23 @@ def cmd_list(args: argparse.Namespace, store: MemoryStore) -> int:
             pass  # already warned; the other tiers still list
         else:
             facts = store.facts(include_archived=args.archived)
-        payload["fact"] = [f.to_dict() for f in facts]
+        payload["fact"] = [output.fact_json(f) for f in facts]
     if "episodic" in tiers:
         now = _now()
         wanted = EpisodicFilter(types=(args.type.lower(),) if args.type else (),
                                 tags=(args.tag.lower(),) if args.tag else ())
         scored = wanted.apply(store.scored(now, include_archived=args.archived), now)
-        payload["episodic"] = [_entry_json(s.entry, s.breakdown) for s in scored]
+        payload["episodic"] = [output.entry_json(s.entry, s.breakdown) for s in scored]
     if "scratchpad" in tiers:
         items = store.scratchpad_items()
-        payload["scratchpad"] = [i.to_dict() for i in items]
+        payload["scratchpad"] = [output.item_json(i) for i in items]
 
     def human() -> None:
         sections = [
-            ("fact", store.fact_path, [_fact_line(f) for f in facts]),
+            ("fact", store.fact_path, [fact_line(f) for f in facts]),
             ("episodic", store.episodic_path,
-             [_entry_line(s.entry, s.strength) for s in scored]),
-            ("scratchpad", store.scratchpad_path, [_item_line(i) for i in items]),
+             [entry_line(s.entry, s.strength) for s in scored]),
+            ("scratchpad", store.scratchpad_path, [item_line(i) for i in items]),
         ]
         first = True
         for tier, path, lines in sections:
@@ -275,18 +225,16 @@ def cmd_list(args: argparse.Namespace, store: MemoryStore) -> int:
                 print(line)
 
     _emit(args, payload, human)
-    return EXIT_OK if (facts or scored or items) else EXIT_NOTHING_FOUND
+    return OK if (facts or scored or items) else NOTHING_FOUND
 
 
 @_handler
 def cmd_search(args: argparse.Namespace, store: MemoryStore) -> int:
     query = " ".join(args.query).strip()
     if not query:
-        _error("empty query")
-        return EXIT_USAGE
+        raise CommandError("empty query")
     if args.limit < 1:
-        _error("--limit must be at least 1")
-        return EXIT_USAGE
+        raise CommandError("--limit must be at least 1")
     hits = store.search(
         query,
         _now(),
@@ -298,20 +246,11 @@ def cmd_search(args: argparse.Namespace, store: MemoryStore) -> int:
 
     def human() -> None:
         for hit in hits:
-            print(_hit_line(hit))
+            print(hit_line(hit))
 
     _emit(args, {"folder": str(store.folder), "query": query,
-                 "hits": [h.to_dict() for h in hits]}, human)
-    return EXIT_OK if hits else EXIT_NOTHING_FOUND
-
-
-def _hit_line(hit: MemoryHit) -> str:
-    if hit.entry is not None:
-        return _entry_line(hit.entry, hit.strength)
-    if hit.fact is not None:
-        return "fact  " + _fact_line(hit.fact)
-    assert hit.item is not None
-    return "scratchpad " + _item_line(hit.item).lstrip()
+                 "hits": [output.memory_hit_json(h) for h in hits]}, human)
+    return OK if hits else NOTHING_FOUND
 
 
 @_handler
@@ -322,7 +261,7 @@ def cmd_show(args: argparse.Namespace, store: MemoryStore) -> int:
         entry = store.entry(ref)
         b = store.breakdown(entry, now)
         links = store.links(ref)
-        payload = {**_entry_json(entry, b), "breakdown": b.to_dict(),
+        payload = {**output.entry_json(entry, b), "breakdown": b.to_dict(),
                    "links": [link.to_dict() for link in links], "fields": dict(entry.fields)}
 
         def human() -> None:
@@ -335,47 +274,41 @@ def cmd_show(args: argparse.Namespace, store: MemoryStore) -> int:
             if entry.tags:
                 print(f"tags:       {', '.join(entry.tags)}")
             print(f"importance: {entry.importance}")
-            print(f"strength:   {_breakdown_line(b)}")
+            print(f"strength:   {breakdown_line(b)}")
             for link in links:
                 print(f"link:       {link.other(ref)} (weight {link.weight:g})")
 
         _emit(args, payload, human)
-        return EXIT_OK
+        return OK
     if ref.startswith("scratchpad:") and ref[len("scratchpad:"):].isdigit():
         item = next((i for i in store.scratchpad_items()
                      if i.line == int(ref[len("scratchpad:"):])), None)
         if item is None:
             raise MemoryNotFoundError(f"no scratchpad item on line {ref[len('scratchpad:'):]}")
-        _emit(args, {"kind": "scratchpad", **item.to_dict()}, lambda: print(_item_line(item)))
-        return EXIT_OK
+        _emit(args, output.item_json(item), lambda: print(item_line(item)))
+        return OK
     try:
         fact = store.fact(ref)
     except MemoryNotFoundError:
         raise MemoryNotFoundError(
             f"no episodic entry, fact or scratchpad item named {ref!r}"
         ) from None
-    _emit(args, {"kind": "fact", **fact.to_dict()}, lambda: print(_fact_line(fact)))
-    return EXIT_OK
-
-
-def _archived_payload(thing: EpisodicEntry | Fact) -> dict[str, Any]:
-    if isinstance(thing, Fact):
-        return {"kind": "fact", **thing.to_dict()}
-    return _entry_json(thing)
+    _emit(args, output.fact_json(fact), lambda: print(fact_line(fact)))
+    return OK
 
 
 @_handler
 def cmd_archive(args: argparse.Namespace, store: MemoryStore) -> int:
     thing = store.archive(args.id, _now())
-    _emit(args, _archived_payload(thing), lambda: print(f"archived {args.id}"))
-    return EXIT_OK
+    _emit(args, output.memory_json(thing), lambda: print(f"archived {args.id}"))
+    return OK
 
 
 @_handler
 def cmd_restore(args: argparse.Namespace, store: MemoryStore) -> int:
     thing = store.restore(args.id)
-    _emit(args, _archived_payload(thing), lambda: print(f"restored {args.id}"))
-    return EXIT_OK
+    _emit(args, output.memory_json(thing), lambda: print(f"restored {args.id}"))
+    return OK
 
 
 @_handler
@@ -392,35 +325,33 @@ def cmd_promote(args: argparse.Namespace, store: MemoryStore) -> int:
     now = _now()
     entry = store.promote(args.line, now, draft, remove=args.remove)
     done = "removed" if args.remove else "marked"
-    _emit(args, {**_entry_json(entry), "scratchpad_line": args.line, "scratchpad": done},
+    _emit(args, {**output.entry_json(entry), "scratchpad_line": args.line, "scratchpad": done},
           lambda: print(f"promoted line {args.line} to {entry.id} ({done} in scratchpad.md)"))
-    return EXIT_OK
+    return OK
 
 
 @_handler
 def cmd_decay(args: argparse.Namespace, store: MemoryStore) -> int:
     if not 0.0 <= args.threshold <= 1.0:
-        _error("--threshold must be between 0 and 1")
-        return EXIT_USAGE
+        raise CommandError("--threshold must be between 0 and 1")
     now = _now()
     weak = store.decayed(now, args.threshold)
     if args.archive_all and weak and not args.yes:
-        _error(f"{len(weak)} decayed entries would be archived; add --yes to confirm")
-        return EXIT_USAGE
+        raise CommandError(f"{len(weak)} decayed entries would be archived; add --yes to confirm")
     archived: list[str] = []
     if args.archive_all and weak:
         archived = [e.id for e in store.archive_entries([s.entry.id for s in weak], now)]
 
     def human() -> None:
         for s in weak:
-            print(_entry_line(s.entry, s.strength))
+            print(entry_line(s.entry, s.strength))
         if archived:
             print(f"archived {len(archived)} entries")
 
     _emit(args, {"threshold": args.threshold,
-                 "decayed": [_entry_json(s.entry, s.breakdown) for s in weak],
+                 "decayed": [output.entry_json(s.entry, s.breakdown) for s in weak],
                  "archived": archived}, human)
-    return EXIT_OK if weak else EXIT_NOTHING_FOUND
+    return OK if weak else NOTHING_FOUND
 
 
 @_handler
@@ -430,8 +361,8 @@ def cmd_link(args: argparse.Namespace, store: MemoryStore) -> int:
         links = store.unlink(args.a, args.b, now)
         _emit(args, {"removed": [x.to_dict() for x in links]},
               lambda: print(f"unlinked {args.a} and {args.b}"))
-        return EXIT_OK
+        return OK
     link = store.link(args.a, args.b, now, args.weight)
     _emit(args, link.to_dict(),
           lambda: print(f"linked {link.a} and {link.b} (weight {link.weight:g})"))
-    return EXIT_OK
+    return OK

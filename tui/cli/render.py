@@ -1,13 +1,17 @@
-"""Search results as text for a person or an agent, and as JSON; plus no-hit suggestions."""
+"""The index commands' output for a person: hits, transcripts, session lists, index progress.
+
+Log text is untrusted: it goes through ``safe_text`` before it reaches the terminal. The JSON
+forms are in ``tui.cli.output``.
+"""
 
 from __future__ import annotations
 
-import json
-from datetime import datetime, timezone
+import sys
+import time
+from datetime import datetime
 
-from indexer import Hit, Query, SearchResult
+from indexer import Hit, IndexProgress, SearchResult, Session
 from indexer.models import Message
-from indexer.search.query import is_cjk
 from tui.cli.terminal import Style, safe_text
 
 CONTEXT_LINE_CHARS = 200
@@ -15,10 +19,6 @@ CONTEXT_LINE_CHARS = 200
 
 def _when(ts: float | None) -> str:
     return datetime.fromtimestamp(ts).strftime("%Y-%m-%d %H:%M") if ts else "undated"
-
-
-def _iso(ts: float | None) -> str | None:
-    return datetime.fromtimestamp(ts, tz=timezone.utc).isoformat().replace("+00:00", "Z") if ts else None
 
 
 def marked_snippet(hit: Hit, style: Style) -> str:
@@ -82,74 +82,88 @@ def render_hits_text(result: SearchResult, style: Style, *, budget: int = 0, off
     return "".join(parts)
 
 
-def hit_json(hit: Hit) -> dict:
-    s, m = hit.session, hit.message
-
-    def ctx(c: Message) -> dict:
-        return {"message_id": c.id, "role": c.role, "kind": c.kind, "tool": c.tool_name, "time": _iso(c.ts), "text": c.text}
-
-    return {
-        "agent": s.agent,
-        "session_id": s.session_id,
-        "project": s.project_name,
-        "project_path": s.project_path,
-        "time": _iso(m.ts),
-        "role": m.role,
-        "kind": m.kind,
-        "tool": m.tool_name,
-        "message_id": m.id,
-        "snippet": hit.snippet,
-        "spans": [list(sp) for sp in hit.spans],
-        "score": hit.score,
-        "context_before": [ctx(c) for c in hit.context_before],
-        "context_after": [ctx(c) for c in hit.context_after],
-    }
+# --- transcripts and session lists -------------------------------------------------------
 
 
-def render_hits_json(result: SearchResult, *, budget: int = 0) -> str:
-    hits, used, omitted = [], 0, 0
-    for hit in result.hits:
-        item = hit_json(hit)
-        size = len(json.dumps(item, ensure_ascii=False).encode("utf-8"))
-        if budget and used + size > budget and hits:
-            omitted = len(result.hits) - len(hits)
-            break
-        hits.append(item)
-        used += size
-    return json.dumps({
-        "query": result.query.raw,
-        "total": result.total,
-        "capped": result.capped,
-        "omitted": omitted,
-        "warnings": list(result.warnings),
-        "hits": hits,
-        "suggestions": suggestions_for(result.query) if not hits else [],
-    }, ensure_ascii=False)
+def local_time(ts: float | None) -> str:
+    if ts is None:
+        return "----------------"
+    return datetime.fromtimestamp(ts).strftime("%Y-%m-%d %H:%M")
 
 
-def suggestions_for(query: Query) -> list[str]:
-    """What to try when nothing matched: concrete rewrites of the query, not a bare 'no results'."""
-    tips: list[str] = []
-    filters = [
-        f"{k}:{v}" for k, v in (("agent", query.agent), ("project", query.project), ("session", query.session), ("role", query.role))
-        if v
-    ]
-    if query.since is not None or query.until is not None:
-        filters.append("since:/until:")
-    for f in filters:
-        tips.append(f"drop the filter {f}")
-    terms = query.positive_terms
-    if len(query.groups) > 1:
-        tips.append("fewer words (every word must match), or join alternatives with OR: " + " OR ".join(t.text for t in terms))
-    for t in terms:
-        if t.phrase and " " in t.text:
-            tips.append(f"the words of \"{t.text}\" without quotes (they need not be adjacent)")
-        if len(t.text) == 2 and all(is_cjk(c) for c in t.text):
-            tips.append(f"a longer CJK phrase containing {t.text}, or a synonym")
-        elif len(t.text) > 12 and not t.phrase:
-            tips.append(f"a shorter part of {t.text} (matching is by substring)")
-    if query.excluded:
-        tips.append("remove the -exclusions")
-    if not tips:
-        tips.append("other words for the same thing (e.g. the error message, a file name, the command you ran)")
-    return tips
+def session_header(s: Session) -> str:
+    span = local_time(s.start_ts)
+    if s.end_ts and s.start_ts:
+        span += f" → {local_time(s.end_ts)[11:]}"
+    parts = [s.agent, s.project_name or "?", s.session_id, span, f"{s.message_count} messages"]
+    if s.parent_session_id:
+        parts.append(f"subagent of {s.parent_session_id}")
+    if s.source_missing:
+        parts.append("log file deleted")
+    return "── " + " · ".join(parts) + (f"\n   {s.title}" if s.title else "")
+
+
+def format_message(m: Message, style: Style, *, full: bool, mark: bool = False) -> str:
+    when = local_time(m.ts)[11:] if m.ts else "--:--"
+    prefix = ">> " if mark else ""
+    label = {"user": "user", "assistant": "assistant", "tool": "result", "system": "system", "meta": "injected"}.get(m.role, m.role)
+    text = m.text
+    if m.kind == "tool_result":
+        label = f"result{f' ({m.tool_name})' if m.tool_name else ''}"
+        if not full:
+            lines = text.splitlines()
+            text = "\n".join(lines[:6]) + (f"\n… {len(lines) - 6} more lines (use --full)" if len(lines) > 6 else "")
+    elif m.kind == "thinking":
+        label = "thinking"
+        if not full:
+            text = text if len(text) < 300 else text[:300] + "… (use --full)"
+    elif m.role == "meta" and not full:
+        text = text.splitlines()[0][:120] + " … (injected, use --full)" if text else text
+    elif m.kind == "summary":
+        label = "summary"
+    head = f"{prefix}[{when}] #{m.id} {label}:"
+    body = safe_text(text)
+    colour = {"user": style.user, "assistant": style.assistant}.get(m.role, style.dim)
+    if m.kind == "tool_call":
+        return f"{head} {style.tool(body)}"
+    indented = "\n".join("    " + line for line in body.splitlines())
+    return f"{colour(head)}\n{indented}"
+
+
+def session_line(s: Session, style: Style) -> str:
+    """One row of ``threadback sessions``."""
+    title = safe_text(s.title or "")[:70]
+    project = f"{safe_text(s.project_name or '?')[:20]:<20}"  # padded before styling
+    return (f"{local_time(s.start_ts)}  {s.agent:<11} {style.bold(project)}  "
+            f"{s.session_id[:36]:<36} {s.message_count:>5}  {title}")
+
+
+# --- index progress -----------------------------------------------------------------------------
+
+
+class ProgressLine:
+    """A one-line progress display on stderr, redrawn at most 10 times a second."""
+
+    def __init__(self) -> None:
+        self._last = 0.0
+
+    def __call__(self, p: IndexProgress) -> None:
+        now = time.monotonic()
+        if now - self._last < 0.1 and p.files_done < p.files_total:
+            return
+        self._last = now
+        eta = p.eta_seconds
+        width = 24
+        filled = int(width * p.fraction)
+        bar = "█" * filled + "░" * (width - filled)
+        line = (
+            f"\r{bar} {p.fraction * 100:5.1f}%  {p.files_done:,}/{p.files_total:,} files · "
+            f"{p.bytes_done / 1e6:,.1f}/{p.bytes_total / 1e6:,.1f} MB · {p.sessions_touched:,} sessions"
+            + (f" · ~{eta:.0f}s left" if eta is not None else "")
+        )
+        sys.stderr.write(line[:200] + "\x1b[K")
+        sys.stderr.flush()
+
+    def clear(self) -> None:
+        sys.stderr.write("\r\x1b[K")
+        sys.stderr.flush()

@@ -3,9 +3,7 @@ view, and add / edit / archive / restore / link."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from datetime import datetime
 
 import humanize
