@@ -57,5 +57,5 @@ def test_rules_alone_make_the_project_folder_for_every_command(project_with_rule
 
 def test_the_app_opens_the_same_folder(project_with_rules_only, corpus_index_path):
     app = app_for(corpus_index_path)
-    assert app.memory_store().folder == project_with_rules_only
-    assert app.rule_store().memory_dir == project_with_rules_only
+    assert app.context.memory_store().folder == project_with_rules_only
+    assert app.context.rule_store().memory_dir == project_with_rules_only

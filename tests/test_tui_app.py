@@ -104,7 +104,7 @@ async def test_no_logs_offers_the_demo(tmp_path):
         assert app.screen.has_class("-no-logs")  # the offer stays on the search screen
         await pilot.click("#open-demo")
         await settle(pilot)
-        assert app.demo and app.index.path == demo_path
+        assert app.context.demo and app.context.index.path == demo_path
         assert app.stats is not None and app.stats.sessions > 0
         assert not app.screen.has_class("-no-logs")
 

@@ -210,7 +210,7 @@ async def _transcript(pilot: Pilot) -> None:
 
 async def _transcript_find(pilot: Pilot) -> None:
     app = pilot.app
-    session = app.index.session("pi:ffae836b-9420-4060-ac13-7745215f90ff")
+    session = app.context.index.session("pi:ffae836b-9420-4060-ac13-7745215f90ff")
     app.open_transcript(session)
     await settle(pilot)
     await pilot.press("slash", *"AgentSession", "enter")

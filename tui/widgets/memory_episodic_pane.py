@@ -55,6 +55,7 @@ COLUMNS = (
 
 
 class MemoryEpisodicPane(MemoryTierPane):
+    HELP_TITLE = "Episodic tab"  # its keys' section in the help screen
     BINDINGS = [
         Binding("a", "add", "Add", id="memory.episodic.add"),
         Binding("e", "edit", "Edit", id="memory.episodic.edit"),

@@ -33,6 +33,7 @@ def editor_language(wanted: str) -> str | None:
 
 
 class MemoryFactPane(MemoryTierPane):
+    HELP_TITLE = "Fact tab"  # its keys' section in the help screen
     BINDINGS = [
         Binding("ctrl+s", "save", "Save", id="memory.fact.save"),
         Binding("ctrl+t", "archive_at_cursor", "Archive key at cursor",

@@ -37,6 +37,7 @@ def item_label(item: ScratchpadItem, width: int = 60) -> Text:
 
 
 class MemoryScratchpadPane(MemoryTierPane):
+    HELP_TITLE = "Scratchpad tab"  # its keys' section in the help screen
     BINDINGS = [
         Binding("ctrl+s", "save", "Save", id="memory.scratchpad.save"),
         Binding("p", "promote", "Promote", id="memory.scratchpad.promote"),

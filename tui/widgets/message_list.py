@@ -24,6 +24,7 @@ MARGIN = 8  # how near counts as near
 
 
 class MessageList(OptionList):
+    HELP_TITLE = "Messages"  # its keys' section in the help screen
     BINDINGS = [
         Binding("enter,space", "toggle", "Expand", id="transcript.toggle"),
         Binding("e", "expand_all", "Expand all", id="transcript.expand_all", show=False),

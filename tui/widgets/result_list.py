@@ -60,6 +60,7 @@ def fit(text: str, width: int) -> str:
 
 class ResultList(OptionList):
     """Shows one page of hits; posts ``Highlighted``/``Chosen`` with the ``Hit`` (not the row text)."""
+    HELP_TITLE = "Results"  # its keys' section in the help screen
 
     BINDINGS = [
         Binding("enter", "select", "Open transcript", id="results.open"),
