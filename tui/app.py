@@ -9,26 +9,24 @@ when another memory folder was opened) through the context.
 
 from __future__ import annotations
 
-import dataclasses
 import sqlite3
 import time
 from pathlib import Path
 from typing import Callable
 
-from textual import on, work
+from textual import on
 from textual.app import App
 from textual.binding import Binding
-from textual.message import Message
 from textual.reactive import reactive
-from textual.worker import get_current_worker
 
-from indexer import Index, IndexBusyError, IndexError_, IndexProgress, IndexStats, IndexSummary, SourceRoots, resume_command
-from indexer.agents.settings import HooksStatus, hooks_status, project_settings_path, user_settings_path
+from indexer import Index, IndexError_, IndexStats, SourceRoots, resume_command
+from indexer.agents.settings import hooks_status, project_settings_path, user_settings_path
 from tui import requests
 from tui.app_context import AppContext, IndexActivity, short_path
 from tui.clipboard import copy_text
 from tui.commands import ThreadbackCommands
 from tui.display.log_text import visible
+from tui.index_runner import HooksState, IndexRunner
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HelpScreen
 from tui.screens.hooks import HooksScreen, SettingsScope
@@ -41,14 +39,10 @@ from tui.worker_errors import ReportsWorkerErrors
 
 DemoOpener = Callable[[], tuple[Index, SourceRoots]]
 PathLabel = Callable[[Path], str]
-HooksState = tuple[tuple[str, HooksStatus], ...]  # (scope key, status) for user and project settings
 THEME = "textual-dark"  # built in; Textual downgrades it well on 256-colour terminals
-PROGRESS_INTERVAL = 0.25  # seconds between progress repaints from an index run
-RESEARCH_INTERVAL = 1.0  # seconds between re-running the search while new messages land
-BIG_RUN_BYTES = 50_000_000  # an index run reading more than this shows a progress bar
 
 
-class ThreadbackApp(ReportsWorkerErrors, App[None]):
+class ThreadbackApp(IndexRunner, ReportsWorkerErrors, App[None]):
     """Search and browse coding agents' history."""
 
     # The memory and rules screens bring their own (scoped) styles, parsed when first shown.
@@ -76,26 +70,6 @@ class ThreadbackApp(ReportsWorkerErrors, App[None]):
     hooks: reactive[HooksState | None] = reactive(None)
     memory_generation: reactive[int] = reactive(0)
 
-    @dataclasses.dataclass
-    class IndexProgressed(Message):
-        progress: IndexProgress
-
-    @dataclasses.dataclass
-    class IndexFinished(Message):
-        summary: IndexSummary | None
-
-    @dataclasses.dataclass
-    class StatsLoaded(Message):
-        stats: IndexStats
-        logs_exist: bool
-
-    @dataclasses.dataclass
-    class ExtrasLoaded(Message):
-        """What the status line and help show besides the index: pending rules, hooks."""
-
-        pending_rules: int
-        hooks: HooksState
-
     def __init__(
         self,
         context: AppContext,
@@ -112,8 +86,6 @@ class ThreadbackApp(ReportsWorkerErrors, App[None]):
         self.refresh_on_start = refresh_on_start
         self.demo_opener = demo_opener
         self.offer_demo = offer_demo
-        self._last_research = 0.0
-        self._messages_seen = 0
         self._demo_offered = False
         self.add_mode("search", lambda: SearchScreen(self.context))
         self.add_mode("sessions", lambda: SessionsScreen(self.context))
@@ -143,101 +115,19 @@ class ThreadbackApp(ReportsWorkerErrors, App[None]):
     def on_mount(self) -> None:
         self.theme = THEME
         if self._first_counts is not None:
-            self.call_after_refresh(self._offer_demo_if_no_logs)  # over the first screen
+            self.call_after_refresh(self.offer_demo_if_no_logs)  # over the first screen
         else:
             self.load_stats()
         self.load_extras()
         if self.refresh_on_start:
             self.refresh_index()
 
-    def _read_counts(self) -> tuple[IndexStats, bool]:
-        return self.context.index.stats(), any(path.exists() for path in self.context.roots.all_paths())
-
-    def _read_extras(self) -> tuple[int, HooksState]:
-        try:
-            pending = len(self.context.rule_store().pending())
-        except Exception:  # noqa: BLE001 - a broken rules file must not stop the app; the pane says why
-            pending = 0
-        return pending, self.read_hooks()
-
-    @work(thread=True, exclusive=True, group="stats", exit_on_error=False)
-    def load_stats(self) -> None:
-        """Counts first (the status line waits for them), then pending rules and hooks."""
-        worker = get_current_worker()
-        stats, logs_exist = self._read_counts()
-        if worker.is_cancelled:  # a newer load (after an index run) wins
-            return
-        self.post_message(self.StatsLoaded(stats, logs_exist))
-        extras = self._read_extras()
-        if not worker.is_cancelled:
-            self.post_message(self.ExtrasLoaded(*extras))
-
-    @work(thread=True, exclusive=True, group="extras", exit_on_error=False)
-    def load_extras(self) -> None:
-        self.post_message(self.ExtrasLoaded(*self._read_extras()))
-
-    def on_threadback_app_extras_loaded(self, event: ExtrasLoaded) -> None:
-        self.pending_rules = event.pending_rules
-        self.hooks = event.hooks
-
-    def on_threadback_app_stats_loaded(self, event: StatsLoaded) -> None:
-        self.stats = event.stats
-        self.no_logs = not event.logs_exist and event.stats.sessions == 0
-        self._offer_demo_if_no_logs()
-
-    def _offer_demo_if_no_logs(self) -> None:
+    # -- the demo --------------------------------------------------------------------------
+    def offer_demo_if_no_logs(self) -> None:
         if self.no_logs and self.offer_demo and not self.context.demo and not self._demo_offered:
             self._demo_offered = True
             self.offer_demo_sessions()
 
-    @work(thread=True, exclusive=True, group="index", exit_on_error=False)
-    def refresh_index(self) -> None:
-        """Bring the index up to date; progress and new batches come back as messages."""
-        worker = get_current_worker()
-        last_post = 0.0
-
-        def on_progress(progress: IndexProgress) -> None:
-            nonlocal last_post
-            moment = time.monotonic()
-            if moment - last_post < PROGRESS_INTERVAL and progress.files_done < progress.files_total:
-                return
-            last_post = moment
-            self.post_message(self.IndexProgressed(dataclasses.replace(progress)))
-
-        summary: IndexSummary | None = None
-        try:
-            summary = self.context.index.update(self.context.roots, progress=on_progress,
-                                                should_stop=lambda: worker.is_cancelled)
-        except IndexBusyError:
-            self.notify("Another Threadback run is updating the index; searching what is there so far.",
-                        title="Index busy", severity="information")
-        except IndexError_ as exc:
-            self.notify(str(exc), title="Index problem", severity="error", timeout=10, markup=False)
-        finally:
-            self.post_message(self.IndexFinished(summary))
-
-    def action_refresh_index(self) -> None:
-        self.refresh_index()
-
-    def on_threadback_app_index_progressed(self, event: IndexProgressed) -> None:
-        progress = event.progress
-        first_run = self.stats is not None and self.stats.sessions == 0
-        self.activity = IndexActivity(progress, show_bar=first_run or progress.bytes_total > BIG_RUN_BYTES)
-        moment = time.monotonic()
-        if progress.messages_added > self._messages_seen and moment - self._last_research >= RESEARCH_INTERVAL:
-            # A batch has been committed: let the screens show what is new.
-            self._last_research = moment
-            self._messages_seen = progress.messages_added
-            self.index_generation += 1
-
-    def on_threadback_app_index_finished(self, event: IndexFinished) -> None:
-        self.activity = None
-        self._messages_seen = 0
-        if event.summary is not None and (event.summary.messages_added or event.summary.files_changed):
-            self.index_generation += 1
-        self.load_stats()
-
-    # -- the demo --------------------------------------------------------------------------
     def offer_demo_sessions(self) -> None:
         paths = self.context.roots.all_paths()
         where = ", ".join(str(p) for p in paths[:3]) + (", …" if len(paths) > 3 else "")

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-import humanize
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -29,30 +28,10 @@ from indexer.memory import (
 from tui.display.log_text import one_line
 from tui.screens.confirm import ConfirmScreen
 from tui.widgets.memory_entry_detail import MemoryEntryDetail
+from tui.widgets.memory_episodic_rows import COLUMNS, entry_row
 from tui.widgets.memory_entry_form import EntryFormResult, MemoryEntryForm
 from tui.widgets.memory_link_form import MemoryLinkForm
-from tui.widgets.memory_strength_bar import strength_bar
 from tui.widgets.memory_tier_pane import MemoryTierPane
-
-def age_label(entry: EpisodicEntry, now: datetime) -> str:
-    when = entry.when
-    if when is None:
-        return "no time"
-    if when > now:
-        return "in the future"
-    return humanize.naturaltime(now - when)
-
-
-COLUMNS = (
-    ("mark", "", 1),
-    ("time", "When", 14),
-    ("type", "Type", 9),
-    ("summary", "Summary", 42),
-    ("tags", "Tags", 16),
-    ("importance", "Imp", 3),
-    ("strength", "Strength", 11),
-)
-
 
 class MemoryEpisodicPane(MemoryTierPane):
     HELP_TITLE = "Episodic tab"  # its keys' section in the help screen
@@ -136,19 +115,7 @@ class MemoryEpisodicPane(MemoryTierPane):
         table = self.table
         table.clear()
         for s in self.rows:
-            e = s.entry
-            weak = s.breakdown.is_decayed(self.threshold)
-            style = "italic dim" if e.archived else ""
-            table.add_row(
-                "●" if e.id in self.marked else " ",
-                Text(age_label(e, now), style=style),
-                Text(one_line(e.type, 9), style=style),
-                Text(one_line(e.summary, 80), style=style),
-                Text(one_line(", ".join(e.tags), 40), style=style),
-                Text(str(e.importance), style=style, justify="right"),
-                strength_bar(s.strength, weak=weak),
-                key=e.id,
-            )
+            table.add_row(*entry_row(s, now, self.threshold, marked=s.entry.id in self.marked), key=s.entry.id)
         if keep is not None and any(s.entry.id == keep for s in self.rows):
             table.move_cursor(row=table.get_row_index(keep))
         self._show_view_label()
