@@ -21,6 +21,7 @@ from indexer.search.query import Query, parse_query
 from indexer.store import browse
 from indexer.store.browse import AmbiguousSessionError, IndexStats, ProjectSummary
 from indexer.store.connection import connect, remove_index_files
+from indexer.store.errors import IndexError_
 from indexer.store.models import fetch_context
 
 __all__ = ["AmbiguousSessionError", "Index", "IndexStats", "ProjectSummary"]
@@ -119,7 +120,16 @@ class Index:
 
     # -- browsing ---------------------------------------------------------------
     def stats(self) -> IndexStats:
-        return browse.stats(self.conn, self.path)
+        """The counts; an index that cannot be read raises ``IndexError_`` with the reason."""
+        try:
+            return browse.stats(self.conn, self.path)
+        except sqlite3.Error as exc:
+            raise IndexError_(f"cannot read the index at {self.path}: {exc}") from exc
+
+    def check(self) -> None:
+        """Open the index now, so a missing schema or a damaged file is reported here
+        (``IndexCorruptError``, ``IndexTooNewError``) rather than mid-search."""
+        self.conn  # noqa: B018 - opening checks the schema version and touches the tables
 
     def session(self, ref: str | int) -> Session | None:
         """A session by row id, full session id, ``agent:id``, or a unique id prefix; raises

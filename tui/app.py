@@ -9,7 +9,6 @@ when another memory folder was opened) through the context.
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from pathlib import Path
 from typing import Callable
@@ -97,7 +96,7 @@ class ThreadbackApp(IndexRunner, ReportsWorkerErrors, App[None]):
         self._first_counts: tuple[IndexStats, bool] | None = None
         try:
             self._first_counts = self._read_counts()
-        except (IndexError_, OSError, sqlite3.Error):
+        except (IndexError_, OSError):
             pass  # load_stats tries again from on_mount and the app reports it
         if self._first_counts is not None:
             stats, logs_exist = self._first_counts

@@ -60,7 +60,7 @@ def open_existing_index(args: argparse.Namespace) -> Index:
         raise CommandError(f"no index at {path} yet: run `threadback index` first", INDEX)
     index = Index(path)
     try:
-        index.conn  # noqa: B018 - opening validates the file
+        index.check()
     except IndexError_ as exc:
         raise CommandError(str(exc), INDEX) from None
     return index
