@@ -54,9 +54,8 @@ async def settle(pilot: Pilot) -> None:
     load), so wait until a repaint leaves none running.
     """
     for _ in range(50):
-        await pilot.pause()
         await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
+        await pilot.pause()  # the messages the workers posted, and any worker they start
         if not any(worker.is_running for worker in pilot.app.workers):
             break
     freeze(pilot.app)
