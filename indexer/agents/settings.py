@@ -20,6 +20,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -113,6 +114,21 @@ def _hook_group(event: str, program: str) -> dict[str, Any]:
 def hook_entries(program: str = DEFAULT_PROGRAM) -> dict[str, list[dict[str, Any]]]:
     """Every event's hook entry, as ``install_hooks`` adds it (``hooks print --claude-code``)."""
     return {event: [_hook_group(event, program)] for event in HOOK_EVENTS}
+
+
+def hook_program(launched_as: str | None) -> tuple[str, str | None]:
+    """The command the hooks will run, and a note for a person when it is not the plain
+    ``threadback`` found on PATH (Claude Code runs hooks through a shell, with its PATH).
+
+    ``launched_as`` is how this program was started (``sys.argv[0]``): when ``threadback`` is
+    not on PATH but that is a ``threadback`` executable, the hooks run it by its full path."""
+    if shutil.which(DEFAULT_PROGRAM):
+        return DEFAULT_PROGRAM, None
+    launched = Path(launched_as).resolve() if launched_as else None
+    if launched is not None and launched.name == DEFAULT_PROGRAM and launched.is_file():
+        return str(launched), f"`threadback` is not on PATH, so the hooks will run it by its full path: {launched}"
+    return DEFAULT_PROGRAM, ("`threadback` is not on PATH: the hooks cannot run until it is "
+                             "(or install them with `threadback hooks install --program /full/path`).")
 
 
 # --- the file ----------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from indexer.memory.facts import Fact, validate as validate_fact_text
 from indexer.memory.filter import SORTS, EpisodicFilter, matches_query, sort_scored
 from indexer.memory.promotion import guess_type, suggest_draft, suggest_tags
 from indexer.memory.scratchpad import ScratchpadItem
-from indexer.memory.search import TIERS, MemoryHit
+from indexer.memory.search import TIERS, MemoryHit, find_memory
 from indexer.memory.store import FinishResult, MemoryStore, ScoredEntry
 from indexer.memory.strength import (
     DEFAULT_DECAY_THRESHOLD,
@@ -58,6 +58,7 @@ __all__ = [
     "ScratchpadItem",
     "StrengthBreakdown",
     "YamlIssue",
+    "find_memory",
     "guess_type",
     "matches_query",
     "sort_scored",

@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from indexer.memory.episodic import EpisodicEntry
+from indexer.memory.errors import MemoryNotFoundError
 from indexer.memory.facts import Fact
 from indexer.memory.filter import matches_query
 from indexer.memory.scratchpad import ScratchpadItem
@@ -74,3 +75,20 @@ def search_tiers(
     if limit is not None:
         hits = hits[:limit]
     return hits
+
+
+def find_memory(store: MemoryStore, ref: str) -> EpisodicEntry | ScratchpadItem | Fact:
+    """One memory by its id as ``MemoryHit.id`` names it: an episodic id (archived too), else
+    ``scratchpad:<line>``, else a fact key. Raises ``MemoryNotFoundError``."""
+    if any(e.id == ref for e in store.entries(include_archived=True)):
+        return store.entry(ref)
+    line = ref.removeprefix("scratchpad:")
+    if ref.startswith("scratchpad:") and line.isdigit():
+        item = next((i for i in store.scratchpad_items() if i.line == int(line)), None)
+        if item is None:
+            raise MemoryNotFoundError(f"no scratchpad item on line {line}")
+        return item
+    try:
+        return store.fact(ref)
+    except MemoryNotFoundError:
+        raise MemoryNotFoundError(f"no episodic entry, fact or scratchpad item named {ref!r}") from None

@@ -24,6 +24,7 @@ from indexer.memory import (
     TIERS,
     ChangedOnDiskError,
     EpisodicDraft,
+    EpisodicEntry,
     EpisodicFilter,
     Fact,
     MemoryInputError,
@@ -31,6 +32,7 @@ from indexer.memory import (
     MemoryStore,
     ScoredEntry,
     ScratchpadItem,
+    find_memory,
 )
 from tui.cli import output
 from tui.cli.memory_text import breakdown_line, entry_line, fact_line, hit_line, item_line
@@ -256,9 +258,9 @@ def cmd_search(args: argparse.Namespace, store: MemoryStore) -> int:
 @_handler
 def cmd_show(args: argparse.Namespace, store: MemoryStore) -> int:
     ref = args.id
-    if any(e.id == ref for e in store.entries(include_archived=True)):
-        now = _now()
-        entry = store.entry(ref)
+    found = find_memory(store, ref)
+    if isinstance(found, EpisodicEntry):
+        entry, now = found, _now()
         b = store.breakdown(entry, now)
         links = store.links(ref)
         payload = {**output.entry_json(entry, b), "breakdown": b.to_dict(),
@@ -279,21 +281,10 @@ def cmd_show(args: argparse.Namespace, store: MemoryStore) -> int:
                 print(f"link:       {link.other(ref)} (weight {link.weight:g})")
 
         _emit(args, payload, human)
-        return OK
-    if ref.startswith("scratchpad:") and ref[len("scratchpad:"):].isdigit():
-        item = next((i for i in store.scratchpad_items()
-                     if i.line == int(ref[len("scratchpad:"):])), None)
-        if item is None:
-            raise MemoryNotFoundError(f"no scratchpad item on line {ref[len('scratchpad:'):]}")
-        _emit(args, output.item_json(item), lambda: print(item_line(item)))
-        return OK
-    try:
-        fact = store.fact(ref)
-    except MemoryNotFoundError:
-        raise MemoryNotFoundError(
-            f"no episodic entry, fact or scratchpad item named {ref!r}"
-        ) from None
-    _emit(args, output.fact_json(fact), lambda: print(fact_line(fact)))
+    elif isinstance(found, ScratchpadItem):
+        _emit(args, output.item_json(found), lambda: print(item_line(found)))
+    else:
+        _emit(args, output.fact_json(found), lambda: print(fact_line(found)))
     return OK
 
 
