@@ -221,6 +221,18 @@ async def _help(pilot: Pilot) -> None:
     await settle(pilot)
 
 
+async def _help_memory(pilot: Pilot) -> None:
+    await pilot.press("f4")
+    await settle(pilot)
+    await _help(pilot)
+
+
+def _memory_home(scratch: Path) -> dict:
+    home = FakeHome(scratch / "home")
+    write_sample_memory(home.memory_dir)
+    return home.app_options()
+
+
 async def _no_logs(pilot: Pilot) -> None:
     await settle(pilot)
 
@@ -234,6 +246,7 @@ SCREEN_STATES = [
     ScreenState("transcript", _transcript),
     ScreenState("transcript_find", _transcript_find),
     ScreenState("help", _help),
+    ScreenState("help_memory", _help_memory, size=(120, 60), setup=_memory_home),
     ScreenState("no_logs", _no_logs, no_logs=True),
 ]
 
@@ -248,12 +261,6 @@ async def _search_memory(pilot: Pilot) -> None:
 async def _hooks(pilot: Pilot) -> None:
     await pilot.press("f6")
     await settle(pilot)
-
-
-def _memory_home(scratch: Path) -> dict:
-    home = FakeHome(scratch / "home")
-    write_sample_memory(home.memory_dir)
-    return home.app_options()
 
 
 def _hooks_home(scratch: Path) -> dict:
