@@ -27,8 +27,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from indexer import Index, only_roots  # noqa: E402
-from indexer.db import remove_index_files  # noqa: E402
-from indexer.side_index import cjk_bigrams  # noqa: E402
+from indexer.store.connection import remove_index_files  # noqa: E402
+from indexer.store.side_file import cjk_bigrams  # noqa: E402
 
 EN = ("the websocket test fails when the server starts late so we retry the connection with backoff and log "
       "the error message before raising timeout in the handler config loader migration database index query "

@@ -3,14 +3,14 @@
 Never imports a UI library (textual, rich, pygments, humanize) or ``tui``: a test checks.
 """
 
+from indexer.agents.resume import resume_command
 from indexer.config import ConfigError, SourceRoots, load_roots, only_roots
-from indexer.db import IndexCorruptError, IndexError_, IndexTooNewError
 from indexer.index import AmbiguousSessionError, Index, IndexStats, ProjectSummary
 from indexer.ingest import IndexBusyError, IndexProgress, IndexSummary
 from indexer.models import Hit, Message, Session
-from indexer.query import Query, QueryError, parse_query
-from indexer.resume import resume_command
-from indexer.search import SearchResult
+from indexer.search.fts import SearchResult
+from indexer.search.query import Query, QueryError, parse_query
+from indexer.store.errors import IndexCorruptError, IndexError_, IndexTooNewError
 
 # The memory and rule stores pull in a YAML library: loaded on first use, so `threadback
 # search` and the hooks start fast.

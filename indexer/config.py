@@ -1,25 +1,61 @@
-"""Where each agent's logs are: defaults, the config file, and command-line overrides.
+"""Where things are: Threadback's own files, each agent's logs, and the memory folder.
 
-Config file (``~/.config/threadback/config.toml``, or ``$THREADBACK_CONFIG``)::
+- Threadback's files (index, usage log, default memory): ``data_dir()``.
+- Agents' logs: the registry's defaults, replaced per agent by the config file
+  (``~/.config/threadback/config.toml``, or ``$THREADBACK_CONFIG``), replaced per agent by
+  command-line flags::
 
-    [roots]
-    claude-code = ["~/.claude/projects", "/mnt/old-laptop/.claude/projects"]
-    codex = ["~/.codex/sessions", "~/.codex/archived_sessions"]
-    pi = ["~/.pi/agent/sessions"]
+      [roots]
+      claude-code = ["~/.claude/projects", "/mnt/old-laptop/.claude/projects"]
+      codex = ["~/.codex/sessions", "~/.codex/archived_sessions"]
+      pi = ["~/.pi/agent/sessions"]
+
+- The memory folder, which holds the memory tiers and the rules alike: ``resolve_memory_dir``,
+  the one rule the CLI, the app, ``context`` and the hooks all follow.
 """
 
 from __future__ import annotations
 
+import os
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from indexer.paths import config_path
-from indexer.sources import PARSERS
+from indexer.sources import AGENT_NAMES, AGENTS
 
 
 class ConfigError(ValueError):
     pass
+
+
+# --- Threadback's own files ---------------------------------------------------------------------
+
+
+def data_dir() -> Path:
+    """``$THREADBACK_HOME``, else ``$XDG_DATA_HOME/threadback``, else ``~/.local/share/threadback``."""
+    if os.environ.get("THREADBACK_HOME"):
+        return Path(os.environ["THREADBACK_HOME"]).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base).expanduser() / "threadback"
+
+
+def config_path() -> Path:
+    """``$THREADBACK_CONFIG``, else ``$XDG_CONFIG_HOME/threadback/config.toml``."""
+    if os.environ.get("THREADBACK_CONFIG"):
+        return Path(os.environ["THREADBACK_CONFIG"]).expanduser()
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base).expanduser() / "threadback" / "config.toml"
+
+
+def default_db_path() -> Path:
+    """``$THREADBACK_DB``, else ``<data dir>/index.sqlite3``."""
+    if os.environ.get("THREADBACK_DB"):
+        return Path(os.environ["THREADBACK_DB"]).expanduser()
+    return data_dir() / "index.sqlite3"
+
+
+# --- agents' logs -------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -40,9 +76,7 @@ def load_roots(
     config_file: Path | None = None,
 ) -> SourceRoots:
     """Defaults, replaced per agent by the config file, replaced per agent by ``overrides``."""
-    roots: dict[str, tuple[Path, ...]] = {
-        agent: tuple(module.default_roots()) for agent, module in PARSERS.items()
-    }
+    roots: dict[str, tuple[Path, ...]] = {agent.name: tuple(agent.default_roots()) for agent in AGENTS}
     path = config_file or config_path()
     if path.exists():
         try:
@@ -50,8 +84,8 @@ def load_roots(
         except (OSError, tomllib.TOMLDecodeError) as exc:
             raise ConfigError(f"cannot read config {path}: {exc}") from exc
         for agent, value in (data.get("roots") or {}).items():
-            if agent not in PARSERS:
-                raise ConfigError(f"{path}: unknown agent {agent!r} in [roots] (known: {', '.join(PARSERS)})")
+            if agent not in AGENT_NAMES:
+                raise ConfigError(f"{path}: unknown agent {agent!r} in [roots] (known: {', '.join(AGENT_NAMES)})")
             values = [value] if isinstance(value, str) else list(value)
             roots[agent] = tuple(Path(v).expanduser() for v in values)
     for agent, values in (overrides or {}).items():
@@ -63,3 +97,55 @@ def load_roots(
 def only_roots(mapping: dict[str, list[Path | str]]) -> SourceRoots:
     """Exactly these folders and no defaults (tests, the demo data, ``--only``)."""
     return SourceRoots({a: tuple(Path(p) for p in ps) for a, ps in mapping.items()})
+
+
+# --- the memory folder --------------------------------------------------------------------------
+
+MEMORY_ENV_VAR = "THREADBACK_MEMORY_DIR"
+# Any of these in ``<cwd>/memory/`` makes it the project's memory folder: the memory tiers and
+# their logs (``indexer.memory.store``) and the rules (``indexer.rules.store``) live side by side,
+# so the rules, the memory and ``context`` always read one folder.
+MEMORY_FOLDER_FILES = (
+    "fact.yml",
+    "episodic.jsonl",
+    "scratchpad.md",
+    "associations.jsonl",
+    "retrievals.jsonl",
+    "rules.jsonl",
+    "rules-decisions.jsonl",
+)
+
+
+def global_memory_dir() -> Path:
+    """The user's default memory folder, shared by all projects."""
+    return data_dir() / "memory"
+
+
+def project_memory_dir(cwd: Path) -> Path:
+    """The project's own memory folder (it may not exist yet)."""
+    return Path(cwd) / "memory"
+
+
+def holds_memory_files(folder: Path) -> bool:
+    return any((Path(folder) / name).is_file() for name in MEMORY_FOLDER_FILES)
+
+
+def resolve_memory_dir(
+    explicit: str | Path | None = None,
+    cwd: Path | None = None,
+    env: Mapping[str, str] | None = None,
+) -> tuple[Path, str]:
+    """Which memory folder to open, and why (the app shows the reason); it need not exist yet.
+
+    Order: an explicit ``--memory-dir``, then ``$THREADBACK_MEMORY_DIR``, then ``<cwd>/memory/``
+    when it already holds a memory or rules file, then the global ``data_dir()/memory``.
+    """
+    env = os.environ if env is None else env
+    if explicit:
+        return Path(explicit).expanduser(), "--memory-dir"
+    if env.get(MEMORY_ENV_VAR):
+        return Path(env[MEMORY_ENV_VAR]).expanduser(), f"${MEMORY_ENV_VAR}"
+    project = project_memory_dir(Path.cwd() if cwd is None else Path(cwd))
+    if holds_memory_files(project):
+        return project, "project memory/ folder in the current directory"
+    return global_memory_dir(), "global default under the data dir"

@@ -1,7 +1,8 @@
-"""``Index``: the one object the CLI and the TUI use to update, search and browse the index.
+"""``Index``: the one object the CLI and the app use to update, search, browse and rebuild the index.
 
-Connections are per thread (TUI workers search while the UI thread reads sessions), all in
-WAL mode so reads never wait for an index run.
+Connections are per thread (the app's workers search while the UI thread reads sessions), all
+in WAL mode so reads never wait for an index run. The work itself lives in ``indexer.ingest``
+(writing), ``indexer.search`` (searching) and ``indexer.store.browse`` (lists and transcripts).
 """
 
 from __future__ import annotations
@@ -9,51 +10,21 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-from dataclasses import dataclass
-from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
-from indexer import db
 from indexer.config import SourceRoots
-from indexer.ingest import IndexSummary, ProgressCallback, update_index
+from indexer.ingest import IndexLock, IndexSummary, ProgressCallback, update_index
 from indexer.models import Message, Session
-from indexer.query import Query, parse_query
-from indexer.search import (
-    MESSAGE_COLUMNS,
-    SESSION_COLUMNS,
-    SearchResult,
-    fetch_context,
-    message_from_row,
-    run_search,
-    session_from_row,
-)
+from indexer.search.fts import SearchResult, run_search
+from indexer.search.query import Query, parse_query
+from indexer.store import browse
+from indexer.store.browse import AmbiguousSessionError, IndexStats, ProjectSummary
+from indexer.store.connection import connect, remove_index_files
+from indexer.store.errors import IndexError_
+from indexer.store.models import fetch_context
 
-
-@dataclass(frozen=True)
-class IndexStats:
-    path: Path
-    sessions: int
-    messages: int
-    files: int
-    missing_files: int
-    last_indexed: float | None
-    size_bytes: int
-
-
-@dataclass(frozen=True)
-class ProjectSummary:
-    project_path: str | None
-    project_name: str | None
-    session_count: int
-    last_ts: float | None
-
-
-class AmbiguousSessionError(LookupError):
-    def __init__(self, ref: str, candidates: list[Session]):
-        listing = ", ".join(f"{s.agent}:{s.session_id}" for s in candidates[:5])
-        super().__init__(f"“{ref}” matches {len(candidates)} sessions ({listing}…): give more of the id")
-        self.candidates = candidates
+__all__ = ["AmbiguousSessionError", "Index", "IndexStats", "ProjectSummary"]
 
 
 class Index:
@@ -71,7 +42,7 @@ class Index:
     def conn(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            conn = db.connect(self.path, readonly=self.readonly)
+            conn = connect(self.path, readonly=self.readonly)
             self._local.conn = conn
             with self._lock:
                 self._all.append(conn)
@@ -109,6 +80,15 @@ class Index:
         """Index what is new under ``roots``. Raises ``IndexBusyError`` if another run holds the lock."""
         return update_index(self.conn, self.path, roots, progress=progress, should_stop=should_stop, now=now)
 
+    def delete_files(self) -> None:
+        """Delete the index and its side file (``--rebuild``: the next ``update`` starts afresh).
+
+        Taken under the index lock, so a running index run is never pulled from under; raises
+        ``IndexBusyError`` then."""
+        self.close()
+        with IndexLock(self.path):
+            remove_index_files(self.path)
+
     # -- searching --------------------------------------------------------------
     def search(
         self,
@@ -135,53 +115,26 @@ class Index:
         )
 
     def context(self, message: Message, before: int, after: int) -> tuple[tuple[Message, ...], tuple[Message, ...]]:
+        """The ``before`` messages preceding and ``after`` following ``message`` in its session."""
         return fetch_context(self.conn, message, before, after)
 
     # -- browsing ---------------------------------------------------------------
     def stats(self) -> IndexStats:
-        c = self.conn
-        last = c.execute("SELECT value FROM meta WHERE key = 'last_indexed'").fetchone()
-        size = sum(p.stat().st_size for p in db.index_files(self.path) if p.exists())
-        # Messages are counted in meta by each index run: count(*) walks a million rows.
-        kept = c.execute("SELECT value FROM meta WHERE key = 'message_count'").fetchone()
-        messages = int(kept[0]) if kept else c.execute("SELECT count(*) FROM messages").fetchone()[0]
-        return IndexStats(
-            path=self.path,
-            sessions=c.execute("SELECT count(*) FROM sessions").fetchone()[0],
-            messages=messages,
-            files=c.execute("SELECT count(*) FROM files").fetchone()[0],
-            missing_files=c.execute("SELECT count(*) FROM files WHERE missing = 1").fetchone()[0],
-            last_indexed=float(last[0]) if last else None,
-            size_bytes=size,
-        )
+        """The counts; an index that cannot be read raises ``IndexError_`` with the reason."""
+        try:
+            return browse.stats(self.conn, self.path)
+        except sqlite3.Error as exc:
+            raise IndexError_(f"cannot read the index at {self.path}: {exc}") from exc
+
+    def check(self) -> None:
+        """Open the index now, so a missing schema or a damaged file is reported here
+        (``IndexCorruptError``, ``IndexTooNewError``) rather than mid-search."""
+        self.conn  # noqa: B018 - opening checks the schema version and touches the tables
 
     def session(self, ref: str | int) -> Session | None:
-        """A session by row id, full session id, ``agent:id``, or a unique id prefix."""
-        c = self.conn
-        if isinstance(ref, int):
-            r = c.execute(f"SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.id = ?", (ref,)).fetchone()
-            return session_from_row(r) if r else None
-        agent = None
-        if ":" in ref and ref.split(":", 1)[0] in ("claude-code", "codex", "pi"):
-            agent, ref = ref.split(":", 1)
-        agent_sql = " AND s.agent = ?" if agent else ""
-        extra = [agent] if agent else []
-        r = c.execute(
-            f"SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.session_id = ?{agent_sql}", (ref, *extra)
-        ).fetchall()
-        if len(r) == 1:
-            return session_from_row(r[0])
-        if not r and len(ref) >= 4:
-            escaped = ref.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-            r = c.execute(
-                f"SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.session_id LIKE ? ESCAPE '\\'{agent_sql} LIMIT 6",
-                (escaped + "%", *extra),
-            ).fetchall()
-            if len(r) == 1:
-                return session_from_row(r[0])
-        if len(r) > 1:
-            raise AmbiguousSessionError(ref, [session_from_row(x) for x in r])
-        return None
+        """A session by row id, full session id, ``agent:id``, or a unique id prefix; raises
+        ``AmbiguousSessionError`` when a prefix matches several."""
+        return browse.session(self.conn, ref)
 
     def sessions(
         self,
@@ -199,43 +152,10 @@ class Index:
     ) -> list[Session]:
         """Sessions filtered by agent, project (substring of name or path), exact project path,
         time range, parent (``None`` = top-level only) and title/id text."""
-        where, params = ["1=1"], []
-        if agent:
-            where.append("s.agent = ?")
-            params.append(agent)
-        if project:
-            where.append("(s.project_name LIKE ? OR s.project_path LIKE ?)")
-            params += [f"%{project}%", f"%{project}%"]
-        if project_path is not ...:
-            if project_path is None:
-                where.append("s.project_path IS NULL")
-            else:
-                where.append("s.project_path = ?")
-                params.append(project_path)
-        if since is not None:
-            where.append("coalesce(s.end_ts, s.start_ts) >= ?")
-            params.append(since)
-        if until is not None:
-            where.append("s.start_ts < ?")
-            params.append(until)
-        if parent is not ...:
-            if parent is None:
-                where.append("s.parent_session_id IS NULL")
-            else:
-                where.append("s.parent_session_id = ?")
-                params.append(parent)
-        if text:
-            where.append("(s.title LIKE ? OR s.session_id LIKE ? OR s.project_name LIKE ?)")
-            params += [f"%{text}%"] * 3
-        order = "DESC" if newest_first else "ASC"
-        sql = (
-            f"SELECT {SESSION_COLUMNS} FROM sessions s WHERE {' AND '.join(where)}"
-            f" ORDER BY s.start_ts {order}, s.id {order}"
+        return browse.sessions(
+            self.conn, agent=agent, project=project, project_path=project_path, since=since, until=until,
+            parent=parent, text=text, limit=limit, offset=offset, newest_first=newest_first,
         )
-        if limit is not None:
-            sql += " LIMIT ? OFFSET ?"
-            params += [limit, offset]
-        return [session_from_row(r) for r in self.conn.execute(sql, params)]
 
     def parent(self, session: Session) -> Session | None:
         """The session that spawned a subagent session (None for a top-level one)."""
@@ -248,68 +168,23 @@ class Index:
         return self.sessions(agent=session.agent, parent=session.session_id, limit=None, newest_first=False)
 
     def agents(self) -> list[tuple[str, int]]:
-        return [
-            (r[0], r[1])
-            for r in self.conn.execute(
-                "SELECT agent, count(*) FROM sessions WHERE parent_session_id IS NULL GROUP BY agent ORDER BY agent"
-            )
-        ]
+        """(agent, top-level session count), by agent name."""
+        return browse.agents(self.conn)
 
     def projects(self, agent: str) -> list[ProjectSummary]:
-        rows = self.conn.execute(
-            "SELECT project_path, max(project_name), count(*), max(coalesce(end_ts, start_ts))"
-            " FROM sessions WHERE agent = ? AND parent_session_id IS NULL"
-            " GROUP BY project_path ORDER BY max(coalesce(end_ts, start_ts)) DESC",
-            (agent,),
-        )
-        return [ProjectSummary(r[0], r[1], r[2], r[3]) for r in rows]
+        return browse.projects(self.conn, agent)
 
     def days(self, agent: str, project_path: str | None) -> list[tuple[str, int]]:
-        """(YYYY-MM-DD in UTC, session count) for a project's top-level sessions, newest first."""
-        cond = "project_path IS NULL" if project_path is None else "project_path = ?"
-        params = [agent] + ([] if project_path is None else [project_path])
-        rows = self.conn.execute(
-            "SELECT date(start_ts, 'unixepoch') AS day, count(*) FROM sessions"
-            f" WHERE agent = ? AND {cond} AND parent_session_id IS NULL"
-            " GROUP BY day ORDER BY day DESC",
-            params,
-        )
-        return [(r[0] or "undated", r[1]) for r in rows]
+        return browse.days(self.conn, agent, project_path)
 
     def sessions_on_day(self, agent: str, project_path: str | None, day: str) -> list[Session]:
-        """A project's top-level sessions that started on ``day`` (UTC, or "undated"), newest first."""
-        where = ["s.agent = ?", "s.parent_session_id IS NULL"]
-        params: list = [agent]
-        if project_path is None:
-            where.append("s.project_path IS NULL")
-        else:
-            where.append("s.project_path = ?")
-            params.append(project_path)
-        if day == "undated":
-            where.append("s.start_ts IS NULL")
-        else:
-            start = datetime.strptime(day, "%Y-%m-%d").replace(tzinfo=timezone.utc).timestamp()
-            where.append("s.start_ts >= ? AND s.start_ts < ?")
-            params += [start, start + 86400]
-        rows = self.conn.execute(
-            f"SELECT {SESSION_COLUMNS} FROM sessions s WHERE {' AND '.join(where)} ORDER BY s.start_ts DESC, s.id DESC",
-            params,
-        )
-        return [session_from_row(r) for r in rows]
+        return browse.sessions_on_day(self.conn, agent, project_path, day)
 
     def messages(self, session: Session | int, start: int = 0, limit: int | None = None) -> list[Message]:
-        """A session's messages in order, from ordinal ``start``."""
-        rowid = session.id if isinstance(session, Session) else session
-        sql = f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE session_rowid = ? AND ordinal >= ? ORDER BY ordinal"
-        params: list = [rowid, start]
-        if limit is not None:
-            sql += " LIMIT ?"
-            params.append(limit)
-        return [message_from_row(r) for r in self.conn.execute(sql, params)]
+        return browse.messages(self.conn, session, start, limit)
 
     def message(self, message_id: int) -> Message | None:
-        r = self.conn.execute(f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id = ?", (message_id,)).fetchone()
-        return message_from_row(r) if r else None
+        return browse.message(self.conn, message_id)
 
     def iter_events(
         self,
@@ -320,36 +195,8 @@ class Index:
         tools: tuple[str, ...] = (),
         agent: str | None = None,
         session_rowid: int | None = None,
-    ):
+    ) -> Iterator[tuple[Session, Message]]:
         """(Session, Message) pairs in time order: the normalised event stream."""
-        where, params = ["1=1"], []
-        if since is not None:
-            where.append("m.ts >= ?")
-            params.append(since)
-        if until is not None:
-            where.append("m.ts < ?")
-            params.append(until)
-        if kinds:
-            where.append(f"m.kind IN ({','.join('?' * len(kinds))})")
-            params += list(kinds)
-        if tools:
-            where.append(f"lower(m.tool_name) IN ({','.join('?' * len(tools))})")
-            params += [t.lower() for t in tools]
-        if agent:
-            where.append("s.agent = ?")
-            params.append(agent)
-        if session_rowid is not None:
-            where.append("m.session_rowid = ?")
-            params.append(session_rowid)
-        columns = ", ".join(f"m.{c} AS {c}" for c in MESSAGE_COLUMNS.split(", "))
-        sql = (
-            f"SELECT {columns} FROM messages m JOIN sessions s ON s.id = m.session_rowid"
-            f" WHERE {' AND '.join(where)} ORDER BY m.ts, m.session_rowid, m.ordinal"
+        return browse.iter_events(
+            self.conn, since=since, until=until, kinds=kinds, tools=tools, agent=agent, session_rowid=session_rowid
         )
-        cache: dict[int, Session] = {}
-        for r in self.conn.execute(sql, params):
-            message = message_from_row(r)
-            sid = message.session_rowid
-            if sid not in cache:
-                cache[sid] = self.session(sid)  # type: ignore[assignment]
-            yield cache[sid], message

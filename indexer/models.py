@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-AGENTS = ("claude-code", "codex", "pi")
-
 # Message kinds.
 TEXT = "text"
 TOOL_CALL = "tool_call"

@@ -30,7 +30,7 @@ async def shoot(state: ScreenState, index_path: Path, scratch: Path) -> Path:
         await pilot.pause()
         path = OUT / f"{state.name}.svg"
         path.write_text(app.export_screenshot(title="Threadback"), encoding="utf-8")
-    app.index.close()
+    app.context.index.close()
     return path
 
 

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from indexer.context import (
+from indexer.agents.context import (
     TRUNCATION_MARKER,
     WRAP_CLOSE,
     WRAP_OPEN,

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from indexer.usage import read_usage
+from indexer.agents.usage import read_usage
 
 from conftest import CORPUS
 

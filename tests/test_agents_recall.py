@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from indexer.recall import detect_recall, extract_terms
+from indexer.agents.recall import detect_recall, extract_terms
 
 TRIGGERS = [
     # Chinese (traditional and simplified)

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from indexer.hooks import (
+from indexer.agents.settings import (
     HOOK_EVENTS,
     SettingsError,
     hooks_status,
@@ -15,7 +15,8 @@ from indexer.hooks import (
     uninstall_hooks,
     user_settings_path,
 )
-from tui.cli import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, main
+from tui.cli import exits
+from tui.cli.main import main
 
 EXISTING = {
     "model": "sonnet",
@@ -133,36 +134,36 @@ def test_user_settings_honours_claude_config_dir(tmp_path):
 def test_cli_install_status_uninstall(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
     monkeypatch.chdir(tmp_path)
-    assert main(["hooks", "install", "--claude-code", "--user"]) == EXIT_OK
+    assert main(["hooks", "install", "--claude-code", "--user"]) == exits.OK
     assert "added Threadback hooks" in capsys.readouterr().out
-    assert main(["hooks", "install", "--claude-code"]) == EXIT_OK
+    assert main(["hooks", "install", "--claude-code"]) == exits.OK
     assert "already installed" in capsys.readouterr().out
-    assert main(["hooks", "status", "--json"]) == EXIT_OK
+    assert main(["hooks", "status", "--json"]) == exits.OK
     user, project = json.loads(capsys.readouterr().out)
     assert set(user["installed"]) == set(HOOK_EVENTS) and project["exists"] is False
-    assert main(["hooks", "install", "--claude-code", "--project"]) == EXIT_OK
+    assert main(["hooks", "install", "--claude-code", "--project"]) == exits.OK
     assert (tmp_path / ".claude" / "settings.json").exists()
     capsys.readouterr()
-    assert main(["hooks", "uninstall", "--claude-code", "--user"]) == EXIT_OK
+    assert main(["hooks", "uninstall", "--claude-code", "--user"]) == exits.OK
     assert "removed" in capsys.readouterr().out
-    assert main(["hooks", "status", "--user"]) == EXIT_OK
+    assert main(["hooks", "status", "--user"]) == exits.OK
     assert "not installed" in capsys.readouterr().out
     (tmp_path / "bad.json").write_text("{nope", encoding="utf-8")
-    assert main(["hooks", "install", "--claude-code", "--settings", str(tmp_path / "bad.json")]) == EXIT_REFUSED
+    assert main(["hooks", "install", "--claude-code", "--settings", str(tmp_path / "bad.json")]) == exits.REFUSED
     assert "not valid JSON" in capsys.readouterr().err
-    assert main(["hooks", "install", "--codex"]) == EXIT_USAGE
+    assert main(["hooks", "install", "--codex"]) == exits.USAGE
     assert "hooks print --codex" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("agent,where", [("--codex", ".codex/AGENTS.md"), ("--pi", ".pi/agent/AGENTS.md")])
 def test_hooks_print_routing_block(capsys, agent, where):
-    assert main(["hooks", "print", agent]) == EXIT_OK
+    assert main(["hooks", "print", agent]) == exits.OK
     out = capsys.readouterr().out
     assert out.startswith("## Past sessions and memory: Threadback")
     assert 'threadback search "<words>"' in out and "--exclude-session" in out and where in out
 
 
 def test_hooks_print_claude_code_json(capsys):
-    assert main(["hooks", "print", "--claude-code"]) == EXIT_OK
+    assert main(["hooks", "print", "--claude-code"]) == exits.OK
     data = json.loads(capsys.readouterr().out)
     assert set(data["hooks"]) == set(HOOK_EVENTS)

@@ -7,8 +7,9 @@ from datetime import datetime, timezone
 
 import pytest
 
-from indexer.usage import UsageEvent, read_usage, record_usage, usage_report
-from tui.cli import EXIT_NOTHING_FOUND, EXIT_OK, main
+from indexer.agents.usage import UsageEvent, read_usage, record_usage, usage_report
+from tui.cli import exits
+from tui.cli.main import main
 
 NOW = datetime(2026, 7, 1, 12, tzinfo=timezone.utc).timestamp()
 DAY = 86400.0
@@ -58,11 +59,11 @@ def test_record_usage_never_raises(tmp_path):
 
 def test_search_calls_are_logged_with_hits_and_excluded_sessions(home, corpus_index_path, capsys, monkeypatch):
     db = ["--db", str(corpus_index_path)]
-    assert main([*db, "search", "theme", "-n", "1"]) == EXIT_OK
-    assert main([*db, "search", "zzqqxxnothing"]) == EXIT_NOTHING_FOUND
-    assert main([*db, "search", "theme", "--exclude-session", "abc", "-n", "1"]) == EXIT_OK
+    assert main([*db, "search", "theme", "-n", "1"]) == exits.OK
+    assert main([*db, "search", "zzqqxxnothing"]) == exits.NOTHING_FOUND
+    assert main([*db, "search", "theme", "--exclude-session", "abc", "-n", "1"]) == exits.OK
     monkeypatch.setenv("CLAUDE_SESSION_ID", "from-env")
-    assert main([*db, "search", "theme", "-n", "1"]) == EXIT_OK
+    assert main([*db, "search", "theme", "-n", "1"]) == exits.OK
     capsys.readouterr()
     events = read_usage(home / "usage.jsonl")
     assert [(e.kind, e.query) for e in events] == [("search", "theme"), ("search", "zzqqxxnothing"),
@@ -73,7 +74,7 @@ def test_search_calls_are_logged_with_hits_and_excluded_sessions(home, corpus_in
 
 def test_search_excludes_the_session_named_in_the_environment(home, corpus_index_path, capsys, monkeypatch):
     db = ["--db", str(corpus_index_path)]
-    assert main([*db, "search", "organization", "-1", "--json"]) == EXIT_OK
+    assert main([*db, "search", "organization", "-1", "--json"]) == exits.OK
     sessions = [h["session_id"] for h in json.loads(capsys.readouterr().out)["hits"]]
     monkeypatch.setenv("THREADBACK_SESSION_ID", sessions[0])
     main([*db, "search", "organization", "-1", "--json"])
@@ -81,16 +82,16 @@ def test_search_excludes_the_session_named_in_the_environment(home, corpus_index
 
 
 def test_usage_command_text_and_json(home, capsys):
-    assert main(["usage"]) == EXIT_OK
+    assert main(["usage"]) == exits.OK
     assert "no calls logged yet" in capsys.readouterr().out
     import time
 
     record_usage(UsageEvent(time.time(), "search", "nothing here", 0))
     record_usage(UsageEvent(time.time(), "search", "found", 3))
-    assert main(["usage", "--days", "3"]) == EXIT_OK
+    assert main(["usage", "--days", "3"]) == exits.OK
     out = capsys.readouterr().out
     assert "2 calls" in out and "with no hits: 1 (50%)" in out and "1× nothing here" in out
-    assert main(["usage", "--json"]) == EXIT_OK
+    assert main(["usage", "--json"]) == exits.OK
     data = json.loads(capsys.readouterr().out)
     assert data["zero_hit_queries"] == [{"query": "nothing here", "count": 1}] and len(data["days"]) == 14
 
@@ -100,8 +101,8 @@ def test_context_command(home, tmp_path, capsys, monkeypatch):
 
     folder = tmp_path / "mem"
     MemoryStore(folder).save_fact_text("name: Alice\n")
-    assert main(["context", "--memory-dir", str(folder)]) == EXIT_OK
+    assert main(["context", "--memory-dir", str(folder)]) == exits.OK
     assert "name: Alice" in capsys.readouterr().out
-    assert main(["context", "--memory-dir", str(folder), "--json", "--max-bytes", "100"]) == EXIT_OK
+    assert main(["context", "--memory-dir", str(folder), "--json", "--max-bytes", "100"]) == exits.OK
     data = json.loads(capsys.readouterr().out)
     assert data["bytes"] <= 100 and data["truncated"] and data["counts"]["facts"] == 1

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from indexer.ingest import IndexLock
-from tui.cli import EXIT_BUSY, EXIT_INDEX, EXIT_NOT_FOUND, EXIT_NOTHING_FOUND, EXIT_OK, EXIT_USAGE, main
+from tui.cli import exits
+from tui.cli.main import main
 
 from conftest import CORPUS
 
@@ -29,10 +30,10 @@ def cli_db(corpus_index_path) -> list[str]:
 
 def test_index_prints_a_summary_line(tmp_path, capsys):
     db = tmp_path / "i.sqlite3"
-    assert main(["--db", str(db), *ROOT_ARGS, "index"]) == EXIT_OK
+    assert main(["--db", str(db), *ROOT_ARGS, "index"]) == exits.OK
     out = capsys.readouterr().out
     assert "files (" in out and "sessions" in out and "messages" in out and " s" in out
-    assert main(["--db", str(db), *ROOT_ARGS, "index", "--json"]) == EXIT_OK
+    assert main(["--db", str(db), *ROOT_ARGS, "index", "--json"]) == exits.OK
     summary = json.loads(capsys.readouterr().out)
     assert summary["files_new"] == 0 and summary["bytes_read"] == 0 and summary["sessions"] > 20
 
@@ -40,30 +41,30 @@ def test_index_prints_a_summary_line(tmp_path, capsys):
 def test_index_while_locked_exits_busy(tmp_path, capsys):
     db = tmp_path / "i.sqlite3"
     with IndexLock(db):
-        assert main(["--db", str(db), *ROOT_ARGS, "index"]) == EXIT_BUSY
+        assert main(["--db", str(db), *ROOT_ARGS, "index"]) == exits.BUSY
     assert "another Threadback index run" in capsys.readouterr().err
 
 
 def test_corrupt_index_message_and_rebuild(tmp_path, capsys):
     db = tmp_path / "i.sqlite3"
     db.write_bytes(b"garbage" * 1000)
-    assert main(["--db", str(db), "search", "theme"]) == EXIT_INDEX
+    assert main(["--db", str(db), "search", "theme"]) == exits.INDEX
     assert "--rebuild" in capsys.readouterr().err
-    assert main(["--db", str(db), *ROOT_ARGS, "index", "--rebuild", "-q"]) == EXIT_OK
-    assert main(["--db", str(db), "search", "theme", "-n", "1"]) == EXIT_OK
+    assert main(["--db", str(db), *ROOT_ARGS, "index", "--rebuild", "-q"]) == exits.OK
+    assert main(["--db", str(db), "search", "theme", "-n", "1"]) == exits.OK
 
 
 def test_missing_index_says_how_to_make_one(tmp_path, capsys):
-    assert main(["--db", str(tmp_path / "none.sqlite3"), "search", "theme"]) == EXIT_INDEX
+    assert main(["--db", str(tmp_path / "none.sqlite3"), "search", "theme"]) == exits.INDEX
     assert "threadback index" in capsys.readouterr().err
 
 
 def test_search_human_and_json(cli_db, capsys):
-    assert main([*cli_db, "search", '"code organization"', "-n", "2", "-C", "1"]) == EXIT_OK
+    assert main([*cli_db, "search", '"code organization"', "-n", "2", "-C", "1"]) == exits.OK
     out = capsys.readouterr().out
     assert "[1] claude-code · claude_p" in out and "«code organization»" in out
     assert "session 29ccd257-68b1-427f-ae5f-6524b7cb6f20" in out or "session agent-a2271d1" in out
-    assert main([*cli_db, "search", "更新", "--json"]) == EXIT_OK
+    assert main([*cli_db, "search", "更新", "--json"]) == exits.OK
     data = json.loads(capsys.readouterr().out)
     assert data["hits"] and data["hits"][0]["project"] == "Demo"
     start, end = data["hits"][0]["spans"][0]
@@ -71,15 +72,15 @@ def test_search_human_and_json(cli_db, capsys):
 
 
 def test_search_exit_codes_and_suggestions(cli_db, capsys):
-    assert main([*cli_db, "search", "zzqqxxnothing", "agent:pi"]) == EXIT_NOTHING_FOUND
+    assert main([*cli_db, "search", "zzqqxxnothing", "agent:pi"]) == exits.NOTHING_FOUND
     out = capsys.readouterr().out
     assert "no hits" in out and "drop the filter agent:pi" in out
-    assert main([*cli_db, "search", "x"]) == EXIT_USAGE
+    assert main([*cli_db, "search", "x"]) == exits.USAGE
     assert "too short" in capsys.readouterr().err
 
 
 def test_search_budget_marks_omitted_hits(cli_db, capsys):
-    assert main([*cli_db, "search", "theme", "-n", "20", "--budget", "700"]) == EXIT_OK
+    assert main([*cli_db, "search", "theme", "-n", "20", "--budget", "700"]) == exits.OK
     out = capsys.readouterr().out
     assert len(out.encode()) < 1500
     assert "more hits omitted]" in out
@@ -95,33 +96,52 @@ def test_search_exclude_session(cli_db, capsys):
 
 
 def test_show_transcript_and_window(cli_db, capsys):
-    assert main([*cli_db, "show", "29ccd257"]) == EXIT_OK
+    assert main([*cli_db, "show", "29ccd257"]) == exits.OK
     out = capsys.readouterr().out
     assert "claude-code · claude_p · 29ccd257-68b1-427f-ae5f-6524b7cb6f20" in out and "[Task]" in out
     main([*cli_db, "show", "29ccd257", "--json"])
     messages = json.loads(capsys.readouterr().out)["messages"]
     middle = messages[2]["message_id"]
-    assert main([*cli_db, "show", "29ccd257", "--around", str(middle), "-C", "1", "--json"]) == EXIT_OK
+    assert main([*cli_db, "show", "29ccd257", "--around", str(middle), "-C", "1", "--json"]) == exits.OK
     window = json.loads(capsys.readouterr().out)["messages"]
     assert [m["message_id"] for m in window] == [m["message_id"] for m in messages[1:4]]
-    assert main([*cli_db, "show", "nonexistent-session"]) == EXIT_NOT_FOUND
+    assert main([*cli_db, "show", "nonexistent-session"]) == exits.NOT_FOUND
+
+
+MESSAGE_KEYS = {"message_id", "ordinal", "time", "role", "kind", "tool", "text"}
+
+
+def test_a_message_has_one_json_shape_in_every_command(cli_db, capsys):
+    """show, a hit's context and events print a message with the same keys."""
+    main([*cli_db, "show", "29ccd257", "--json"])
+    shown = json.loads(capsys.readouterr().out)["messages"]
+    main([*cli_db, "search", "tmux", "-C", "1", "--json"])
+    hits = json.loads(capsys.readouterr().out)["hits"]
+    main([*cli_db, "events", "--session", "29ccd257"])
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    context = [c for h in hits for c in h["context_before"] + h["context_after"]]
+    assert shown and context and events
+    assert {frozenset(m) for m in shown} == {frozenset(m) for m in context} == {frozenset(MESSAGE_KEYS)}
+    assert {frozenset(e) - {"session", "agent", "cwd", "model"} for e in events} == {frozenset(MESSAGE_KEYS)}
+    # A hit carries the same message fields, with its snippet in place of the text.
+    assert MESSAGE_KEYS - {"text"} <= set(hits[0]) and "text" not in hits[0] and hits[0]["snippet"]
 
 
 def test_sessions_resume_and_events(cli_db, capsys):
-    assert main([*cli_db, "sessions", "--agent", "pi", "--json"]) == EXIT_OK
+    assert main([*cli_db, "sessions", "--agent", "pi", "--json"]) == exits.OK
     sessions = json.loads(capsys.readouterr().out)
     assert sessions and {s["agent"] for s in sessions} == {"pi"}
-    assert main([*cli_db, "resume", "29ccd257"]) == EXIT_OK
+    assert main([*cli_db, "resume", "29ccd257"]) == exits.OK
     assert capsys.readouterr().out.strip() == "cd /src/experiments/claude_p && claude --resume 29ccd257-68b1-427f-ae5f-6524b7cb6f20"
-    assert main([*cli_db, "resume", "019a93b9"]) == EXIT_OK
+    assert main([*cli_db, "resume", "019a93b9"]) == exits.OK
     assert capsys.readouterr().out.strip().endswith("codex resume 019a93b9-f380-7600-98ff-940e6b99603c")
-    assert main([*cli_db, "resume", "019e963d"]) == EXIT_OK
+    assert main([*cli_db, "resume", "019e963d"]) == exits.OK
     out = capsys.readouterr().out.strip()
     assert out.startswith("cd /tmp/agent-history-real-agent/pi/workspace && pi --session ") and out.endswith(".jsonl")
-    assert main([*cli_db, "events", "--kind", "tool_call", "--tool", "Task"]) == EXIT_OK
+    assert main([*cli_db, "events", "--kind", "tool_call", "--tool", "Task"]) == exits.OK
     events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert events and all(e["kind"] == "tool_call" and e["tool"] == "Task" for e in events)
-    assert set(events[0]) == {"session", "agent", "time", "cwd", "role", "kind", "tool", "model", "text"}
+    assert set(events[0]) == MESSAGE_KEYS | {"session", "agent", "cwd", "model"}
     times = [e["time"] for e in events]
     assert times == sorted(times)
 

@@ -14,7 +14,7 @@ UI_PACKAGES = ("textual", "rich", "pygments", "humanize", "tui")
 
 def test_indexer_imports_no_ui_package():
     modules = [m.name for m in pkgutil.walk_packages(indexer.__path__, "indexer.")]
-    assert "indexer.ingest" in modules and "indexer.search" in modules
+    assert "indexer.ingest.writer" in modules and "indexer.search.fts" in modules
     code = (
         "import importlib, sys\n"
         f"for name in {modules!r}: importlib.import_module(name)\n"

@@ -246,7 +246,7 @@ def test_a_helper_process_prepares_files_exactly_as_inline(tmp_path, monkeypatch
     same, also after the side file is lost and refilled."""
 
     from conftest import corpus_roots
-    from indexer import ingest
+    from indexer.ingest import stream as ingest
 
     used = []
     real_helper = ingest.HelperProcess
@@ -287,8 +287,8 @@ def test_a_helper_process_prepares_files_exactly_as_inline(tmp_path, monkeypatch
     assert answers(helped) == expected
     path = helped.path
     helped.close()
-    from indexer import side_index
-    for f in side_index.side_files(path):
+    from indexer.store import side_file
+    for f in side_file.side_files(path):
         f.unlink(missing_ok=True)
     healed = Index(path)
     healed.update(corpus_roots(), now=FIXED_NOW)
@@ -296,7 +296,7 @@ def test_a_helper_process_prepares_files_exactly_as_inline(tmp_path, monkeypatch
 
 
 def test_a_helper_that_dies_or_fails_is_reported_not_waited_for(tmp_path):
-    from indexer.prepare_helper import HelperError, HelperProcess
+    from indexer.ingest.helper import HelperError, HelperProcess
 
     helper = HelperProcess(tmp_path / "index.sqlite3", 1)
     with pytest.raises(HelperError, match="unknown request"):
@@ -329,7 +329,7 @@ def test_the_kept_message_count_follows_appends_rewrites_and_duplicates(tree):
 
 
 def test_the_helper_takes_more_text_while_the_writer_is_the_slower_side():
-    from indexer.prepare_helper import SHARE_MAX, TextSharing
+    from indexer.ingest.helper import SHARE_MAX, TextSharing
 
     sharing = TextSharing(now=0.0, share=0.25)
     assert [sharing.take_text() for _ in range(8)].count(True) == 2  # a quarter, spread evenly

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from tui import cli_memory
+from tui.cli import memory as cli_memory
 
 # The CLI reads the real clock, so the fresh entry is dated yesterday.
 YESTERDAY = (datetime.now(timezone.utc) - timedelta(days=1)).isoformat(timespec="seconds")
@@ -148,7 +148,7 @@ def test_broken_fact_file_is_a_usage_error_with_position(mem, capsys):
 
 
 def test_main_cli_wires_memory(mem, capsys):
-    cli = pytest.importorskip("tui.cli")
-    pytest.importorskip("tui.cli_index")
+    cli = pytest.importorskip("tui.cli.main")
+    pytest.importorskip("tui.cli.index")
     code = cli.main(["memory", "--memory-dir", str(mem), "show", "ep-00000001", "--json"])
     assert code == 0 and json.loads(capsys.readouterr().out)["id"] == "ep-00000001"

@@ -6,7 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from indexer.memory import MemoryStore, global_memory_dir, project_memory_dir, resolve_memory_dir
+from indexer.config import global_memory_dir, project_memory_dir, resolve_memory_dir
+from indexer.memory import MemoryStore
 
 
 def test_resolution_order(tmp_path, monkeypatch):

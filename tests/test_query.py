@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from indexer import QueryError, parse_query
-from indexer.query import text_matches
+from indexer.search.query import text_matches
 
 from conftest import FIXED_NOW
 

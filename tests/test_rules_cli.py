@@ -13,7 +13,10 @@ from pathlib import Path
 import pytest
 
 from indexer.rules import APPROVED, PENDING, REJECTED, RuleStore
-from tui import cli_rules
+from indexer.config import resolve_memory_dir
+from indexer.rules.review import AGENT_ENV_MARKERS
+from tui.cli import review as cli_review
+from tui.cli import rules as cli_rules
 
 REPO = Path(__file__).resolve().parents[1]
 NOW = 1_775_000_000.0
@@ -32,7 +35,7 @@ def run(memory: Path, *argv: str) -> int:
 
 
 def child_env(tmp_path: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in cli_rules.AGENT_ENV_MARKERS}
+    env = {k: v for k, v in os.environ.items() if k not in AGENT_ENV_MARKERS}
     env.pop("EDITOR", None)
     env.pop("VISUAL", None)
     env.update(PYTHONPATH=str(REPO), THREADBACK_HOME=str(tmp_path / "home"), TERM="dumb")
@@ -124,13 +127,13 @@ def test_import_twice(memory: Path, tmp_path: Path, capsys) -> None:
 def test_memory_dir_resolution(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.delenv("THREADBACK_MEMORY_DIR", raising=False)
     monkeypatch.setenv("THREADBACK_HOME", str(tmp_path / "home"))
-    assert cli_rules.resolve_rules_dir("/x/y") == Path("/x/y")
-    assert cli_rules.resolve_rules_dir(None, cwd=tmp_path) == tmp_path / "home" / "memory"
+    assert resolve_memory_dir("/x/y")[0] == Path("/x/y")
+    assert resolve_memory_dir(None, cwd=tmp_path)[0] == tmp_path / "home" / "memory"
     (tmp_path / "memory").mkdir()
     (tmp_path / "memory" / "rules.jsonl").write_text("")
-    assert cli_rules.resolve_rules_dir(None, cwd=tmp_path) == tmp_path / "memory"
+    assert resolve_memory_dir(None, cwd=tmp_path)[0] == tmp_path / "memory"
     monkeypatch.setenv("THREADBACK_MEMORY_DIR", str(tmp_path / "env"))
-    assert cli_rules.resolve_rules_dir(None, cwd=tmp_path) == tmp_path / "env"
+    assert resolve_memory_dir(None, cwd=tmp_path)[0] == tmp_path / "env"
 
 
 # --- review: refused without a terminal -------------------------------------------------------
@@ -139,7 +142,7 @@ def test_memory_dir_resolution(tmp_path: Path, monkeypatch) -> None:
 def test_review_refuses_a_pipe(memory: Path, tmp_path: Path) -> None:
     rule = RuleStore(memory).propose("Use pnpm, not npm.", now=NOW).rule
     result = subprocess.run(
-        [sys.executable, "-m", "tui.cli_rules", "rules", "--memory-dir", str(memory), "review"],
+        [sys.executable, "-m", "tui.cli", "rules", "--memory-dir", str(memory), "review"],
         input="y\ny\n",
         capture_output=True,
         text=True,
@@ -156,9 +159,9 @@ def test_review_refuses_a_pipe(memory: Path, tmp_path: Path) -> None:
 def test_review_refuses_inside_an_agent_shell_even_on_a_pty() -> None:
     master, slave = os.openpty()
     with open(slave, "r", closefd=False) as tty_in, open(slave, "w", closefd=False) as tty_out:
-        assert cli_rules.review_refusal(tty_in, tty_out, {}) is None
-        assert "CLAUDECODE" in (cli_rules.review_refusal(tty_in, tty_out, {"CLAUDECODE": "1"}) or "")
-        assert cli_rules.review_refusal(io.StringIO(), tty_out, {}) is not None
+        assert cli_review.review_refusal(tty_in, tty_out, {}) is None
+        assert "CLAUDECODE" in (cli_review.review_refusal(tty_in, tty_out, {"CLAUDECODE": "1"}) or "")
+        assert cli_review.review_refusal(io.StringIO(), tty_out, {}) is not None
     os.close(master)
     os.close(slave)
 
@@ -167,14 +170,14 @@ def test_review_refuses_inside_an_agent_shell_even_on_a_pty() -> None:
 
 
 class PtyChild:
-    """``python -m tui.cli_rules ...`` with a pseudo-terminal as stdin, stdout and stderr."""
+    """``python -m tui.cli ...`` with a pseudo-terminal as stdin, stdout and stderr."""
 
     def __init__(self, argv: list[str], env: dict[str, str]) -> None:
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child
             try:
                 os.chdir(REPO)
-                os.execve(sys.executable, [sys.executable, "-m", "tui.cli_rules", *argv], env)
+                os.execve(sys.executable, [sys.executable, "-m", "tui.cli", *argv], env)
             finally:
                 os._exit(127)
         self.output = ""
@@ -227,11 +230,11 @@ def test_review_on_a_terminal_approves_with_the_hash(memory: Path, tmp_path: Pat
     second = store.propose("Always answer in \u202eFrench.", now=NOW + 1).rule
 
     child = PtyChild(["rules", "--memory-dir", str(memory), "review"], child_env(tmp_path))
-    out = child.read_until(cli_rules.REVIEW_PROMPT)
+    out = child.read_until(cli_review.REVIEW_PROMPT)
     assert "The lockfile is pnpm-lock.yaml." in out  # shown in full
     child.send("y")
     out = child.read_until("[2/2]")
-    out = child.read_until(cli_rules.REVIEW_PROMPT.rstrip())
+    out = child.read_until(cli_review.REVIEW_PROMPT.rstrip())
     assert "⟨U+202E RLO⟩French" in out
     child.send("n")
     assert child.wait() == 0
@@ -264,7 +267,7 @@ def test_review_edit_then_approve(memory: Path) -> None:
     store = RuleStore(memory)
     rule = store.propose("Run the tests.", now=NOW).rule
     out = io.StringIO()
-    summary = cli_rules.run_review(
+    summary = cli_review.run_review(
         store,
         ask=scripted(["e", "y"]),
         out=out,
@@ -292,7 +295,7 @@ def test_review_refuses_an_approval_after_a_concurrent_change(memory: Path) -> N
             changed.append(True)
 
     out = io.StringIO()
-    summary = cli_rules.run_review(
+    summary = cli_review.run_review(
         store,
         ask=scripted(["y", "q"], on_ask=change_it_once),
         out=out,

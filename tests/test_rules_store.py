@@ -382,7 +382,7 @@ def test_export_lists_only_valid_approvals(store: RuleStore) -> None:
 
 def test_the_rules_core_imports_no_ui() -> None:
     code = (
-        "import sys, indexer.rules, indexer.visible_text; "
+        "import sys, indexer.rules, indexer.textsafe; "
         "bad = [m for m in ('textual', 'rich', 'pygments', 'humanize', 'tui') if m in sys.modules]; "
         "print(bad); sys.exit(1 if bad else 0)"
     )

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from indexer import Index, only_roots
-from indexer import db, side_index
+from indexer.store import side_file
+from indexer.store import connection, migrations, schema
 
 from conftest import FIXED_NOW
 
@@ -52,7 +53,7 @@ def test_bigrams_live_in_the_side_file_not_the_main_one(indexed):
     assert two_char_hits(index, "驗收") == ["請幫我驗收這個功能", "驗收標準是什麼"]
     main_tables = {r[0] for r in index.conn.execute("SELECT name FROM main.sqlite_master")}
     assert "cjk2" not in main_tables
-    side = sqlite3.connect(side_index.side_path(index.path))
+    side = sqlite3.connect(side_file.side_path(index.path))
     assert side.execute("SELECT count(*) FROM cjk2 WHERE cjk2 MATCH '\"驗收\"'").fetchone()[0] == 2
     side.close()
 
@@ -60,7 +61,7 @@ def test_bigrams_live_in_the_side_file_not_the_main_one(indexed):
 def without_side_file(index: Index) -> Path:
     """Close ``index`` and delete its side file; returns the index path."""
     index.close()
-    for f in side_index.side_files(index.path):
+    for f in side_file.side_files(index.path):
         f.unlink(missing_ok=True)
     return index.path
 
@@ -80,7 +81,7 @@ def test_a_deleted_side_file_is_refilled_by_the_next_run(indexed):
 def test_a_damaged_side_file_is_replaced_and_refilled(indexed):
     root, index = indexed
     path = without_side_file(index)
-    side_index.side_path(path).write_bytes(b"not a database at all " * 200)
+    side_file.side_path(path).write_bytes(b"not a database at all " * 200)
     index = Index(path)
     update(index, root)
     assert two_char_hits(index, "驗收") == ["請幫我驗收這個功能", "驗收標準是什麼"]
@@ -94,7 +95,7 @@ def test_a_side_file_from_another_index_is_not_trusted(indexed, tmp_path):
     update(other, other_root)
     other.close()
     index.close()
-    for mine, theirs in zip(side_index.side_files(index.path), side_index.side_files(other.path)):
+    for mine, theirs in zip(side_file.side_files(index.path), side_file.side_files(other.path)):
         mine.unlink(missing_ok=True)
         if theirs.exists():
             mine.write_bytes(theirs.read_bytes())
@@ -116,10 +117,10 @@ def test_a_version_1_index_migrates_keeping_two_character_search_and_counts(inde
     conn.execute("DROP INDEX files_by_stat")
     conn.execute("PRAGMA user_version = 1")
     conn.close()
-    for f in side_index.side_files(path):
+    for f in side_file.side_files(path):
         f.unlink(missing_ok=True)
     index = Index(path)
-    assert index.conn.execute("PRAGMA user_version").fetchone()[0] == db.SCHEMA_VERSION
+    assert index.conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
     assert index.conn.execute("SELECT value FROM meta WHERE key = 'message_count'").fetchone()[0] == "4"
     summary = update(index, root)
     assert summary.files_changed == 0  # the logs were not read again
@@ -172,9 +173,9 @@ def test_a_stopped_run_keeps_every_stored_message_findable(tmp_path):
 def test_rebuild_removes_the_side_file_too(indexed):
     _root, index = indexed
     index.close()
-    assert side_index.side_path(index.path).exists()
-    db.remove_index_files(index.path)
-    assert not any(f.exists() for f in db.index_files(index.path))
+    assert side_file.side_path(index.path).exists()
+    connection.remove_index_files(index.path)
+    assert not any(f.exists() for f in connection.index_files(index.path))
 
 
 def test_a_second_connection_that_saw_an_empty_file_finds_the_migration_done(tmp_path):
@@ -182,9 +183,9 @@ def test_a_second_connection_that_saw_an_empty_file_finds_the_migration_done(tmp
     path = tmp_path / "index.sqlite3"
     late = sqlite3.connect(path, isolation_level=None)
     assert late.execute("PRAGMA user_version").fetchone()[0] == 0  # it saw an empty file...
-    first = db.connect(path)  # ...then another connection created the schema
-    db.migrate(late, 0)  # and now the late one migrates from what it saw
-    assert late.execute("PRAGMA user_version").fetchone()[0] == db.SCHEMA_VERSION
+    first = connection.connect(path)  # ...then another connection created the schema
+    migrations.migrate(late, 0)  # and now the late one migrates from what it saw
+    assert late.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
     assert late.execute("SELECT value FROM meta WHERE key = 'message_count'").fetchall() == [("0",)]
     late.close()
     first.close()

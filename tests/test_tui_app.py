@@ -104,7 +104,7 @@ async def test_no_logs_offers_the_demo(tmp_path):
         assert app.screen.has_class("-no-logs")  # the offer stays on the search screen
         await pilot.click("#open-demo")
         await settle(pilot)
-        assert app.demo and app.index.path == demo_path
+        assert app.context.demo and app.context.index.path == demo_path
         assert app.stats is not None and app.stats.sessions > 0
         assert not app.screen.has_class("-no-logs")
 
@@ -119,11 +119,11 @@ async def test_narrow_terminal_stacks_the_panes(corpus_index_path):
 
 
 def test_threadback_without_a_command_reaches_launch(monkeypatch):
-    import tui.launch
+    import tui.cli.launch
 
     seen = {}
-    monkeypatch.setattr(tui.launch, "launch", lambda args: seen.setdefault("args", args) and 0)
-    from tui.cli import main
+    monkeypatch.setattr(tui.cli.launch, "launch", lambda args: seen.setdefault("args", args) and 0)
+    from tui.cli.main import main
 
     main(["--demo"])
     assert seen["args"].demo is True

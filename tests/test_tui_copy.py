@@ -56,7 +56,7 @@ async def test_copy_from_a_tree_node(corpus_index_path):
 async def test_copy_from_a_transcript(corpus_index_path):
     app = app_for(corpus_index_path)
     async with app.run_test(size=SIZE) as pilot:
-        app.open_transcript(app.index.session(CLAUDE_P))
+        app.open_transcript(app.context.index.session(CLAUDE_P))
         await settle(pilot)
         await pilot.press("y")
         assert app.clipboard == CLAUDE_P

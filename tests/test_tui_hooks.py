@@ -9,7 +9,7 @@ import pytest
 from rich.console import Console
 from textual.widgets import Button, Static
 
-from indexer.hooks import HOOK_EVENTS
+from indexer.agents.settings import HOOK_EVENTS
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HelpScreen
 from tui.screens.hooks import HooksScreen
@@ -166,7 +166,7 @@ async def test_without_threadback_on_path_the_hooks_run_it_by_its_full_path(corp
     launched = tmp_path / "venv bin" / "threadback"  # a space, so the path must be quoted
     launched.parent.mkdir()
     launched.write_text("#!/bin/sh\n")
-    monkeypatch.setattr("tui.screens.hooks.shutil.which", lambda name: None)
+    monkeypatch.setattr("indexer.agents.settings.shutil.which", lambda name: None)
     monkeypatch.setattr("sys.argv", [str(launched)])
     home.user_settings.parent.mkdir(parents=True)
     home.user_settings.write_text("{}\n")

@@ -10,7 +10,7 @@ import pytest
 from rich.console import Console
 from textual.widgets import DataTable, Input, OptionList, SelectionList, Static, TextArea
 
-from indexer.memory import MemoryStore, strength_of
+from indexer.memory import EpisodicFilter, MemoryStore, strength_of
 from memory_rules_host import (
     FIXED_NOW,
     SAMPLE_FACTS,
@@ -21,7 +21,6 @@ from memory_rules_host import (
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.memory import MemoryScreen
 from tui.widgets.memory_entry_form import MemoryEntryForm
-from tui.widgets.memory_episodic_pane import EpisodicFilter
 from tui.widgets.memory_link_form import MemoryLinkForm
 from tui.widgets.memory_pick_list import MemoryPickList
 from tui.widgets.memory_strength_bar import strength_bar

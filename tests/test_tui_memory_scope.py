@@ -153,4 +153,4 @@ async def test_the_tui_does_not_count_retrievals(corpus_index_path, home):
         assert EPISODE in memory_ids(app)
     store = MemoryStore(home.memory_dir)
     assert not store.retrievals_path.exists()
-    assert store.breakdown(EPISODE, app.aware_now()).retrieval_count == 0
+    assert store.breakdown(EPISODE, app.context.aware_now()).retrieval_count == 0

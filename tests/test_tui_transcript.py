@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 
 from indexer import Index
-from tui.message_render import render_message
+from tui.display.message_render import render_message
 from tui.screens.transcript import TranscriptScreen
 from tui.widgets.context_pane import ContextPane
 from tui.widgets.message_list import MessageList
@@ -23,8 +23,8 @@ def screen_text(widget) -> str:
 async def test_a_long_session_opens_fast_at_a_late_message(corpus_index_path):
     app = app_for(corpus_index_path)
     async with app.run_test(size=SIZE) as pilot:
-        session = app.index.session(LONG_PI_SESSION)
-        target = app.index.messages(session)[1100]
+        session = app.context.index.session(LONG_PI_SESSION)
+        target = app.context.index.messages(session)[1100]
         app.open_transcript(session, target.id)
         await settle(pilot)
         messages = app.screen.query_one(MessageList)
@@ -42,7 +42,7 @@ async def test_a_long_session_opens_fast_at_a_late_message(corpus_index_path):
 async def test_find_jumps_between_matches(corpus_index_path):
     app = app_for(corpus_index_path)
     async with app.run_test(size=SIZE) as pilot:
-        app.open_transcript(app.index.session(LONG_PI_SESSION))
+        app.open_transcript(app.context.index.session(LONG_PI_SESSION))
         await settle(pilot)
         await pilot.press("slash", *"AgentSession", "enter")
         await settle(pilot)
@@ -61,8 +61,8 @@ async def test_find_jumps_between_matches(corpus_index_path):
 async def test_tool_calls_expand_to_their_arguments(corpus_index_path):
     app = app_for(corpus_index_path)
     async with app.run_test(size=SIZE) as pilot:
-        session = app.index.session(LONG_PI_SESSION)
-        call = next(m for m in app.index.messages(session, limit=10) if m.kind == "tool_call")
+        session = app.context.index.session(LONG_PI_SESSION)
+        call = next(m for m in app.context.index.messages(session, limit=10) if m.kind == "tool_call")
         app.open_transcript(session, call.id)
         await settle(pilot)
         messages = app.screen.query_one(MessageList)
@@ -75,7 +75,7 @@ async def test_tool_calls_expand_to_their_arguments(corpus_index_path):
 
 
 def test_code_fences_are_highlighted_and_thinking_collapsed(corpus_index):
-    from tui.message_render import MessageStyles
+    from tui.display.message_render import MessageStyles
     from rich.style import Style
     from rich.syntax import Syntax
 

@@ -3,7 +3,7 @@ import unicodedata
 
 import pytest
 
-from indexer.visible_text import (
+from indexer.textsafe import (
     describe_suspicious,
     has_special,
     make_visible,

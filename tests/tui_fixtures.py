@@ -16,7 +16,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from indexer import Index, SourceRoots, only_roots
-from indexer.hooks import install_hooks
+from indexer.agents.settings import install_hooks
 from tui.app import ThreadbackApp, make_app
 
 from conftest import FIXED_NOW, corpus_roots  # tests/ is on sys.path (pytest, or the script)
@@ -54,9 +54,8 @@ async def settle(pilot: Pilot) -> None:
     load), so wait until a repaint leaves none running.
     """
     for _ in range(50):
-        await pilot.pause()
         await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
+        await pilot.pause()  # the messages the workers posted, and any worker they start
         if not any(worker.is_running for worker in pilot.app.workers):
             break
     freeze(pilot.app)
@@ -210,7 +209,7 @@ async def _transcript(pilot: Pilot) -> None:
 
 async def _transcript_find(pilot: Pilot) -> None:
     app = pilot.app
-    session = app.index.session("pi:ffae836b-9420-4060-ac13-7745215f90ff")
+    session = app.context.index.session("pi:ffae836b-9420-4060-ac13-7745215f90ff")
     app.open_transcript(session)
     await settle(pilot)
     await pilot.press("slash", *"AgentSession", "enter")
@@ -220,6 +219,18 @@ async def _transcript_find(pilot: Pilot) -> None:
 async def _help(pilot: Pilot) -> None:
     await pilot.press("f1")
     await settle(pilot)
+
+
+async def _help_memory(pilot: Pilot) -> None:
+    await pilot.press("f4")
+    await settle(pilot)
+    await _help(pilot)
+
+
+def _memory_home(scratch: Path) -> dict:
+    home = FakeHome(scratch / "home")
+    write_sample_memory(home.memory_dir)
+    return home.app_options()
 
 
 async def _no_logs(pilot: Pilot) -> None:
@@ -235,6 +246,7 @@ SCREEN_STATES = [
     ScreenState("transcript", _transcript),
     ScreenState("transcript_find", _transcript_find),
     ScreenState("help", _help),
+    ScreenState("help_memory", _help_memory, size=(120, 60), setup=_memory_home),
     ScreenState("no_logs", _no_logs, no_logs=True),
 ]
 
@@ -249,12 +261,6 @@ async def _search_memory(pilot: Pilot) -> None:
 async def _hooks(pilot: Pilot) -> None:
     await pilot.press("f6")
     await settle(pilot)
-
-
-def _memory_home(scratch: Path) -> dict:
-    home = FakeHome(scratch / "home")
-    write_sample_memory(home.memory_dir)
-    return home.app_options()
 
 
 def _hooks_home(scratch: Path) -> dict:

@@ -21,16 +21,11 @@ from indexer.memory.errors import (
     YamlIssue,
 )
 from indexer.memory.facts import Fact, validate as validate_fact_text
-from indexer.memory.location import (
-    TIER_FILES,
-    global_memory_dir,
-    holds_tier_file,
-    project_memory_dir,
-    resolve_memory_dir,
-)
+from indexer.memory.filter import SORTS, EpisodicFilter, matches_query, sort_scored
 from indexer.memory.promotion import guess_type, suggest_draft, suggest_tags
 from indexer.memory.scratchpad import ScratchpadItem
-from indexer.memory.store import TIERS, FinishResult, MemoryHit, MemoryStore, ScoredEntry
+from indexer.memory.search import TIERS, MemoryHit, find_memory
+from indexer.memory.store import FinishResult, MemoryStore, ScoredEntry
 from indexer.memory.strength import (
     DEFAULT_DECAY_THRESHOLD,
     StrengthBreakdown,
@@ -43,11 +38,12 @@ __all__ = [
     "DEFAULT_IMPORTANCE",
     "DEFAULT_WEIGHT",
     "EPISODE_TYPES",
+    "SORTS",
     "TIERS",
-    "TIER_FILES",
     "ChangedOnDiskError",
     "EpisodicDraft",
     "EpisodicEntry",
+    "EpisodicFilter",
     "Fact",
     "FactEditError",
     "FactFileError",
@@ -62,11 +58,10 @@ __all__ = [
     "ScratchpadItem",
     "StrengthBreakdown",
     "YamlIssue",
-    "global_memory_dir",
+    "find_memory",
     "guess_type",
-    "holds_tier_file",
-    "project_memory_dir",
-    "resolve_memory_dir",
+    "matches_query",
+    "sort_scored",
     "strength_breakdown",
     "strength_of",
     "suggest_draft",

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
+from indexer.config import resolve_memory_dir
 from indexer.fileio import atomic_write_text
 from indexer.memory.associations import DEFAULT_WEIGHT, AssociationLog, Link
 from indexer.memory.episodic import EpisodicDraft, EpisodicEntry, EpisodicLog
@@ -23,7 +24,7 @@ from indexer.memory.errors import (
     YamlIssue,
 )
 from indexer.memory.facts import Fact, FactFile, validate
-from indexer.memory.location import resolve_memory_dir
+from indexer.memory.search import TIERS, MemoryHit, search_tiers
 from indexer.memory.promotion import suggest_draft
 from indexer.memory.retrievals import RetrievalLog
 from indexer.memory.scratchpad import Scratchpad, ScratchpadItem, mark_line
@@ -33,9 +34,7 @@ from indexer.memory.strength import (
     strength_breakdown,
 )
 from indexer.memory.timeutil import as_aware
-from indexer.query import parse_query, text_matches
 
-TIERS = ("fact", "episodic", "scratchpad")
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,32 +45,6 @@ class ScoredEntry:
     @property
     def strength(self) -> float:
         return self.breakdown.strength
-
-
-@dataclass(frozen=True, slots=True)
-class MemoryHit:
-    """One search result; exactly one of ``fact``/``entry``/``item`` is set, as ``kind`` says."""
-
-    kind: str  # "fact" | "episodic" | "scratchpad"
-    id: str  # fact key, episodic id, or "scratchpad:<line>"
-    text: str  # one line to show
-    strength: float | None = None
-    fact: Fact | None = None
-    entry: EpisodicEntry | None = None
-    item: ScratchpadItem | None = None
-    breakdown: StrengthBreakdown | None = None
-
-    def to_dict(self) -> dict[str, object]:
-        body: dict[str, object] = {"kind": self.kind, "id": self.id, "text": self.text}
-        if self.strength is not None:
-            body["strength"] = round(self.strength, 4)
-        if self.fact is not None:
-            body["fact"] = self.fact.to_dict()
-        if self.entry is not None:
-            body["entry"] = self.entry.to_dict()
-        if self.item is not None:
-            body["item"] = self.item.to_dict()
-        return body
 
 
 @dataclass(frozen=True, slots=True)
@@ -396,43 +369,11 @@ class MemoryStore:
         limit: int | None = None,
         record: bool = False,
     ) -> list[MemoryHit]:
-        """Facts, then episodic entries strongest first, then scratchpad items.
-
-        Same query language as session search (words AND, "phrases", OR, -exclude; substring
-        so short CJK words match). ``since:``/``until:`` filter episodic entries by ``ts`` and
-        leave out the undated tiers. A broken fact.yml is skipped (see ``problems()``).
-        ``record=True`` logs each returned episodic entry as a retrieval (the CLI does this:
-        that is what ``retrieval_count`` counts); the strengths shown are from before it.
-        """
-        now = as_aware(now)
-        q = parse_query(query, now.timestamp())
-        wanted = set(tiers)
-        dated = q.since is not None or q.until is not None
-        hits: list[MemoryHit] = []
-        if "fact" in wanted and not dated and self._fact_file.error is None:
-            for fact in self.facts(include_archived=include_archived):
-                if text_matches(q, fact.search_text):
-                    hits.append(MemoryHit("fact", fact.key, f"{fact.key}: {fact.value_text}",
-                                          fact=fact))
-        if "episodic" in wanted:
-            for s in self.scored(now, include_archived=include_archived):
-                when = s.entry.when
-                if dated and when is None:
-                    continue
-                if q.since is not None and when is not None and when.timestamp() < q.since:
-                    continue
-                if q.until is not None and when is not None and when.timestamp() >= q.until:
-                    continue
-                if text_matches(q, s.entry.search_text):
-                    hits.append(MemoryHit("episodic", s.entry.id, s.entry.summary, s.strength,
-                                          entry=s.entry, breakdown=s.breakdown))
-        if "scratchpad" in wanted and not dated:
-            for item in self.scratchpad_items():
-                if text_matches(q, item.text):
-                    hits.append(MemoryHit("scratchpad", f"scratchpad:{item.line}", item.text,
-                                          item=item))
-        if limit is not None:
-            hits = hits[:limit]
+        """Facts, then episodic entries strongest first, then scratchpad items (see
+        ``indexer.memory.search``). ``record=True`` logs each returned episodic entry as a
+        retrieval (the CLI does this: that is what ``retrieval_count`` counts)."""
+        hits = search_tiers(self, query, as_aware(now), tiers=tiers, include_archived=include_archived,
+                            limit=limit)
         if record:
             self.record_retrievals([h.id for h in hits if h.kind == "episodic"], query, now)
         return hits

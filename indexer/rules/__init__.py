@@ -7,8 +7,8 @@
     store.export("markdown")                     # only valid approvals
 """
 
-from indexer.rules.claude_notes import ClaudeNote, SkippedNote, claude_projects_root
-from indexer.rules.decisions import Decision
+from indexer.rules.claude_notes import ClaudeNote, ImportReport, SkippedNote, claude_projects_root
+from indexer.rules.decisions import Decision, default_actor
 from indexer.rules.export import EXPORT_FORMATS, MARKDOWN_HEADING
 from indexer.rules.model import (
     APPROVED,
@@ -17,6 +17,7 @@ from indexer.rules.model import (
     EFFECTIVE_STATUSES,
     MAX_RULE_CHARS,
     PENDING,
+    ProposeResult,
     REJECTED,
     STATUSES,
     Rule,
@@ -24,18 +25,11 @@ from indexer.rules.model import (
     RuleNotFoundError,
     RuleStateError,
     TextChangedError,
+    clean_rule_text,
     text_sha256,
 )
 from indexer.rules.similarity import NEAR_DUPLICATE_RATIO, normalise
-from indexer.rules.store import (
-    DECISIONS_FILE,
-    RULES_FILE,
-    ImportReport,
-    ProposeResult,
-    RuleStore,
-    clean_rule_text,
-    default_actor,
-)
+from indexer.rules.store import DECISIONS_FILE, RULES_FILE, RuleStore
 
 __all__ = [
     "APPROVED",

@@ -12,6 +12,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from indexer.rules.model import Rule
+
 INDEX_NOTE = "MEMORY.md"
 MAX_NOTE_BYTES = 1_000_000
 
@@ -107,3 +109,11 @@ def split_front_matter(text: str) -> tuple[dict[str, str], str]:
         if value:
             fields[key.strip()] = value
     return fields, "\n".join(lines[end + 1 :])
+
+
+@dataclass(frozen=True, slots=True)
+class ImportReport:
+    proposed: tuple[Rule, ...]
+    duplicates: tuple[tuple[Path, Rule], ...]  # note path, the existing rule it resembles
+    already_imported: tuple[Path, ...]
+    skipped: tuple[SkippedNote, ...]

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import getpass
 import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from indexer.rules.model import Rule, format_ts, parse_ts
+
+
+def default_actor() -> str:
+    """The OS user name: who approved, rejected or undid something."""
+    try:
+        return getpass.getuser()
+    except Exception:  # no USER variable and no passwd entry (some containers)
+        return "unknown"
 
 ACTIONS = ("propose", "approve", "reject", "edit", "undo", "archive")
 _CORE_KEYS = ("ts", "action", "rule", "actor", "sha256")

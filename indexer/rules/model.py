@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Any, Mapping
 
-from indexer.visible_text import is_special
+from indexer.textsafe import is_special
 
 PENDING = "pending"
 APPROVED = "approved"
@@ -107,6 +107,75 @@ _KNOWN_FIELDS = (
 )
 _TIME_FIELDS = ("proposed_at", "approved_at", "decided_at")
 _TEXT_FIELDS = tuple(f for f in _KNOWN_FIELDS if f not in _TIME_FIELDS)
+
+
+def clean_rule_text(text: str) -> str:
+    """The text as it will be stored; raises ``RuleError`` for an empty or huge text."""
+    text = text.strip()
+    if not text:
+        raise RuleError("a rule needs some text")
+    if len(text) > MAX_RULE_CHARS:
+        raise RuleError(f"a rule is limited to {MAX_RULE_CHARS:,} characters")
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class ProposeResult:
+    rule: Rule  # the new pending rule, or the existing rule it nearly duplicates
+    created: bool
+
+
+def new_rule_id(text: str, now: float, source: str | None, *, taken: set[str]) -> str:
+    """``r-`` and 8 hex digits from the rule's text, time and source, not in ``taken``."""
+    salt = 0
+    while True:
+        seed = f"{now!r}\0{source or ''}\0{salt}\0{text}".encode("utf-8", "surrogatepass")
+        rule_id = "r-" + hashlib.sha256(seed).hexdigest()[:8]
+        if rule_id not in taken:
+            return rule_id
+        salt += 1
+
+
+# --- a rule's state changes (each a new Rule; the store writes it and logs the decision) ---------
+
+
+def approved_as(rule: Rule, shown_text: str, approver: str, now: float) -> Rule:
+    """``rule`` approved, bound to the hash of the text the person was shown."""
+    return replace(
+        rule,
+        status=APPROVED,
+        approved_sha256=text_sha256(shown_text),
+        approved_at=float(now),
+        approved_by=approver,
+        decided_at=None,
+        decided_by=None,
+    )
+
+
+def decided_as(rule: Rule, status: str, actor: str, now: float) -> Rule:
+    """``rule`` rejected or archived: any approval is dropped."""
+    return replace(
+        rule,
+        status=status,
+        approved_sha256=None,
+        approved_at=None,
+        approved_by=None,
+        decided_at=float(now),
+        decided_by=actor,
+    )
+
+
+def back_to_pending(rule: Rule) -> Rule:
+    """``rule`` with its decision undone: pending, no approval, no decision."""
+    return replace(
+        rule,
+        status=PENDING,
+        approved_sha256=None,
+        approved_at=None,
+        approved_by=None,
+        decided_at=None,
+        decided_by=None,
+    )
 
 
 def format_ts(ts: float) -> str:

@@ -7,36 +7,39 @@ approval records the SHA-256 of that text, so any later change to the text voids
 
 from __future__ import annotations
 
-import getpass
-import hashlib
 import json
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from indexer.fileio import FileStamp, append_line, atomic_write_bytes, check_unchanged
-from indexer.rules.claude_notes import ClaudeNote, SkippedNote, find_note_files, read_note
-from indexer.rules.decisions import Decision, decision_entry, read_decisions
+from indexer.rules.claude_notes import ClaudeNote, ImportReport, SkippedNote, find_note_files, read_note
+from indexer.rules.decisions import Decision, decision_entry, default_actor, read_decisions
 from indexer.rules.export import EXPORT_FORMATS, rules_to_json, rules_to_markdown
 from indexer.rules.model import (
-    APPROVED,
     ARCHIVED,
     EFFECTIVE_STATUSES,
     MAX_RULE_CHARS,
     PENDING,
+    ProposeResult,
     REJECTED,
     Rule,
     RuleError,
     RuleNotFoundError,
     RuleStateError,
     TextChangedError,
+    approved_as,
+    back_to_pending,
+    clean_rule_text,
+    decided_as,
     encode_line,
+    new_rule_id,
     rule_from_json,
     rule_to_json,
-    text_sha256,
 )
 from indexer.rules.similarity import find_near_duplicate
+from indexer.sources import CLAUDE_CODE
 
 try:
     import fcntl
@@ -46,39 +49,6 @@ except ImportError:  # Windows: no advisory locks; the on-disk change check stil
 RULES_FILE = "rules.jsonl"
 DECISIONS_FILE = "rules-decisions.jsonl"
 LOCK_FILE = ".rules.lock"
-CLAUDE_CODE = "claude-code"
-
-
-@dataclass(frozen=True, slots=True)
-class ProposeResult:
-    rule: Rule  # the new pending rule, or the existing rule it nearly duplicates
-    created: bool
-
-
-@dataclass(frozen=True, slots=True)
-class ImportReport:
-    proposed: tuple[Rule, ...]
-    duplicates: tuple[tuple[Path, Rule], ...]  # note path, the existing rule it resembles
-    already_imported: tuple[Path, ...]
-    skipped: tuple[SkippedNote, ...]
-
-
-def default_actor() -> str:
-    """The OS user name: who approved, rejected or undid something."""
-    try:
-        return getpass.getuser()
-    except Exception:  # no USER variable and no passwd entry (some containers)
-        return "unknown"
-
-
-def clean_rule_text(text: str) -> str:
-    """The text as it will be stored; raises ``RuleError`` for an empty or huge text."""
-    text = text.strip()
-    if not text:
-        raise RuleError("a rule needs some text")
-    if len(text) > MAX_RULE_CHARS:
-        raise RuleError(f"a rule is limited to {MAX_RULE_CHARS:,} characters")
-    return text
 
 
 class RuleStore:
@@ -214,7 +184,7 @@ class RuleStore:
             if existing is not None:
                 return ProposeResult(existing, created=False)
             rule = Rule(
-                id=self._new_id(text, now, source_path),
+                id=new_rule_id(text, now, source_path, taken=set(self._rules)),
                 text=text,
                 status=PENDING,
                 proposed_at=float(now),
@@ -285,7 +255,7 @@ class RuleStore:
         approved = []
         for rule_id, shown_text in items:
             rule = self._reviewable(rule_id, shown_text)
-            approved.append(self._approved(rule, shown_text, approver, now))
+            approved.append(approved_as(rule, shown_text, approver, now))
         decisions = [decision_entry("approve", r, approver, now) for r in approved]
         self._commit(approved, decisions)
         return approved
@@ -303,7 +273,7 @@ class RuleStore:
         approver = approver or default_actor()
         rule = self._reviewable(rule_id, shown_text)
         new_text = clean_rule_text(new_text)
-        edited = self._approved(replace(rule, text=new_text), new_text, approver, now)
+        edited = approved_as(replace(rule, text=new_text), new_text, approver, now)
         decisions = [
             decision_entry("edit", edited, approver, now, previous_sha256=rule.sha256),
             decision_entry("approve", edited, approver, now),
@@ -323,15 +293,7 @@ class RuleStore:
         rule = self.get(rule_id)
         if rule.status == PENDING:
             raise RuleStateError(f"{rule_id} is already pending; nothing to undo")
-        pending = replace(
-            rule,
-            status=PENDING,
-            approved_sha256=None,
-            approved_at=None,
-            approved_by=None,
-            decided_at=None,
-            decided_by=None,
-        )
+        pending = back_to_pending(rule)
         decision = decision_entry(
             "undo", pending, actor, now, previous_status=rule.effective_status
         )
@@ -353,18 +315,6 @@ class RuleStore:
             )
         return rule
 
-    @staticmethod
-    def _approved(rule: Rule, shown_text: str, approver: str, now: float) -> Rule:
-        return replace(
-            rule,
-            status=APPROVED,
-            approved_sha256=text_sha256(shown_text),
-            approved_at=float(now),
-            approved_by=approver,
-            decided_at=None,
-            decided_by=None,
-        )
-
     def _decide(
         self, rule_id: str, status: str, action: str, now: float, actor: str | None
     ) -> Rule:
@@ -372,15 +322,7 @@ class RuleStore:
         rule = self.get(rule_id)
         if rule.status == status:
             raise RuleStateError(f"{rule_id} is already {status}")
-        decided = replace(
-            rule,
-            status=status,
-            approved_sha256=None,
-            approved_at=None,
-            approved_by=None,
-            decided_at=float(now),
-            decided_by=actor,
-        )
+        decided = decided_as(rule, status, actor, now)
         decision = decision_entry(
             action, decided, actor, now, previous_status=rule.effective_status
         )
@@ -389,7 +331,7 @@ class RuleStore:
 
     def _rule_from_note(self, note: ClaudeNote, now: float, taken: set[str]) -> Rule:
         return Rule(
-            id=self._new_id(note.text, now, str(note.path), taken),
+            id=new_rule_id(note.text, now, str(note.path), taken=taken | set(self._rules)),
             text=note.text,
             status=PENDING,
             proposed_at=float(now),
@@ -398,21 +340,6 @@ class RuleStore:
             title=note.title,
             source_sha256=note.file_sha256,
         )
-
-    def _new_id(
-        self,
-        text: str,
-        now: float,
-        source: str | None,
-        taken: set[str] | frozenset[str] = frozenset(),
-    ) -> str:
-        salt = 0
-        while True:
-            seed = f"{now!r}\0{source or ''}\0{salt}\0{text}".encode("utf-8", "surrogatepass")
-            rule_id = "r-" + hashlib.sha256(seed).hexdigest()[:8]
-            if rule_id not in self._rules and rule_id not in taken:
-                return rule_id
-            salt += 1
 
     @contextmanager
     def _locked(self) -> Iterator[None]:

@@ -1,21 +1,57 @@
-"""One parser module per agent, and the registry that finds their logs.
+"""The one agent registry: every agent Threadback reads, with its parser and what the rest of the
+code needs to know about it (names, where its logs live, how a session is resumed).
 
-Each module offers ``default_roots()``, ``is_log_file(file_name)``, ``init_meta(path, meta)`` and
-``parse(path, data, first_line_no, state, meta) -> ParseOutput``; a module may add
-``is_whole_document(path)`` for formats that are rewritten whole rather than appended to.
+Each parser module offers ``default_roots()``, ``is_log_file(file_name)``,
+``init_meta(path, meta)`` and ``parse(path, data, first_line_no, state, meta) -> ParseOutput``;
+a module may add ``is_whole_document(path)`` for formats that are rewritten whole rather than
+appended to. A new agent is one parser module and one ``Agent`` entry below.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 
 from indexer.sources import claude_code, codex, pi
 
-PARSERS: dict[str, ModuleType] = {
-    claude_code.AGENT: claude_code,
-    codex.AGENT: codex,
-    pi.AGENT: pi,
-}
+
+@dataclass(frozen=True)
+class Agent:
+    name: str  # as stored in the index, written in `agent:` filters and config [roots]
+    label: str  # for people: "Claude Code"
+    parser: ModuleType
+    dir_option: str  # the command-line flag that replaces its log folders
+    log_folder: str  # the folder under the agent's home that holds its session logs
+    resume: str  # the shell command resuming a session: {id} is the session id, {path} its log file
+    subagent_resumes_parent: bool  # a subagent session is resumed through its parent
+    aliases: tuple[str, ...] = ()  # other spellings `agent:` accepts
+
+    def default_roots(self) -> list[Path]:
+        """Its log folders on this machine (its home from the agent's own environment variable)."""
+        return self.parser.default_roots()
+
+
+AGENTS: tuple[Agent, ...] = (
+    Agent(claude_code.AGENT, "Claude Code", claude_code, "--claude-dir", "projects",
+          "claude --resume {id}", subagent_resumes_parent=True, aliases=("claude", "cc", "claudecode")),
+    Agent(codex.AGENT, "Codex CLI", codex, "--codex-dir", "sessions",
+          "codex resume {id}", subagent_resumes_parent=True),
+    # A Pi session's parent is the session it was branched from; the branch resumes by itself.
+    Agent(pi.AGENT, "Pi", pi, "--pi-dir", "sessions", "pi --session {path}", subagent_resumes_parent=False),
+)
+AGENT_NAMES: tuple[str, ...] = tuple(a.name for a in AGENTS)
+BY_NAME: dict[str, Agent] = {a.name: a for a in AGENTS}
+PARSERS: dict[str, ModuleType] = {a.name: a.parser for a in AGENTS}
+CLAUDE_CODE = claude_code.AGENT
+
+_SPELLINGS = {spelling: a.name for a in AGENTS for spelling in (a.name, *a.aliases)}
+
+
+def agent_named(text: str) -> str:
+    """The agent's name for ``text`` as a person writes it (``claude`` -> ``claude-code``);
+    an unknown name comes back lowercased, so a filter on it finds nothing rather than failing."""
+    return _SPELLINGS.get(text.lower(), text.lower())
 
 
 def is_whole_document(agent: str, path) -> bool:

@@ -1,6 +1,9 @@
-"""``?``: every key of the screen you came from, grouped by where it works."""
+"""``?``: every key of the screen you came from, grouped by where it works, read from the
+bindings of the screen and of its widgets that name a ``HELP_TITLE``."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from rich.table import Table
 from rich.text import Text
@@ -10,6 +13,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
+from indexer.agents.settings import HooksStatus
 from tui.screens.hooks import hooks_summary
 
 
@@ -17,35 +21,41 @@ def _bindings_of(cls: type) -> list[Binding]:
     return [b for b in getattr(cls, "BINDINGS", []) if isinstance(b, Binding) and b.description]
 
 
-def key_sections(under: Screen) -> list[tuple[str, list[Binding]]]:
-    """(section title, bindings): the screen's own keys, its widgets' keys, then app-wide keys."""
-    from tui.app import ThreadbackApp
-    from tui.screens.search import SearchScreen
-    from tui.screens.sessions import SessionsScreen
-    from tui.screens.transcript import TranscriptScreen
-    from tui.widgets.message_list import MessageList
-    from tui.widgets.result_list import ResultList
-    from tui.widgets.session_tree import SessionTree
+EVERYWHERE_EXTRAS = [
+    Binding("ctrl+p", "command_palette", "Command palette"),
+    Binding("tab", "focus_next", "Next pane"),
+]
 
-    per_screen: dict[type, list[tuple[str, type]]] = {
-        SearchScreen: [("Search box", SearchScreen), ("Results", ResultList)],
-        SessionsScreen: [("Sessions", SessionsScreen), ("Session tree", SessionTree)],
-        TranscriptScreen: [("Transcript", TranscriptScreen), ("Messages", MessageList)],
-    }
-    sections = [(title, _bindings_of(cls)) for title, cls in per_screen.get(type(under), [])]
-    sections.append(("Everywhere", _bindings_of(ThreadbackApp) + [
-        Binding("ctrl+p", "command_palette", "Command palette"),
-        Binding("tab", "focus_next", "Next pane"),
-    ]))
+
+def key_sections(under: Screen, app_bindings: Sequence[Binding | tuple]) -> list[tuple[str, list[Binding]]]:
+    """(section title, bindings): the screen's own keys, then those of each widget on it that
+    names a ``HELP_TITLE`` (in screen order), then the app-wide keys. Built from the bindings
+    themselves, so a screen's help always lists what its keys do."""
+    sections: list[tuple[str, list[Binding]]] = []
+    seen: set[type] = set()
+    for node in [under, *under.query("*")]:
+        cls = type(node)
+        title = getattr(cls, "HELP_TITLE", None)
+        if not title or cls in seen:
+            continue
+        seen.add(cls)
+        bindings = _bindings_of(cls)
+        if bindings:
+            sections.append((title, bindings))
+    everywhere = [b for b in app_bindings if isinstance(b, Binding) and b.description]
+    sections.append(("Everywhere", everywhere + EVERYWHERE_EXTRAS))
     return sections
 
 
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,q,question_mark,f1", "dismiss", "Close", id="help.close")]
 
-    def __init__(self, under: Screen) -> None:
+    def __init__(self, under: Screen, *, app_bindings: Sequence[Binding | tuple] = (),
+                 hooks: Sequence[tuple[str, HooksStatus]] | None = None) -> None:
         super().__init__()
         self.under = under
+        self.app_bindings = app_bindings
+        self.hooks = hooks
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-dialog"):
@@ -56,16 +66,13 @@ class HelpScreen(ModalScreen[None]):
         table.add_column(justify="right", style="bold", no_wrap=True)
         table.add_column()
         table.add_row(Text("Threadback keys", style="bold underline"), "")
-        for title, bindings in key_sections(self.under):
+        for title, bindings in key_sections(self.under, self.app_bindings):
             table.add_row("", "")
             table.add_row(Text(title, style="bold italic"), "")
             for binding in bindings:
                 keys = binding.key_display or ", ".join(self.app.get_key_display(Binding(k, "")) for k in binding.key.split(","))
                 table.add_row(keys, binding.description)
-        hooks = getattr(self.app, "hooks", None)
-        if hooks is None and hasattr(self.app, "read_hooks"):
-            # Not loaded yet by the start-up worker: two small files, read now so help is complete.
-            hooks = self.app.read_hooks()
+        hooks = self.hooks
         if hooks is not None:
             table.add_row("", "")
             table.add_row("", Text.assemble(("Claude Code hooks: ", "bold"), hooks_summary(hooks),

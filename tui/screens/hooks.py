@@ -8,7 +8,6 @@ our entries touched, a settings.json that does not parse reported and left alone
 
 from __future__ import annotations
 
-import shutil
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -24,18 +23,19 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
 from indexer.fileio import ChangedOnDiskError
-from indexer.hooks import (
-    DEFAULT_PROGRAM,
+from indexer.agents.settings import (
     HOOK_EVENTS,
     HookChange,
     HooksStatus,
+    hook_program,
     SettingsError,
     hooks_status,
     install_hooks,
     uninstall_hooks,
 )
-from tui.log_text import visible
+from tui.display.log_text import visible
 from tui.screens.confirm import ConfirmScreen
+from tui.worker_errors import ReportsWorkerErrors
 
 OTHER_AGENTS = ("Codex and pi read AGENTS.md instead of hooks: run `threadback hooks print --codex` "
                 "or `threadback hooks print --pi` and paste the block it prints.")
@@ -87,19 +87,7 @@ def describe(status: HooksStatus) -> tuple[str, str]:
     return "not installed", "bold"
 
 
-def hook_program() -> tuple[str, str | None]:
-    """The command the hooks will run, and a note for the confirm dialog when it is not the
-    plain ``threadback`` found on PATH (Claude Code runs hooks through a shell, with its PATH)."""
-    if shutil.which(DEFAULT_PROGRAM):
-        return DEFAULT_PROGRAM, None
-    launched = Path(sys.argv[0]).resolve() if sys.argv and sys.argv[0] else None
-    if launched is not None and launched.name == DEFAULT_PROGRAM and launched.is_file():
-        return str(launched), f"`threadback` is not on PATH, so the hooks will run it by its full path: {launched}"
-    return DEFAULT_PROGRAM, ("`threadback` is not on PATH: the hooks cannot run until it is "
-                             "(or install them with `threadback hooks install --program /full/path`).")
-
-
-class HooksScreen(ModalScreen[None]):
+class HooksScreen(ReportsWorkerErrors, ModalScreen[None]):
     """Which Threadback hooks each settings file has, with Install / Uninstall per file."""
 
     BINDINGS = [Binding("escape,q", "close", "Close", id="hooks.close")]
@@ -119,7 +107,7 @@ class HooksScreen(ModalScreen[None]):
     def __init__(self, scopes: Sequence[SettingsScope], *, program: str | None = None) -> None:
         super().__init__()
         self.scopes = tuple(scopes)
-        self.program, self.program_note = (program, None) if program else hook_program()
+        self.program, self.program_note = (program, None) if program else hook_program(sys.argv[0] if sys.argv else None)
         self.statuses: dict[str, HooksStatus] = {}
         self.errors: dict[str, str] = {}  # the last failed write per scope
 

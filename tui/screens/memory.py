@@ -20,12 +20,9 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static, TabbedContent, TabPane
 
-from indexer.memory import (
-    DEFAULT_DECAY_THRESHOLD,
-    MemoryStore,
-    global_memory_dir,
-    project_memory_dir,
-)
+from indexer.config import global_memory_dir, project_memory_dir
+from indexer.memory import DEFAULT_DECAY_THRESHOLD, MemoryStore
+from tui.app_context import AppContext
 from tui.screens.confirm import ConfirmScreen
 from tui.widgets.memory_episodic_pane import MemoryEpisodicPane
 from tui.widgets.memory_fact_pane import MemoryFactPane
@@ -53,6 +50,7 @@ def utc_now() -> datetime:
 
 class MemoryScreen(Screen[None]):
     """The three memory tiers of one folder."""
+    HELP_TITLE = "Memory"  # its keys' section in the help screen
 
     CSS_PATH = "../memory_rules.tcss"
     BINDINGS = [
@@ -76,6 +74,7 @@ class MemoryScreen(Screen[None]):
         folder_label: Callable[[Path], str] = home_relative,
         decay_threshold: float = DEFAULT_DECAY_THRESHOLD,
         initial_tab: str = "fact",
+        context: AppContext | None = None,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
@@ -88,6 +87,7 @@ class MemoryScreen(Screen[None]):
         self.folder_label = folder_label
         self.decay_threshold = decay_threshold
         self.initial_tab = initial_tab
+        self.context = context  # the app's: its status line, and a memory folder opened elsewhere
 
     def compose(self) -> ComposeResult:
         yield Static("", id="memory-folder")
@@ -100,11 +100,21 @@ class MemoryScreen(Screen[None]):
                                          id="memory-episodic")
             with TabPane("Scratchpad", id="scratchpad"):
                 yield MemoryScratchpadPane(self.store, self.now, id="memory-scratchpad")
-        yield StatusBar()
+        yield StatusBar(self.context)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.show_folder()
+        if self.context is not None:
+            self.context.watch(self, "memory_generation", self._folder_opened_elsewhere, init=False)
+
+    def _folder_opened_elsewhere(self, _generation: int) -> None:
+        """The app opened another memory folder (the demo's): show it."""
+        assert self.context is not None
+        store = self.context.memory_store()
+        if not _same(store.folder, self.store.folder):
+            self.store = store
+            self.reload_all()
 
     @property
     def panes(self) -> list[MemoryTierPane]:

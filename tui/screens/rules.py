@@ -21,7 +21,7 @@ from textual.widgets import Footer, OptionList, Static, Tab, Tabs
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from indexer.fileio import ChangedOnDiskError
-from indexer.memory import resolve_memory_dir
+from indexer.config import resolve_memory_dir
 from indexer.rules import (
     APPROVED,
     ARCHIVED,
@@ -33,8 +33,9 @@ from indexer.rules import (
     RuleStore,
     TextChangedError,
 )
-from indexer.visible_text import suspicious_characters
-from tui.log_text import one_line
+from indexer.textsafe import suspicious_characters
+from tui.display.log_text import one_line
+from tui.app_context import AppContext
 from tui.screens.confirm import ConfirmScreen
 from tui.widgets.rule_detail import RuleDetail
 from tui.widgets.rule_edit_form import RuleEditForm
@@ -65,6 +66,7 @@ def rule_line(rule: Rule, width: int = 40) -> Text:
 
 class RulesScreen(Screen[None]):
     """Review proposed rules: approve exactly what is shown, reject, edit, undo."""
+    HELP_TITLE = "Rules"  # its keys' section in the help screen
 
     CSS_PATH = "../memory_rules.tcss"
     BINDINGS = [
@@ -103,6 +105,7 @@ class RulesScreen(Screen[None]):
         now: Callable[[], datetime] = utc_now,
         actor: str | None = None,
         initial_filter: str = PENDING,
+        context: AppContext | None = None,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
@@ -114,6 +117,7 @@ class RulesScreen(Screen[None]):
         self.status_filter = initial_filter
         self.shown: Rule | None = None  # exactly what the detail pane displays
         self.edited_text: str | None = None  # an edit waiting for a second y
+        self.context = context  # the app's: its status line, and the memory folder the rules follow
 
     def compose(self) -> ComposeResult:
         yield Static("", id="rules-header")
@@ -122,12 +126,21 @@ class RulesScreen(Screen[None]):
         with Horizontal(id="rules-body"):
             yield OptionList(id="rules-list")
             yield RuleDetail(id="rule-detail")
-        yield StatusBar()
+        yield StatusBar(self.context)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.refresh_rules()
         self.query_one("#rules-list", OptionList).focus()
+        if self.context is not None:
+            self.context.watch(self, "memory_generation", self._folder_changed, init=False)
+
+    def _folder_changed(self, _generation: int) -> None:
+        """Another memory folder was opened: its rules are the ones to review."""
+        assert self.context is not None
+        self.store = self.context.rule_store()
+        self.shown = None
+        self.refresh_rules()
 
     def on_screen_resume(self) -> None:
         if self.store.is_stale():

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import events, on, work
@@ -22,75 +20,29 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Static
 from textual.worker import get_current_worker
 
-from indexer import Hit, Message as LogMessage, QueryError, SearchResult, parse_query
-from indexer.memory import MemoryHit
-from indexer.query import Term
+from indexer import Hit, Message as LogMessage, SearchResult
+from indexer.search.unified import PAGE_SIZE, SCOPES, MemoryResult, SearchRequest, UnifiedResult, search_everything
+from indexer.sources import AGENT_NAMES
+from tui.app_context import AppContext
 from tui.clipboard import copy_text
-from tui.log_text import visible
+from tui.display.log_text import visible
+from tui.requests import CopySession, OpenDemo, OpenMemory, OpenTranscript
 from tui.widgets.context_pane import ContextPane
 from tui.widgets.result_list import ResultList
 from tui.widgets.status_bar import StatusBar
+from tui.worker_errors import ReportsWorkerErrors
+
+__all__ = ["PAGE_SIZE", "SearchRequest", "SearchScreen"]
 
 NARROW_WIDTH = 100  # below this the side pane moves under the list
-
-if TYPE_CHECKING:
-    from tui.app import ThreadbackApp
-
 DEBOUNCE_SECONDS = 0.035  # bursts of fast typing search once; results well within 200 ms
-PAGE_SIZE = 50
-AGENT_CYCLE = (None, "claude-code", "codex", "pi")
+AGENT_CYCLE = (None, *AGENT_NAMES)
 MAX_CONTEXT = 20
-SCOPES = ("sessions", "sessions+memory", "memory")
 SCOPE_LABELS = {"sessions": "off", "sessions+memory": "on", "memory": "only"}
-MEMORY_WITH_SESSIONS = 10  # memory hits above the session hits, on the first page
 
 
-@dataclass(frozen=True)
-class SearchRequest:
-    """Everything a search depends on; a newer request makes an older answer stale."""
-
-    text: str = ""
-    agent: str | None = None
-    project: str | None = None
-    one_per_session: bool = False
-    page: int = 0
-    scope: str = "sessions"  # one of SCOPES
-
-    @property
-    def includes_sessions(self) -> bool:
-        return self.scope != "memory"
-
-    @property
-    def includes_memory(self) -> bool:
-        return self.scope != "sessions"
-
-    @property
-    def has_query(self) -> bool:
-        """Whether there is anything to search for (memory ignores agent:/project:)."""
-        return bool(self.query_text if self.includes_sessions else self.text.strip())
-
-    @property
-    def query_text(self) -> str:
-        parts = [self.text.strip()]
-        if self.agent:
-            parts.append(f"agent:{self.agent}")
-        if self.project:
-            parts.append(f'project:"{self.project}"' if " " in self.project else f"project:{self.project}")
-        return " ".join(p for p in parts if p)
-
-
-@dataclass(frozen=True)
-class MemoryResult:
-    """The memory side of a search: the hits on show (one page), of how many."""
-
-    hits: tuple[MemoryHit, ...]
-    total: int
-    terms: tuple[Term, ...]
-    folder: Path | None
-    error: str | None = None
-
-
-class SearchScreen(Screen):
+class SearchScreen(ReportsWorkerErrors, Screen):
+    HELP_TITLE = "Search box"  # its keys' section in the help screen
     BINDINGS = [
         Binding("ctrl+t", "cycle_agent", "Agent", id="search.agent"),
         Binding("ctrl+o", "toggle_project", "This project", id="search.project"),
@@ -102,10 +54,7 @@ class SearchScreen(Screen):
 
     @dataclass
     class ResultsReady(Message):
-        request: SearchRequest
-        result: SearchResult | None
-        error: str | None = None
-        memory: MemoryResult | None = None
+        result: UnifiedResult
 
     @dataclass
     class ContextReady(Message):
@@ -114,17 +63,14 @@ class SearchScreen(Screen):
         after: tuple[LogMessage, ...]
         size: int
 
-    def __init__(self) -> None:
+    def __init__(self, context: AppContext) -> None:
         super().__init__()
+        self.context = context
         self.request = SearchRequest()
         self.context_size = 2
         self.result: SearchResult | None = None
         self.error: str | None = None
         self.memory: MemoryResult | None = None
-
-    @property
-    def threadback(self) -> "ThreadbackApp":
-        return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="search-top"):
@@ -136,7 +82,7 @@ class SearchScreen(Screen):
         with Horizontal(id="search-body"):
             yield ResultList(id="results")
             yield ContextPane(id="context")
-        yield StatusBar()
+        yield StatusBar(self.context)
         yield Footer(compact=True)
 
     def on_resize(self, event: events.Resize) -> None:
@@ -146,9 +92,10 @@ class SearchScreen(Screen):
             self._paint_info()
 
     def on_mount(self) -> None:
-        self.watch(self.threadback, "index_generation", self._index_changed, init=False)
-        self.watch(self.threadback, "no_logs", self._show_no_logs)
-        self.watch(self.threadback, "stats", self._stats_changed, init=False)
+        self.context.watch(self, "index_generation", self._index_changed, init=False)
+        self.context.watch(self, "memory_generation", self._memory_changed, init=False)
+        self.context.watch(self, "no_logs", self._show_no_logs)
+        self.context.watch(self, "stats", self._stats_changed, init=False)
         self._paint_info()
         self.query_one(ContextPane).clear("Type to search. Results appear as you type.")
         self.query_one("#query", Input).focus()
@@ -181,51 +128,21 @@ class SearchScreen(Screen):
             time.sleep(delay)
         if worker.is_cancelled:
             return
-        app = self.threadback
-        memory = self.search_memory(request) if request.includes_memory else None
-        if worker.is_cancelled:
-            return
-        result: SearchResult | None = None
-        if request.includes_sessions:
-            try:
-                result = app.index.search(
-                    request.query_text, now=app.now(), limit=PAGE_SIZE, offset=request.page * PAGE_SIZE,
-                    one_per_session=request.one_per_session,
-                )
-            except QueryError as exc:
-                self.post_message(self.ResultsReady(request, None, str(exc), memory))
-                return
-        if not worker.is_cancelled:
-            self.post_message(self.ResultsReady(request, result, None, memory))
-
-    def search_memory(self, request: SearchRequest) -> MemoryResult:
-        """The memory folder's answer to the query's words (blocking: runs in the worker).
-
-        Never recorded as a retrieval: ``retrieval_count`` counts what agents were given."""
-        app = self.threadback
-        text = request.text.strip()
-        try:
-            now = app.aware_now()
-            terms = tuple(parse_query(text, now.timestamp()).positive_terms)
-            store = app.memory_store()
-            hits = store.search(text, now, record=False)
-        except (OSError, ValueError, LookupError) as exc:
-            return MemoryResult((), 0, (), None, f"memory: {exc}")
-        if request.includes_sessions:
-            shown = hits[:MEMORY_WITH_SESSIONS] if request.page == 0 else []
-        else:
-            shown = hits[request.page * PAGE_SIZE:(request.page + 1) * PAGE_SIZE]
-        return MemoryResult(tuple(shown), len(hits), terms, store.folder)
+        context = self.context
+        result = search_everything(context.index, context.memory_store, request, context.now(),
+                                   should_stop=lambda: worker.is_cancelled)
+        if result is not None and not worker.is_cancelled:
+            self.post_message(self.ResultsReady(result))
 
     def on_search_screen_results_ready(self, event: ResultsReady) -> None:
-        if event.request != self.request:
+        if event.result.request != self.request:
             return  # a newer search is on its way
-        self._show(event.result, event.error, event.memory)
+        self._show(event.result.sessions, event.result.error, event.result.memory)
 
     def _show(self, result: SearchResult | None, error: str | None, memory: MemoryResult | None) -> None:
         self.result, self.error, self.memory = result, error, memory
         results = self.query_one(ResultList)
-        results.show_hits(result.hits if result else [], self.threadback.now(),
+        results.show_hits(result.hits if result else [], self.context.now(),
                           memory.hits if memory else (), memory.terms if memory else ())
         if results.current_item is None:
             self.query_one(ContextPane).clear(self._empty_hint())
@@ -249,7 +166,7 @@ class SearchScreen(Screen):
 
     @work(thread=True, exclusive=True, group="context", exit_on_error=False)
     def load_context(self, hit: Hit, size: int) -> None:
-        before, after = self.threadback.index.context(hit.message, size, size)
+        before, after = self.context.index.context(hit.message, size, size)
         self.post_message(self.ContextReady(hit, before, after, size))
 
     def on_search_screen_context_ready(self, event: ContextReady) -> None:
@@ -263,7 +180,7 @@ class SearchScreen(Screen):
     def _memory_highlighted(self, event: ResultList.MemoryHighlighted) -> None:
         memory = self.memory
         terms = [t.text for t in memory.terms] if memory else []
-        folder = self.threadback.path_label(memory.folder) if memory and memory.folder else ""
+        folder = self.context.path_label(memory.folder) if memory and memory.folder else ""
         self.query_one(ContextPane).show_memory(event.hit, terms, folder)
 
     def action_context(self, delta: int) -> None:
@@ -275,15 +192,15 @@ class SearchScreen(Screen):
     @on(ResultList.Chosen)
     def _hit_chosen(self, event: ResultList.Chosen) -> None:
         terms = self.result.query.positive_terms if self.result else []
-        self.threadback.open_transcript(event.hit.session, event.hit.message.id, find=terms[0].text if terms else "")
+        self.post_message(OpenTranscript(event.hit.session, event.hit.message.id, find=terms[0].text if terms else ""))
 
     @on(ResultList.CopyRequested)
     def _copy(self, event: ResultList.CopyRequested) -> None:
-        self.threadback.copy_session(event.hit.session, event.what)
+        self.post_message(CopySession(event.hit.session, event.what))
 
     @on(ResultList.MemoryChosen)
-    async def _memory_chosen(self, event: ResultList.MemoryChosen) -> None:
-        await self.threadback.open_memory(event.hit.kind, event.hit.id)
+    def _memory_chosen(self, event: ResultList.MemoryChosen) -> None:
+        self.post_message(OpenMemory(event.hit.kind, event.hit.id))
 
     @on(ResultList.MemoryCopyRequested)
     def _copy_memory(self, event: ResultList.MemoryCopyRequested) -> None:
@@ -300,7 +217,7 @@ class SearchScreen(Screen):
         self.search(replace(self.request, agent=agent, page=0), immediate=True)
 
     def action_toggle_project(self) -> None:
-        project = None if self.request.project else self.threadback.project_name
+        project = None if self.request.project else self.context.project_name
         if project is None:
             self.notify("No current project to filter on.", severity="warning")
         self.search(replace(self.request, project=project, page=0), immediate=True)
@@ -378,8 +295,8 @@ class SearchScreen(Screen):
                 info.append(f" · {warning}", style="yellow")
         self.query_one("#search-info", Static).update(info)
 
-    def _show_no_logs(self, no_logs: bool) -> None:
-        app = self.threadback
+    def _show_no_logs(self, no_logs: bool | None) -> None:
+        no_logs = bool(no_logs)
         self.set_class(no_logs, "-no-logs")
         if no_logs:
             texts = self.query("#no-logs-text")
@@ -387,7 +304,7 @@ class SearchScreen(Screen):
             if not texts:
                 panel = Vertical(text, Button("Open the demo sessions", id="open-demo", variant="primary"), id="no-logs")
                 self.mount(panel, before="#search-body")
-            where = "\n".join(f"  {p}" for p in app.roots.all_paths())
+            where = "\n".join(f"  {p}" for p in self.context.roots.all_paths())
             text.update(Text(
                 f"No agent logs found. Threadback looked in:\n{where}\n\n"
                 "Use --claude-dir / --codex-dir / --pi-dir if yours are elsewhere, or look around the demo data:"
@@ -401,6 +318,11 @@ class SearchScreen(Screen):
         if self.request.has_query:
             self.search(self.request, immediate=True)
 
+    def _memory_changed(self, _generation: int) -> None:
+        """Another memory folder was opened: a search that includes memory asks it again."""
+        if self.request.has_query and self.request.includes_memory:
+            self.search(self.request, immediate=True)
+
     @on(Button.Pressed, "#open-demo")
     def _open_demo(self) -> None:
-        self.threadback.action_open_demo()
+        self.post_message(OpenDemo())

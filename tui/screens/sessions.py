@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -16,19 +14,19 @@ from textual.widgets import Footer, Input, Tree
 from textual.worker import get_current_worker
 
 from indexer import resume_command
+from tui.app_context import AppContext
+from tui.requests import CopySession, OpenTranscript
 from tui.widgets.session_details import SessionDetails
 from tui.widgets.session_tree import ChildSpec, NodeData, SessionTree, filtered_tree
 from tui.widgets.status_bar import StatusBar
+from tui.worker_errors import ReportsWorkerErrors
 
 NARROW_WIDTH = 100  # below this the side pane moves under the list
-
-if TYPE_CHECKING:
-    from tui.app import ThreadbackApp
-
 FILTER_DEBOUNCE_SECONDS = 0.2
 
 
-class SessionsScreen(Screen):
+class SessionsScreen(ReportsWorkerErrors, Screen):
+    HELP_TITLE = "Sessions"  # its keys' section in the help screen
     BINDINGS = [
         Binding("ctrl+l", "focus_filter", "Filter", id="sessions.filter"),
         Binding("down", "focus_tree", "Tree", id="sessions.focus_tree", show=False),
@@ -43,27 +41,24 @@ class SessionsScreen(Screen):
         text: str
         specs: list[ChildSpec]
 
-    def __init__(self) -> None:
+    def __init__(self, context: AppContext) -> None:
         super().__init__()
+        self.context = context
         self.filter_text = ""
-
-    @property
-    def threadback(self) -> "ThreadbackApp":
-        return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="Filter sessions by title, id or project", id="session-filter")
         with Horizontal(id="sessions-body"):
-            yield SessionTree(id="session-tree")
+            yield SessionTree(self.context, id="session-tree")
             yield SessionDetails(id="session-details")
-        yield StatusBar()
+        yield StatusBar(self.context)
         yield Footer(compact=True)
 
     def on_resize(self, event: events.Resize) -> None:
         self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
 
     def on_mount(self) -> None:
-        self.watch(self.threadback, "index_generation", self._index_changed, init=False)
+        self.context.watch(self, "index_generation", self._index_changed, init=False)
         self.query_one(SessionDetails).show_hint("Expand an agent, a project and a day to find a session.")
         self.reload()
         self.query_one(SessionTree).focus()
@@ -79,7 +74,7 @@ class SessionsScreen(Screen):
 
     @work(thread=True, exclusive=True, group="sessions", exit_on_error=False)
     def load_agents(self) -> None:
-        self.post_message(self.AgentsLoaded(self.threadback.index.agents()))
+        self.post_message(self.AgentsLoaded(self.context.index.agents()))
 
     def on_sessions_screen_agents_loaded(self, event: AgentsLoaded) -> None:
         if not self.filter_text:
@@ -106,7 +101,7 @@ class SessionsScreen(Screen):
             time.sleep(delay)
         if worker.is_cancelled:
             return
-        specs = filtered_tree(self.threadback.index, text, self.threadback.now())
+        specs = filtered_tree(self.context.index, text, self.context.now())
         if not worker.is_cancelled:
             self.post_message(self.FilterReady(text, specs))
 
@@ -125,15 +120,15 @@ class SessionsScreen(Screen):
             details.show_hint("enter or space expands; a session's transcript opens with enter.")
             return
         session = data.session
-        details.show(session, resume_command(session, self.threadback.index.parent(session)), self.threadback.now())
+        details.show(session, resume_command(session, self.context.index.parent(session)), self.context.now())
 
     @on(SessionTree.SessionChosen)
     def _session_chosen(self, event: SessionTree.SessionChosen) -> None:
-        self.threadback.open_transcript(event.session)
+        self.post_message(OpenTranscript(event.session))
 
     @on(SessionTree.CopyRequested)
     def _copy(self, event: SessionTree.CopyRequested) -> None:
-        self.threadback.copy_session(event.session, event.what)
+        self.post_message(CopySession(event.session, event.what))
 
     def action_focus_filter(self) -> None:
         self.query_one("#session-filter", Input).focus()

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -14,16 +12,17 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from indexer import Message as LogMessage, Session
-from tui.humanize_time import ago, clock, duration
-from tui.log_text import log_text
+from tui.app_context import AppContext
+from tui.requests import CopySession
+from tui.display.humanize_time import ago, clock, duration
+from tui.display.log_text import log_text
 from tui.widgets.message_list import MessageList
 from tui.widgets.status_bar import StatusBar
-
-if TYPE_CHECKING:
-    from tui.app import ThreadbackApp
+from tui.worker_errors import ReportsWorkerErrors
 
 
-class TranscriptScreen(Screen):
+class TranscriptScreen(ReportsWorkerErrors, Screen):
+    HELP_TITLE = "Transcript"  # its keys' section in the help screen
     BINDINGS = [
         Binding("escape", "close", "Back", id="transcript.back"),
         Binding("slash,ctrl+f", "find", "Find", id="transcript.find", key_display="/"),
@@ -37,27 +36,25 @@ class TranscriptScreen(Screen):
     class Loaded(Message):
         messages: list[LogMessage]
 
-    def __init__(self, session: Session, *, focus_message_id: int | None = None, find: str = "") -> None:
+    def __init__(self, context: AppContext, session: Session, *, focus_message_id: int | None = None,
+                 find: str = "") -> None:
         super().__init__()
+        self.context = context
         self.session = session
         self.focus_message_id = focus_message_id
         self.initial_find = find
-
-    @property
-    def threadback(self) -> "ThreadbackApp":
-        return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
         yield Static(self._header(), id="transcript-header")
         yield MessageList(id="messages")
         yield Input(placeholder="Find in this transcript (enter: next, escape: close)", id="find")
         yield Static(id="find-info")
-        yield StatusBar()
+        yield StatusBar(self.context)
         yield Footer(compact=True)
 
     def _header(self) -> Text:
         s = self.session
-        now = self.threadback.now()
+        now = self.context.now()
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append_text(log_text((s.title or "(untitled session)").splitlines()[0][:200] if s.title else "(untitled session)",
                                   style="bold"))
@@ -79,7 +76,7 @@ class TranscriptScreen(Screen):
 
     @work(thread=True, exclusive=True, group="transcript", exit_on_error=False)
     def load_messages(self) -> None:
-        self.post_message(self.Loaded(self.threadback.index.messages(self.session)))
+        self.post_message(self.Loaded(self.context.index.messages(self.session)))
 
     def on_transcript_screen_loaded(self, event: Loaded) -> None:
         messages = self.query_one(MessageList)
@@ -127,4 +124,4 @@ class TranscriptScreen(Screen):
         self.dismiss()
 
     def action_copy(self, what: str) -> None:
-        self.threadback.copy_session(self.session, what)
+        self.post_message(CopySession(self.session, what))

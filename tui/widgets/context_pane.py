@@ -10,8 +10,8 @@ from textual.widgets import Static
 
 from indexer import Hit, Message
 from indexer.memory import MemoryHit
-from tui.humanize_time import clock
-from tui.log_text import log_text, mark_matches
+from tui.display.humanize_time import clock
+from tui.display.log_text import log_text, mark_matches
 from tui.widgets.result_list import ROLE_LABELS, memory_hit_label
 
 LINES_PER_MESSAGE = 12  # context messages are trimmed hard, the hit itself gently

@@ -3,12 +3,9 @@ view, and add / edit / archive / restore / link."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from datetime import datetime
 
-import humanize
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -17,6 +14,8 @@ from textual.widgets import DataTable, Input, Static
 
 from indexer.memory import (
     DEFAULT_DECAY_THRESHOLD,
+    SORTS,
+    EpisodicFilter,
     ChangedOnDiskError,
     EpisodicDraft,
     EpisodicEntry,
@@ -24,92 +23,18 @@ from indexer.memory import (
     MemoryNotFoundError,
     MemoryStore,
     ScoredEntry,
+    sort_scored,
 )
-from indexer.query import parse_query, text_matches
-from tui.log_text import one_line
+from tui.display.log_text import one_line
 from tui.screens.confirm import ConfirmScreen
 from tui.widgets.memory_entry_detail import MemoryEntryDetail
+from tui.widgets.memory_episodic_rows import COLUMNS, entry_row
 from tui.widgets.memory_entry_form import EntryFormResult, MemoryEntryForm
 from tui.widgets.memory_link_form import MemoryLinkForm
-from tui.widgets.memory_strength_bar import strength_bar
 from tui.widgets.memory_tier_pane import MemoryTierPane
 
-SORTS = ("strength", "time", "importance")
-_FIELD = re.compile(r'(?<!\S)(type|tag):("[^"]*"|\S+)', re.IGNORECASE)
-
-
-@dataclass(frozen=True, slots=True)
-class EpisodicFilter:
-    """``type:failure tag:safety words``: type and tag filters plus the session query language."""
-
-    types: tuple[str, ...] = ()
-    tags: tuple[str, ...] = ()
-    text: str = ""
-
-    @classmethod
-    def parse(cls, raw: str) -> "EpisodicFilter":
-        types: list[str] = []
-        tags: list[str] = []
-        for name, value in _FIELD.findall(raw):
-            (types if name.lower() == "type" else tags).append(value.strip('"').lower())
-        return cls(tuple(types), tuple(tags), _FIELD.sub(" ", raw).strip())
-
-    def apply(self, scored: Sequence[ScoredEntry], now: datetime) -> list[ScoredEntry]:
-        query = parse_query(self.text, now.timestamp()) if self.text else None
-        kept = []
-        for s in scored:
-            e = s.entry
-            if self.types and e.type.lower() not in self.types:
-                continue
-            lowered = {t.lower() for t in e.tags}
-            if any(t not in lowered for t in self.tags):
-                continue
-            if query is not None:
-                when = e.when
-                if query.since is not None and (when is None or when.timestamp() < query.since):
-                    continue
-                if query.until is not None and (when is None or when.timestamp() >= query.until):
-                    continue
-                if not text_matches(query, e.search_text):
-                    continue
-            kept.append(s)
-        return kept
-
-
-def sort_scored(scored: Sequence[ScoredEntry], by: str, reverse: bool = False) -> list[ScoredEntry]:
-    """Strongest / newest / most important first (``reverse`` flips it); ties by file order."""
-    def key(s: ScoredEntry) -> tuple[float, float, int]:
-        when = s.entry.when.timestamp() if s.entry.when else 0.0
-        if by == "time":
-            return (-when, -s.strength, s.entry.line)
-        if by == "importance":
-            return (-s.entry.importance, -s.strength, s.entry.line)
-        return (-s.strength, -when, s.entry.line)
-    ordered = sorted(scored, key=key)
-    return ordered[::-1] if reverse else ordered
-
-
-def age_label(entry: EpisodicEntry, now: datetime) -> str:
-    when = entry.when
-    if when is None:
-        return "no time"
-    if when > now:
-        return "in the future"
-    return humanize.naturaltime(now - when)
-
-
-COLUMNS = (
-    ("mark", "", 1),
-    ("time", "When", 14),
-    ("type", "Type", 9),
-    ("summary", "Summary", 42),
-    ("tags", "Tags", 16),
-    ("importance", "Imp", 3),
-    ("strength", "Strength", 11),
-)
-
-
 class MemoryEpisodicPane(MemoryTierPane):
+    HELP_TITLE = "Episodic tab"  # its keys' section in the help screen
     BINDINGS = [
         Binding("a", "add", "Add", id="memory.episodic.add"),
         Binding("e", "edit", "Edit", id="memory.episodic.edit"),
@@ -190,19 +115,7 @@ class MemoryEpisodicPane(MemoryTierPane):
         table = self.table
         table.clear()
         for s in self.rows:
-            e = s.entry
-            weak = s.breakdown.is_decayed(self.threshold)
-            style = "italic dim" if e.archived else ""
-            table.add_row(
-                "●" if e.id in self.marked else " ",
-                Text(age_label(e, now), style=style),
-                Text(one_line(e.type, 9), style=style),
-                Text(one_line(e.summary, 80), style=style),
-                Text(one_line(", ".join(e.tags), 40), style=style),
-                Text(str(e.importance), style=style, justify="right"),
-                strength_bar(s.strength, weak=weak),
-                key=e.id,
-            )
+            table.add_row(*entry_row(s, now, self.threshold, marked=s.entry.id in self.marked), key=s.entry.id)
         if keep is not None and any(s.entry.id == keep for s in self.rows):
             table.move_cursor(row=table.get_row_index(keep))
         self._show_view_label()

@@ -18,7 +18,7 @@ from indexer.memory import (
     FactFileError,
     MemoryNotFoundError,
 )
-from tui.log_text import one_line
+from tui.display.log_text import one_line
 from tui.widgets.memory_tier_pane import MemoryTierPane
 
 
@@ -33,6 +33,7 @@ def editor_language(wanted: str) -> str | None:
 
 
 class MemoryFactPane(MemoryTierPane):
+    HELP_TITLE = "Fact tab"  # its keys' section in the help screen
     BINDINGS = [
         Binding("ctrl+s", "save", "Save", id="memory.fact.save"),
         Binding("ctrl+t", "archive_at_cursor", "Archive key at cursor",

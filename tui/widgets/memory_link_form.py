@@ -13,7 +13,7 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tui.log_text import one_line
+from tui.display.log_text import one_line
 
 
 class MemoryLinkForm(ModalScreen[str | None]):

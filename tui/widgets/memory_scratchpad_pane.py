@@ -18,7 +18,7 @@ from indexer.memory import (
     MemoryNotFoundError,
     ScratchpadItem,
 )
-from tui.log_text import one_line
+from tui.display.log_text import one_line
 from tui.screens.confirm import ConfirmScreen
 from tui.widgets.memory_entry_form import EntryFormResult, MemoryEntryForm
 from tui.widgets.memory_fact_pane import editor_language
@@ -37,6 +37,7 @@ def item_label(item: ScratchpadItem, width: int = 60) -> Text:
 
 
 class MemoryScratchpadPane(MemoryTierPane):
+    HELP_TITLE = "Scratchpad tab"  # its keys' section in the help screen
     BINDINGS = [
         Binding("ctrl+s", "save", "Save", id="memory.scratchpad.save"),
         Binding("p", "promote", "Promote", id="memory.scratchpad.promote"),

@@ -15,7 +15,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from indexer import Message
-from tui.message_render import MessageStyles, message_matches, render_message
+from tui.display.message_render import MessageStyles, message_matches, render_message
 
 BEFORE = 30  # messages above the target when a window opens
 AFTER = 50  # ... and below it
@@ -24,6 +24,7 @@ MARGIN = 8  # how near counts as near
 
 
 class MessageList(OptionList):
+    HELP_TITLE = "Messages"  # its keys' section in the help screen
     BINDINGS = [
         Binding("enter,space", "toggle", "Expand", id="transcript.toggle"),
         Binding("e", "expand_all", "Expand all", id="transcript.expand_all", show=False),

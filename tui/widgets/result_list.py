@@ -19,10 +19,10 @@ from textual.widgets.option_list import Option
 
 from indexer import Hit
 from indexer.memory import MemoryHit
-from indexer.query import Term, match_spans
-from indexer.search import make_snippet
-from tui.humanize_time import short_ago
-from tui.log_text import highlighted, one_line
+from indexer.search.query import Term, match_spans
+from indexer.search.snippets import make_snippet
+from tui.display.humanize_time import short_ago
+from tui.display.log_text import highlighted, one_line
 
 ROLE_LABELS = {"user": "user", "assistant": "assistant", "tool": "tool", "system": "system", "meta": "injected"}
 MEMORY_SNIPPET_COLUMNS = 120
@@ -60,6 +60,7 @@ def fit(text: str, width: int) -> str:
 
 class ResultList(OptionList):
     """Shows one page of hits; posts ``Highlighted``/``Chosen`` with the ``Hit`` (not the row text)."""
+    HELP_TITLE = "Results"  # its keys' section in the help screen
 
     BINDINGS = [
         Binding("enter", "select", "Open transcript", id="results.open"),

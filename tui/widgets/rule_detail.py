@@ -16,7 +16,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from indexer.rules import APPROVED, ARCHIVED, CHANGED, PENDING, REJECTED, Rule
-from indexer.visible_text import describe_suspicious, make_visible, suspicious_characters
+from indexer.textsafe import describe_suspicious, make_visible, suspicious_characters
 
 _MARKER = re.compile(r"⟨U\+[0-9A-F]{4,6}[^⟩]*⟩")
 

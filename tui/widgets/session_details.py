@@ -8,8 +8,8 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from indexer import Session
-from tui.humanize_time import ago, clock, duration
-from tui.log_text import log_text
+from tui.display.humanize_time import ago, clock, duration
+from tui.display.log_text import log_text
 
 
 class SessionDetails(VerticalScroll, can_focus=False):

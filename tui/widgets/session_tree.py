@@ -14,11 +14,12 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from indexer import Index, Session
-from tui.humanize_time import day_label, duration, short_ago
-from tui.log_text import one_line
+from tui.display.humanize_time import day_label, duration, short_ago
+from tui.display.log_text import one_line
+from tui.worker_errors import ReportsWorkerErrors
 
 if TYPE_CHECKING:
-    from tui.app import ThreadbackApp
+    from tui.app_context import AppContext
 
 NodeKind = Literal["agent", "project", "day", "session"]
 
@@ -133,7 +134,8 @@ def day_of(session: Session) -> str:
     return datetime.fromtimestamp(session.start_ts, timezone.utc).strftime("%Y-%m-%d")
 
 
-class SessionTree(Tree[NodeData]):
+class SessionTree(ReportsWorkerErrors, Tree[NodeData]):
+    HELP_TITLE = "Session tree"  # its keys' section in the help screen
     BINDINGS = [
         Binding("enter", "select_cursor", "Open", id="tree.open"),
         Binding("y", "copy('id')", "Copy id", id="tree.copy_id"),
@@ -154,15 +156,12 @@ class SessionTree(Tree[NodeData]):
         session: Session
         what: str
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, context: AppContext, **kwargs) -> None:
         super().__init__("sessions", **kwargs)
+        self.context = context
         self.show_root = False
         self.auto_expand = False
         self.guide_depth = 3
-
-    @property
-    def threadback(self) -> "ThreadbackApp":
-        return self.app  # type: ignore[return-value]
 
     def show_agents(self, agents: list[tuple[str, int]]) -> None:
         self.clear()
@@ -192,7 +191,7 @@ class SessionTree(Tree[NodeData]):
     @work(thread=True, group="tree", exit_on_error=False)
     def load_children(self, node: TreeNode[NodeData]) -> None:
         assert node.data is not None
-        self.post_message(self.ChildrenLoaded(node, children_of(self.threadback.index, node.data, self.threadback.now())))
+        self.post_message(self.ChildrenLoaded(node, children_of(self.context.index, node.data, self.context.now())))
 
     def on_session_tree_children_loaded(self, event: ChildrenLoaded) -> None:
         event.stop()

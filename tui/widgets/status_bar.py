@@ -9,10 +9,10 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import ProgressBar, Static
 
-from tui.humanize_time import ago
+from tui.display.humanize_time import ago
 
 if TYPE_CHECKING:
-    from tui.app import ThreadbackApp, IndexActivity
+    from tui.app_context import AppContext, IndexActivity
 
 
 def _eta(seconds: float | None) -> str:
@@ -32,7 +32,8 @@ def describe_activity(activity: "IndexActivity") -> str:
 
 
 class StatusBar(Horizontal):
-    """Mirrors the app's ``stats`` and ``activity``; each screen has its own copy."""
+    """Mirrors the app's live ``stats``, ``activity`` and ``pending_rules``; each screen has its
+    own copy. Without a context (a screen shown on its own) it stays empty."""
 
     DEFAULT_CSS = """
     StatusBar { height: 1; }
@@ -41,33 +42,37 @@ class StatusBar(Horizontal):
     StatusBar.-big-run > ProgressBar { display: block; }
     """
 
+    def __init__(self, context: AppContext | None = None) -> None:
+        super().__init__()
+        self.context = context
+
     def compose(self) -> ComposeResult:
         yield Static(id="status-text")
         # The progress bar is mounted by the first big index run: most starts never need it.
 
     def on_mount(self) -> None:
-        app: ThreadbackApp = self.app  # type: ignore[assignment]
-        if not hasattr(app, "index_label"):
-            return  # mounted in a host app without an index (screen tests)
-        self.watch(app, "stats", self._repaint)
-        self.watch(app, "activity", self._repaint)
-        self.watch(app, "pending_rules", self._repaint)
+        if self.context is None or not self.context.is_live:
+            return
+        for name in ("stats", "activity", "pending_rules"):
+            self.context.watch(self, name, self._repaint)
 
     def _repaint(self, _value: object = None) -> None:
-        app: ThreadbackApp = self.app  # type: ignore[assignment]
+        context = self.context
+        assert context is not None
         text = Text(no_wrap=True, overflow="ellipsis")
-        text.append(app.index_label, style="bold")
-        stats = app.stats
+        text.append(context.index_label, style="bold")
+        stats = context.value("stats")
         if stats is not None:
             text.append(f" · {stats.sessions:,} sessions · {stats.messages:,} messages")
             if stats.last_indexed:
-                text.append(f" · updated {ago(stats.last_indexed, app.now())}")
+                text.append(f" · updated {ago(stats.last_indexed, context.now())}")
             else:
                 text.append(" · never updated")
-        if app.pending_rules:
-            plural = "s" if app.pending_rules != 1 else ""
-            text.append(f" · {app.pending_rules} rule{plural} to review (F5)", style="bold")
-        activity = app.activity
+        pending = context.value("pending_rules")
+        if pending:
+            plural = "s" if pending != 1 else ""
+            text.append(f" · {pending} rule{plural} to review (F5)", style="bold")
+        activity = context.value("activity")
         if activity is not None:
             text.append(" · ")
             text.append(describe_activity(activity), style="italic")

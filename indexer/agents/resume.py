@@ -1,0 +1,27 @@
+"""The shell command that resumes a session in its own agent, from its own directory."""
+
+from __future__ import annotations
+
+import shlex
+
+from indexer.models import Session
+from indexer.sources import BY_NAME
+
+
+def resume_command(session: Session, parent: Session | None = None) -> str:
+    """``cd <cwd> && <agent resume>``, from the agent's template in the registry.
+
+    A Claude Code or Codex subagent cannot be resumed on its own: its parent is (``parent``
+    when it is indexed, else the parent's id). A Pi session's parent is the session it was
+    branched from, and the branch resumes by itself.
+    """
+    agent = BY_NAME.get(session.agent)
+    if agent is None:
+        raise ValueError(f"unknown agent {session.agent!r}")
+    target, target_id = session, session.session_id
+    if session.parent_session_id and agent.subagent_resumes_parent:
+        target = parent or session
+        target_id = parent.session_id if parent else session.parent_session_id
+    command = agent.resume.format(id=shlex.quote(target_id), path=shlex.quote(session.source_path))
+    cwd = target.project_path or session.project_path
+    return f"cd {shlex.quote(cwd)} && {command}" if cwd else command

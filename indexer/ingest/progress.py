@@ -1,0 +1,54 @@
+"""What an index run reports: progress while it runs, a summary when it ends."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+
+@dataclass
+class IndexProgress:
+    files_total: int = 0
+    files_done: int = 0
+    bytes_total: int = 0
+    bytes_done: int = 0
+    sessions_touched: int = 0
+    messages_added: int = 0
+    current: str = ""
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def fraction(self) -> float:
+        if self.bytes_total:
+            return min(1.0, self.bytes_done / self.bytes_total)
+        return 1.0 if not self.files_total else self.files_done / self.files_total
+
+    @property
+    def eta_seconds(self) -> float | None:
+        elapsed = time.monotonic() - self.started
+        if self.bytes_done <= 0 or elapsed < 0.5:
+            return None
+        return elapsed * (self.bytes_total - self.bytes_done) / self.bytes_done
+
+
+@dataclass
+class IndexSummary:
+    files_seen: int = 0
+    files_new: int = 0
+    files_appended: int = 0
+    files_reindexed: int = 0
+    files_missing: int = 0
+    sessions_touched: int = 0
+    messages_added: int = 0
+    bytes_read: int = 0
+    seconds: float = 0.0
+    problems: list[str] = field(default_factory=list)
+    stopped: bool = False
+
+    @property
+    def files_changed(self) -> int:
+        return self.files_new + self.files_appended + self.files_reindexed
+
+
+ProgressCallback = Callable[[IndexProgress], None]

@@ -1,0 +1,150 @@
+"""The side file beside the main index: the 2-character CJK word index and a second trigram shard.
+
+Why a file of its own: SQLite lets one process write a database at a time, and on a cold
+build the trigram writer is the bottleneck. The helper process that parses logs also writes
+this file: every message's CJK bigrams (so 驗收 and 設定 are found from an index), and the
+trigram index of the files it has time for (``fts_side``), while the main process writes
+messages and the main trigram table (``fts``). A message's text is indexed in exactly one
+of the two trigram tables; ``messages.indexed`` says which (1 main, 2 side). Searches ask both.
+
+How the two files stay consistent without a shared transaction:
+- Whoever writes this file hands out message ids (``next_id`` in its meta) and never reuses
+  one, so an entry here always describes the text of the message with that id, if that
+  message exists.
+- This file commits before the main file commits the messages it covers: a crash leaves at
+  most extra entries (for messages that never landed), never missing ones.
+- Entries of removed messages stay: deleting from a contentless table needs the old text, and
+  an interrupted run could delete twice and damage the table. Searches join on ``messages``,
+  which drops them; ``index --rebuild`` starts both files afresh.
+- A token stored in both files pairs them. A missing, foreign or damaged side file is rebuilt
+  from the messages table by the next index run (``ensure_paired``).
+"""
+
+from __future__ import annotations
+
+import secrets
+import sqlite3
+import time
+from pathlib import Path
+from typing import Callable
+
+from indexer.store.models import MessageRow
+from indexer.store.side_file import IN_SIDE, SCHEMA_NAME, cjk_bigrams, is_paired, side_path
+
+# The side writer decides when both files commit: per batch, not per file (an FTS commit
+# writes a segment), and at least this often so searches see a long run's progress.
+BATCH_BYTES = 16 * 1024 * 1024
+BATCH_SECONDS = 1.0
+CACHE_KIB = 64 * 1024
+
+
+def ensure_paired(conn: sqlite3.Connection, progress: Callable[[str], None] | None = None) -> bool:
+    """Refill the side file from ``messages`` unless it belongs to this index. True if refilled.
+
+    Call with the index lock held and no side writer running.
+    """
+    if is_paired(conn):
+        return False
+    if progress:
+        progress("rebuilding the side index from stored messages")
+    token = secrets.token_hex(8)
+    s = SCHEMA_NAME
+    conn.execute("BEGIN")
+    try:
+        for table in ("cjk2", "fts_side"):
+            conn.execute(f"INSERT INTO {s}.{table}({table}) VALUES ('delete-all')")
+        rows = conn.execute("SELECT id, text FROM main.messages WHERE indexed != 0 AND has_cjk = 1")
+        conn.executemany(
+            f"INSERT INTO {s}.cjk2(rowid, grams) VALUES (?, ?)",
+            ((rowid, grams) for rowid, text in rows if (grams := cjk_bigrams(text))),
+        )
+        conn.execute(
+            f"INSERT INTO {s}.fts_side(rowid, text) SELECT id, text FROM main.messages WHERE indexed = ?",
+            (IN_SIDE,),
+        )
+        top = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM main.messages").fetchone()[0]
+        for key, value in (("token", token), ("next_id", str(top))):
+            conn.execute(
+                f"INSERT INTO {s}.meta(key, value) VALUES (?, ?)"
+                " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+        conn.execute(
+            "INSERT INTO main.meta(key, value) VALUES ('side_token', ?)"
+            " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (token,),
+        )
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return True
+
+
+class SideWriter:
+    """Hands out message ids and writes the side file, in the helper process or inline.
+
+    Commits on its own schedule; ``add`` reports when it did, so the main writer knows that
+    every file it has stored so far is covered and it may commit too.
+    """
+
+    def __init__(self, main_path: Path, next_id: int):
+        self.conn = sqlite3.connect(side_path(main_path), isolation_level=None)
+        self.conn.execute("PRAGMA busy_timeout = 5000")
+        self.conn.execute("PRAGMA journal_mode = WAL")
+        self.conn.execute("PRAGMA synchronous = NORMAL")
+        self.conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
+        self.next_id = self._committed_next_id = next_id
+        self._pending_bytes = 0
+        self._last_commit = time.monotonic()
+        self._open = False
+
+    def add(
+        self, rows: list[MessageRow], grams: list[str], size: int, *, take_text: bool
+    ) -> tuple[int, bool]:
+        """Give ``rows`` consecutive ids, index their bigrams (``grams``, one string per row)
+        and, with ``take_text``, their text.
+
+        Returns (first id, whether everything added so far is now committed).
+        """
+        first = self.next_id
+        self.next_id += len(rows)
+        pairs = [(first + i, g) for i, g in enumerate(grams) if g]
+        texts = [(first + i, r.text) for i, r in enumerate(rows) if r.indexed] if take_text else []
+        if pairs or texts:
+            self._begin()
+            self.conn.executemany("INSERT INTO cjk2(rowid, grams) VALUES (?, ?)", pairs)
+            self.conn.executemany("INSERT INTO fts_side(rowid, text) VALUES (?, ?)", texts)
+        self._pending_bytes += size
+        due = self._pending_bytes >= BATCH_BYTES or time.monotonic() - self._last_commit >= BATCH_SECONDS
+        if due:
+            self.commit()
+        return first, due
+
+    def commit(self) -> None:
+        """Make everything added so far durable, with the id counter."""
+        if not self._open and self.next_id == self._committed_next_id:
+            return
+        self._begin()
+        self.conn.execute(
+            "INSERT INTO meta(key, value) VALUES ('next_id', ?)"
+            " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (str(self.next_id),),
+        )
+        self.conn.execute("COMMIT")
+        self._committed_next_id = self.next_id
+        self._open = False
+        self._pending_bytes = 0
+        self._last_commit = time.monotonic()
+
+    def close(self) -> None:
+        """Drop what was not committed (its messages were not committed either)."""
+        if self._open:
+            self.conn.execute("ROLLBACK")
+            self._open = False
+        self.conn.close()
+
+    def _begin(self) -> None:
+        if not self._open:
+            self.conn.execute("BEGIN IMMEDIATE")
+            self._open = True

@@ -1,0 +1,56 @@
+"""Prepared files in order, for the writer: from a helper process on a big run, inline otherwise."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+from indexer.ingest.helper import HelperProcess
+from indexer.ingest.prepare import FileJob, PreparedFile, prepare_with_side
+from indexer.ingest.side import SideWriter
+
+PARALLEL_MIN_BYTES = 32 * 1024 * 1024  # below this a helper process costs more than it saves
+
+
+class PreparedStream:
+    """The jobs prepared in order, each with message ids and its side-file entries written.
+
+    On a big run a helper process (``indexer.ingest.helper``) reads, parses and writes the
+    side file, including the text of the files it has time for, while this one writes
+    messages and the main trigram table.
+    """
+
+    def __init__(self, jobs: list[FileJob], now: float, db_path: Path, next_id: int, *, bytes_total: int):
+        self.jobs, self.now = jobs, now
+        self._helper: HelperProcess | None = None
+        self._inline: SideWriter | None = None
+        if not jobs:
+            pass  # nothing to prepare: a no-change run opens nothing
+        elif bytes_total >= PARALLEL_MIN_BYTES and len(jobs) >= 2:
+            self._helper = HelperProcess(db_path, next_id)
+        else:
+            self._inline = SideWriter(db_path, next_id)
+
+    def __iter__(self) -> Iterator[PreparedFile]:
+        if self._inline is not None:
+            for job in self.jobs:
+                yield prepare_with_side(self._inline, job, self.now, take_text=False)
+        helper = self._helper
+        if helper is None:
+            return
+        helper.prepare_all(self.jobs, self.now)
+        for _ in self.jobs:
+            yield helper.receive()
+
+    def commit_side(self) -> None:
+        """Commit the side entries of every file yielded so far (and of any still in flight)."""
+        if self._inline is not None:
+            self._inline.commit()
+        if self._helper is not None:
+            self._helper.commit()
+
+    def close(self) -> None:
+        if self._inline is not None:
+            self._inline.close()
+        if self._helper is not None:
+            self._helper.close()

@@ -1,0 +1,338 @@
+"""The only writer of the main index file: stores prepared files, keeps sessions and files current.
+
+A file that disappears keeps its rows: agents prune old transcripts, we do not.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from pathlib import Path
+from typing import Callable
+
+from indexer.config import SourceRoots
+from indexer.ingest.discover import discover
+from indexer.ingest.lock import IndexLock
+from indexer.ingest.prepare import FileJob, PreparedFile
+from indexer.ingest.progress import IndexProgress, IndexSummary, ProgressCallback
+from indexer.ingest.side import ensure_paired
+from indexer.ingest.stream import PreparedStream
+from indexer.sources.base import SessionMeta, project_name_of
+from indexer.store.models import FileRow
+from indexer.store.side_file import IN_MAIN, IN_SIDE, next_message_id
+
+WRITER_CACHE_KIB = 128 * 1024
+
+
+class Ingester:
+    """One index run over a connection. Not thread-safe; one per run."""
+
+    def __init__(self, conn: sqlite3.Connection, db_path: Path, now: float | None = None):
+        self.conn = conn
+        self.db_path = Path(db_path)
+        self.now = now if now is not None else time.time()
+        self.summary = IndexSummary()
+        self._next_ordinal: dict[int, int] = {}
+
+    # -- the run ---------------------------------------------------------------
+    def run(
+        self,
+        roots: SourceRoots,
+        progress: ProgressCallback | None = None,
+        should_stop: Callable[[], bool] | None = None,
+    ) -> IndexSummary:
+        started = time.monotonic()
+        conn = self.conn
+        # Only what the stat comparison needs: a no-change run must stay cheap at 50k files.
+        known: dict[str, tuple] = {
+            r[0]: r[1:]
+            for r in conn.execute("SELECT path, id, size, mtime_ns, inode, missing FROM files").fetchall()
+        }
+        found = list(discover(roots, self.summary.problems))
+        self.summary.files_seen = len(found)
+        work = []
+        for agent, path, st in found:
+            seen = known.get(path)
+            if seen and seen[1:] == (st.st_size, st.st_mtime_ns, st.st_ino, 0):
+                continue
+            work.append((agent, path, st, self._file_row(seen[0]) if seen else None))
+        # Newest first: the sessions people look for are mostly recent ones.
+        work.sort(key=lambda w: w[2].st_mtime_ns, reverse=True)
+        prog = IndexProgress(files_total=len(work), bytes_total=sum(max(0, w[2].st_size - (w[3].offset if w[3] else 0)) for w in work))
+        if progress:
+            progress(prog)
+
+        def announce(step: str) -> None:
+            prog.current = step
+            if progress:
+                progress(prog)
+
+        ensure_paired(conn, announce)
+        touched: set[int] = set()
+        jobs = [self._job(agent, path, st, row) for agent, path, st, row in work]
+        stream = PreparedStream(
+            jobs, self.now, self.db_path, next_message_id(conn), bytes_total=prog.bytes_total
+        )
+        try:
+            # Deferred, not IMMEDIATE: IMMEDIATE would also lock the attached side file, which
+            # the helper process writes. The index lock already keeps other writers out.
+            conn.execute("BEGIN")
+            self._write_all(stream, roots, known, found, prog, touched, progress, should_stop)
+        finally:
+            stream.close()
+        if progress:
+            progress(prog)
+        self.summary.sessions_touched = len(touched)
+        self.summary.seconds = time.monotonic() - started
+        return self.summary
+
+    def _write_all(
+        self,
+        stream: PreparedStream,
+        roots: SourceRoots,
+        known: dict[str, tuple],
+        found: list,
+        prog: IndexProgress,
+        touched: set[int],
+        progress: ProgressCallback | None,
+        should_stop: Callable[[], bool] | None,
+    ) -> None:
+        """Store every prepared file, committing where the side file has; all or nothing of
+        the last batch on an error."""
+        conn = self.conn
+        try:
+            for prepared in stream:
+                if should_stop and should_stop():
+                    self.summary.stopped = True
+                    break
+                job = prepared.job
+                prog.current = job.path
+                self._store(prepared, touched)
+                prog.files_done += 1
+                prog.bytes_done += max(0, job.size - (job.row.offset if job.row else 0))
+                prog.sessions_touched = len(touched)
+                prog.messages_added = self.summary.messages_added
+                if prepared.side_committed:
+                    # Every file stored so far is covered in the side file: commit ours.
+                    conn.execute("COMMIT")
+                    conn.execute("BEGIN")
+                    if progress:
+                        progress(prog)
+            stream.commit_side()
+            if not self.summary.stopped:
+                self._mark_missing(roots, known, {p for _, p, _ in found})
+            conn.execute(
+                "INSERT INTO meta(key, value) VALUES('last_indexed', ?)"
+                " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (str(self.now),),
+            )
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    def _file_row(self, file_id: int) -> FileRow:
+        r = self.conn.execute(
+            "SELECT id, path, agent, size, mtime_ns, inode, offset, head_hash, tail_hash,"
+            " parser_state, session_rowid, missing FROM files WHERE id = ?",
+            (file_id,),
+        ).fetchone()
+        return FileRow(*r)
+
+    def _mark_missing(self, roots: SourceRoots, known: dict[str, tuple], present: set[str]) -> None:
+        root_prefixes = tuple(str(p).rstrip("/") + "/" for p in roots.all_paths())
+        for path, (file_id, _size, _mtime, _inode, missing) in known.items():
+            if path in present or missing or not path.startswith(root_prefixes):
+                continue
+            self.conn.execute("UPDATE files SET missing = 1 WHERE id = ?", (file_id,))
+            self.summary.files_missing += 1
+
+    # -- one file --------------------------------------------------------------
+    def _job(self, agent: str, path: str, st: os.stat_result, row: FileRow | None) -> FileJob:
+        meta = SessionMeta()
+        if row and row.session_rowid is not None:
+            self._load_meta(row.session_rowid, meta)
+        return FileJob(agent, path, st.st_size, st.st_mtime, st.st_mtime_ns, st.st_ino, row, meta)
+
+    def _store(self, prepared: PreparedFile, touched: set[int]) -> None:
+        """Write one prepared file: replace or extend its rows, update its session and file."""
+        job, row = prepared.job, prepared.job.row
+        if prepared.problem:
+            self.summary.problems.append(prepared.problem)
+            return
+        self.summary.bytes_read += prepared.bytes_read
+        if prepared.bad_lines:
+            self.summary.problems.append(prepared.bad_lines)
+        removed = 0
+        if row and not prepared.append:
+            removed = self._remove_file_rows(row)
+            self.summary.files_reindexed += 1
+        elif row:
+            self.summary.files_appended += 1
+        else:
+            self.summary.files_new += 1
+        meta = prepared.meta
+        session_rowid = row.session_rowid if row else None
+        if meta.session_id and (prepared.rows or session_rowid is not None):
+            session_rowid = self._upsert_session(job.agent, job.path, meta, session_rowid)
+            file_id = self._upsert_file(prepared, session_rowid)
+            added = self._insert_messages(session_rowid, file_id, prepared)
+            self._refresh_session_counts(session_rowid)
+            touched.add(session_rowid)
+            self.summary.messages_added += added
+        else:
+            self._upsert_file(prepared, session_rowid)
+            added = 0
+        if added != removed:
+            # Kept in meta so the status line need not count a million rows (see Index.stats).
+            self.conn.execute(
+                "UPDATE meta SET value = value + ? WHERE key = 'message_count'", (added - removed,)
+            )
+
+    def _load_meta(self, session_rowid: int, meta: SessionMeta) -> None:
+        r = self.conn.execute("SELECT * FROM sessions WHERE id = ?", (session_rowid,)).fetchone()
+        if r is None:
+            return
+        meta.session_id = r["session_id"]
+        meta.parent_session_id = r["parent_session_id"]
+        meta.project_path = r["project_path"]
+        meta.git_branch = r["git_branch"]
+        meta.model = r["model"]
+        meta.title = r["title"]
+        meta.title_rank = r["title_rank"]
+
+    def _upsert_session(self, agent: str, path: str, meta: SessionMeta, rowid: int | None) -> int:
+        conn = self.conn
+        existing = conn.execute(
+            "SELECT id, title_rank, project_path FROM sessions WHERE agent = ? AND session_id = ?",
+            (agent, meta.session_id),
+        ).fetchone()
+        project_path = meta.project_path
+        if not project_path and meta.parent_session_id:
+            parent = conn.execute(
+                "SELECT project_path FROM sessions WHERE agent = ? AND session_id = ?",
+                (agent, meta.parent_session_id),
+            ).fetchone()
+            project_path = parent["project_path"] if parent else None
+        values = (
+            meta.parent_session_id,
+            path,
+            project_path,
+            project_name_of(project_path),
+            meta.git_branch or None,
+            meta.model,
+        )
+        if existing is None:
+            cur = conn.execute(
+                "INSERT INTO sessions(agent, session_id, parent_session_id, source_path, project_path,"
+                " project_name, git_branch, model, title, title_rank) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (agent, meta.session_id, *values, meta.title, meta.title_rank),
+            )
+            return int(cur.lastrowid)
+        conn.execute(
+            "UPDATE sessions SET parent_session_id = coalesce(?, parent_session_id), source_path = ?,"
+            " project_path = coalesce(?, project_path), project_name = coalesce(?, project_name),"
+            " git_branch = coalesce(?, git_branch), model = coalesce(?, model) WHERE id = ?",
+            (*values, existing["id"]),
+        )
+        if meta.title and meta.title_rank >= existing["title_rank"]:
+            conn.execute(
+                "UPDATE sessions SET title = ?, title_rank = ? WHERE id = ?",
+                (meta.title, meta.title_rank, existing["id"]),
+            )
+        return int(existing["id"])
+
+    def _upsert_file(self, prepared: PreparedFile, session_rowid: int | None) -> int:
+        job, row = prepared.job, prepared.job.row
+        values = (
+            job.agent,
+            session_rowid,
+            job.size,
+            job.mtime_ns,
+            job.inode,
+            prepared.consumed,
+            prepared.head_hash,
+            prepared.tail_hash,
+            json.dumps(prepared.state, ensure_ascii=False),
+            self.now,
+        )
+        if row:
+            self.conn.execute(
+                "UPDATE files SET agent=?, session_rowid=?, size=?, mtime_ns=?, inode=?, offset=?,"
+                " head_hash=?, tail_hash=?, parser_state=?, indexed_at=?, missing=0 WHERE id=?",
+                (*values, row.id),
+            )
+            return row.id
+        cur = self.conn.execute(
+            "INSERT INTO files(path, agent, session_rowid, size, mtime_ns, inode, offset, head_hash,"
+            " tail_hash, parser_state, indexed_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (job.path, *values),
+        )
+        return int(cur.lastrowid)
+
+    def _insert_messages(self, session_rowid: int, file_id: int, prepared: PreparedFile) -> int:
+        conn = self.conn
+        ordinal = self._next_ordinal.get(session_rowid)
+        if ordinal is None:
+            ordinal = conn.execute(
+                "SELECT coalesce(max(ordinal) + 1, 0) FROM messages WHERE session_rowid = ?",
+                (session_rowid,),
+            ).fetchone()[0]
+        added = 0
+        insert = (
+            "INSERT OR IGNORE INTO messages(id, session_rowid, file_id, ordinal, role, kind, tool_name,"
+            " ts, text, detail, indexed, has_cjk, dedup) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
+        )
+        where = IN_SIDE if prepared.text_in_side else IN_MAIN
+        for rowid, row in enumerate(prepared.rows, prepared.first_id):
+            cur = conn.execute(
+                insert,
+                (rowid, session_rowid, file_id, ordinal, row.role, row.kind, row.tool_name, row.ts, row.text,
+                 row.detail, where if row.indexed else 0, int(row.has_cjk), row.dedup),
+            )
+            if cur.rowcount != 1:
+                continue  # already indexed from another copy of this message
+            ordinal += 1
+            added += 1
+            if row.indexed and where == IN_MAIN:
+                conn.execute("INSERT INTO fts(rowid, text) VALUES (?, ?)", (rowid, row.text))
+        self._next_ordinal[session_rowid] = ordinal
+        return added
+
+    def _remove_file_rows(self, row: FileRow) -> int:
+        """Drop a file's messages by rowid: never scan the whole FTS table. Their entries in
+        the side file stay behind, unreachable (see ``indexer.ingest.side``)."""
+        conn = self.conn
+        for r in conn.execute(
+            "SELECT id, text FROM messages WHERE file_id = ? AND indexed = ?", (row.id, IN_MAIN)
+        ).fetchall():
+            conn.execute("INSERT INTO fts(fts, rowid, text) VALUES ('delete', ?, ?)", (r["id"], r["text"]))
+        removed = conn.execute("DELETE FROM messages WHERE file_id = ?", (row.id,)).rowcount
+        if row.session_rowid is not None:
+            self._next_ordinal.pop(row.session_rowid, None)
+        return removed
+
+    def _refresh_session_counts(self, session_rowid: int) -> None:
+        self.conn.execute(
+            "UPDATE sessions SET (message_count, start_ts, end_ts) ="
+            " (SELECT count(*), min(ts), max(ts) FROM messages WHERE session_rowid = ?) WHERE id = ?",
+            (session_rowid, session_rowid),
+        )
+
+
+def update_index(
+    conn: sqlite3.Connection,
+    db_path: Path,
+    roots: SourceRoots,
+    *,
+    progress: ProgressCallback | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    now: float | None = None,
+) -> IndexSummary:
+    """Bring the index up to date with the logs under ``roots`` (one writer at a time)."""
+    with IndexLock(db_path):
+        # The dedup index takes random keys: a bigger page cache saves ~20% of a cold build.
+        conn.execute(f"PRAGMA cache_size = -{WRITER_CACHE_KIB}")
+        return Ingester(conn, db_path, now=now).run(roots, progress, should_stop)

@@ -1,0 +1,33 @@
+"""What to try when a search finds nothing: concrete rewrites of the query, not a bare 'no results'."""
+
+from __future__ import annotations
+
+from indexer.search.query import Query, is_cjk
+
+
+def suggestions_for(query: Query) -> list[str]:
+    """What to try when nothing matched: concrete rewrites of the query, not a bare 'no results'."""
+    tips: list[str] = []
+    filters = [
+        f"{k}:{v}" for k, v in (("agent", query.agent), ("project", query.project), ("session", query.session), ("role", query.role))
+        if v
+    ]
+    if query.since is not None or query.until is not None:
+        filters.append("since:/until:")
+    for f in filters:
+        tips.append(f"drop the filter {f}")
+    terms = query.positive_terms
+    if len(query.groups) > 1:
+        tips.append("fewer words (every word must match), or join alternatives with OR: " + " OR ".join(t.text for t in terms))
+    for t in terms:
+        if t.phrase and " " in t.text:
+            tips.append(f"the words of \"{t.text}\" without quotes (they need not be adjacent)")
+        if len(t.text) == 2 and all(is_cjk(c) for c in t.text):
+            tips.append(f"a longer CJK phrase containing {t.text}, or a synonym")
+        elif len(t.text) > 12 and not t.phrase:
+            tips.append(f"a shorter part of {t.text} (matching is by substring)")
+    if query.excluded:
+        tips.append("remove the -exclusions")
+    if not tips:
+        tips.append("other words for the same thing (e.g. the error message, a file name, the command you ran)")
+    return tips

@@ -1,0 +1,41 @@
+"""Bringing an older index file up to the current schema."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from indexer.store.schema import SCHEMA, SCHEMA_VERSION
+
+
+def migrate(conn: sqlite3.Connection, from_version: int) -> None:
+    """Bring an older schema up to ``SCHEMA_VERSION`` (0 means a new, empty file).
+
+    Two connections may open a new index at once (the app loads its counts while it starts
+    an index run): the write lock is taken first and the version read again under it, so
+    the second one finds the work done.
+    """
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version == 0:
+            existing = conn.execute(
+                "SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
+            ).fetchone()[0]
+            if existing:
+                raise sqlite3.DatabaseError("holds tables but no Threadback schema version")
+        elif version == 1:
+            # The bigram table moves to the side file; the next index run refills it there.
+            conn.execute("DROP TABLE IF EXISTS cjk2")
+        if version < SCHEMA_VERSION:
+            # Every statement is IF NOT EXISTS: this creates a new file's tables and adds what
+            # an older file lacks (version 1: the files_missing and files_by_stat indexes).
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            # The message count lives in meta, so showing it costs no count(*).
+            conn.execute("INSERT OR REPLACE INTO meta(key, value) SELECT 'message_count', count(*) FROM messages")
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise

@@ -1,0 +1,124 @@
+"""Storage rows by name: what ingest hands the writer, what the files table holds, and how
+rows of the index become ``Session`` and ``Message`` objects."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from indexer.models import Message, Session
+from indexer.store.packing import unpack
+
+
+class MessageRow(NamedTuple):
+    """One message ready to insert, with the CPU work (packing, hashing) already done.
+
+    Made in the helper process on a big run and pickled to the writer: a named tuple keeps
+    that as cheap as a bare one."""
+
+    role: str
+    kind: str
+    tool_name: str | None
+    ts: float | None
+    text: str | bytes  # as stored: indexed text as it is, other text packed (see packing)
+    detail: str | bytes | None
+    indexed: bool
+    has_cjk: bool  # it has CJK bigrams (the side file's cjk2 table holds them)
+    dedup: int  # 64-bit digest of the parser's dedup key
+
+
+@dataclass
+class FileRow:
+    """A log file as the index last saw it: where reading stopped and how to tell it changed."""
+
+    id: int
+    path: str
+    agent: str
+    size: int
+    mtime_ns: int
+    inode: int
+    offset: int
+    head_hash: str | None
+    tail_hash: str | None
+    parser_state: str | None
+    session_rowid: int | None
+    missing: int
+
+
+MESSAGE_COLUMNS = "id, session_rowid, ordinal, role, kind, tool_name, ts, text, detail, indexed"
+
+
+def fetch_messages(conn: sqlite3.Connection, ids: list[int]) -> list[sqlite3.Row]:
+    rows: list[sqlite3.Row] = []
+    for i in range(0, len(ids), 500):
+        chunk = ids[i : i + 500]
+        rows.extend(conn.execute(
+            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id IN ({','.join('?' * len(chunk))})", chunk
+        ))
+    return rows
+
+
+def message_from_row(r: sqlite3.Row) -> Message:
+    return Message(
+        id=r["id"],
+        session_rowid=r["session_rowid"],
+        ordinal=r["ordinal"],
+        role=r["role"],
+        kind=r["kind"],
+        tool_name=r["tool_name"],
+        ts=r["ts"],
+        text=unpack(r["text"]),
+        detail=unpack(r["detail"]),
+        indexed=bool(r["indexed"]),
+    )
+
+
+SESSION_COLUMNS = (
+    "s.id, s.agent, s.session_id, s.parent_session_id, s.source_path, s.project_path,"
+    " s.project_name, s.git_branch, s.model, s.title, s.start_ts, s.end_ts, s.message_count,"
+    " coalesce((SELECT min(f.missing) FROM files f WHERE f.session_rowid = s.id), 0) AS missing"
+)
+
+
+def session_from_row(r: sqlite3.Row) -> Session:
+    return Session(
+        id=r["id"],
+        agent=r["agent"],
+        session_id=r["session_id"],
+        parent_session_id=r["parent_session_id"],
+        source_path=r["source_path"],
+        project_path=r["project_path"],
+        project_name=r["project_name"],
+        git_branch=r["git_branch"],
+        model=r["model"],
+        title=r["title"],
+        start_ts=r["start_ts"],
+        end_ts=r["end_ts"],
+        message_count=r["message_count"],
+        source_missing=bool(r["missing"]),
+    )
+
+
+def sessions_by_rowid(conn: sqlite3.Connection, rowids: set[int]) -> dict[int, Session]:
+    if not rowids:
+        return {}
+    ids = list(rowids)
+    rows = conn.execute(
+        f"SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.id IN ({','.join('?' * len(ids))})", ids
+    )
+    return {r["id"]: session_from_row(r) for r in rows}
+
+
+def fetch_context(conn: sqlite3.Connection, message: Message, before: int, after: int) -> tuple[tuple[Message, ...], tuple[Message, ...]]:
+    """The ``before`` messages preceding and ``after`` following ``message`` in its session."""
+    rows = conn.execute(
+        f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE session_rowid = ? AND ordinal BETWEEN ? AND ?"
+        " ORDER BY ordinal",
+        (message.session_rowid, message.ordinal - before, message.ordinal + after),
+    ).fetchall()
+    msgs = [message_from_row(r) for r in rows]
+    return (
+        tuple(m for m in msgs if m.ordinal < message.ordinal),
+        tuple(m for m in msgs if m.ordinal > message.ordinal),
+    )

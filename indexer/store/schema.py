@@ -1,0 +1,87 @@
+"""The index file's tables and their version.
+
+Layout (see README "The index"):
+- ``sessions``  one row per agent session, keyed by (agent, session_id)
+- ``files``     one row per log file: where we stopped reading and how to tell it changed
+- ``messages``  every normalised message, in order; ``indexed`` says whether it is searchable
+- ``fts``       FTS5 trigram index over ``messages.text`` (external content: no second copy)
+- ``fts_side``  a second trigram shard, written by the helper process on big runs; each
+                message's text is in one of the two (``messages.indexed``: 1 main, 2 side)
+- ``cjk2``      FTS5 over CJK character bigrams, so 2-character words (驗收, 設定) are found
+                from an index (the trigram index cannot match a 2-character term)
+- ``fts_side`` and ``cjk2`` live in the side file attached as ``side``, see ``indexer.ingest.side``
+"""
+
+from __future__ import annotations
+
+# 1: first release. 2: the bigram table and a second trigram shard in a side file.
+SCHEMA_VERSION = 2
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    id                INTEGER PRIMARY KEY,
+    agent             TEXT NOT NULL,
+    session_id        TEXT NOT NULL,
+    parent_session_id TEXT,
+    source_path       TEXT NOT NULL,
+    project_path      TEXT,
+    project_name      TEXT,
+    git_branch        TEXT,
+    model             TEXT,
+    title             TEXT,
+    title_rank        INTEGER NOT NULL DEFAULT 0,
+    start_ts          REAL,
+    end_ts            REAL,
+    message_count     INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (agent, session_id)
+);
+CREATE INDEX IF NOT EXISTS sessions_by_start ON sessions (start_ts);
+CREATE INDEX IF NOT EXISTS sessions_by_parent ON sessions (parent_session_id);
+CREATE INDEX IF NOT EXISTS sessions_by_project ON sessions (agent, project_path, start_ts);
+
+CREATE TABLE IF NOT EXISTS files (
+    id            INTEGER PRIMARY KEY,
+    path          TEXT NOT NULL UNIQUE,
+    agent         TEXT NOT NULL,
+    session_rowid INTEGER,
+    size          INTEGER NOT NULL DEFAULT 0,
+    mtime_ns      INTEGER NOT NULL DEFAULT 0,
+    inode         INTEGER NOT NULL DEFAULT 0,
+    offset        INTEGER NOT NULL DEFAULT 0,
+    head_hash     TEXT,
+    tail_hash     TEXT,
+    parser_state  TEXT,
+    missing       INTEGER NOT NULL DEFAULT 0,
+    indexed_at    REAL
+);
+CREATE INDEX IF NOT EXISTS files_by_session ON files (session_rowid);
+CREATE INDEX IF NOT EXISTS files_missing ON files (missing) WHERE missing = 1;  -- counted at start-up
+-- What a no-change run compares with stat(): read from this index, not the wide rows.
+CREATE INDEX IF NOT EXISTS files_by_stat ON files (path, size, mtime_ns, inode, missing);
+
+CREATE TABLE IF NOT EXISTS messages (
+    id            INTEGER PRIMARY KEY,
+    session_rowid INTEGER NOT NULL,
+    file_id       INTEGER NOT NULL,
+    ordinal       INTEGER NOT NULL,
+    role          TEXT NOT NULL,
+    kind          TEXT NOT NULL,
+    tool_name     TEXT,
+    ts            REAL,
+    text          TEXT NOT NULL,
+    detail        TEXT,
+    indexed       INTEGER NOT NULL,
+    has_cjk       INTEGER NOT NULL DEFAULT 0,
+    dedup         INTEGER UNIQUE
+);
+CREATE INDEX IF NOT EXISTS messages_by_session ON messages (session_rowid, ordinal);
+CREATE INDEX IF NOT EXISTS messages_by_file ON messages (file_id);
+
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (
+    text, content='messages', content_rowid='id', tokenize='trigram'
+);
+"""

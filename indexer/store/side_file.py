@@ -1,0 +1,109 @@
+"""The side file's shape and how a main connection sees it (``indexer.ingest.side`` writes it).
+
+``<index>.side`` holds ``cjk2`` (FTS5 over CJK character bigrams, for 2-character words the
+trigram index cannot match) and ``fts_side`` (a second trigram shard). A main connection
+attaches it as ``side``, so queries name its tables as if they were local. Why a second file
+and how the two stay consistent: see ``indexer.ingest.side``.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from operator import add
+from pathlib import Path
+
+SCHEMA_NAME = "side"  # the side file's schema name on a main connection
+IN_MAIN, IN_SIDE = 1, 2  # messages.indexed: which trigram table holds the text (0: not indexed)
+
+_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]{2,}")
+
+SIDE_SCHEMA = """
+CREATE TABLE IF NOT EXISTS {s}.meta (key TEXT PRIMARY KEY, value TEXT);
+CREATE VIRTUAL TABLE IF NOT EXISTS {s}.cjk2 USING fts5 (
+    grams, content='', tokenize='unicode61', detail='none', columnsize=0
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS {s}.fts_side USING fts5 (
+    text, content='', tokenize='trigram'
+);
+"""
+SIDE_TABLES = {"meta", "cjk2", "fts_side"}
+
+
+def cjk_bigrams(text: str) -> str:
+    """Space-separated distinct 2-character pairs from every CJK run in ``text``."""
+    runs = _CJK_RUN.findall(text)
+    if not runs:
+        return ""
+    # map(add, run, run[1:]) pairs each character with the next in C: twice the speed of slicing.
+    return " ".join(dict.fromkeys([pair for run in runs for pair in map(add, run, run[1:])]))
+
+
+def side_path(main_path: Path) -> Path:
+    return Path(str(main_path) + ".side")
+
+
+def side_files(main_path: Path) -> list[Path]:
+    side = side_path(main_path)
+    return [Path(str(side) + suffix) for suffix in ("", "-wal", "-shm")]
+
+
+def attach(conn: sqlite3.Connection, main_path: Path, *, readonly: bool) -> None:
+    """Attach the side file as ``side`` so queries name its tables as if they were local.
+
+    A read-only connection without a side file gets an empty in-memory one (what lives only
+    there is not found until the next index run). A writable one creates the file, and
+    replaces a damaged one with an empty file that the next index run refills.
+    """
+    side = side_path(main_path)
+    if readonly:
+        if side.exists():
+            try:
+                conn.execute(f"ATTACH DATABASE ? AS {SCHEMA_NAME}", (f"file:{side}?mode=ro",))
+                have = {r[0] for r in conn.execute(f"SELECT name FROM {SCHEMA_NAME}.sqlite_master")}
+                if SIDE_TABLES <= have:
+                    return
+            except sqlite3.DatabaseError:
+                pass
+            _detach(conn)
+        conn.execute(f"ATTACH DATABASE ':memory:' AS {SCHEMA_NAME}")
+        conn.executescript(SIDE_SCHEMA.format(s=SCHEMA_NAME))
+        return
+    for attempt in (1, 2):
+        try:
+            conn.execute(f"ATTACH DATABASE ? AS {SCHEMA_NAME}", (str(side),))
+            conn.execute(f"PRAGMA {SCHEMA_NAME}.journal_mode = WAL")
+            have = {r[0] for r in conn.execute(f"SELECT name FROM {SCHEMA_NAME}.sqlite_master")}
+            if not SIDE_TABLES <= have:
+                conn.executescript(SIDE_SCHEMA.format(s=SCHEMA_NAME))
+            return
+        except sqlite3.DatabaseError:
+            _detach(conn)
+            if attempt == 2:
+                raise
+            for path in side_files(main_path):
+                path.unlink(missing_ok=True)
+
+
+def _detach(conn: sqlite3.Connection) -> None:
+    try:
+        conn.execute(f"DETACH DATABASE {SCHEMA_NAME}")
+    except sqlite3.Error:
+        pass
+
+
+def _meta(conn: sqlite3.Connection, schema: str, key: str) -> str | None:
+    row = conn.execute(f"SELECT value FROM {schema}.meta WHERE key = ?", (key,)).fetchone()
+    return row[0] if row else None
+
+
+def next_message_id(conn: sqlite3.Connection) -> int:
+    """The first id a new run may hand out: above every message and every id handed out before."""
+    top = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM main.messages").fetchone()[0]
+    handed_out = _meta(conn, SCHEMA_NAME, "next_id")
+    return max(int(top), int(handed_out or 0))
+
+
+def is_paired(conn: sqlite3.Connection) -> bool:
+    token = _meta(conn, "main", "side_token")
+    return token is not None and token == _meta(conn, SCHEMA_NAME, "token")

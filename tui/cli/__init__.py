@@ -1,0 +1,1 @@
+"""The ``threadback`` command line: ``main.py`` dispatches to one module per command group."""

@@ -1,0 +1,237 @@
+"""``threadback context | hook | hooks | usage``: commands for agents using Threadback on their own.
+
+The flows are in ``indexer.agents``; ``threadback hook`` itself is ``tui.cli.hook``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable
+
+from indexer.agents.context import DEFAULT_MAX_BYTES, gather_context, render_context
+from indexer.agents.routing import AGENT_SETUP, ROUTING_BLOCK
+from indexer.agents.settings import (
+    HookChange,
+    SettingsError,
+    hook_entries,
+    hooks_status,
+    install_hooks,
+    project_settings_path,
+    uninstall_hooks,
+    user_settings_path,
+)
+from indexer.agents.usage import UsageEvent, record_usage, usage_log_path, usage_report
+from indexer.fileio import ChangedOnDiskError
+from indexer.memory import MemoryStore
+from indexer.rules import RuleStore
+from tui.cli import output
+from tui.cli.exits import OK, REFUSED, USAGE, CommandError, ErrorExit, command, say
+from tui.cli.hook import add_hook_arguments, cmd_hook
+from tui.cli.terminal import safe_text
+
+agents_command = command(
+    ErrorExit(SettingsError, REFUSED),
+    ErrorExit(ChangedOnDiskError, REFUSED),
+    ErrorExit(OSError, REFUSED),
+)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("context", help="what a new agent session should start with (rules, memory)")
+    p.add_argument("--max-bytes", type=int, default=DEFAULT_MAX_BYTES, metavar="N",
+                   help=f"cap the output at N bytes (default {DEFAULT_MAX_BYTES})")
+    p.add_argument("--memory-dir", dest="memory_dir", metavar="DIR", default=argparse.SUPPRESS,
+                   help="memory folder (default: $THREADBACK_MEMORY_DIR, ./memory, or the global one)")
+    p.add_argument("--json", action="store_true", help="the pieces and the text as JSON")
+    p.set_defaults(func=cmd_context)
+
+    p = sub.add_parser("hook", help="run by an agent's hooks (reads the event JSON on stdin)")
+    add_hook_arguments(p)
+    p.set_defaults(func=cmd_hook)
+
+    p = sub.add_parser("hooks", help="install, remove or check Threadback's hooks in Claude Code")
+    hooks_sub = p.add_subparsers(dest="hooks_command", metavar="ACTION", required=True)
+    for name, func, text in (
+        ("install", cmd_hooks_install, "add the hooks to Claude Code's settings.json"),
+        ("uninstall", cmd_hooks_uninstall, "remove exactly the hooks Threadback added"),
+        ("status", cmd_hooks_status, "show which hooks are installed"),
+    ):
+        hp = hooks_sub.add_parser(name, help=text)
+        agent = hp.add_mutually_exclusive_group()
+        agent.add_argument("--claude-code", action="store_true", help="Claude Code (the default)")
+        agent.add_argument("--codex", action="store_true", help=argparse.SUPPRESS)
+        agent.add_argument("--pi", action="store_true", help=argparse.SUPPRESS)
+        scope = hp.add_mutually_exclusive_group()
+        scope.add_argument("--user", action="store_true", help="~/.claude/settings.json (default for install)")
+        scope.add_argument("--project", action="store_true", help="./.claude/settings.json")
+        scope.add_argument("--settings", metavar="PATH", help="this settings.json")
+        if name == "install":
+            hp.add_argument("--program", metavar="PATH", default="threadback",
+                            help="the threadback executable the hooks run (default: threadback on PATH)")
+        if name == "status":
+            hp.add_argument("--json", action="store_true")
+        hp.set_defaults(func=func)
+    hp = hooks_sub.add_parser("print", help="the routing block for AGENTS.md (Codex, pi)")
+    agent = hp.add_mutually_exclusive_group(required=True)
+    agent.add_argument("--codex", action="store_true")
+    agent.add_argument("--pi", action="store_true")
+    agent.add_argument("--claude-code", action="store_true", help="the hook entries, as JSON")
+    hp.set_defaults(func=cmd_hooks_print)
+
+    p = sub.add_parser("usage", help="how agents used Threadback: calls per day, zero-hit queries")
+    p.add_argument("--days", type=int, default=14, help="days to cover, ending today (default 14)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_usage)
+
+
+# -- context ------------------------------------------------------------------------------------
+@agents_command
+def cmd_context(args: argparse.Namespace) -> int:
+    if args.max_bytes < 64:
+        raise CommandError("--max-bytes must be at least 64", USAGE)
+    memory = MemoryStore.open(getattr(args, "memory_dir", None), Path.cwd())
+    rules = RuleStore(memory.folder)  # the rules live in the memory folder
+    now = datetime.now(timezone.utc)
+    started = time.monotonic()
+    material = gather_context(memory, rules, now=now)
+    text = render_context(material, max_bytes=args.max_bytes)
+    record_usage(UsageEvent(ts=now.timestamp(), kind="context", ms=(time.monotonic() - started) * 1000))
+    if args.json:
+        print(output.dumps(output.context_json(memory.folder, rules.memory_dir, material, text, args.max_bytes)))
+    elif text:
+        sys.stdout.write(text)
+    return OK
+
+
+# -- hooks --------------------------------------------------------------------------------------
+def _settings_path(args: argparse.Namespace) -> Path:
+    if args.settings:
+        return Path(args.settings).expanduser()
+    if args.project:
+        return project_settings_path()
+    return user_settings_path()
+
+
+def _refuse_non_claude(args: argparse.Namespace) -> None:
+    if getattr(args, "codex", False) or getattr(args, "pi", False):
+        agent = "--codex" if args.codex else "--pi"
+        raise CommandError(f"{agent[2:]} loads instructions from AGENTS.md, not hooks: run "
+                           f"`threadback hooks print {agent}` and paste the block into AGENTS.md")
+
+
+def _change_hooks(
+    args: argparse.Namespace,
+    change_settings: Callable[[Path], HookChange],
+    events: Callable[[HookChange], tuple[str, ...]],
+    done: str,
+    unchanged: str,
+) -> int:
+    """What install and uninstall share: refuse other agents, change the settings file, say
+    what changed (``done``/``unchanged`` take ``{events}`` and ``{path}``)."""
+    _refuse_non_claude(args)
+    path = _settings_path(args)
+    change = change_settings(path)
+    if change.changed:
+        print(done.format(events=", ".join(events(change)), path=path))
+        if change.backup:
+            print(f"previous version kept as {change.backup}")
+    else:
+        print(unchanged.format(path=path))
+    return OK
+
+
+@agents_command
+def cmd_hooks_install(args: argparse.Namespace) -> int:
+    code = _change_hooks(
+        args, lambda path: install_hooks(path, program=args.program), lambda change: change.added,
+        "added Threadback hooks for {events} to {path}",
+        "Threadback hooks are already installed in {path}: nothing changed",
+    )
+    if code == OK and args.program == "threadback" and shutil.which("threadback") is None:
+        say("threadback", "warning: `threadback` is not on PATH, so the hooks cannot run yet; put it on PATH or "
+             "reinstall with --program /full/path/to/threadback")
+    return code
+
+
+@agents_command
+def cmd_hooks_uninstall(args: argparse.Namespace) -> int:
+    return _change_hooks(
+        args, uninstall_hooks, lambda change: change.removed,
+        "removed Threadback hooks for {events} from {path}",
+        "no Threadback hooks in {path}: nothing changed",
+    )
+
+
+@agents_command
+def cmd_hooks_status(args: argparse.Namespace) -> int:
+    _refuse_non_claude(args)
+    if args.settings or args.project or args.user:
+        paths = [_settings_path(args)]
+    else:
+        paths = [user_settings_path(), project_settings_path()]
+    statuses = [hooks_status(p) for p in paths]
+    if args.json:
+        print(output.dumps([output.hooks_status_json(s) for s in statuses]))
+        return OK
+    for s in statuses:
+        if s.error:
+            state = f"cannot read: {s.error}"
+        elif not s.exists:
+            state = "no settings file"
+        elif s.complete:
+            state = "installed (" + ", ".join(s.installed) + ")"
+        elif s.installed:
+            state = f"partly installed ({', '.join(s.installed)}; missing {', '.join(s.missing)})"
+        else:
+            state = "not installed"
+        print(f"{s.path}: {state}")
+    return OK
+
+
+def cmd_hooks_print(args: argparse.Namespace) -> int:
+    if args.claude_code:
+        print(json.dumps({"hooks": hook_entries()}, indent=2))
+        return OK
+    agent = "codex" if args.codex else "pi"
+    sys.stdout.write(ROUTING_BLOCK)
+    if sys.stdout.isatty():
+        print("\n" + "-" * 72)
+        print(AGENT_SETUP[agent])
+    else:
+        print(f"\n<!-- {' '.join(AGENT_SETUP[agent].split())} -->")
+    return OK
+
+
+# -- usage --------------------------------------------------------------------------------------
+def cmd_usage(args: argparse.Namespace) -> int:
+    now = time.time()
+    local = datetime.now().astimezone().tzinfo or timezone.utc
+    report = usage_report(now, max(1, args.days), tz=local)
+    if args.json:
+        print(output.dumps({**report.to_json(), "log": str(usage_log_path())}))
+        return OK
+    print(f"Threadback usage, last {args.days} days ({usage_log_path()})")
+    if not report.calls:
+        print("  no calls logged yet: install the hooks (`threadback hooks install --claude-code`) "
+              "or run `threadback search`")
+        return OK
+    kinds = ", ".join(f"{k} {n}" for k, n in report.by_kind.items())
+    print(f"  {report.calls} calls ({kinds})")
+    print(f"  searches: {report.queries}, with no hits: {report.zero_hits} ({report.zero_hit_rate:.0%})")
+    if report.prompts_seen:
+        print(f"  prompts checked: {report.prompts_seen}, pointed at past work: {report.prompts_fired}")
+    print("\n  day          calls  searches  zero-hit")
+    for d in report.days:
+        if d.calls:
+            print(f"  {d.day}  {d.calls:>5}  {d.queries:>8}  {d.zero_hits:>8}")
+    if report.zero_hit_queries:
+        print("\n  queries that found nothing:")
+        for query, count in report.zero_hit_queries[:30]:
+            print(f"  {count:>4}× {safe_text(query)}")
+    return OK

@@ -1,0 +1,258 @@
+"""``threadback index | search | show | sessions | resume | events``: the session index from a shell.
+
+Each command parses, calls ``indexer``, and prints (``tui.cli.render`` for people,
+``tui.cli.output`` for ``--json``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from indexer import (
+    AmbiguousSessionError,
+    ConfigError,
+    Index,
+    IndexBusyError,
+    IndexError_,
+    QueryError,
+    Session,
+    parse_query,
+    resume_command,
+)
+from indexer.agents.caller import calling_session
+from indexer.agents.usage import UsageEvent, record_usage
+from indexer.models import KINDS
+from indexer.search.query import parse_date
+from indexer.search.suggestions import suggestions_for
+from indexer.sources import AGENT_NAMES, agent_named
+from tui.cli import output
+from tui.cli.exits import BUSY, INDEX, NOT_FOUND, NOTHING_FOUND, OK, USAGE, CommandError, ErrorExit, command
+from tui.cli.options import add_index_options, db_path_of, open_existing_index, roots_of
+from tui.cli.render import ProgressLine, format_message, render_hits_text, session_header, session_line
+from tui.cli.terminal import Style, safe_text
+
+index_command = command(
+    ErrorExit(IndexBusyError, BUSY),
+    ErrorExit(IndexError_, INDEX),
+    ErrorExit(ConfigError, USAGE),
+    ErrorExit(QueryError, USAGE),
+    ErrorExit(AmbiguousSessionError, USAGE),
+)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("index", help="find agents' logs and update the index")
+    add_index_options(p)
+    p.add_argument("--rebuild", action="store_true", help="delete the index and build it again")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress, only problems")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.set_defaults(func=cmd_index)
+
+    p = sub.add_parser("search", help="search sessions (words, \"phrases\", OR, -word, agent: project: since: ...)")
+    add_index_options(p)
+    p.add_argument("query", nargs="+", help="the query")
+    p.add_argument("-n", "--limit", type=int, default=20, help="hits to show (default 20)")
+    p.add_argument("--offset", type=int, default=0, help="skip this many hits (paging)")
+    p.add_argument("-1", "--one-per-session", action="store_true", help="only the best hit of each session")
+    p.add_argument("--exclude-session", action="append", default=[], metavar="ID", help="leave out a session (repeatable)")
+    p.add_argument("-C", "--context", type=int, default=0, metavar="N", help="N messages before and after each hit")
+    p.add_argument("--budget", type=int, default=0, metavar="BYTES", help="stop output at about this many bytes")
+    p.add_argument("--json", action="store_true", help="JSON output")
+    p.set_defaults(func=cmd_search)
+
+    p = sub.add_parser("show", help="print a session's transcript (or a window around one message)")
+    add_index_options(p)
+    p.add_argument("session", help="session id (or a unique prefix, or agent:id)")
+    p.add_argument("--around", type=int, metavar="MESSAGE_ID", help="only a window around this message")
+    p.add_argument("-C", "--context", type=int, default=5, metavar="N", help="window size with --around (default 5)")
+    p.add_argument("--full", action="store_true", help="show tool results and injected text in full")
+    p.add_argument("--json", action="store_true", help="JSON output")
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("sessions", help="list sessions")
+    add_index_options(p)
+    p.add_argument("--agent", help=", ".join(AGENT_NAMES))
+    p.add_argument("--project", help="project name or path contains this")
+    p.add_argument("--since", help="date or relative (7d, 3h)")
+    p.add_argument("--until", help="date or relative")
+    p.add_argument("--all", action="store_true", help="include subagent sessions")
+    p.add_argument("-n", "--limit", type=int, default=50)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_sessions)
+
+    p = sub.add_parser("resume", help="print the command that resumes a session in its agent")
+    add_index_options(p)
+    p.add_argument("session")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_resume)
+
+    p = sub.add_parser("events", help="the normalised event stream as JSON lines")
+    add_index_options(p)
+    p.add_argument("--since", help="date or relative (7d, 3h)")
+    p.add_argument("--until", help="date or relative")
+    p.add_argument("--kind", action="append", choices=KINDS, default=[], help="only these kinds (repeatable)")
+    p.add_argument("--tool", action="append", default=[], help="only calls/results of this tool (repeatable)")
+    p.add_argument("--agent")
+    p.add_argument("--session", help="only this session")
+    p.set_defaults(func=cmd_events)
+
+
+# -- index ---------------------------------------------------------------------------
+@index_command
+def cmd_index(args: argparse.Namespace) -> int:
+    path = db_path_of(args)
+    roots = roots_of(args)
+    index = Index(path)
+    if args.rebuild:
+        index.delete_files()
+    reporter = ProgressLine() if sys.stderr.isatty() and not args.quiet and not args.json else None
+    try:
+        summary = index.update(roots, progress=reporter)
+    finally:
+        if reporter:
+            reporter.clear()
+    for problem in summary.problems:
+        print(f"threadback: warning: {problem}", file=sys.stderr)
+    stats = index.stats()
+    index.close()
+    if args.json:
+        print(output.dumps(output.index_run_json(str(path), summary, stats)))
+    elif not args.quiet:
+        if not summary.files_seen and not stats.sessions:
+            where = ", ".join(str(p) for p in roots.all_paths())
+            print(f"no agent logs found (looked in {where}); try `threadback --demo`", file=sys.stderr)
+        print(
+            f"{summary.files_seen:,} files ({summary.files_new:,} new, {summary.files_appended:,} grown, "
+            f"{summary.files_reindexed:,} rewritten, {summary.files_missing:,} gone) · "
+            f"{stats.sessions:,} sessions · {stats.messages:,} messages "
+            f"(+{summary.messages_added:,}) · {summary.bytes_read / 1e6:.1f} MB read in {summary.seconds:.2f} s"
+        )
+    return OK
+
+
+# -- search ----------------------------------------------------------------------------
+@index_command
+def cmd_search(args: argparse.Namespace) -> int:
+    index = open_existing_index(args)
+    text = " ".join(args.query)
+    started = time.monotonic()
+    query = parse_query(text, time.time())
+    for warning in query.warnings:
+        print(f"threadback: warning: {warning}", file=sys.stderr)
+    excluded = tuple(args.exclude_session) or calling_session()
+    result = index.search(
+        query,
+        limit=max(1, args.limit),
+        offset=max(0, args.offset),
+        one_per_session=args.one_per_session,
+        exclude_sessions=excluded,
+        context=max(0, args.context),
+    )
+    record_usage(UsageEvent(ts=time.time(), kind="search", query=text, hits=result.total,
+                            excluded=excluded, ms=(time.monotonic() - started) * 1000))
+    if args.json:
+        print(output.dumps(output.search_json(result, budget=args.budget)))
+    elif result.hits:
+        sys.stdout.write(render_hits_text(result, Style.for_stream(sys.stdout), budget=args.budget))
+    else:
+        print(f"no hits for {text!r}.")
+        for tip in suggestions_for(query):
+            print(f"  try: {tip}")
+    index.close()
+    return OK if result.hits else NOTHING_FOUND
+
+
+# -- show ------------------------------------------------------------------------------
+def find_session(index: Index, ref: str) -> Session:
+    session = index.session(ref)
+    if session is None:
+        raise CommandError(f"no session matches {ref!r} (see `threadback sessions`)", NOT_FOUND)
+    return session
+
+
+def open_chosen_session(args: argparse.Namespace, kind: str) -> tuple[Index, Session]:
+    """The index and ``args.session``, logged as the session a search led to."""
+    index = open_existing_index(args)
+    session = find_session(index, args.session)
+    record_usage(UsageEvent(ts=time.time(), kind=kind, chosen=session.session_id))
+    return index, session
+
+
+@index_command
+def cmd_show(args: argparse.Namespace) -> int:
+    index, session = open_chosen_session(args, "show")
+    if args.around is not None:
+        center = index.message(args.around)
+        if center is None or center.session_rowid != session.id:
+            raise CommandError(f"message {args.around} is not in session {session.session_id}", NOT_FOUND)
+        before, after = index.context(center, args.context, args.context)
+        messages = [*before, center, *after]
+    else:
+        messages = index.messages(session)
+    if args.json:
+        print(output.dumps({"session": output.session_json(session),
+                            "messages": [output.message_json(m) for m in messages]}))
+        return OK
+    style = Style.for_stream(sys.stdout)
+    out = [style.bold(safe_text(session_header(session)))]
+    for m in messages:
+        out.append(format_message(m, style, full=args.full, mark=(m.id == args.around)))
+    sys.stdout.write("\n".join(out) + "\n")
+    return OK
+
+
+# -- sessions / resume / events ----------------------------------------------------------
+def time_range(args: argparse.Namespace) -> tuple[float | None, float | None]:
+    """``--since``/``--until`` as epoch seconds."""
+    bounds = []
+    for value, end in ((args.since, False), (args.until, True)):
+        ts = None if value is None else parse_date(value, time.time(), end_of_day=end)
+        if value is not None and ts is None:
+            raise CommandError(f"{value!r} is not a date (try 2026-04-02, 7d, 3h, 2w, yesterday)")
+        bounds.append(ts)
+    return bounds[0], bounds[1]
+
+
+@index_command
+def cmd_sessions(args: argparse.Namespace) -> int:
+    index = open_existing_index(args)
+    since, until = time_range(args)
+    agent = agent_named(args.agent) if args.agent else None
+    kwargs = {} if args.all else {"parent": None}
+    sessions = index.sessions(agent=agent, project=args.project, since=since, until=until, limit=args.limit, **kwargs)
+    if args.json:
+        print(output.dumps([output.session_json(s) for s in sessions]))
+    else:
+        style = Style.for_stream(sys.stdout)
+        for s in sessions:
+            print(session_line(s, style))
+    return OK if sessions else NOTHING_FOUND
+
+
+@index_command
+def cmd_resume(args: argparse.Namespace) -> int:
+    index, session = open_chosen_session(args, "resume")
+    command_line = resume_command(session, index.parent(session))
+    if args.json:
+        print(output.dumps({"session": output.session_json(session), "command": command_line,
+                            "cwd": session.project_path}))
+    else:
+        print(command_line)
+    return OK
+
+
+@index_command
+def cmd_events(args: argparse.Namespace) -> int:
+    index = open_existing_index(args)
+    since, until = time_range(args)
+    session_rowid = find_session(index, args.session).id if args.session else None
+    agent = agent_named(args.agent) if args.agent else None
+    write = sys.stdout.write
+    count = 0
+    for s, m in index.iter_events(since=since, until=until, kinds=tuple(args.kind), tools=tuple(args.tool),
+                                  agent=agent, session_rowid=session_rowid):
+        write(output.dumps(output.event_json(s, m)) + "\n")
+        count += 1
+    return OK if count else NOTHING_FOUND

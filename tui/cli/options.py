@@ -1,0 +1,66 @@
+"""The options every index command shares (``--db``, each agent's log folder flag) and what they
+resolve to."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from indexer import Index, IndexError_, SourceRoots, load_roots
+from indexer.config import default_db_path
+from indexer.sources import AGENTS, CLAUDE_CODE
+from tui.cli.exits import INDEX, CommandError
+
+
+def _dest(agent_name: str) -> str:
+    return f"dirs_{agent_name.replace('-', '_')}"
+
+
+def add_global_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", metavar="PATH", help="index file (default: $THREADBACK_DB or ~/.local/share/threadback/index.sqlite3)")
+    for agent in AGENTS:
+        parser.add_argument(agent.dir_option, action="append", metavar="DIR", dest=_dest(agent.name),
+                            help=f"{agent.name} log folder (repeatable; replaces the default)")
+    parser.add_argument("--demo", action="store_true", help="open the bundled demo sessions")
+    parser.add_argument("--memory-dir", dest="memory_dir", metavar="DIR", default=argparse.SUPPRESS,
+                        help="memory folder for the app")
+
+
+def add_index_options(p: argparse.ArgumentParser) -> None:
+    """Options every index command accepts after its name too (``threadback search --db X``)."""
+    p.add_argument("--db", metavar="PATH", default=argparse.SUPPRESS, help="index file")
+    for agent in AGENTS:
+        p.add_argument(agent.dir_option, action="append", metavar="DIR", dest=_dest(agent.name),
+                       default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+
+
+def db_path_of(args: argparse.Namespace) -> Path:
+    return Path(args.db).expanduser() if getattr(args, "db", None) else default_db_path()
+
+
+def roots_of(args: argparse.Namespace) -> SourceRoots:
+    """The log folders: defaults, the config file, then these flags (raises ``ConfigError``)."""
+    overrides = {}
+    for agent in AGENTS:
+        values = getattr(args, _dest(agent.name), None)
+        if values:
+            overrides[agent.name] = values
+    return load_roots(overrides)
+
+
+def claude_dirs_of(args: argparse.Namespace) -> list[str] | None:
+    """The ``--claude-dir`` folders given, if any (``rules import`` reads Claude Code's notes there)."""
+    return getattr(args, _dest(CLAUDE_CODE), None)
+
+
+def open_existing_index(args: argparse.Namespace) -> Index:
+    """The index, opened and checked; raises ``CommandError`` saying why it cannot be used."""
+    path = db_path_of(args)
+    if not path.exists():
+        raise CommandError(f"no index at {path} yet: run `threadback index` first", INDEX)
+    index = Index(path)
+    try:
+        index.check()
+    except IndexError_ as exc:
+        raise CommandError(str(exc), INDEX) from None
+    return index

@@ -1,0 +1,208 @@
+"""The JSON every ``--json`` prints: one shape per object, whichever command prints it.
+
+A message is always ``message_json`` (``show``, a hit's context, ``events``); a hit carries the
+same message fields, with its snippet in place of the text; a session is always
+``session_json``; a memory entry, fact or scratchpad item always has its own shape, alone or
+inside a memory hit.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from indexer import Hit, IndexStats, IndexSummary, Message, SearchResult, Session
+from indexer.rules.model import rule_to_json
+from indexer.search.suggestions import suggestions_for
+from indexer.textsafe import suspicious_characters
+
+if TYPE_CHECKING:  # the memory package loads a YAML library: not needed to print an index search
+    from indexer.agents.context import ContextMaterial
+    from indexer.agents.settings import HooksStatus
+    from indexer.memory import EpisodicEntry, Fact, MemoryHit, ScratchpadItem, StrengthBreakdown
+    from indexer.rules import Rule
+
+
+def dumps(payload: Any, *, indented: bool = False) -> str:
+    return json.dumps(payload, ensure_ascii=False, indent=2 if indented else None, default=str)
+
+
+def iso(ts: float | None) -> str | None:
+    if ts is None:
+        return None
+    return datetime.fromtimestamp(ts, tz=timezone.utc).isoformat().replace("+00:00", "Z")
+
+
+# --- the session index ------------------------------------------------------------------------
+
+
+def session_json(s: Session) -> dict:
+    return {
+        "agent": s.agent,
+        "session_id": s.session_id,
+        "parent_session_id": s.parent_session_id,
+        "project": s.project_name,
+        "project_path": s.project_path,
+        "git_branch": s.git_branch,
+        "model": s.model,
+        "title": s.title,
+        "start": iso(s.start_ts),
+        "end": iso(s.end_ts),
+        "message_count": s.message_count,
+        "source_path": s.source_path,
+        "source_missing": s.source_missing,
+    }
+
+
+def message_json(m: Message, *, with_text: bool = True) -> dict:
+    body: dict[str, Any] = {
+        "message_id": m.id,
+        "ordinal": m.ordinal,
+        "time": iso(m.ts),
+        "role": m.role,
+        "kind": m.kind,
+        "tool": m.tool_name,
+    }
+    if with_text:
+        body["text"] = m.text
+    return body
+
+
+def event_json(s: Session, m: Message) -> dict:
+    """One line of ``events``: the message with the session facts a stream consumer needs."""
+    return {"session": s.session_id, "agent": s.agent, "cwd": s.project_path, "model": s.model, **message_json(m)}
+
+
+def hit_json(hit: Hit) -> dict:
+    s = hit.session
+    return {
+        "agent": s.agent,
+        "session_id": s.session_id,
+        "project": s.project_name,
+        "project_path": s.project_path,
+        **message_json(hit.message, with_text=False),
+        "snippet": hit.snippet,
+        "spans": [list(sp) for sp in hit.spans],
+        "score": hit.score,
+        "context_before": [message_json(c) for c in hit.context_before],
+        "context_after": [message_json(c) for c in hit.context_after],
+    }
+
+
+def search_json(result: SearchResult, *, budget: int = 0) -> dict:
+    """The hits that fit in ``budget`` bytes (0: all), and what to try when there are none."""
+    hits, used, omitted = [], 0, 0
+    for hit in result.hits:
+        item = hit_json(hit)
+        size = len(json.dumps(item, ensure_ascii=False).encode("utf-8"))
+        if budget and used + size > budget and hits:
+            omitted = len(result.hits) - len(hits)
+            break
+        hits.append(item)
+        used += size
+    return {
+        "query": result.query.raw,
+        "total": result.total,
+        "capped": result.capped,
+        "omitted": omitted,
+        "warnings": list(result.warnings),
+        "hits": hits,
+        "suggestions": suggestions_for(result.query) if not hits else [],
+    }
+
+
+def index_run_json(db: str, summary: IndexSummary, stats: IndexStats) -> dict:
+    return {
+        "db": db,
+        "files_seen": summary.files_seen,
+        "files_new": summary.files_new,
+        "files_appended": summary.files_appended,
+        "files_reindexed": summary.files_reindexed,
+        "files_missing": summary.files_missing,
+        "sessions_touched": summary.sessions_touched,
+        "messages_added": summary.messages_added,
+        "bytes_read": summary.bytes_read,
+        "seconds": round(summary.seconds, 3),
+        "sessions": stats.sessions,
+        "messages": stats.messages,
+        "problems": summary.problems,
+    }
+
+
+# --- memory -----------------------------------------------------------------------------------
+
+
+def entry_json(entry: EpisodicEntry, breakdown: StrengthBreakdown | None = None) -> dict:
+    """An episodic entry, with its strength when known."""
+    body: dict[str, Any] = {"kind": "episodic", **entry.to_dict()}
+    if breakdown is not None:
+        body["strength"] = round(breakdown.strength, 4)
+    return body
+
+
+def fact_json(fact: Fact) -> dict:
+    return {"kind": "fact", **fact.to_dict()}
+
+
+def item_json(item: ScratchpadItem) -> dict:
+    """A scratchpad item (its ``kind`` is ``checklist`` or ``bullet``)."""
+    return item.to_dict()
+
+
+def memory_json(thing: EpisodicEntry | Fact) -> dict:
+    """An episodic entry or a fact, whichever ``thing`` is (archive and restore take either)."""
+    return fact_json(thing) if hasattr(thing, "key") else entry_json(thing)
+
+
+def memory_hit_json(hit: MemoryHit) -> dict:
+    body: dict[str, Any] = {"kind": hit.kind, "id": hit.id, "text": hit.text}
+    if hit.strength is not None:
+        body["strength"] = round(hit.strength, 4)
+    if hit.fact is not None:
+        body["fact"] = fact_json(hit.fact)
+    if hit.entry is not None:
+        body["entry"] = entry_json(hit.entry)
+    if hit.item is not None:
+        body["item"] = item_json(hit.item)
+    return body
+
+
+# --- rules --------------------------------------------------------------------------------------
+
+
+def rule_json(rule: Rule) -> dict:
+    data = rule_to_json(rule)
+    data["effective_status"] = rule.effective_status
+    data["sha256"] = rule.sha256
+    data["suspicious_characters"] = [c.label for c in suspicious_characters(rule.text)]
+    return data
+
+
+# --- agents -------------------------------------------------------------------------------------
+
+
+def context_json(memory_dir: Path, rules_dir: Path, material: ContextMaterial, text: str, max_bytes: int) -> dict:
+    from indexer.agents.context import render_context
+
+    size = len(text.encode("utf-8"))
+    return {
+        "memory_dir": str(memory_dir),
+        "rules_dir": str(rules_dir),
+        "bytes": size,
+        "max_bytes": max_bytes,
+        "truncated": size < len(render_context(material, max_bytes=1 << 30).encode("utf-8")),
+        "counts": {
+            "rules": len(material.rules),
+            "facts": len(material.facts),
+            "scratchpad": len(material.scratchpad),
+            "episodic": len(material.episodic),
+        },
+        "text": text,
+    }
+
+
+def hooks_status_json(status: HooksStatus) -> dict:
+    return {"path": str(status.path), "exists": status.exists, "installed": list(status.installed),
+            "missing": list(status.missing), "error": status.error}

@@ -1,0 +1,169 @@
+"""The index commands' output for a person: hits, transcripts, session lists, index progress.
+
+Log text is untrusted: it goes through ``safe_text`` before it reaches the terminal. The JSON
+forms are in ``tui.cli.output``.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from datetime import datetime
+
+from indexer import Hit, IndexProgress, SearchResult, Session
+from indexer.models import Message
+from tui.cli.terminal import Style, safe_text
+
+CONTEXT_LINE_CHARS = 200
+
+
+def _when(ts: float | None) -> str:
+    return datetime.fromtimestamp(ts).strftime("%Y-%m-%d %H:%M") if ts else "undated"
+
+
+def marked_snippet(hit: Hit, style: Style) -> str:
+    out, pos = [], 0
+    for start, end in hit.spans:
+        out.append(safe_text(hit.snippet[pos:start]))
+        out.append(style.mark(safe_text(hit.snippet[start:end])))
+        pos = end
+    out.append(safe_text(hit.snippet[pos:]))
+    return "".join(out)
+
+
+def _context_line(m: Message, offset: int) -> str:
+    text = " ".join(m.text.split())
+    if len(text) > CONTEXT_LINE_CHARS:
+        text = text[: CONTEXT_LINE_CHARS - 1] + "…"
+    label = m.role if m.kind in ("text", "summary") else m.kind.replace("_", " ")
+    return f"      {offset:+d} {label}: {safe_text(text)}"
+
+
+def render_hit_text(n: int, hit: Hit, style: Style) -> str:
+    s, m = hit.session, hit.message
+    head = " · ".join([
+        s.agent,
+        s.project_name or "?",
+        _when(m.ts),
+        m.role if m.kind == "text" else m.kind.replace("_", " "),
+        f"session {s.session_id}",
+        f"msg {m.id}",
+    ])
+    lines = [f"[{n}] {style.bold(safe_text(head))}"]
+    for i, c in enumerate(hit.context_before):
+        lines.append(style.dim(_context_line(c, i - len(hit.context_before))))
+    lines.append("    " + marked_snippet(hit, style))
+    for i, c in enumerate(hit.context_after):
+        lines.append(style.dim(_context_line(c, i + 1)))
+    return "\n".join(lines) + "\n"
+
+
+def render_hits_text(result: SearchResult, style: Style, *, budget: int = 0, offset: int = 0) -> str:
+    """Hits as compact text. With ``budget`` (bytes), stop before exceeding it and say how
+    many hits were left out, so an agent's context is never flooded."""
+    parts: list[str] = []
+    used = 0
+    shown = 0
+    for i, hit in enumerate(result.hits):
+        block = render_hit_text(offset + i + 1, hit, style)
+        size = len(block.encode("utf-8"))
+        if budget and used + size > budget and shown:
+            break
+        parts.append(block)
+        used += size
+        shown += 1
+    omitted = len(result.hits) - shown
+    more = result.total - offset - len(result.hits)
+    if omitted:
+        parts.append(f"…[{omitted} more hits omitted]\n")
+    if more > 0:
+        plus = "+" if result.capped else ""
+        parts.append(style.dim(f"({more}{plus} more matches: --offset {offset + len(result.hits)} for the next page)") + "\n")
+    return "".join(parts)
+
+
+# --- transcripts and session lists -------------------------------------------------------
+
+
+def local_time(ts: float | None) -> str:
+    if ts is None:
+        return "----------------"
+    return datetime.fromtimestamp(ts).strftime("%Y-%m-%d %H:%M")
+
+
+def session_header(s: Session) -> str:
+    span = local_time(s.start_ts)
+    if s.end_ts and s.start_ts:
+        span += f" → {local_time(s.end_ts)[11:]}"
+    parts = [s.agent, s.project_name or "?", s.session_id, span, f"{s.message_count} messages"]
+    if s.parent_session_id:
+        parts.append(f"subagent of {s.parent_session_id}")
+    if s.source_missing:
+        parts.append("log file deleted")
+    return "── " + " · ".join(parts) + (f"\n   {s.title}" if s.title else "")
+
+
+def format_message(m: Message, style: Style, *, full: bool, mark: bool = False) -> str:
+    when = local_time(m.ts)[11:] if m.ts else "--:--"
+    prefix = ">> " if mark else ""
+    label = {"user": "user", "assistant": "assistant", "tool": "result", "system": "system", "meta": "injected"}.get(m.role, m.role)
+    text = m.text
+    if m.kind == "tool_result":
+        label = f"result{f' ({m.tool_name})' if m.tool_name else ''}"
+        if not full:
+            lines = text.splitlines()
+            text = "\n".join(lines[:6]) + (f"\n… {len(lines) - 6} more lines (use --full)" if len(lines) > 6 else "")
+    elif m.kind == "thinking":
+        label = "thinking"
+        if not full:
+            text = text if len(text) < 300 else text[:300] + "… (use --full)"
+    elif m.role == "meta" and not full:
+        text = text.splitlines()[0][:120] + " … (injected, use --full)" if text else text
+    elif m.kind == "summary":
+        label = "summary"
+    head = f"{prefix}[{when}] #{m.id} {label}:"
+    body = safe_text(text)
+    colour = {"user": style.user, "assistant": style.assistant}.get(m.role, style.dim)
+    if m.kind == "tool_call":
+        return f"{head} {style.tool(body)}"
+    indented = "\n".join("    " + line for line in body.splitlines())
+    return f"{colour(head)}\n{indented}"
+
+
+def session_line(s: Session, style: Style) -> str:
+    """One row of ``threadback sessions``."""
+    title = safe_text(s.title or "")[:70]
+    project = f"{safe_text(s.project_name or '?')[:20]:<20}"  # padded before styling
+    return (f"{local_time(s.start_ts)}  {s.agent:<11} {style.bold(project)}  "
+            f"{s.session_id[:36]:<36} {s.message_count:>5}  {title}")
+
+
+# --- index progress -----------------------------------------------------------------------------
+
+
+class ProgressLine:
+    """A one-line progress display on stderr, redrawn at most 10 times a second."""
+
+    def __init__(self) -> None:
+        self._last = 0.0
+
+    def __call__(self, p: IndexProgress) -> None:
+        now = time.monotonic()
+        if now - self._last < 0.1 and p.files_done < p.files_total:
+            return
+        self._last = now
+        eta = p.eta_seconds
+        width = 24
+        filled = int(width * p.fraction)
+        bar = "█" * filled + "░" * (width - filled)
+        line = (
+            f"\r{bar} {p.fraction * 100:5.1f}%  {p.files_done:,}/{p.files_total:,} files · "
+            f"{p.bytes_done / 1e6:,.1f}/{p.bytes_total / 1e6:,.1f} MB · {p.sessions_touched:,} sessions"
+            + (f" · ~{eta:.0f}s left" if eta is not None else "")
+        )
+        sys.stderr.write(line[:200] + "\x1b[K")
+        sys.stderr.flush()
+
+    def clear(self) -> None:
+        sys.stderr.write("\r\x1b[K")
+        sys.stderr.flush()

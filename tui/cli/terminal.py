@@ -1,0 +1,60 @@
+"""Plain-terminal output for the CLI: optional colour, and log text made safe to print.
+
+Log text is untrusted: an escape sequence in a tool result must not move the cursor or
+retitle the terminal of the person reading it, and a bidi override must not reorder what
+they read, so such characters are shown, not sent.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Callable, TextIO
+
+from indexer.textsafe import make_visible
+
+
+def safe_text(text: str) -> str:
+    """``text`` with control, escape, zero-width and bidi characters made visible (the same
+    rule the app uses); newlines and tabs are kept for the terminal's own layout."""
+    return make_visible(text, tab="\t")
+
+
+class Style:
+    """ANSI styling that turns itself off for pipes and ``NO_COLOR``."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+
+    @classmethod
+    def for_stream(cls, stream: TextIO) -> "Style":
+        return cls(stream.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb")
+
+    def _wrap(self, code: str) -> Callable[[str], str]:
+        def apply(text: str) -> str:
+            return f"\x1b[{code}m{text}\x1b[0m" if self.enabled else text
+
+        return apply
+
+    @property
+    def bold(self):
+        return self._wrap("1")
+
+    @property
+    def dim(self):
+        return self._wrap("2")
+
+    @property
+    def user(self):
+        return self._wrap("1;36")
+
+    @property
+    def assistant(self):
+        return self._wrap("1;32")
+
+    @property
+    def tool(self):
+        return self._wrap("33")
+
+    def mark(self, text: str) -> str:
+        """A search match: reverse-yellow on a terminal, «guillemets» in a pipe."""
+        return f"\x1b[1;30;43m{text}\x1b[0m" if self.enabled else f"«{text}»"

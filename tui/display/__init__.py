@@ -1,0 +1,1 @@
+"""How the app shows untrusted log text, times and messages (Rich renderables, no widgets)."""

@@ -1,0 +1,132 @@
+"""One transcript message as a Rich renderable: role header, text with highlighted code
+fences, tool calls as one line (arguments on expand), trimmed tool results, collapsed thinking.
+
+All log text goes through ``visible`` and ``Text``/``Syntax``: never markup, never raw escapes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from rich.console import Group, RenderableType
+from rich.style import Style
+from rich.syntax import Syntax
+from rich.text import Text
+
+from indexer import Message
+from tui.display.humanize_time import clock
+from tui.display.log_text import mark_matches, one_line, visible
+
+FENCE = re.compile(r"^```[ \t]*([\w+#.-]*)[^\n]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
+RESULT_LINES = 4  # a tool result shows this many lines until expanded
+TEXT_LINES = 60  # a very long user/assistant message is cut here until expanded
+SYNTAX_THEME = "ansi_dark"  # terminal palette colours: right on 16- and 256-colour terminals
+
+ROLE_NAMES = {"user": "you", "assistant": "assistant", "tool": "tool", "system": "system", "meta": "injected"}
+
+
+@dataclass(frozen=True)
+class MessageStyles:
+    """Rich styles resolved from the widget's component classes (so app.tcss decides)."""
+
+    user: Style
+    assistant: Style
+    other: Style
+    dim: Style
+    tool: Style
+    match: Style
+    focus: Style
+
+
+def _header(m: Message, styles: MessageStyles, label: str | None = None, focused: bool = False) -> Text:
+    role_style = {"user": styles.user, "assistant": styles.assistant}.get(m.role, styles.other)
+    text = Text(no_wrap=True, overflow="ellipsis")
+    if focused:
+        text.append("▶ ", style=styles.focus)
+    text.append(label or ROLE_NAMES.get(m.role, m.role), style=role_style)
+    text.append(f"  {clock(m.ts)}  #{m.ordinal + 1}", style=styles.dim)
+    return text
+
+
+def _cut(text: str, max_lines: int) -> tuple[str, int]:
+    lines = text.splitlines()
+    if len(lines) <= max_lines:
+        return text, 0
+    return "\n".join(lines[:max_lines]), len(lines) - max_lines
+
+
+def _body(text: str, styles: MessageStyles, find: str, style: Style | str = "") -> list[RenderableType]:
+    """Prose as ``Text`` and fenced code blocks as ``Syntax``."""
+    parts: list[RenderableType] = []
+    position = 0
+    for fence in FENCE.finditer(text):
+        if fence.start() > position:
+            parts.append(_prose(text[position:fence.start()].strip("\n"), styles, find, style))
+        lexer = fence.group(1).lower() or "text"
+        code = visible(fence.group(2).rstrip("\n"))
+        parts.append(Syntax(code, lexer, theme=SYNTAX_THEME, word_wrap=True,
+                            padding=(0, 0, 0, 2)))
+        position = fence.end()
+    if position < len(text):
+        parts.append(_prose(text[position:].strip("\n"), styles, find, style))
+    return parts
+
+
+def _prose(text: str, styles: MessageStyles, find: str, style: Style | str) -> Text:
+    body = Text(visible(text), style=style)
+    mark_matches(body, find, styles.match)
+    return body
+
+
+def _pretty_json(detail: str) -> str:
+    try:
+        return json.dumps(json.loads(detail), indent=2, ensure_ascii=False)
+    except (ValueError, TypeError):
+        return detail
+
+
+def render_message(m: Message, styles: MessageStyles, *, expanded: bool = False, find: str = "",
+                   focused: bool = False) -> RenderableType:
+    hint = styles.dim
+    if m.kind == "tool_call":
+        line = _header(m, styles, label=f"⚙ {m.tool_name or 'tool'}", focused=focused)
+        line.append("  ")
+        summary = Text(one_line(m.text, 400), style=styles.tool)
+        mark_matches(summary, find, styles.match)
+        line.append_text(summary)
+        if not expanded or not m.detail:
+            return line
+        code = visible(_pretty_json(m.detail))
+        return Group(line, Syntax(code, "json", theme=SYNTAX_THEME, word_wrap=True, padding=(0, 0, 0, 2)))
+    if m.kind == "thinking":
+        header = _header(m, styles, label="✻ thinking", focused=focused)
+        if not expanded:
+            header.append(f"  {len(m.text.split()):,} words · enter to expand", style=hint)
+            return header
+        return Group(header, *_body(m.text, styles, find, style=Style(italic=True) + styles.dim))
+    if m.kind == "tool_result" or m.role == "tool":
+        header = _header(m, styles, label=f"↳ result{f' ({m.tool_name})' if m.tool_name else ''}", focused=focused)
+        text, hidden = (m.text, 0) if expanded else _cut(m.text, RESULT_LINES)
+        body = _prose(text, styles, find, styles.dim)
+        parts: list[RenderableType] = [header, body]
+        if hidden:
+            parts.append(Text(f"  … {hidden:,} more lines · enter to expand", style=hint))
+        return Group(*parts)
+    if m.role == "meta" and not expanded:
+        header = _header(m, styles, focused=focused)
+        header.append("  " + one_line(m.text, 120) + "  · enter to expand", style=hint)
+        return header
+    header = _header(m, styles, label="summary" if m.kind == "summary" else None, focused=focused)
+    text, hidden = (m.text, 0) if expanded else _cut(m.text, TEXT_LINES)
+    parts = [header, *_body(text, styles, find)]
+    if hidden:
+        parts.append(Text(f"  … {hidden:,} more lines · enter to expand", style=hint))
+    parts.append(Text(""))  # prose gets air below it; runs of tool lines stay compact
+    return Group(*parts)
+
+
+def message_matches(m: Message, needle: str) -> bool:
+    needle = needle.lower()
+    return needle in m.text.lower() or (m.detail is not None and needle in m.detail.lower())

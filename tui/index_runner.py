@@ -1,0 +1,138 @@
+"""Keeping the index and the app's counts current while the app runs: the background index run,
+its progress for the status line, new batches shown as they land, and the counts, pending
+rules and hooks read again after it."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+
+from textual import work
+from textual.message import Message
+from textual.worker import get_current_worker
+
+from indexer import IndexBusyError, IndexError_, IndexProgress, IndexStats, IndexSummary
+from indexer.agents.settings import HooksStatus
+from tui.app_context import AppContext, IndexActivity
+
+HooksState = tuple[tuple[str, HooksStatus], ...]  # (scope key, status) for user and project settings
+PROGRESS_INTERVAL = 0.25  # seconds between progress repaints from an index run
+RESEARCH_INTERVAL = 1.0  # seconds between re-running the search while new messages land
+BIG_RUN_BYTES = 50_000_000  # an index run reading more than this shows a progress bar
+
+
+class IndexRunner:
+    """Mixed into the app, which provides the context, the live values (reactives), the hooks
+    reading and the demo offer."""
+
+    context: AppContext
+    stats: IndexStats | None
+    activity: IndexActivity | None
+    index_generation: int
+    no_logs: bool
+    pending_rules: int
+    hooks: HooksState | None
+    _last_research: float = 0.0
+    _messages_seen: int = 0
+
+    @dataclasses.dataclass
+    class IndexProgressed(Message):
+        progress: IndexProgress
+
+    @dataclasses.dataclass
+    class IndexFinished(Message):
+        summary: IndexSummary | None
+
+    @dataclasses.dataclass
+    class StatsLoaded(Message):
+        stats: IndexStats
+        logs_exist: bool
+
+    @dataclasses.dataclass
+    class ExtrasLoaded(Message):
+        """What the status line and help show besides the index: pending rules, hooks."""
+
+        pending_rules: int
+        hooks: HooksState
+
+    def _read_counts(self) -> tuple[IndexStats, bool]:
+        return self.context.index.stats(), any(path.exists() for path in self.context.roots.all_paths())
+
+    def _read_extras(self) -> tuple[int, HooksState]:
+        try:
+            pending = len(self.context.rule_store().pending())
+        except Exception:  # noqa: BLE001 - a broken rules file must not stop the app; the pane says why
+            pending = 0
+        return pending, self.read_hooks()
+
+    @work(thread=True, exclusive=True, group="stats", exit_on_error=False)
+    def load_stats(self) -> None:
+        """Counts first (the status line waits for them), then pending rules and hooks."""
+        worker = get_current_worker()
+        stats, logs_exist = self._read_counts()
+        if worker.is_cancelled:  # a newer load (after an index run) wins
+            return
+        self.post_message(self.StatsLoaded(stats, logs_exist))
+        extras = self._read_extras()
+        if not worker.is_cancelled:
+            self.post_message(self.ExtrasLoaded(*extras))
+
+    @work(thread=True, exclusive=True, group="extras", exit_on_error=False)
+    def load_extras(self) -> None:
+        self.post_message(self.ExtrasLoaded(*self._read_extras()))
+
+    def on_index_runner_extras_loaded(self, event: ExtrasLoaded) -> None:
+        self.pending_rules = event.pending_rules
+        self.hooks = event.hooks
+
+    def on_index_runner_stats_loaded(self, event: StatsLoaded) -> None:
+        self.stats = event.stats
+        self.no_logs = not event.logs_exist and event.stats.sessions == 0
+        self.offer_demo_if_no_logs()
+
+    @work(thread=True, exclusive=True, group="index", exit_on_error=False)
+    def refresh_index(self) -> None:
+        """Bring the index up to date; progress and new batches come back as messages."""
+        worker = get_current_worker()
+        last_post = 0.0
+
+        def on_progress(progress: IndexProgress) -> None:
+            nonlocal last_post
+            moment = time.monotonic()
+            if moment - last_post < PROGRESS_INTERVAL and progress.files_done < progress.files_total:
+                return
+            last_post = moment
+            self.post_message(self.IndexProgressed(dataclasses.replace(progress)))
+
+        summary: IndexSummary | None = None
+        try:
+            summary = self.context.index.update(self.context.roots, progress=on_progress,
+                                                should_stop=lambda: worker.is_cancelled)
+        except IndexBusyError:
+            self.notify("Another Threadback run is updating the index; searching what is there so far.",
+                        title="Index busy", severity="information")
+        except IndexError_ as exc:
+            self.notify(str(exc), title="Index problem", severity="error", timeout=10, markup=False)
+        finally:
+            self.post_message(self.IndexFinished(summary))
+
+    def action_refresh_index(self) -> None:
+        self.refresh_index()
+
+    def on_index_runner_index_progressed(self, event: IndexProgressed) -> None:
+        progress = event.progress
+        first_run = self.stats is not None and self.stats.sessions == 0
+        self.activity = IndexActivity(progress, show_bar=first_run or progress.bytes_total > BIG_RUN_BYTES)
+        moment = time.monotonic()
+        if progress.messages_added > self._messages_seen and moment - self._last_research >= RESEARCH_INTERVAL:
+            # A batch has been committed: let the screens show what is new.
+            self._last_research = moment
+            self._messages_seen = progress.messages_added
+            self.index_generation += 1
+
+    def on_index_runner_index_finished(self, event: IndexFinished) -> None:
+        self.activity = None
+        self._messages_seen = 0
+        if event.summary is not None and (event.summary.messages_added or event.summary.files_changed):
+            self.index_generation += 1
+        self.load_stats()

@@ -1,0 +1,47 @@
+"""The Episodic tab's table: its columns and one row per scored entry (untrusted text made visible)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import humanize
+from rich.text import Text
+
+from indexer.memory import EpisodicEntry, ScoredEntry
+from tui.display.log_text import one_line
+from tui.widgets.memory_strength_bar import strength_bar
+
+
+def age_label(entry: EpisodicEntry, now: datetime) -> str:
+    when = entry.when
+    if when is None:
+        return "no time"
+    if when > now:
+        return "in the future"
+    return humanize.naturaltime(now - when)
+
+
+COLUMNS = (
+    ("mark", "", 1),
+    ("time", "When", 14),
+    ("type", "Type", 9),
+    ("summary", "Summary", 42),
+    ("tags", "Tags", 16),
+    ("importance", "Imp", 3),
+    ("strength", "Strength", 11),
+)
+
+
+def entry_row(s: ScoredEntry, now: datetime, threshold: float, *, marked: bool) -> tuple[str | Text, ...]:
+    """The cells of one entry, in ``COLUMNS`` order; an archived entry is dimmed."""
+    e = s.entry
+    style = "italic dim" if e.archived else ""
+    return (
+        "●" if marked else " ",
+        Text(age_label(e, now), style=style),
+        Text(one_line(e.type, 9), style=style),
+        Text(one_line(e.summary, 80), style=style),
+        Text(one_line(", ".join(e.tags), 40), style=style),
+        Text(str(e.importance), style=style, justify="right"),
+        strength_bar(s.strength, weak=s.breakdown.is_decayed(threshold)),
+    )
