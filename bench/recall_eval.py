@@ -1,0 +1,83 @@
+"""Past-work detector quality and speed on the labelled prompts. Prints figures; asserts nothing.
+
+    python bench/recall_eval.py                 # held-out split (the one not tuned on)
+    python bench/recall_eval.py --split train   # or: all
+    python bench/recall_eval.py --errors        # also list the prompts it gets wrong
+
+Quality: precision, recall, F1 and accuracy per language (en, zh-Hant, zh-Hans, ja) and overall,
+from ``tests/data/recall/prompts.jsonl``. Speed: time per ``detect_recall`` call over the set,
+and on long prompts (a pasted log of several kB), since the prompt hook's whole budget is tens
+of milliseconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from indexer.recall import MAX_PROMPT_CHARS, detect_recall  # noqa: E402
+from recall_scoring import PromptFileError, format_table, load_prompts, score  # noqa: E402
+
+LONG_PASTE = (
+    "Traceback (most recent call last):\n  File \"indexer/ingest/writer.py\", line 211, in flush\n"
+    "    conn.executemany(INSERT_MESSAGE, batch)\nsqlite3.IntegrityError: UNIQUE constraint failed\n"
+)
+
+
+def timings_us(prompts: list[str], rounds: int) -> list[float]:
+    """Microseconds per call, one figure per prompt (the best of ``rounds`` runs)."""
+    figures = []
+    for text in prompts:
+        best = float("inf")
+        for _ in range(rounds):
+            start = time.perf_counter()
+            detect_recall(text)
+            best = min(best, time.perf_counter() - start)
+        figures.append(best * 1e6)
+    return figures
+
+
+def describe(figures: list[float]) -> str:
+    figures = sorted(figures)
+    p99 = figures[min(len(figures) - 1, int(len(figures) * 0.99))]
+    return f"median {statistics.median(figures):.0f} µs, p99 {p99:.0f} µs, max {figures[-1]:.0f} µs"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--split", choices=("heldout", "train", "all"), default="heldout")
+    parser.add_argument("--errors", action="store_true", help="list the prompts the detector gets wrong")
+    parser.add_argument("--rounds", type=int, default=5, help="timing runs per prompt (best is kept)")
+    args = parser.parse_args(argv)
+    try:
+        prompts = load_prompts(split=args.split)
+    except (OSError, PromptFileError) as exc:
+        print(f"recall_eval: {exc}", file=sys.stderr)
+        return 2
+
+    table = score(prompts, lambda text: detect_recall(text) is not None)
+    print(f"Past-work detector on the {args.split} split ({len(prompts)} prompts)\n")
+    print(format_table(table))
+    if args.errors:
+        print("\nErrors (FP = fired on a negative, FN = missed a positive):")
+        for prompt, predicted in table["all"].errors:
+            tag = "FP" if predicted else "FN"
+            print(f"  {tag} {prompt.lang:7} {prompt.kind:7} {prompt.text[:110]!r}")
+
+    texts = [p.text for p in prompts]
+    long_texts = [(t + "\n" + LONG_PASTE * 40)[:MAX_PROMPT_CHARS] for t in texts[:50]]
+    print(f"\nSpeed per detect_recall call: {describe(timings_us(texts, args.rounds))} "
+          f"over {len(texts)} prompts")
+    print(f"Long prompts ({len(long_texts[0])} chars): {describe(timings_us(long_texts, args.rounds))}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
