@@ -5,9 +5,9 @@
     python bench/recall_eval.py --errors        # also list the prompts it gets wrong
 
 Quality: precision, recall, F1 and accuracy per language (en, zh-Hant, zh-Hans, ja) and overall,
-from ``tests/data/recall/prompts.jsonl``. Speed: time per ``detect_recall`` call over the set,
-and on long prompts (a pasted log of several kB), since the prompt hook's whole budget is tens
-of milliseconds.
+from ``tests/data/recall/prompts.jsonl``. Speed: time per ``detect_recall`` call over the set and
+on long prompts (pasted logs before or after the question, and the worst case: many kB of dense
+prose full of cues), since the prompt hook's whole budget is tens of milliseconds.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from indexer.recall import MAX_PROMPT_CHARS, detect_recall  # noqa: E402
+from indexer.recall import detect_recall  # noqa: E402
 from recall_scoring import PromptFileError, format_table, load_prompts, score  # noqa: E402
 
 LONG_PASTE = (
@@ -72,12 +72,26 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {tag} {prompt.lang:7} {prompt.kind:7} {prompt.text[:110]!r}")
 
     texts = [p.text for p in prompts]
-    long_texts = [(t + "\n" + LONG_PASTE * 40)[:MAX_PROMPT_CHARS] for t in texts[:50]]
-    print(f"\nSpeed per detect_recall call: {describe(timings_us(texts, args.rounds))} "
-          f"over {len(texts)} prompts")
-    print(f"Long prompts ({len(long_texts[0])} chars): {describe(timings_us(long_texts, args.rounds))}")
+    print(f"\nTime per detect_recall call (best of {args.rounds} runs per prompt):")
+    print(f"  the {len(texts)} prompts of the split: {describe(timings_us(texts, args.rounds))}")
+    for label, long_texts in long_prompts(texts, load_prompts()).items():
+        print(f"  {label}: {describe(timings_us(long_texts, args.rounds))}")
     return 0
 
 
+def long_prompts(texts: list[str], every: list) -> dict[str, list[str]]:
+    """Long prompts built from the set: each a question with a paste, and dense prose."""
+    paste = LONG_PASTE * 80  # about 15 kB
+    dense = {lang: "\n".join(p.text for p in every if p.lang == lang) for lang in ("en", "zh-Hans", "ja")}
+    return {
+        "question, then a 15 kB pasted traceback": [t + "\n" + paste for t in texts[:60]],
+        "15 kB pasted traceback, then the question": [paste + "\n" + t for t in texts[:60]],
+        "question in a 200 kB paste": [paste * 13 + t + paste for t in texts[:10]],
+        "worst case: 8 kB of dense prose, every line a labelled prompt": [
+            (text * 3)[:8000] for text in dense.values()],
+    }
+
+
+    return 0
 if __name__ == "__main__":
     raise SystemExit(main())
