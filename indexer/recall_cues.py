@@ -174,6 +174,9 @@ EN_CUES = _cues([
     ("already", STRONG, "already",
      r"(?:didn't|did not|haven't|have not|hadn't|wasn't) (?:you|we) already\b"),
     ("didnt-you", WEAK, "you", _word("didn't|didnt|did not|haven't|havent|hadn't") + r" you\b"),
+    ("you-told-me", STRONG, "you",
+     _word("didn't|didnt|did not|weren't|wasn't") + r" you (?:tell|say|mention|suggest|recommend|warn|promise|show|"
+     r"find|figure|write|add|fix)\b"),
     ("already-end", WEAK, "already", rf"already{_CLAUSE_ENDS_HERE}"),
     ("our-history", STRONG, "history",
      r"(?:check|search|look (?:at|in|through)|go through|dig through|grep|find (?:it |that )?in)\s+(?:our|my) "
@@ -218,13 +221,16 @@ EN_CUES = _cues([
     ("what-was-our", STRONG, "what",
      r"what (?:was|were) (?:that|those|our)\b|what (?:was|were) the (?:workaround|fix|trick|solution|"
      r"conclusion|decision|verdict|consensus|approach|plan|outcome)\b"),
-    ("what-was-it", WEAK, "what", r"what (?:was|were) (?:it|they|that)\s*\?"),
+    ("what-was-it", WEAK, "what", rf"what (?:was|were) (?:it|they|that){_CLAUSE_ENDS_HERE}"),
     ("work-from-then", STRONG, "from",
      rf"(?:the|that|our)\s+(?:[\w.-]+\s+){{0,2}}?{_WORK_NOUN}\s+from\s+(?:{_ANCHOR_PHRASE}|"
      r"when (?:we|you)\b|before\b|earlier\b|last time\b)|"
      r"from (?:the|our) (?:earlier|previous|last|old|prior|first) (?:work|session|attempt|approach|refactor|fix|"
-     r"round|iteration|try|spike|prototype|investigation)\b"),
-    ("continue-from", STRONG, "from|where",
+     r"round|iteration|try|spike|prototype|investigation)\b|"
+     r"from (?:the|that|our) (?:[\w-]+ ){0,3}?(?:session|chat|conversation|pairing|debugging)\b"),
+    ("continue-from", STRONG, "from|where|'s",
+     r"(?:continue|resume|finish|carry on with|pick up|back to)\s+(?:the |our |my )?(?:yesterday|last (?:week|night|"
+     r"friday|time)|this morning|earlier|friday|monday|tuesday|wednesday|thursday)'s\b|"
      r"(?:continue|resume|finish|carry on|keep going|back to)\b[^.?!\n]{0,40}?\b(?:from|where)\s+"
      rf"(?:{_ANCHOR_PHRASE}|the (?:last|previous) session|we\b|you\b|last time)"),
     ("previously", STRONG, "previously",
@@ -275,7 +281,7 @@ _ZH_WHEN = (
 _ZH_ATTRIBUTE = (
     r"(?:登录|登入|请求|运行|执行|同步|修改时间|更新时间|访问|读取|保存|储存|选|看到|打开|启动|返回|被|查询|搜索|"
     r"搜寻|筛选|条件|滚动|游标|位置|的?值|的?时间|的?日期|的?时刻|的?结果(?!是)|的?版本|的?配置|的?格式|的?状态|"
-    r"的?步骤|的?阶段|的?token|的?id|的?ip)"
+    r"的?步骤|的?阶段|的?token|的?id|的?ip|的?(?:开发者|维护者|负责人|作者|同事|前任))"
 )
 
 _ZH_ATTRIBUTE_NEXT = r"\s*(?:commit|offset|token|id|ip)\b"  # 之前 commit 的 hash, 上次 offset
@@ -296,7 +302,8 @@ ZH_CUES = _cues([
     ("what-was-it", STRONG, "来着", r"来着"),
     ("last-time", STRONG, "上次|上回|上一",
      _not_after("上次|上回|上一次|上一回", _ZH_DATA_WORDS)
-     + rf"(?![^，。！？\n]{{0,6}}?{_ZH_ATTRIBUTE})(?!{_ZH_ATTRIBUTE_NEXT})"),
+     # ... 上一次在 CI 通过是什么时候 asks for a date, like "when did it last pass".
+     + rf"(?![^，。！？\n]{{0,6}}?{_ZH_ATTRIBUTE})(?!{_ZH_ATTRIBUTE_NEXT})(?![^，。！？\n]{{0,15}}?什么时候)"),
     ("earlier", STRONG, "之前|以前|先前",
      _starting("之前|以前|先前", _ZH_CLAUSE_END, _ZH_EARLIER_AFTER) + r""
      rf"(?![端缀面者台置])(?!\s*(?:没|从没|从来没|都没|有人)|[^，。！？\n]{{0,3}}?{_ZH_ATTRIBUTE}|{_ZH_ATTRIBUTE_NEXT})|"
@@ -313,12 +320,14 @@ ZH_CUES = _cues([
      rf"{_ZH_WE}[^，。！？,.!?\n]{{0,20}}?{_ZH_VERB}过{_ZH_NOT_GUO}|"
      rf"{_ZH_WE}(?:之前|当时|一起)?(?:定|讨论|聊|搞|整理|商量|决定|约定|选)(?:好|过|出来)?的|"
      rf"{_ZH_WE}那(?:个|套|次|件)|{_ZH_WE}的(?:结论|决定|约定|共识)"),
+    ("seems-we-did", STRONG, "好像", rf"好像[^，。！？\n]{{0,25}}?{_ZH_VERB}过{_ZH_NOT_GUO}"),
+    ("we-did-then", WEAK, "我们|咱们|大家", rf"{_ZH_WE}[^，。！？\n]{{0,6}}?{_ZH_VERB}了"),
     ("did-once", WEAK, "过", _ZH_GUO),
     ("that-time", STRONG, "那|当",
      r"那一?次|当时(?!间)|当初|那时候?(?!起)|那会儿?|那阵子"),
     ("when-work", STRONG, "昨|前|上|那天|月|早|周|星期|礼拜|今早",
      rf"{_ZH_WHEN}[^，。！？\n]{{0,20}}?(?:的?那(?:个|套|次|件)|没做完|做到|的工作|的进度|的讨论|的(?:方式|做法|办法|"
-     r"思路|方案|那套)|(?:说|讨论|定|写|改|做|搞|整理|聊|修|试|商量|约定|说好|定好)的)|"
+     r"思路|方案|那套)|(?:说|讨论|定|写|改|做|搞|整理|聊|修|试|商量|约定|说好|定好)(?:掉|好|完|过)?的)|"
      rf"{_ZH_WHEN}[^，。！？\n]{{0,6}}?(?:一样|一个情况|那样|似的)|"
      rf"(?:接着|延续|继续|回到|按照|沿用|依照|参照)\s*{_ZH_WHEN}"),
     ("then", WEAK, "昨|前|上|那天|月|早|周|星期|礼拜|今早", _ZH_WHEN),
@@ -327,14 +336,21 @@ ZH_CUES = _cues([
      r"原来的(?:做法|办法|方式|套路|那套)|还是用原来"),
     ("same-trick", STRONG, "招|同样|一样|同一",
      r"(?:同样的|一样的|同一)(?:招|套路|办法|方法|思路|做法|手法|方式|路子)|那招|这招"),
+    ("that-discussion", STRONG, "会话|对话|聊天|讨论|session",
+     r"(?:上一?个|之前的?|以前的?|前一个|那个|那次|上次的?)\s*(?:会话|对话|聊天|讨论|session)"),
+    ("that-approach", STRONG, "那套|时的|时候的",
+     r"那套(?:思路|做法|办法|方式|方案|流程|写法|套路)|(?:时|的时候|那时)的(?:那套|思路|做法|办法|方式|方案)"),
     ("history", STRONG, "记录|纪录|历史|对话",
      r"(?:查|翻|找|搜|看)[^，。！？\n]{0,8}?(?:聊天[记纪]录|历史[记纪]录|历史会话|对话[记纪]录|会话[记纪]录|"
      r"以前的对话|之前的对话|过去的对话|历史里|历史中)"),
+    ("unfinished", STRONG, "没", r"(?:接着|继续|延续|把)[^，。！？\n]{0,12}?没(?:做|写|弄|搞|改)完"),
     ("how-far", STRONG, "到哪", r"(?:做|搞|弄|写|进行|推进)到哪(?:了|里|一步|儿)?|到哪一步了"),
-    ("how-then", STRONG, "后来|最后", r"后来(?:怎么|如何|咋)|最后(?:怎么|咋)(?:解决|处理|搞定|修|弄)"),
-    ("agreed", STRONG, "不是|说好|定好|商量好|约定好",
+    ("how-then", STRONG, "后来|最后",
+     r"后来是?(?:怎么|如何|咋)|最后是?(?:怎么|咋|如何)[^，。？?\n]{0,4}?的|最后(?:定|决定|选|商量|讨论)(?:出来)?的|"
+     r"最后的?结论"),
+    ("agreed", STRONG, "不是|说好|定好|商量好|约定好|约好|讲好",
      rf"(?:{_ZH_WE}|你)不是(?:已经|说好|决定|定了|讨论过|修过|说过)|不是(?:已经)?(?:修|改|处理|解决|搞定|说|定)"
-     r"(?:过|好)了?吗|说好(?:了|的)|定好的|商量好的|约定好的"),
+     r"(?:过|好)了?吗|说好(?:了|的)|定好的|商量好的|约定好的|约好的|讲好的"),
     ("our-habit", STRONG, "我们|咱们|大家", rf"{_ZH_WE}(?:一般|通常|平时|平常|习惯)[^。！\n]*[？?]"),
     ("that-fix", WEAK, "那个", r"那个[^，。！？\n]{0,12}?(?:解决办法|解决方案|办法|修法|workaround)"),
     ("again", WEAK, "又|再",
@@ -384,14 +400,14 @@ JA_CUES = _cues([
      _starting("前", _JA_CLAUSE_END, "これ|それ|あれ") + r"(?:に|にも|も|は)(?=[^。！？\n]{0,25}?[ただ]"
      r"(?:[よねなけっかの。、！？!?\s]|$|気|はず|やつ|スクリプト|とき))|前の(?:セッション|会話|やり取り|チャット|スレッド)|"
      r"前の(?:スプリント|イテレーション|PR|pr|リリース|プロジェクト|案件|とき|時)(?:と同じ|みたいに|のように|の(?:やり方|方法|手順))"),
-    ("when-work", STRONG, "先週|昨|おととい|先月|前|朝|去年|週末|曜", rf"{_JA_WHEN}[^。、！？\n]{{0,15}}?{_JA_WORK}"),
+    ("when-work", STRONG, "先週|昨|おととい|先月|前|朝|去年|週末|曜", rf"{_JA_WHEN}[^。、！？\n]{{0,30}}?{_JA_WORK}"),
     ("that-time", STRONG, "あの|当時", r"あの(?:とき|時|頃)|当時"),
     ("then", WEAK, "先週|昨|おととい|先月|前|朝|去年|週末|曜", _JA_WHEN),
     ("like-when", STRONG, "とき|時",
      r"(?:とき|時)(?:と同じ|みたいに|のように|に(?:やった|使った|した)|の(?:やり方|方法|手順|対応|結果|ベンチ|"
      r"profiling|プロファイリング))"),
     ("same-method", STRONG, "同じ|いつもの",
-     r"(?:同じ|いつもの)(?:方法|やり方|要領|手|手順|対応|パターン|作戦|流れ)"),
+     r"(?:同じ|いつもの)(?:方法|やり方|考え方|進め方|書き方|直し方|要領|手|手順|対応|パターン|作戦|流れ)"),
     ("decided", STRONG, "決|合意|結論|話し合|相談|議論",
      r"(?:決めた|決まった|合意した|結論になった|結論が出た|話し合った|相談した|議論した)(?![値数])"),
     ("you-did-for-me", STRONG, "もらった|くれた", r"(?:て|で)(?:もらった|くれた)"),
@@ -403,7 +419,9 @@ JA_CUES = _cues([
      r"[^。\n]{0,30}?(?:探|調べ|検索|確認|見つけ)|過去の(?:やり取り|会話|セッション|チャット)"),
     ("you-know", STRONG, "よね|でしょ|じゃん", r"[ただ](?:よね|でしょ|じゃん)"),
     ("in-the-end", STRONG, "結局|最終的|結論",
-     r"結局(?:どう|何|どれ|どっち|なに)|最終的に(?:どう|何)|結論(?:は|って)?(?:どう|何|出た)"),
+     r"結局(?:どう|何|どれ|どっち|なに|いくつ|どこ|誰)|最終的に(?:どう|何|いくつ)|結論(?:は|って)?(?:どう|何|出た)"),
+    ("if-i-recall", STRONG, "たしか|確か", r"たしか(?!に|め)|確か(?!に|め|な|さ|で)"),
+    ("i-think-it-was", WEAK, "と思う", r"[ただ]と思う"),
     ("did-we-not-yet", STRONG, "なかった", r"て(?:い)?なかった(?:[？?]|っけ|か)"),
     ("how-did-it-go", WEAK, "どうなった", r"どうなった"),
     ("where-stopped", STRONG, "ところ",
@@ -425,10 +443,10 @@ JA_CUES = _cues([
 # gains a character with a traditional form needs the pair here).
 _TRADITIONAL = (
     "與与業业東东兩两個个為为麼么麽么習习瞭了從从們们會会妳你祢你儲储兒儿寫写衝冲決决況况幾几齣出剛刚辦办務务動动曆历歷历參参發发髮发颱台臺台檯台號号"
-    "後后嗎吗啓启啟启員员週周迴回壞坏處处備备復复複复頭头牠它實实傢家對对尋寻將将帶带幫帮開开異异當当噹当錄录態态慣惯戶户纔才執执報报掛挂換换斷断舊旧"
-    "時时顯显條条來来構构標标樣样沒没冇没測测遊游滾滚濾滤點点狀状現现癥症著着禮礼篩筛類类紅红約约級级紀纪經经結结給给繼继續续綴缀緩缓節节獲获穫获裝装"
-    "見见規规觸触討讨讓让記记講讲論论設设訪访識识試试話话詢询誤误說说請请讀读調调談谈敗败賬账較较過过運运還还這这進进選选裏里裡里鎖锁錯错問问間间陣阵"
-    "階阶麵面題题驟骤"
+    "後后嗎吗啓启啟启員员週周迴回壞坏處处備备復复複复頭头牠它實实傢家對对尋寻將将帶带幫帮開开異异當当噹当錄录態态慣惯戶户纔才執执護护報报掛挂換换斷断"
+    "舊旧時时顯显條条來来構构標标樣样沒没冇没測测遊游滾滚濾滤點点狀状現现癥症著着禮礼篩筛類类紅红約约級级紀纪經经結结給给繼继續续維维綴缀緩缓節节獲获"
+    "穫获裝装見见規规觸触討讨讓让記记講讲論论設设訪访識识試试話话詢询誤误說说請请讀读調调談谈負负責责敗败賬账較较過过運运還还這这進进選选裏里裡里鎖锁"
+    "錯错問问間间陣阵階阶麵面題题驟骤"
 )
 
 
