@@ -3,19 +3,53 @@ like we did in the auth refactor", いつものやり方で) and say what to sea
 
 ``detect_recall(prompt)`` weighs the cues of ``indexer.recall_cues`` found in the prose of the
 prompt (code blocks, inline code and URLs are ignored): a strong cue is enough, weak cues must add
-up, and talk about the current conversation ("the function you just wrote") counts against. It
-errs on the side of silence: the same words in another sense (上次登入時間欄位, "remember to run
-tests", 以前端的角度, 以前のバージョンとの互換性) are no cue at all. When it fires it also extracts
-search terms from the rest of the prompt.
+up, and talk about the current conversation ("the function you just wrote") counts against. When
+the cues fall short, a small word model trained on the labelled prompts (``recall_model.tsv``,
+written by ``bench/train_recall_model.py``) may still fire if it is sure. It errs on the side of
+silence: the same words in another sense (上次登入時間欄位, "remember to run tests", 以前端的角度,
+以前のバージョンとの互換性) are no cue at all. When it fires it also extracts search terms.
 """
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 
 from indexer.query import is_cjk
-from indexer.recall_cues import EN_CUES, JA_CUES, ZH_CUES, Cue, lower_ascii, to_simplified
+from indexer.recall_cues import EN_CUES, JA_CUES, ZH_CUES, Cue
+
+# Traditional forms of the characters that the Chinese patterns and the term stop words use, each
+# followed by its simplified form (generated from a Traditional/Simplified table; a pattern that
+# gains a character with a traditional form needs the pair here).
+_TRADITIONAL = (
+    "與与業业東东兩两個个為为麼么麽么習习瞭了從从們们會会妳你祢你儲储兒儿內内寫写衝冲決决況况幾几齣出則则剛刚辦办務务動动曆历歷历參参發发髮发颱台臺台"
+    "檯台號号後后嗎吗啓启啟启員员週周迴回壞坏處处備备復复複复頭头牠它實实傢家對对尋寻將将帶带幫帮應应開开異异當当噹当錄录態态慣惯戶户纔才執执護护報报"
+    "掛挂換换據据數数斷断舊旧時时顯显條条來来構构標标樣样檔档沒没冇没測测遊游滾滚濾滤點点狀状現现癥症著着禮礼篩筛類类紅红約约級级紀纪終终經经結结給给"
+    "繼继續续維维綴缀緩缓腳脚節节獲获穫获慮虑補补裝装見见規规觸触討讨讓让記记講讲論论設设訪访評评識识試试話话詢询誤误說说請请讀读調调談谈負负責责敗败"
+    "賬账資资較较遷迁過过運运還还這这進进適适選选裏里裡里鎖锁錯错問问間间陣阵階阶麵面頁页項项題题驟骤"
+)
+
+
+_ASCII_LOWER = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}
+_SIMPLIFIED = {_TRADITIONAL[i]: _TRADITIONAL[i + 1] for i in range(0, len(_TRADITIONAL) - 1, 2)}
+_TRADITIONAL_CHAR = re.compile("[" + "".join(_SIMPLIFIED) + "]")
+
+
+def lower_ascii(text: str) -> str:
+    """``text`` in lower case, one character for one (``str.lower`` turns "İ" into two)."""
+    lowered = text.lower()
+    return lowered if len(lowered) == len(text) else text.translate(_ASCII_LOWER)
+
+
+def to_simplified(text: str) -> str:
+    """``text`` folded for the Chinese cues: in lower case, and the traditional characters they
+    use made simplified, one character for one, so offsets hold."""
+    return _TRADITIONAL_CHAR.sub(lambda m: _SIMPLIFIED[m.group(0)], lower_ascii(text))
+
 
 # A long prompt is mostly a paste: it is read at its start and at its end, where the question is,
 # so the detector stays well under a millisecond whatever the size.
@@ -23,6 +57,8 @@ HEAD_CHARS, TAIL_CHARS = 800, 400
 MAX_TERMS = 4
 TERM_HEAD_CHARS, TERM_TAIL_CHARS = 500, 250  # search words come from nearer the question
 THRESHOLD = 1.0  # the evidence a prompt needs: one strong cue, or two weak ones
+MODEL_FILE = "recall_model.tsv"
+MODEL_HEAD_CHARS, MODEL_TAIL_CHARS = 400, 200  # the model reads the question, not the paste
 
 _KANA = re.compile(r"[\u3040-\u309f\u30a0-\u30fa\u30fc-\u30ff]")
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
@@ -40,7 +76,8 @@ class RecallMatch:
     start: int
     end: int
     terms: tuple[str, ...]
-    score: float = THRESHOLD  # the evidence found, at least THRESHOLD
+    score: float = THRESHOLD  # the cue evidence found: THRESHOLD or more unless the model decided
+    model_probability: float | None = None  # set when the model decided, the cues falling short
 
     @property
     def query(self) -> str:
@@ -145,62 +182,122 @@ def find_cues(prompt: str) -> list[CueHit]:
 
 def evidence(hits: list[CueHit]) -> float:
     """The weight of the distinct cues found: a cue counts once however often it occurs."""
-    weights: dict[tuple[str, str], float] = {}
+    return sum({(hit.language, hit.name): hit.weight for hit in hits}.values())
+
+
+# --- the word model ----------------------------------------------------------------------------
+
+_MODEL_WORD = re.compile(r"[a-z][a-z']*")
+_MODEL_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]+")
+
+
+def model_features(prompt: str, hits: list[CueHit]) -> dict[str, tuple[int, int]]:
+    """The features the word model reads, each with where it first occurs in ``prompt``: the
+    cues found, English words and word pairs, and runs of 1-3 CJK characters (folded)."""
+    window = PromptWindow.of(prompt, MODEL_HEAD_CHARS, MODEL_TAIL_CHARS)
+    text = to_simplified(_blank_code(window.text))
+    found: dict[str, tuple[int, int]] = {}
     for hit in hits:
-        weights[(hit.language, hit.name)] = hit.weight
-    return sum(weights.values())
+        found.setdefault(f"cue:{hit.language}:{hit.name}", (hit.start, hit.end))
+
+    def add(feature: str, start: int, end: int) -> None:
+        if feature not in found:
+            found[feature] = (window.to_prompt(start), window.to_prompt(end))
+
+    words = list(_MODEL_WORD.finditer(text))
+    for i, word in enumerate(words):
+        add("w" + word.group(0), *word.span())
+        if i + 1 < len(words) and words[i + 1].start() - word.end() <= 2:
+            add(f"b{word.group(0)} {words[i + 1].group(0)}", word.start(), words[i + 1].end())
+    for run in _MODEL_CJK.finditer(text):
+        for n in (1, 2, 3):
+            for i in range(run.start(), run.end() - n + 1):
+                add("c" + text[i:i + n], i, i + n)
+    return found
 
 
-def find_recall_phrases(prompt: str) -> list[tuple[str, int, int]]:
-    """The spans of every cue for past work in ``prompt``: ``(language, start, end)``, in order."""
-    return [(h.language, h.start, h.end) for h in find_cues(prompt) if h.weight > 0]
+@dataclass(frozen=True, slots=True)
+class WordModel:
+    """A logistic regression over ``model_features``, trained on the labelled prompts: it catches
+    phrasings that no cue names ("let's get back to the rules export"), and fires only when sure."""
+
+    bias: float
+    threshold: float
+    weights: dict[str, float]
+
+    def probability(self, features: Iterable[str]) -> float:
+        z = self.bias + sum(self.weights.get(f, 0.0) for f in features)
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+    @classmethod
+    def parse(cls, text: str) -> WordModel:
+        """From "name<TAB>value" lines: ``bias``, ``threshold``, then one line per feature."""
+        values = dict(line.split("\t", 1) for line in text.splitlines() if line and not line.startswith("#"))
+        bias, threshold = float(values.pop("bias")), float(values.pop("threshold"))
+        return cls(bias, threshold, {name: float(weight) for name, weight in values.items()})
 
 
-def detect_recall(prompt: str) -> RecallMatch | None:
-    """The prompt's evidence of pointing at past work, with search terms, or None."""
+@cache
+def load_model() -> WordModel | None:
+    """The shipped word model, or None when its file is missing (the cues alone then decide)."""
+    try:
+        return WordModel.parse((resources.files(__package__) / MODEL_FILE).read_text(encoding="utf-8"))
+    except (OSError, KeyError, ValueError):
+        return None
+
+
+def detect_recall(prompt: str, model: WordModel | None = None) -> RecallMatch | None:
+    """The prompt's evidence of pointing at past work, with search terms, or None. ``model``
+    defaults to the shipped word model."""
     if not isinstance(prompt, str) or not prompt.strip():
         return None
     hits = find_cues(prompt)
-    score = evidence(hits)
-    if score < THRESHOLD:
-        return None
     found = [h for h in hits if h.weight > 0]
-    strongest = max(found, key=lambda h: (h.weight, -h.start))
+    score, probability = evidence(hits), None
+    if score >= THRESHOLD:
+        strongest = max(found, key=lambda h: (h.weight, -h.start))
+        language, start, end = strongest.language, strongest.start, strongest.end
+    else:
+        model = model or load_model()
+        features = model_features(prompt, hits) if model else {}
+        probability = model.probability(features) if model else 0.0
+        if not model or probability < model.threshold:
+            return None
+        # The phrase is the feature that speaks most for past work.
+        start, end = features[max(features, key=lambda f: model.weights.get(f, 0.0))]
+        language = "ja" if _KANA.search(prompt) else "zh" if _HAN.search(prompt) else "en"
     return RecallMatch(
-        phrase=prompt[strongest.start:strongest.end].strip(),
-        language=strongest.language,
-        start=strongest.start,
-        end=strongest.end,
+        phrase=prompt[start:end].strip(),
+        language=language,
+        start=start,
+        end=end,
         terms=tuple(extract_terms(prompt, [(h.start, h.end) for h in found])),
         score=score,
+        model_probability=probability,
     )
 
 
 # --- search terms ------------------------------------------------------------------------------
 
 _EN_STOP = frozenset("""
-a about above after again against all also am an and any are aren't as ask at be because been
-before being below between both but by can can't cannot could couldn't did didn't didnt do does
-doesn't doing don't dont done down during each else even ever every few fix fixed fixing for from
-further get got had hadn't has hasn't have haven't havent having he her here hers herself him
-himself his how i i'd i'll i'm i've if in into is isn't it it's its itself just know last let
-let's like look looked make made me might mine more most much must my myself need no nor not now
-of off ok okay on once one only or other our ours ourselves out over own please previously
-problem issue error bug recall remember remembered same say see seen she should shouldn't so some
-such sure than that that's the their theirs them themselves then there these they thing things
-this those through time times to too try tried under until up us use used very want was wasn't
-way we we'd we'll we're we've were weren't what what's when where which while who whom why will
-with won't work worked would wouldn't yes yet you you'd you'll you're you've your yours yourself
-again earlier ago back while day days week weeks month months other session sessions conversation
-conversations chat chats thread didn doesn don isn wasn won aren haven hasn hadn couldn wouldn
-shouldn weren ll ve re hit add added wrote write written run ran handle handled set find found
-tell show check go went said talk talked discuss discussed solve solved help think thought
-yesterday today tomorrow morning ever already still correctly right hey iirc usual usually always
-trick tricks approach deal story method steps way ways thing stuff pick left off where were
-redo reuse apply applied follow followed same again come came decide decided agree agreed
-settle settled plan planned remind dig pull bring let's lets finish continue resume chase chased
-monday tuesday wednesday thursday friday saturday sunday command commands numbers name named
-ok okay hmm pretty fairly feel exact exactly end ended pass passed got getting before
+a about above after again against all also am an and any are aren't as ask at be because been before being below
+between both but by can can't cannot could couldn't did didn't didnt do does doesn't doing don't dont done down during
+each else even ever every few fix fixed fixing for from further get got had hadn't has hasn't have haven't havent
+having he her here hers herself him himself his how i i'd i'll i'm i've if in into is isn't it it's its itself just
+know last let let's like look looked make made me might mine more most much must my myself need no nor not now of off
+ok okay on once one only or other our ours ourselves out over own please previously problem issue error bug recall
+remember remembered same say see seen she should shouldn't so some such sure than that that's the their theirs them
+themselves then there these they thing things this those through time times to too try tried under until up us use
+used very want was wasn't way we we'd we'll we're we've were weren't what what's when where which while who whom why
+will with won't work worked would wouldn't yes yet you you'd you'll you're you've your yours yourself earlier ago back
+day days week weeks month months session sessions conversation conversations chat chats thread didn doesn don isn wasn
+won aren haven hasn hadn couldn wouldn shouldn weren ll ve re hit add added wrote write written run ran handle handled
+set find found tell show check go went said talk talked discuss discussed solve solved help think thought yesterday
+today tomorrow morning already still correctly right hey iirc usual usually always trick tricks approach deal story
+method steps ways stuff pick left redo reuse apply applied follow followed come came decide decided agree agreed
+settle settled plan planned remind dig pull bring lets finish continue resume chase chased monday tuesday wednesday
+thursday friday saturday sunday command commands numbers name named hmm pretty fairly feel exact exactly end ended
+pass passed getting
 """.split())
 
 # Chinese filler and trigger words (simplified; matched on the folded text): runs are cut at them.
@@ -283,14 +380,8 @@ def extract_terms(prompt: str, drop_spans: list[tuple[int, int]] | None = None, 
             if cleaned:
                 code = bool(_HAS_CODE_SHAPE.search(cleaned))
                 candidates.append((part.start() + tok.start(), cleaned, code))
-    seen: set[str] = set()
-    unique = []
-    for position, term, code in candidates:
-        key = term.lower()
-        if key in seen:
-            continue
-        seen.add(key)
-        unique.append((position, term, code))
+    # One candidate per word, where it first occurs, in the order of the prompt.
+    unique = sorted({term.lower(): (position, term, code) for position, term, code in reversed(candidates)}.values())
     ranked = sorted(unique, key=lambda c: (not c[2], -_weight(c[1])))
     chosen = sorted(ranked[:limit], key=lambda c: c[0])
     return [_as_query_term(term) for _, term, _ in chosen]

@@ -6,9 +6,14 @@ import re
 
 import pytest
 
-from indexer.recall import _cue_tables, _searchable_prose, detect_recall
-from indexer.recall_cues import EN_CUES, JA_CUES, ZH_CUES, to_simplified
+from pathlib import Path
+
+from indexer.recall import MODEL_FILE, WordModel, _cue_tables, _searchable_prose, detect_recall, to_simplified
+from indexer.recall_cues import EN_CUES, JA_CUES, ZH_CUES
+from recall_model_training import model_text, train_word_model
 from recall_scoring import LANGUAGES, PromptFileError, Scores, load_prompts, score
+
+MODEL_PATH = Path(__file__).parent.parent / "indexer" / MODEL_FILE
 
 PRECISION_FLOOR = 0.90
 RECALL_FLOOR = 0.85
@@ -32,7 +37,7 @@ def test_the_labelled_set_is_big_varied_and_split():
     assert sum(p.kind == "hard" for p in prompts) / len(prompts) >= 0.40
     assert all(p.label == (p.kind in ("trigger", "subtle")) for p in prompts)
     heldout = [p for p in prompts if p.split == "heldout"]
-    assert 0.2 <= len(heldout) / len(prompts) <= 0.3
+    assert 0.2 <= len(heldout) / len(prompts) <= 0.35
     for lang in LANGUAGES:
         assert any(p.lang == lang and p.label for p in heldout)
         assert any(p.lang == lang and not p.label for p in heldout)
@@ -78,3 +83,19 @@ def test_a_broken_line_in_the_set_is_one_clear_error(tmp_path):
                    encoding="utf-8")
     with pytest.raises(PromptFileError, match=re.escape("prompts.jsonl:2")):
         load_prompts(bad)
+
+
+def test_the_shipped_model_is_what_training_gives():
+    """Cues, features or prompts changed without retraining: run bench/train_recall_model.py."""
+    train = load_prompts(split="train")
+    assert MODEL_PATH.read_text(encoding="utf-8") == model_text(train_word_model(train), len(train))
+
+
+def test_the_model_decides_only_when_the_cues_fall_short_and_it_is_sure():
+    model = WordModel(bias=-4.0, threshold=0.9, weights={"wrollout": 3.0, "bback up": 4.0})
+    sure = detect_recall("ok, the rollout: back up to speed please", model)
+    assert sure is not None and sure.phrase == "back up" and sure.model_probability > 0.9
+    assert detect_recall("the rollout is slow", model) is None  # not sure enough
+    cued = detect_recall("didn't we fix the rollout before?", model)
+    assert cued is not None and cued.model_probability is None  # the cues decided
+    assert WordModel.parse(model_text(model, 1)) == model
