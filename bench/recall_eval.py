@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -76,7 +77,31 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  the {len(texts)} prompts of the split: {describe(timings_us(texts, args.rounds))}")
     for label, long_texts in long_prompts(texts, load_prompts()).items():
         print(f"  {label}: {describe(timings_us(long_texts, args.rounds))}")
+    print("\nA hook is a fresh process: importing the detector, then its first call, per language:")
+    for lang in ("en", "zh-Hans", "zh-Hant", "ja"):
+        sample = next(p.text for p in prompts if p.lang == lang and p.label)
+        print(f"  {lang:8} {fresh_process_ms(sample)}")
     return 0
+
+
+FRESH = """
+import sys, time
+import indexer, indexer.query  # the hook has these already
+t0 = time.perf_counter()
+import indexer.recall as recall
+t1 = time.perf_counter()
+recall.detect_recall(sys.argv[1])
+t2 = time.perf_counter()
+print(f"import {1000 * (t1 - t0):.1f} ms, first call {1000 * (t2 - t1):.1f} ms")
+"""
+
+
+def fresh_process_ms(prompt: str) -> str:
+    """Import and first-call time in a new interpreter (best of three runs)."""
+    runs = [subprocess.run([sys.executable, "-c", FRESH, prompt], capture_output=True, text=True, cwd=ROOT)
+            for _ in range(3)]
+    outputs = sorted((r.stdout.strip() for r in runs if r.returncode == 0), key=lambda out: float(out.split()[1]))
+    return outputs[0] if outputs else "failed: " + runs[0].stderr.strip().splitlines()[-1]
 
 
 def long_prompts(texts: list[str], every: list) -> dict[str, list[str]]:

@@ -1,13 +1,10 @@
-"""Notice when a prompt points at past work ("我記得上次...", "didn't we fix this before?", "do it
-like we did in the auth refactor", いつものやり方で) and say what to search for.
+"""Notice when a prompt points at past work ("我記得上次...", "do it like we did in the auth
+refactor", いつものやり方で) and say what to search for.
 
-``detect_recall(prompt)`` weighs the cues of ``indexer.recall_cues`` found in the prose of the
-prompt (code blocks, inline code and URLs are ignored): a strong cue is enough, weak cues must add
-up, and talk about the current conversation ("the function you just wrote") counts against. When
-the cues fall short, a small word model trained on the labelled prompts (``recall_model.tsv``,
-written by ``bench/train_recall_model.py``) may still fire if it is sure. It errs on the side of
-silence: the same words in another sense (上次登入時間欄位, "remember to run tests", 以前端的角度,
-以前のバージョンとの互換性) are no cue at all. When it fires it also extracts search terms.
+``detect_recall(prompt)`` weighs the cues of ``indexer.recall_cues`` in the prose of the prompt (code
+and URLs ignored): a strong cue is enough, weak ones must add up, talk about the current conversation
+counts against. When the cues fall short, a word model trained on the labelled prompts
+(``recall_model.tsv``, from ``bench/train_recall_model.py``) may still fire if it is sure.
 """
 
 from __future__ import annotations
@@ -17,14 +14,13 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
+from pathlib import Path
 
 from indexer.query import is_cjk
 from indexer.recall_cues import EN_CUES, JA_CUES, ZH_CUES, Cue
 
-# Traditional forms of the characters that the Chinese patterns and the term stop words use, each
-# followed by its simplified form (generated from a Traditional/Simplified table; a pattern that
-# gains a character with a traditional form needs the pair here).
+# The traditional characters of the Chinese patterns and stop words, each followed by its simplified
+# form (generated from a Traditional/Simplified table: a new pattern character may need its pair).
 _TRADITIONAL = (
     "與与業业東东兩两個个為为麼么麽么習习瞭了從从們们會会妳你祢你儲储兒儿內内寫写衝冲決决況况幾几齣出則则剛刚辦办務务動动曆历歷历參参發发髮发颱台臺台"
     "檯台號号後后嗎吗啓启啟启員员週周迴回壞坏處处備备復复複复頭头牠它實实傢家對对尋寻將将帶带幫帮應应開开異异當当噹当錄录態态慣惯戶户纔才執执護护報报"
@@ -37,18 +33,25 @@ _TRADITIONAL = (
 _ASCII_LOWER = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}
 _SIMPLIFIED = {_TRADITIONAL[i]: _TRADITIONAL[i + 1] for i in range(0, len(_TRADITIONAL) - 1, 2)}
 _TRADITIONAL_CHAR = re.compile("[" + "".join(_SIMPLIFIED) + "]")
+# CJK and full-width punctuation in ASCII: patterns then need only ASCII classes, fast to compile.
+_NARROW = {**{"\u3000": " ", "、": ",", "。": ".", "〈": "<", "〉": ">", "《": "<", "》": ">", "「": "'", "」": "'",
+              "『": "'", "』": "'", "【": "[", "】": "]", "‘": "'", "’": "'", "“": "'", "”": "'", "…": "."},
+           **{chr(code): chr(code - 0xFEE0) for code in range(0xFF01, 0xFF5F)}}
+_WIDE_CHAR = re.compile("[\u3000-\u3003\u3008-\u3011\u2018-\u201d\u2026\uff01-\uff5e]")
 
 
-def lower_ascii(text: str) -> str:
-    """``text`` in lower case, one character for one (``str.lower`` turns "İ" into two)."""
-    lowered = text.lower()
-    return lowered if len(lowered) == len(text) else text.translate(_ASCII_LOWER)
+def fold(text: str) -> str:
+    """``text`` as the cues read it: lower case, punctuation in ASCII; one character for one
+    (``str.lower`` turns "İ" into two), so offsets hold."""
+    narrow = _WIDE_CHAR.sub(lambda m: _NARROW.get(m.group(0), m.group(0)), text)
+    lowered = narrow.lower()
+    return lowered if len(lowered) == len(narrow) else narrow.translate(_ASCII_LOWER)
 
 
 def to_simplified(text: str) -> str:
-    """``text`` folded for the Chinese cues: in lower case, and the traditional characters they
-    use made simplified, one character for one, so offsets hold."""
-    return _TRADITIONAL_CHAR.sub(lambda m: _SIMPLIFIED[m.group(0)], lower_ascii(text))
+    """``text`` folded for the Chinese cues: ``fold`` and the traditional characters they use made
+    simplified, one character for one."""
+    return _TRADITIONAL_CHAR.sub(lambda m: _SIMPLIFIED[m.group(0)], fold(text))
 
 
 # A long prompt is mostly a paste: it is read at its start and at its end, where the question is,
@@ -61,7 +64,6 @@ MODEL_FILE = "recall_model.tsv"
 MODEL_HEAD_CHARS, MODEL_TAIL_CHARS = 400, 200  # the model reads the question, not the paste
 
 _KANA = re.compile(r"[\u3040-\u309f\u30a0-\u30fa\u30fc-\u30ff]")
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _FENCED = re.compile(r"```.*?(?:```|$)|~~~.*?(?:~~~|$)", re.DOTALL)
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 _URL = re.compile(r"\b(?:https?|file)://\S+")
@@ -121,9 +123,8 @@ class PromptWindow:
         return position + self.shift if position >= self.tail_at else position
 
     def to_window(self, position: int) -> int:
-        if position >= self.tail_at + self.shift:
-            return position - self.shift
-        return min(position, self.tail_at - 1)
+        skipped = position < self.tail_at + self.shift
+        return min(position, self.tail_at - 1) if skipped else position - self.shift
 
 
 def _blank(match: re.Match[str]) -> str:
@@ -157,11 +158,11 @@ def _searchable_prose(prompt: str) -> tuple[str, PromptWindow]:
 def _cue_tables(prose: str) -> list[tuple[str, str, tuple[Cue, ...]]]:
     """(language, text to match, cues): English always; Japanese when there is kana, else Chinese
     when there are Han characters (以前のバージョン is Japanese, not a Chinese 以前)."""
-    lowered = lower_ascii(prose)
-    tables = [("en", lowered, EN_CUES)]
+    folded = fold(prose)
+    tables = [("en", folded, EN_CUES)]
     if _KANA.search(prose):
-        tables.append(("ja", lowered, JA_CUES))
-    elif _HAN.search(prose):
+        tables.append(("ja", folded, JA_CUES))
+    elif max(prose, default="") >= "\u3400":  # Han characters (or later scripts, which no cue matches)
         tables.append(("zh", to_simplified(prose), ZH_CUES))
     return tables
 
@@ -188,7 +189,7 @@ def evidence(hits: list[CueHit]) -> float:
 # --- the word model ----------------------------------------------------------------------------
 
 _MODEL_WORD = re.compile(r"[a-z][a-z']*")
-_MODEL_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]+")
+_MODEL_CJK = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]+"  # wide classes: compiled on first use
 
 
 def model_features(prompt: str, hits: list[CueHit]) -> dict[str, tuple[int, int]]:
@@ -209,7 +210,7 @@ def model_features(prompt: str, hits: list[CueHit]) -> dict[str, tuple[int, int]
         add("w" + word.group(0), *word.span())
         if i + 1 < len(words) and words[i + 1].start() - word.end() <= 2:
             add(f"b{word.group(0)} {words[i + 1].group(0)}", word.start(), words[i + 1].end())
-    for run in _MODEL_CJK.finditer(text):
+    for run in re.finditer(_MODEL_CJK, text):
         for n in (1, 2, 3):
             for i in range(run.start(), run.end() - n + 1):
                 add("c" + text[i:i + n], i, i + n)
@@ -241,7 +242,7 @@ class WordModel:
 def load_model() -> WordModel | None:
     """The shipped word model, or None when its file is missing (the cues alone then decide)."""
     try:
-        return WordModel.parse((resources.files(__package__) / MODEL_FILE).read_text(encoding="utf-8"))
+        return WordModel.parse(Path(__file__).with_name(MODEL_FILE).read_text(encoding="utf-8"))
     except (OSError, KeyError, ValueError):
         return None
 
@@ -265,16 +266,9 @@ def detect_recall(prompt: str, model: WordModel | None = None) -> RecallMatch | 
             return None
         # The phrase is the feature that speaks most for past work.
         start, end = features[max(features, key=lambda f: model.weights.get(f, 0.0))]
-        language = "ja" if _KANA.search(prompt) else "zh" if _HAN.search(prompt) else "en"
-    return RecallMatch(
-        phrase=prompt[start:end].strip(),
-        language=language,
-        start=start,
-        end=end,
-        terms=tuple(extract_terms(prompt, [(h.start, h.end) for h in found])),
-        score=score,
-        model_probability=probability,
-    )
+        language = "ja" if _KANA.search(prompt) else "zh" if max(prompt) >= "\u3400" else "en"
+    terms = tuple(extract_terms(prompt, [(h.start, h.end) for h in found]))
+    return RecallMatch(prompt[start:end].strip(), language, start, end, terms, score, probability)
 
 
 # --- search terms ------------------------------------------------------------------------------
@@ -317,20 +311,20 @@ _JA_STOP_WORDS = frozenset("""
 相談 合意 結論 理由 感 気 同 何 時 前 朝 今 覚 使 決 直 話 確認 修正 作 書 整理 調 探 検索 見 出 部分 全部 一通 回
 """.split())
 _CJK_PUNCT = "，。、；：！？「」『』（）【】《》…・"
-_ZH_STOP = re.compile("|".join(sorted(map(re.escape, _ZH_STOP_WORDS), key=len, reverse=True))
-                      + f"|[{_ZH_STOP_CHARS}{_CJK_PUNCT}]")
-_JA_SCRIPT_RUN = re.compile(r"[\u4e00-\u9fff\u3400-\u4dbf々]+|[\u30a0-\u30ff]+")
+_ZH_STOP = ("|".join(sorted(map(re.escape, _ZH_STOP_WORDS), key=len, reverse=True))  # compiled when needed
+            + f"|[{_ZH_STOP_CHARS}{_CJK_PUNCT}]")
+_JA_SCRIPT_RUN = r"[\u4e00-\u9fff\u3400-\u4dbf々]+|[\u30a0-\u30ff]+"
 _CODEISH = re.compile(r"[A-Za-z0-9_][\w.\-/:#@]*[\w]|[A-Za-z0-9_]")
 _HAS_CODE_SHAPE = re.compile(r"[_./:#@\d-]|[a-z][A-Z]")
 _CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
-_CJK_RUN_OR_OTHER = re.compile(f"(?P<cjk>[{_CJK_CHARS}]+)|(?P<other>[^{_CJK_CHARS}]+)")
+_CJK_RUN_OR_OTHER = f"(?P<cjk>[{_CJK_CHARS}]+)|(?P<other>[^{_CJK_CHARS}]+)"
 
 
 def _zh_words(run: str) -> list[tuple[int, str]]:
     """Pieces of a Chinese run between filler and trigger words, 2+ characters, as written."""
     folded = to_simplified(run)
     words, start = [], 0
-    for stop in _ZH_STOP.finditer(folded):
+    for stop in re.finditer(_ZH_STOP, folded):
         words.append((start, run[start:stop.start()]))
         start = stop.end()
     words.append((start, run[start:]))
@@ -340,7 +334,7 @@ def _zh_words(run: str) -> list[tuple[int, str]]:
 def _ja_words(run: str) -> list[tuple[int, str]]:
     """Kanji and katakana words of a Japanese run (キャッシュ, 実装): particles and verb endings
     are hiragana, so they never become terms."""
-    return [(m.start(), m.group(0)) for m in _JA_SCRIPT_RUN.finditer(run)
+    return [(m.start(), m.group(0)) for m in re.finditer(_JA_SCRIPT_RUN, run)
             if len(m.group(0).strip("ー")) >= 2 and m.group(0) not in _JA_STOP_WORDS]
 
 
@@ -371,7 +365,7 @@ def extract_terms(prompt: str, drop_spans: list[tuple[int, int]] | None = None, 
     text = "".join(chars)
     cjk_words = _ja_words if _KANA.search(text) else _zh_words
     candidates: list[tuple[int, str, bool]] = []  # (position, term, code-ish)
-    for part in _CJK_RUN_OR_OTHER.finditer(text):
+    for part in re.finditer(_CJK_RUN_OR_OTHER, text):
         if part.group("cjk"):
             candidates += [(part.start() + offset, word, False) for offset, word in cjk_words(part.group("cjk"))]
             continue

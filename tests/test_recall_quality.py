@@ -65,10 +65,10 @@ def test_every_cue_is_used_by_the_labelled_set():
 
 
 def test_folding_keeps_offsets():
-    text = "延續昨天的工作 Last Time 還記得嗎"
+    text = "延續昨天的工作，Last Time 還記得嗎？「ＦＴＳ５」…İ"
     folded = to_simplified(text)
     assert len(folded) == len(text)
-    assert folded == "延续昨天的工作 last time 还记得吗"
+    assert folded == "延续昨天的工作,last time 还记得吗?'fts5'.İ"  # "İ" would lower to two characters
 
 
 def test_scores_count_the_usual_way():
