@@ -14,7 +14,7 @@ TRIGGERS = [
     ("zh", "之前那个 WAL checkpoint 的问题怎么解决的"),
     ("zh", "上次的 migration 脚本放在哪里"),
     ("zh", "你还记得吗，FTS5 trigram 那个"),
-    ("zh", "翻一下 threadback 的索引代码"),
+    ("zh", "翻一下之前的对话，看看 ruff 是怎么配的"),
     ("zh", "查一下聊天记录里 WAL 的讨论"),
     ("zh", "以前我们用过 poetry 吗"),
     # Japanese
@@ -53,6 +53,7 @@ NOT_TRIGGERS = [
     "提交之前先跑测试",
     "在部署之前，确认配置",
     "帮我查一下这个函数的文档",
+    "翻一下 threadback 的索引代码",  # browsing today's code, not past work
     "五点以前完成",
     "この前提で実装して",
     "覚えておいてください",
@@ -102,3 +103,75 @@ def test_query_and_any_query():
     assert m is not None
     assert m.query == " ".join(m.terms)
     assert m.any_query == " OR ".join(m.terms)
+
+
+# The examples named in issue 14: misses of the first detector, and its false alarms.
+ISSUE_MISSES = [
+    "do it like we did in the auth refactor",
+    "same trick as with the redis port",
+    "pick up where we left off yesterday",
+    "what was the command we used",
+    "Same as before: bump the version",
+    "延續昨天的工作",
+    "照老办法",
+    "老样子",
+    "上周那个",
+    "いつものやり方で",
+    "先週の続き",
+    "例の件",
+    "前に使った",
+]
+ISSUE_FALSE_ALARMS = [
+    "上次登入時間欄位",
+    "缓存上次请求的结果",
+    "前回ログイン日時",
+    "以前端的角度",
+    "以前のバージョンとの互換性",
+    "Show the last time each cron job ran",
+    "I've never seen this error before.",
+    "Have you ever used Redis streams?",
+]
+
+
+@pytest.mark.parametrize("prompt", ISSUE_MISSES)
+def test_subtle_references_to_past_work_are_caught(prompt):
+    assert detect_recall(prompt) is not None
+
+
+@pytest.mark.parametrize("prompt", ISSUE_FALSE_ALARMS)
+def test_the_same_words_in_another_sense_are_not(prompt):
+    assert detect_recall(prompt) is None
+
+
+@pytest.mark.parametrize("prompt,terms", [
+    ("same trick as with the redis port", ("redis", "port")),
+    ("前回の migration どうやったっけ", ("migration",)),
+    ("以前の実装ではキャッシュしていたはず", ("実装", "キャッシュ")),
+    ("你上周整理 tui/screens 的那套方法，现在用到 tui/widgets 上", ("tui/screens", "用到", "tui/widgets")),
+])
+def test_terms_are_the_topic_not_the_trigger(prompt, terms):
+    m = detect_recall(prompt)
+    assert m is not None and m.terms == terms
+
+
+def test_trigger_words_do_not_become_terms():
+    m = detect_recall("延續昨天的工作，把 ingest 拆成三個模組")
+    assert m is not None and "ingest" in m.terms
+    assert not any(word in term for term in m.terms for word in ("延續", "昨天", "工作"))
+
+
+def test_talk_about_the_current_conversation_counts_against():
+    assert detect_recall("you wrote the parser last week") is not None
+    assert detect_recall("the function you just wrote last week broke") is None
+
+
+def test_a_phrase_after_a_long_paste_is_found_where_it_is():
+    paste = "```\n" + "E   sqlite3.OperationalError: database is locked\n" * 300 + "```\n"
+    prompt = paste + "didn't we fix this before?"
+    m = detect_recall(prompt)
+    assert m is not None and prompt[m.start:m.end] == m.phrase == "didn't we"
+
+
+def test_a_phrase_inside_a_long_paste_is_not_read():
+    prompt = "x " * 3000 + "didn't we fix this before? " + "y " * 3000 + "rename the module"
+    assert detect_recall(prompt) is None
