@@ -20,7 +20,8 @@ from pathlib import Path
 from indexer import side_index
 
 # 1: first release. 2: the bigram table and a second trigram shard in a side file.
-SCHEMA_VERSION = 2
+# 3: branch links, resume folders and message marks; every log is read again by newer parsers.
+SCHEMA_VERSION = 3
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -32,9 +33,11 @@ CREATE TABLE IF NOT EXISTS sessions (
     agent             TEXT NOT NULL,
     session_id        TEXT NOT NULL,
     parent_session_id TEXT,
+    branched_from     TEXT,
     source_path       TEXT NOT NULL,
     project_path      TEXT,
     project_name      TEXT,
+    resume_cwd        TEXT,
     git_branch        TEXT,
     model             TEXT,
     title             TEXT,
@@ -81,7 +84,8 @@ CREATE TABLE IF NOT EXISTS messages (
     detail        TEXT,
     indexed       INTEGER NOT NULL,
     has_cjk       INTEGER NOT NULL DEFAULT 0,
-    dedup         INTEGER UNIQUE
+    dedup         INTEGER UNIQUE,
+    mark          TEXT
 );
 CREATE INDEX IF NOT EXISTS messages_by_session ON messages (session_rowid, ordinal);
 CREATE INDEX IF NOT EXISTS messages_by_file ON messages (file_id);
@@ -103,6 +107,14 @@ class IndexCorruptError(IndexError_):
             "run `threadback index --rebuild` to build it again from the logs"
         )
         self.path = path
+
+
+class IndexOutdatedError(IndexError_):
+    def __init__(self, path: Path, version: int):
+        super().__init__(
+            f"the index at {path} has schema version {version}, older than this Threadback's "
+            f"({SCHEMA_VERSION}); run `threadback index` once to upgrade it"
+        )
 
 
 class IndexTooNewError(IndexError_):
@@ -130,6 +142,8 @@ def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
             raise IndexTooNewError(path, version)
+        if readonly and version < SCHEMA_VERSION:
+            raise IndexOutdatedError(path, version)  # its tables lack columns a reader asks for
         if not readonly and version < SCHEMA_VERSION:
             migrate(conn, version)
         if version == SCHEMA_VERSION:
@@ -167,6 +181,8 @@ def migrate(conn: sqlite3.Connection, from_version: int) -> None:
             for statement in SCHEMA.split(";"):
                 if statement.strip():
                     conn.execute(statement)
+            if 0 < version < 3:
+                _upgrade_to_3(conn)
             # The message count lives in meta, so showing it costs no count(*).
             conn.execute("INSERT OR REPLACE INTO meta(key, value) SELECT 'message_count', count(*) FROM messages")
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -174,6 +190,23 @@ def migrate(conn: sqlite3.Connection, from_version: int) -> None:
     except BaseException:
         conn.execute("ROLLBACK")
         raise
+
+
+def _upgrade_to_3(conn: sqlite3.Connection) -> None:
+    """Columns for branch links, resume folders and message marks, and the data moved to them."""
+    for table, column in (("sessions", "branched_from"), ("sessions", "resume_cwd"), ("messages", "mark")):
+        if column not in {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}:
+            conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} TEXT")
+    # A Pi branch or fork was stored as a subagent of the session it came from.
+    conn.execute(
+        "UPDATE sessions SET branched_from = parent_session_id, parent_session_id = NULL"
+        " WHERE agent = 'pi' AND parent_session_id IS NOT NULL"
+    )
+    # Title ranks moved up one to put slash commands (/clear, /init) below a real prompt.
+    conn.execute("UPDATE sessions SET title_rank = title_rank + 1 WHERE title_rank > 0")
+    conn.execute("UPDATE sessions SET title_rank = 1 WHERE title_rank = 2 AND title GLOB '/[A-Za-z]*'")
+    # The parsers read more record types now: every log still on disk is read again, whole.
+    conn.execute("UPDATE files SET offset = 0, mtime_ns = 0, parser_state = NULL WHERE missing = 0")
 
 
 def index_files(path: Path) -> list[Path]:
