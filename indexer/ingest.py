@@ -229,15 +229,16 @@ def is_one_json_document(data: bytes) -> bool:
 
 
 def _message_row(m: ParsedMessage) -> tuple:
-    """(role, kind, tool, ts, stored text, stored detail, indexed, grams, dedup): what the
+    """(role, kind, tool, ts, stored text, stored detail, indexed, grams, dedup, mark): what the
     writer needs, with the CPU work (bigrams, packing, hashing) already done."""
     grams = cjk_bigrams(m.text) if m.indexed else ""
     return (m.role, m.kind, m.tool_name, m.ts, m.text if m.indexed else pack(m.text), pack(m.detail),
-            m.indexed, grams, _dedup_digest(m.dedup))
+            m.indexed, grams, _dedup_digest(m.dedup), m.mark)
 
 
-def prepare_file(job: FileJob, now: float) -> PreparedFile:
-    """Read what is new in a file and parse it. No database: runs in a helper process on big runs."""
+def prepare_file(job: FileJob, now: float, *, from_start: bool = False) -> PreparedFile:
+    """Read what is new in a file and parse it. No database: runs in a helper process on big runs.
+    ``from_start``: read the whole file even if it only grew."""
     row, path = job.row, job.path
     p = Path(path)
     out = PreparedFile(job)
@@ -246,7 +247,7 @@ def prepare_file(job: FileJob, now: float) -> PreparedFile:
     try:
         with open(path, "rb") as fh:
             head = fh.read(HASH_SPAN)
-            if row and not whole and row.offset > 0 and job.size >= row.offset and row.inode == job.inode:
+            if row and not whole and not from_start and row.offset > 0 and job.size >= row.offset and row.inode == job.inode:
                 if _hash(head[: min(HASH_SPAN, row.offset)]) == row.head_hash:
                     fh.seek(max(0, row.offset - HASH_SPAN))
                     before = fh.read(row.offset - max(0, row.offset - HASH_SPAN))
@@ -287,6 +288,9 @@ def prepare_file(job: FileJob, now: float) -> PreparedFile:
     if not out.append:
         meta.session_id = None  # let the parser name it from the file again
     parsed = PARSERS[job.agent].parse(p, complete, first_line_no, state, meta)
+    if parsed.restart and out.append:
+        # The new lines change what earlier ones mean (a Pi branch switch, a retraction).
+        return prepare_file(job, now, from_start=True)
     state["_lines"] = first_line_no - 1 + (complete.count(b"\n") if not whole else 0)
     if parsed.bad_lines:
         where = f" (first at line {parsed.first_bad_line})" if parsed.first_bad_line else ""
@@ -467,7 +471,9 @@ class Ingester:
             return
         meta.session_id = r["session_id"]
         meta.parent_session_id = r["parent_session_id"]
+        meta.branched_from = r["branched_from"]
         meta.project_path = r["project_path"]
+        meta.resume_cwd = r["resume_cwd"]
         meta.git_branch = r["git_branch"]
         meta.model = r["model"]
         meta.title = r["title"]
@@ -493,18 +499,22 @@ class Ingester:
             project_name_of(project_path),
             meta.git_branch or None,
             meta.model,
+            meta.branched_from,
+            meta.resume_cwd,
         )
         if existing is None:
             cur = conn.execute(
                 "INSERT INTO sessions(agent, session_id, parent_session_id, source_path, project_path,"
-                " project_name, git_branch, model, title, title_rank) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                " project_name, git_branch, model, branched_from, resume_cwd, title, title_rank)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                 (agent, meta.session_id, *values, meta.title, meta.title_rank),
             )
             return int(cur.lastrowid)
         conn.execute(
             "UPDATE sessions SET parent_session_id = coalesce(?, parent_session_id), source_path = ?,"
             " project_path = coalesce(?, project_path), project_name = coalesce(?, project_name),"
-            " git_branch = coalesce(?, git_branch), model = coalesce(?, model) WHERE id = ?",
+            " git_branch = coalesce(?, git_branch), model = coalesce(?, model),"
+            " branched_from = coalesce(?, branched_from), resume_cwd = coalesce(?, resume_cwd) WHERE id = ?",
             (*values, existing["id"]),
         )
         if meta.title and meta.title_rank >= existing["title_rank"]:
@@ -553,14 +563,14 @@ class Ingester:
         added = 0
         insert = (
             "INSERT OR IGNORE INTO messages(id, session_rowid, file_id, ordinal, role, kind, tool_name,"
-            " ts, text, detail, indexed, has_cjk, dedup) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
+            " ts, text, detail, indexed, has_cjk, dedup, mark) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
         )
         where = IN_SIDE if prepared.text_in_side else IN_MAIN
-        for rowid, (role, kind, tool, ts, text, detail, indexed, has_cjk, dedup) in enumerate(prepared.rows, prepared.first_id):
+        for rowid, (role, kind, tool, ts, text, detail, indexed, has_cjk, dedup, mark) in enumerate(prepared.rows, prepared.first_id):
             cur = conn.execute(
                 insert,
                 (rowid, session_rowid, file_id, ordinal, role, kind, tool, ts, text, detail,
-                 where if indexed else 0, int(has_cjk), dedup),
+                 where if indexed else 0, int(has_cjk), dedup, mark),
             )
             if cur.rowcount != 1:
                 continue  # already indexed from another copy of this message
@@ -643,7 +653,7 @@ def prepare_with_side(writer: SideWriter, job: FileJob, now: float, *, take_text
     prepared.first_id, prepared.side_committed = writer.add(prepared.rows, prepared.bytes_read, take_text=take_text)
     prepared.text_in_side = take_text
     # The writer needs only whether a row had bigrams: do not ship the bigrams back.
-    prepared.rows = [(*r[:7], bool(r[7]), r[8]) for r in prepared.rows]
+    prepared.rows = [(*r[:7], bool(r[7]), *r[8:]) for r in prepared.rows]
     return prepared
 
 
