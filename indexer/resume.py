@@ -11,8 +11,8 @@ def resume_command(session: Session, parent: Session | None = None) -> str:
     """``cd <cwd> && <agent resume>``.
 
     A Claude Code or Codex subagent cannot be resumed on its own: its parent is (``parent``
-    when it is indexed, else the parent's id). A Pi session's parent is the session it was
-    branched from, and the branch resumes by itself.
+    when it is indexed, else the parent's id). A branch or fork (``branched_from``) is a
+    session of its own and resumes by itself.
     """
     target, target_id = session, session.session_id
     if session.parent_session_id and session.agent != "pi":
@@ -26,5 +26,6 @@ def resume_command(session: Session, parent: Session | None = None) -> str:
         command = f"pi --session {shlex.quote(session.source_path)}"
     else:
         raise ValueError(f"unknown agent {session.agent!r}")
-    cwd = target.project_path or session.project_path
+    # A session that moved (Claude Code ``relocated``) resumes from where its log went.
+    cwd = target.resume_cwd or target.project_path or session.project_path
     return f"cd {shlex.quote(cwd)} && {command}" if cwd else command
