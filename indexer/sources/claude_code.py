@@ -192,7 +192,7 @@ def _attachment(reader: ClaudeReader, rec: dict, line_no: int) -> None:
                                 mark=QUEUED_MARK)
     else:  # a task notification or another message the harness queued, not the human
         message = ParsedMessage("meta", TEXT, clip_tool_output(text), key, ts=ts, indexed=False,
-                                mark=f"queued {mode}")
+                                mark="queued by the agent")
     reader.add(rec, message)
 
 

@@ -71,12 +71,12 @@ def parse(path: Path, data: bytes, first_line_no: int, state: dict, meta: Sessio
     for line_no, rec in iter_json_lines(data, out, first_line_no):
         if not isinstance(rec, dict):
             continue
-        rtype = rec.get("type")
+        rtype = as_str(rec.get("type"))
         if ("payload" in rec and rtype in _ENVELOPE_TYPES) or rtype == "world_state":
             _envelope(reader, rec, line_no)
         elif rec.get("record_type"):
             continue  # early JSONL state markers
-        elif line_no == 1 and "id" in rec and rtype is None:
+        elif line_no == 1 and "id" in rec and "type" not in rec:
             _header(reader, rec)
         elif rtype in items.RESPONSE_ITEM_TYPES:
             items.response_item(reader, rec, parse_iso(state.get("header_ts")), line_no)
