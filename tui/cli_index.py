@@ -160,6 +160,7 @@ def session_json(s: Session) -> dict:
         "agent": s.agent,
         "session_id": s.session_id,
         "parent_session_id": s.parent_session_id,
+        "branched_from": s.branched_from,
         "project": s.project_name,
         "project_path": s.project_path,
         "git_branch": s.git_branch,
@@ -170,6 +171,7 @@ def session_json(s: Session) -> dict:
         "message_count": s.message_count,
         "source_path": s.source_path,
         "source_missing": s.source_missing,
+        "resume_cwd": s.resume_cwd,
     }
 
 
@@ -182,6 +184,7 @@ def message_json(m: Message) -> dict:
         "kind": m.kind,
         "tool": m.tool_name,
         "text": m.text,
+        "mark": m.mark,
     }
 
 
@@ -391,6 +394,8 @@ def _session_header(s: Session) -> str:
     parts = [s.agent, s.project_name or "?", s.session_id, span, f"{s.message_count} messages"]
     if s.parent_session_id:
         parts.append(f"subagent of {s.parent_session_id}")
+    if s.branched_from:
+        parts.append(f"branched from {s.branched_from}")
     if s.source_missing:
         parts.append("log file deleted")
     return "── " + " · ".join(parts) + (f"\n   {s.title}" if s.title else "")
@@ -414,6 +419,10 @@ def _format_message(m: Message, style: Style, *, full: bool, mark: bool = False)
         text = text.splitlines()[0][:120] + " … (injected, use --full)" if text else text
     elif m.kind == "summary":
         label = "summary"
+    elif m.kind == "error":
+        label = "error"
+    if m.mark:
+        label += f" ({m.mark})"
     head = f"{prefix}[{when}] #{m.id} {label}:"
     body = safe_text(text)
     colour = {"user": style.user, "assistant": style.assistant}.get(m.role, style.dim)
