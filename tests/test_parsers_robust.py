@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -18,10 +19,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from indexer import Index
 from indexer.models import KINDS, ROLES
 from indexer.sources import PARSERS
 from indexer.sources.base import ParseOutput, SessionMeta
 from indexer.sources.fields import LATEST_TS
+
+from conftest import FIXED_NOW
+from test_parsers_newest import newest_roots
 
 NEWEST = Path(__file__).parent / "data" / "newest"
 FILES = {
@@ -145,6 +150,23 @@ def test_the_issues_odd_lines_cost_one_line_each():
         good = texts(parse(agent, lines))
         mixed = parse(agent, [lines[0], *[encode(b) for b in bad], *lines[1:]])
         assert not (good - texts(mixed)), agent
+
+
+def test_odd_lines_in_every_agents_log_cost_nothing_else_in_an_index_run(tmp_path):
+    logs = tmp_path / "logs"
+    shutil.copytree(NEWEST, logs)
+    odd = {"claude-code": [{"type": "user", "message": "error"}, {"type": "assistant", "message": "error"}],
+           "codex": [{"type": "response_item", "payload": {"type": "message", "role": ["user"], "content": 5}}],
+           "pi": [{"type": "message", "message": "error"}, {"type": "session", "version": "v3"}]}
+    for agent, records in odd.items():
+        log = logs / FILES[agent].relative_to(NEWEST)
+        good = log.read_bytes().splitlines(keepends=True)
+        log.write_bytes(b"".join([good[0], *[encode(r) + b"\n" for r in records], *good[1:]]))
+    with Index(tmp_path / "i.sqlite3") as index:
+        summary = index.update(newest_roots(logs), now=FIXED_NOW)
+        assert not summary.problems and summary.files_new == 8
+        for query in ("saveShippingAddress", '"drop bursts"', '"first names only"'):
+            assert index.search(query, now=FIXED_NOW).hits, query
 
 
 # -- hypothesis -----------------------------------------------------------------------------

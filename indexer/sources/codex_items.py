@@ -11,7 +11,7 @@ and across index runs.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Callable
 
 from indexer.models import ERROR, SUMMARY, TEXT, THINKING, TOOL_CALL, TOOL_RESULT
 from indexer.sources.base import (
@@ -57,6 +57,7 @@ _CALL_TOOL_NAMES = {
 _MAX_CALL_NAMES = 500
 _TWIN_WINDOW = 64  # unmatched texts remembered per side; twins sit within a turn of each other
 _ROLE_AS_TOOL = ("function", "tool")  # tool output sent back as a message: never user text
+KeyOf = Callable[..., str]  # a record's dedup key from the parts that tell it apart
 
 
 class CodexReader:
@@ -132,7 +133,7 @@ def response_item(reader: CodexReader, item: dict, ts: float | None, line_no: in
                                      key(digest(text)), ts=ts, mark="between agents"))
 
 
-def _message(reader: CodexReader, item: dict, ts: float | None, key) -> None:
+def _message(reader: CodexReader, item: dict, ts: float | None, key: KeyOf) -> None:
     role = as_str(item.get("role"))
     content = item.get("content")
     text = strip_binary(flatten_content(content))
@@ -150,7 +151,7 @@ def _message(reader: CodexReader, item: dict, ts: float | None, key) -> None:
     _said(reader, "item", role, text, flatten_content(content, images=False), key(digest(text)), ts)
 
 
-def _call(reader: CodexReader, item: dict, itype: str, ts: float | None, key) -> None:
+def _call(reader: CodexReader, item: dict, itype: str, ts: float | None, key: KeyOf) -> None:
     name = as_str(item.get("name")) or _CALL_TOOL_NAMES.get(itype, "tool")
     if itype == "function_call":
         args: Any = item.get("arguments")
@@ -247,7 +248,7 @@ _ERROR_EVENTS = {
 }
 
 
-def _spawned(reader: CodexReader, payload: dict, ts: float | None, key) -> None:
+def _spawned(reader: CodexReader, payload: dict, ts: float | None, key: KeyOf) -> None:
     """The parent's record of a spawned child thread: a tool line naming it, its role and prompt."""
     child = as_str(payload.get("new_thread_id"))
     args = {
