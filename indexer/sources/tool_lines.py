@@ -67,22 +67,25 @@ def tool_target(args: Any, depth: int = 0) -> str:
 
 
 def _dict_target(args: dict, depth: int) -> str:
+    def text(key: str) -> str:
+        return _value_text(args[key], depth) if key in args else ""
+
     pieces: list[str] = []
     used: set[str] = set()
-    agent = next((_value_text(args[k], depth) for k in _AGENT_KEYS if _value_text(args.get(k), depth)), "")
+    agent = next((t for k in _AGENT_KEYS if (t := text(k))), "")
     if agent:
         pieces.append(f"({agent})")
-    lead_key = next((k for k in _LEADING_KEYS if _value_text(args.get(k), depth)), None)
-    description = _value_text(args.get("description"), depth)
+    lead_key, lead = next(((k, t) for k in _LEADING_KEYS if (t := text(k))), (None, ""))
+    description = text("description")
     # An agent call reads "(type) description: prompt"; any other tool leads with its target.
     if description and (agent or lead_key in (None, "prompt", "message")):
         pieces.append(description + (":" if lead_key else ""))
         used.add("description")
     if lead_key:
-        pieces.append(_value_text(args[lead_key], depth))
+        pieces.append(lead)
         used.add(lead_key)
     for key, label in _FOLLOWING_KEYS:
-        value = _value_text(args.get(key), depth) if key not in used else ""
+        value = text(key) if key not in used else ""
         if value and value not in " ".join(pieces):
             pieces.append(f"{label} {value}" if label else value)
             used.add(key)
@@ -91,7 +94,7 @@ def _dict_target(args: dict, depth: int) -> str:
     if pieces:
         return _one_line(" ".join(p for p in pieces if p))
     # An unknown tool: its first plain arguments, so the line still says something.
-    plain = [f"{k}={text}" for k, v in args.items() if (text := scalar_text(v))]
+    plain = [f"{k}={shown}" for k, v in args.items() if (shown := scalar_text(v))]
     if plain:
         return _one_line(" ".join(plain), 300)
     return _one_line(_json_text(args), 300)
