@@ -211,3 +211,33 @@ def test_an_api_error_written_as_a_reply_is_an_error():
     messages, _ = parse_claude({"type": "assistant", "uuid": "a1", "isApiErrorMessage": True, "timestamp": "2026-05-01T10:00:00Z",
                                 "message": {"id": "m1", "model": "<synthetic>", "content": [{"type": "text", "text": "API Error: 500 internal"}]}})
     assert [(m.role, m.kind, m.text) for m in messages] == [("system", "error", "API Error: 500 internal")]
+
+
+def test_newer_codex_records_reviews_plans_searches_and_images():
+    def envelope(rtype: str, payload: dict) -> dict:
+        return {"timestamp": "2026-05-01T10:00:00Z", "type": rtype, "payload": payload}
+    meta = SessionMeta()
+    out = codex.parse(Path(f"/x/rollout-2026-05-01T10-00-00-{S}.jsonl"), lines(
+        envelope("event_msg", {"type": "exited_review_mode", "review_output": {
+            "overall_correctness": "patch is incorrect", "overall_explanation": "The retry loop never stops.",
+            "findings": [{"title": "[P1] Unbounded retry", "body": "retry() has no limit",
+                          "code_location": {"absolute_file_path": "/w/api/retry.py", "line_range": {"start": 3, "end": 9}}}]}}),
+        envelope("event_msg", {"type": "item_completed", "item": {"type": "Plan", "id": "p1", "text": "1. add a limit\n2. test it"}}),
+        envelope("event_msg", {"type": "stream_error", "message": "Reconnecting... 2/5"}),
+        envelope("response_item", {"type": "tool_search_call", "id": "ts1", "query": "calendar tools"}),
+        envelope("response_item", {"type": "image_generation_call", "id": "ig1", "revised_prompt": "a red bicycle",
+                                   "result": "iVBORw0KGgo" * 100}),
+        envelope("response_item", {"type": "agent_message", "content": [{"type": "output_text", "text": "child done: 3 callers"}]}),
+        envelope("compacted", {"message": "", "replacement_history": [{"type": "message", "role": "user", "content": []}]}),
+    ), 1, {}, meta)
+    got = [(m.role, m.kind, m.mark, m.text) for m in out.messages]
+    assert got == [
+        ("assistant", "text", "code review",
+         "The retry loop never stops.\npatch is incorrect\n[P1] Unbounded retry /w/api/retry.py retry() has no limit"),
+        ("assistant", "text", "plan", "1. add a limit\n2. test it"),
+        ("system", "error", None, "Stream error: Reconnecting... 2/5"),
+        ("assistant", "tool_call", None, "[tool_search] calendar tools"),
+        ("assistant", "tool_call", None, "[image_generation] a red bicycle"),
+        ("assistant", "text", "between agents", "child done: 3 callers"),
+    ]
+    assert "iVBORw0KGgo" not in out.messages[4].detail

@@ -165,7 +165,9 @@ def _call(reader: CodexReader, item: dict, itype: str, ts: float | None, key: Ke
     elif itype == "local_shell_call" or itype == "web_search_call":
         args = item.get("action")
     else:  # a tool search or an image generation: what was asked, never the base64 result
-        args = {k: item[k] for k in ("query", "arguments", "revised_prompt", "prompt") if k in item}
+        args = {k: item[k] for k in ("query", "arguments", "prompt") if k in item}
+        if "revised_prompt" in item:
+            args["prompt"] = item["revised_prompt"]
     call_id = as_str(item.get("call_id")) or as_str(item.get("id"))
     if call_id:
         reader.call_names[call_id] = name
