@@ -14,7 +14,8 @@ TOOL_CALL = "tool_call"
 TOOL_RESULT = "tool_result"
 THINKING = "thinking"
 SUMMARY = "summary"
-KINDS = (TEXT, TOOL_CALL, TOOL_RESULT, THINKING, SUMMARY)
+ERROR = "error"  # an API error, a refusal, an aborted turn: searchable ("that error last week")
+KINDS = (TEXT, TOOL_CALL, TOOL_RESULT, THINKING, SUMMARY, ERROR)
 
 # Roles. "meta" is text the human did not type (injected skill bodies, AGENTS.md,
 # environment context): shown in transcripts, never indexed.
@@ -39,6 +40,10 @@ class Session:
     end_ts: float | None
     message_count: int
     source_missing: bool = False  # the log file is gone; its messages stay searchable
+    # The user's own session this one was branched or forked from (Pi, Codex): a top-level
+    # session linked to its origin, unlike ``parent_session_id`` (a subagent's spawner).
+    branched_from: str | None = None
+    resume_cwd: str | None = None  # the folder to resume from when the session moved there
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +60,7 @@ class Message:
     text: str
     detail: str | None = None  # tool-call arguments (JSON) for an expand action
     indexed: bool = True
+    mark: str | None = None  # a note shown beside it: "abandoned branch", "retracted", "queued"
 
 
 @dataclass(frozen=True, slots=True)

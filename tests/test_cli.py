@@ -108,7 +108,7 @@ def test_show_transcript_and_window(cli_db, capsys):
     assert main([*cli_db, "show", "nonexistent-session"]) == exits.NOT_FOUND
 
 
-MESSAGE_KEYS = {"message_id", "ordinal", "time", "role", "kind", "tool", "text"}
+MESSAGE_KEYS = {"message_id", "ordinal", "time", "role", "kind", "tool", "text", "mark"}
 
 
 def test_a_message_has_one_json_shape_in_every_command(cli_db, capsys):

@@ -12,8 +12,8 @@ def resume_command(session: Session, parent: Session | None = None) -> str:
     """``cd <cwd> && <agent resume>``, from the agent's template in the registry.
 
     A Claude Code or Codex subagent cannot be resumed on its own: its parent is (``parent``
-    when it is indexed, else the parent's id). A Pi session's parent is the session it was
-    branched from, and the branch resumes by itself.
+    when it is indexed, else the parent's id). A branch or fork (``branched_from``) is a
+    session of its own and resumes by itself.
     """
     agent = BY_NAME.get(session.agent)
     if agent is None:
@@ -23,5 +23,6 @@ def resume_command(session: Session, parent: Session | None = None) -> str:
         target = parent or session
         target_id = parent.session_id if parent else session.parent_session_id
     command = agent.resume.format(id=shlex.quote(target_id), path=shlex.quote(session.source_path))
-    cwd = target.project_path or session.project_path
+    # A session that moved (Claude Code ``relocated``) resumes from where its log went.
+    cwd = target.resume_cwd or target.project_path or session.project_path
     return f"cd {shlex.quote(cwd)} && {command}" if cwd else command

@@ -88,12 +88,13 @@ def message_row(m: ParsedMessage) -> tuple[MessageRow, str]:
     CPU work (bigrams, packing, hashing) already done."""
     grams = cjk_bigrams(m.text) if m.indexed else ""
     row = MessageRow(m.role, m.kind, m.tool_name, m.ts, m.text if m.indexed else pack(m.text), pack(m.detail),
-                     m.indexed, bool(grams), _dedup_digest(m.dedup))
+                     m.indexed, bool(grams), _dedup_digest(m.dedup), m.mark)
     return row, grams
 
 
-def prepare_file(job: FileJob, now: float) -> PreparedFile:
-    """Read what is new in a file and parse it. No database: runs in a helper process on big runs."""
+def prepare_file(job: FileJob, now: float, *, from_start: bool = False) -> PreparedFile:
+    """Read what is new in a file and parse it. No database: runs in a helper process on big runs.
+    ``from_start``: read the whole file even if it only grew."""
     row, path = job.row, job.path
     p = Path(path)
     out = PreparedFile(job)
@@ -102,7 +103,7 @@ def prepare_file(job: FileJob, now: float) -> PreparedFile:
     try:
         with open(path, "rb") as fh:
             head = fh.read(HASH_SPAN)
-            if row and not whole and row.offset > 0 and job.size >= row.offset and row.inode == job.inode:
+            if row and not whole and not from_start and row.offset > 0 and job.size >= row.offset and row.inode == job.inode:
                 if _hash(head[: min(HASH_SPAN, row.offset)]) == row.head_hash:
                     fh.seek(max(0, row.offset - HASH_SPAN))
                     before = fh.read(row.offset - max(0, row.offset - HASH_SPAN))
@@ -143,6 +144,9 @@ def prepare_file(job: FileJob, now: float) -> PreparedFile:
     if not out.append:
         meta.session_id = None  # let the parser name it from the file again
     parsed = PARSERS[job.agent].parse(p, complete, first_line_no, state, meta)
+    if parsed.restart and out.append:
+        # The new lines change what earlier ones mean (a Pi branch switch, a retraction).
+        return prepare_file(job, now, from_start=True)
     state["_lines"] = first_line_no - 1 + (complete.count(b"\n") if not whole else 0)
     if parsed.bad_lines:
         where = f" (first at line {parsed.first_bad_line})" if parsed.first_bad_line else ""

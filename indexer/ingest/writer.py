@@ -197,7 +197,9 @@ class Ingester:
             return
         meta.session_id = r["session_id"]
         meta.parent_session_id = r["parent_session_id"]
+        meta.branched_from = r["branched_from"]
         meta.project_path = r["project_path"]
+        meta.resume_cwd = r["resume_cwd"]
         meta.git_branch = r["git_branch"]
         meta.model = r["model"]
         meta.title = r["title"]
@@ -223,18 +225,22 @@ class Ingester:
             project_name_of(project_path),
             meta.git_branch or None,
             meta.model,
+            meta.branched_from,
+            meta.resume_cwd,
         )
         if existing is None:
             cur = conn.execute(
                 "INSERT INTO sessions(agent, session_id, parent_session_id, source_path, project_path,"
-                " project_name, git_branch, model, title, title_rank) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                " project_name, git_branch, model, branched_from, resume_cwd, title, title_rank)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                 (agent, meta.session_id, *values, meta.title, meta.title_rank),
             )
             return int(cur.lastrowid)
         conn.execute(
             "UPDATE sessions SET parent_session_id = coalesce(?, parent_session_id), source_path = ?,"
             " project_path = coalesce(?, project_path), project_name = coalesce(?, project_name),"
-            " git_branch = coalesce(?, git_branch), model = coalesce(?, model) WHERE id = ?",
+            " git_branch = coalesce(?, git_branch), model = coalesce(?, model),"
+            " branched_from = coalesce(?, branched_from), resume_cwd = coalesce(?, resume_cwd) WHERE id = ?",
             (*values, existing["id"]),
         )
         if meta.title and meta.title_rank >= existing["title_rank"]:
@@ -283,14 +289,14 @@ class Ingester:
         added = 0
         insert = (
             "INSERT OR IGNORE INTO messages(id, session_rowid, file_id, ordinal, role, kind, tool_name,"
-            " ts, text, detail, indexed, has_cjk, dedup) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
+            " ts, text, detail, indexed, has_cjk, dedup, mark) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
         )
         where = IN_SIDE if prepared.text_in_side else IN_MAIN
         for rowid, row in enumerate(prepared.rows, prepared.first_id):
             cur = conn.execute(
                 insert,
                 (rowid, session_rowid, file_id, ordinal, row.role, row.kind, row.tool_name, row.ts, row.text,
-                 row.detail, where if row.indexed else 0, int(row.has_cjk), row.dedup),
+                 row.detail, where if row.indexed else 0, int(row.has_cjk), row.dedup, row.mark),
             )
             if cur.rowcount != 1:
                 continue  # already indexed from another copy of this message

@@ -5,6 +5,9 @@ Each parser module offers ``default_roots()``, ``is_log_file(file_name)``,
 ``init_meta(path, meta)`` and ``parse(path, data, first_line_no, state, meta) -> ParseOutput``;
 a module may add ``is_whole_document(path)`` for formats that are rewritten whole rather than
 appended to. A new agent is one parser module and one ``Agent`` entry below.
+A parse sets ``ParseOutput.restart`` when appended lines change what earlier ones mean; the
+file is then read again from the start. Any JSON value may sit in any field: parsers read
+fields through ``indexer.sources.fields`` and never raise (see docs/formats.md).
 """
 
 from __future__ import annotations

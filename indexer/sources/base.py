@@ -1,5 +1,5 @@
-"""What every agent parser shares: the parsed-record types, a forgiving JSON-lines reader and
-the rules for turning a tool call into one searchable line."""
+"""What every agent parser shares: the parsed-record types, title ranks, a forgiving JSON-lines
+reader and the flattening of string-or-list content."""
 
 from __future__ import annotations
 
@@ -7,9 +7,11 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterator
+
+from indexer.sources.fields import as_str, plausible_ts, scalar_text
 
 try:  # orjson is a declared dependency; the fallback keeps a broken install usable.
     import orjson
@@ -40,6 +42,12 @@ class ParsedMessage:
     ts: float | None = None
     detail: str | None = None
     indexed: bool = True
+    mark: str | None = None  # shown beside the message: "abandoned branch", "retracted", ...
+
+
+# Title sources, weakest first: a higher rank replaces a lower one.
+TITLE_COMMAND, TITLE_FIRST_PROMPT, TITLE_SUMMARY, TITLE_AI, TITLE_NAMED = 1, 2, 3, 4, 5
+_SLASH_COMMAND = re.compile(r"^/[A-Za-z][\w:.-]*(\s|$)")
 
 
 @dataclass(slots=True)
@@ -47,17 +55,29 @@ class SessionMeta:
     """Session facts a parser learns while reading; merged into the ``sessions`` row."""
 
     session_id: str | None = None
-    parent_session_id: str | None = None
+    parent_session_id: str | None = None  # the session that spawned this one (a subagent)
+    branched_from: str | None = None  # the user's own session this one branched or forked from
     project_path: str | None = None
+    resume_cwd: str | None = None  # where to resume from, when the session moved (relocated)
     git_branch: str | None = None
     model: str | None = None
     title: str | None = None
-    title_rank: int = 0  # higher wins: 1 first prompt, 2 summary, 3 ai title, 4 user-given name
+    title_rank: int = 0  # see TITLE_*: 0 none yet
 
-    def offer_title(self, title: str | None, rank: int) -> None:
-        if title and rank > self.title_rank:
+    def offer_title(self, title: str | None, rank: int, *, latest_wins: bool = False) -> None:
+        """Take ``title`` if it outranks the current one. ``latest_wins`` for names a user or
+        an agent can change (``/rename``, a new AI title): the newest of that rank wins."""
+        if not isinstance(title, str) or not title.strip():
+            return
+        if rank > self.title_rank or (latest_wins and rank == self.title_rank):
             self.title = one_line(title, 200)
             self.title_rank = rank
+
+    def offer_prompt_title(self, prompt: str) -> None:
+        """A typed prompt as the fallback title; a slash command (``/clear``) only until a
+        real prompt comes."""
+        rank = TITLE_COMMAND if _SLASH_COMMAND.match(prompt.lstrip()) else TITLE_FIRST_PROMPT
+        self.offer_title(prompt, rank)
 
 
 @dataclass(slots=True)
@@ -65,9 +85,9 @@ class ParseOutput:
     messages: list[ParsedMessage] = field(default_factory=list)
     bad_lines: int = 0
     first_bad_line: int | None = None  # 1-based line number within the file, when known
-
-
-TITLE_FIRST_PROMPT, TITLE_SUMMARY, TITLE_AI, TITLE_NAMED = 1, 2, 3, 4
+    # The new lines change what earlier ones mean (a Pi branch switch, a retraction): read the
+    # whole file again rather than append.
+    restart: bool = False
 
 
 def dedup_key(*parts: object) -> str:
@@ -98,26 +118,28 @@ def clip_tool_output(text: str) -> str:
 
 
 def parse_iso(value: Any) -> float | None:
-    """ISO 8601 string (``Z`` or offset) or epoch number (s or ms) to epoch seconds."""
-    if value is None or value == "":
+    """ISO 8601 string (``Z`` or offset) or epoch number (s or ms) to epoch seconds; None for
+    anything else, or for a time no log can hold (before 1970, after 3000)."""
+    if isinstance(value, bool):
         return None
     if isinstance(value, (int, float)):
-        v = float(value)
-        return v / 1000.0 if v > 1e11 else v
-    if not isinstance(value, str):
+        try:
+            v = float(value)
+        except OverflowError:
+            return None
+        return plausible_ts(v / 1000.0 if abs(v) > 1e11 else v)
+    if not isinstance(value, str) or not value.strip():
         return None
     s = value.strip()
     if s.endswith("Z"):
         s = s[:-1] + "+00:00"
     try:
         dt = datetime.fromisoformat(s)
-    except ValueError:
+        if dt.tzinfo is None:
+            dt = dt.replace(tzinfo=timezone.utc)
+        return plausible_ts(dt.timestamp())
+    except (ValueError, OverflowError):
         return None
-    if dt.tzinfo is None:
-        from datetime import timezone
-
-        dt = dt.replace(tzinfo=timezone.utc)
-    return dt.timestamp()
 
 
 _DATA_URL = re.compile(r"data:[\w/+.-]+;base64,[A-Za-z0-9+/=\s]{64,}")
@@ -177,7 +199,7 @@ def _decode_concatenated(text: str) -> tuple[list[Any], bool]:
             break
         try:
             value, pos = _DECODER.raw_decode(text, pos)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested thousands of levels deep
             return values, False
         values.append(value)
     return values, True
@@ -190,20 +212,20 @@ def load_whole_json(data: bytes) -> Any | None:
     except ValueError:
         try:
             return json.loads(data.decode("utf-8", "replace"))
-        except ValueError:
+        except (ValueError, RecursionError):
             return None
 
 
-def flatten_content(content: Any) -> str:
-    """Text of a string-or-list content field; images and binary become short markers."""
-    if content is None:
-        return ""
+def flatten_content(content: Any, *, images: bool = True) -> str:
+    """Text of a string-or-list content field. Images become a short marker (with their URL
+    when it is a web address, never base64), or nothing with ``images=False``: a title or a
+    twin check wants the typed words only."""
     if isinstance(content, str):
         return content
     if isinstance(content, dict):
         content = [content]
     if not isinstance(content, list):
-        return str(content)
+        return scalar_text(content)
     parts: list[str] = []
     for block in content:
         if isinstance(block, str):
@@ -213,96 +235,34 @@ def flatten_content(content: Any) -> str:
             continue
         btype = block.get("type")
         if btype in ("text", "input_text", "output_text"):
-            parts.append(str(block.get("text", "")))
-        elif btype in ("image", "input_image", "image_url"):
-            parts.append("[image]")
+            parts.append(scalar_text(block.get("text")))
+        elif btype in ("image", "input_image", "image_url", "localImage", "local_image"):
+            if images:
+                parts.append(_image_marker(block))
         elif btype == "tool_reference":
-            parts.append(f"[tool reference: {block.get('tool_name') or block.get('name') or ''}]")
-        elif "text" in block and isinstance(block["text"], str):
+            name = as_str(block.get("tool_name")) or as_str(block.get("name"))
+            parts.append(f"[tool reference: {name}]")
+        elif isinstance(block.get("text"), str):
             parts.append(block["text"])
     return "\n".join(p for p in parts if p)
 
 
-_PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+)$", re.MULTILINE)
-_TARGET_KEYS = (
-    "command",
-    "cmd",
-    "file_path",
-    "path",
-    "notebook_path",
-    "pattern",
-    "url",
-    "query",
-    "skill",
-    "prompt",
-    "description",
-    "subagent_type",
-    "message",
-    "input",
-)
-
-
-def describe_tool_call(name: str, args: Any) -> str:
-    """``[Tool] <what it touched>``: the command, path, pattern, URL, prompt or skill."""
-    target = tool_target(args)
-    return f"[{name}] {target}" if target else f"[{name}] (no arguments)"
-
-
-def tool_target(args: Any) -> str:
-    if isinstance(args, str):
-        stripped = args.strip()
-        if stripped.startswith("{"):
-            try:
-                return tool_target(json.loads(stripped))
-            except ValueError:
-                pass
-        files = _PATCH_FILE.findall(args)
-        if files:
-            return "apply patch: " + ", ".join(f.strip() for f in files)
-        return one_line(stripped, 500)
-    if isinstance(args, list):
-        if args and all(isinstance(a, str) for a in args):
-            # Codex shell: ["bash", "-lc", "<script>"]
-            if len(args) >= 3 and args[1] in ("-lc", "-c"):
-                return one_line(args[2], 500)
-            return one_line(" ".join(args), 500)
-        return one_line(json.dumps(args, ensure_ascii=False), 300)
-    if not isinstance(args, dict) or not args:
-        return ""
-    pieces: list[str] = []
-    for key in _TARGET_KEYS:
-        value = args.get(key)
-        if value in (None, "", [], {}):
-            continue
-        if key == "subagent_type" and pieces:
-            pieces.insert(0, f"({value})")
-            continue
-        pieces.append(tool_target(value) if not isinstance(value, str) else _patch_or_line(value))
-        if key not in ("pattern", "description"):
-            break
-    if args.get("path") and args.get("pattern") and args["path"] not in " ".join(pieces):
-        pieces.append(f"in {args['path']}")
-    if pieces:
-        return one_line(" ".join(p for p in pieces if p), 500)
-    # Unknown tool: its first string arguments, so the line still says something.
-    strings = [f"{k}={v}" for k, v in args.items() if isinstance(v, (str, int, float)) and v != ""]
-    if strings:
-        return one_line(" ".join(strings), 300)
-    return one_line(json.dumps(args, ensure_ascii=False), 300)
-
-
-def _patch_or_line(value: str) -> str:
-    files = _PATCH_FILE.findall(value)
-    if files:
-        return "apply patch: " + ", ".join(f.strip() for f in files)
-    return one_line(value, 500)
+def _image_marker(block: dict) -> str:
+    url = block.get("image_url")
+    if isinstance(url, dict):
+        url = url.get("url")
+    url = as_str(url) or as_str(block.get("url")) or as_str(block.get("path"))
+    if url.startswith(("http://", "https://", "/", "file:")) and len(url) < 500:
+        return f"[image: {url}]"
+    return "[image]"
 
 
 def to_json(value: Any) -> str:
+    """A tool call's arguments as stored for the expand action."""
     try:
         return json.dumps(value, ensure_ascii=False, indent=2)
-    except (TypeError, ValueError):
-        return str(value)
+    except (TypeError, ValueError, RecursionError):
+        return "(arguments too deeply nested to show)"
 
 
 def project_name_of(path: str | None) -> str | None:

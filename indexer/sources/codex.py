@@ -1,50 +1,30 @@
-"""Codex CLI: the TypeScript-era ``.json``, early bare-header JSONL and the envelope format."""
+"""Codex CLI: the TypeScript-era ``.json``, early bare-header JSONL and the envelope format.
+
+This module finds the files, names the thread and reads its ``session_meta``; the items and
+events of a conversation are read in ``codex_items``.
+"""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
 
-from indexer.models import SUMMARY, TEXT, THINKING, TOOL_CALL, TOOL_RESULT
+from indexer.sources import codex_items as items
 from indexer.sources.base import (
-    TEXT_LIMIT,
-    TITLE_FIRST_PROMPT,
-    clip_tool_output,
-    TOOL_RESULT_HEAD,
-    TOOL_RESULT_TAIL,
+    TITLE_AI,
     ParseOutput,
-    ParsedMessage,
     SessionMeta,
-    cut_middle,
-    dedup_key,
-    describe_tool_call,
-    digest,
-    flatten_content,
     iter_json_lines,
     load_whole_json,
     parse_iso,
-    strip_binary,
-    to_json,
 )
-
-AGENT = "codex"
+from indexer.sources.codex_items import AGENT, CodexReader
+from indexer.sources.fields import as_dict, as_list, as_str
 
 _FILE_UUID = re.compile(r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})", re.I)
 _FILE_TIME = re.compile(r"rollout-(\d{4}-\d{2}-\d{2})(?:T(\d{2})-(\d{2})-(\d{2}))?")
-# Text the CLI injects as user/developer messages: not typed by the human.
-_INJECTED = (
-    "<environment_context>",
-    "<user_instructions>",
-    "<permissions instructions>",
-    "# AGENTS.md instructions",
-    "<INSTRUCTIONS>",
-    "<user_shell_command>",
-    "<turn_aborted>",
-)
 _ENVELOPE_TYPES = {"session_meta", "response_item", "event_msg", "turn_context", "compacted"}
 
 
@@ -84,168 +64,100 @@ def parse(path: Path, data: bytes, first_line_no: int, state: dict, meta: Sessio
     out = ParseOutput()
     if meta.session_id is None:
         init_meta(path, meta)
+    reader = CodexReader(out, meta, state)
     if is_whole_document(path) or state.get("_whole"):
-        _parse_ts_era(data, state, meta, out)
+        _parse_ts_era(data, reader)
         return out
     for line_no, rec in iter_json_lines(data, out, first_line_no):
         if not isinstance(rec, dict):
             continue
-        rtype = rec.get("type")
-        if "payload" in rec and rtype in _ENVELOPE_TYPES or rtype in ("world_state",):
-            _envelope(rec, line_no, state, meta, out)
+        rtype = as_str(rec.get("type"))
+        if ("payload" in rec and rtype in _ENVELOPE_TYPES) or rtype == "world_state":
+            _envelope(reader, rec, line_no)
         elif rec.get("record_type"):
             continue  # early JSONL state markers
-        elif line_no == 1 and "id" in rec and rtype is None:
-            _header(rec, state, meta)
-        elif rtype in ("message", "reasoning", "function_call", "function_call_output",
-                       "custom_tool_call", "custom_tool_call_output", "local_shell_call",
-                       "web_search_call"):
-            _response_item(rec, parse_iso(state.get("header_ts")), line_no, state, meta, out)
+        elif line_no == 1 and "id" in rec and "type" not in rec:
+            _header(reader, rec)
+        elif rtype in items.RESPONSE_ITEM_TYPES:
+            items.response_item(reader, rec, parse_iso(state.get("header_ts")), line_no)
     return out
 
 
-def _header(rec: dict, state: dict, meta: SessionMeta) -> None:
-    state["thread_id"] = str(rec["id"])
-    meta.session_id = str(rec["id"])
-    state["header_ts"] = rec.get("timestamp")
-    git = rec.get("git")
-    if isinstance(git, dict) and git.get("branch"):
-        meta.git_branch = git["branch"]
+def _header(reader: CodexReader, rec: dict) -> None:
+    thread = as_str(rec.get("id"))
+    if thread:
+        reader.state["thread_id"] = reader.meta.session_id = thread
+    reader.state["header_ts"] = as_str(rec.get("timestamp")) or None
+    branch = as_str(as_dict(rec.get("git")).get("branch"))
+    if branch:
+        reader.meta.git_branch = branch
 
 
-def _parse_ts_era(data: bytes, state: dict, meta: SessionMeta, out: ParseOutput) -> None:
+def _parse_ts_era(data: bytes, reader: CodexReader) -> None:
     """One JSON document; ingest also sends here a pretty-printed document with a .jsonl name."""
     doc = load_whole_json(data)
     if not isinstance(doc, dict):
-        out.bad_lines += 1
-        out.first_bad_line = 1
+        reader.out.bad_lines += 1
+        reader.out.first_bad_line = 1
         return
-    session = doc.get("session") or {}
-    if isinstance(session, dict):
-        if session.get("id"):
-            meta.session_id = str(session["id"])
-            state["thread_id"] = meta.session_id
-        state["header_ts"] = session.get("timestamp")
-    ts = parse_iso(state.get("header_ts"))
-    for i, item in enumerate(doc.get("items") or []):
+    session = as_dict(doc.get("session"))
+    thread = as_str(session.get("id"))
+    if thread:
+        reader.state["thread_id"] = reader.meta.session_id = thread
+    reader.state["header_ts"] = as_str(session.get("timestamp")) or None
+    ts = parse_iso(reader.state["header_ts"])
+    for i, item in enumerate(as_list(doc.get("items"))):
         if isinstance(item, dict):
-            _response_item(item, ts, i + 1, state, meta, out)
+            items.response_item(reader, item, ts, i + 1)
 
 
-def _envelope(rec: dict, line_no: int, state: dict, meta: SessionMeta, out: ParseOutput) -> None:
-    rtype = rec.get("type")
-    payload = rec.get("payload") or {}
+def _envelope(reader: CodexReader, rec: dict, line_no: int) -> None:
+    payload = rec.get("payload")
     if not isinstance(payload, dict):
         return
-    ts = parse_iso(rec.get("timestamp"))
+    rtype = rec.get("type")
     if rtype == "session_meta":
-        if "thread_id" not in state and payload.get("id"):
-            # The first session_meta names the thread; later ones belong to forks/resumes.
-            state["thread_id"] = str(payload["id"])
-            meta.session_id = state["thread_id"]
-            if payload.get("cwd"):
-                meta.project_path = payload["cwd"]
-            git = payload.get("git")
-            if isinstance(git, dict) and git.get("branch"):
-                meta.git_branch = git["branch"]
-            source = payload.get("source")
-            if isinstance(source, dict):
-                spawn = (source.get("subagent") or {}).get("thread_spawn") if isinstance(source.get("subagent"), dict) else None
-                if isinstance(spawn, dict) and spawn.get("parent_thread_id"):
-                    meta.parent_session_id = str(spawn["parent_thread_id"])
-                    nick = spawn.get("agent_nickname") or payload.get("agent_nickname")
-                    role = spawn.get("agent_role") or payload.get("agent_role")
-                    if nick or role:
-                        meta.offer_title(" ".join(str(x) for x in (role, nick) if x), 3)
+        _session_meta(reader, payload)
     elif rtype == "turn_context":
-        if payload.get("model"):
-            meta.model = payload["model"]
-        if payload.get("cwd") and not meta.project_path:
-            meta.project_path = payload["cwd"]
+        model, cwd = as_str(payload.get("model")), as_str(payload.get("cwd"))
+        if model:
+            reader.meta.model = model
+        if cwd and not reader.meta.project_path:
+            reader.meta.project_path = cwd
     elif rtype == "response_item":
-        _response_item(payload, ts, line_no, state, meta, out, envelope_ts=rec.get("timestamp"))
+        items.response_item(reader, payload, parse_iso(rec.get("timestamp")), line_no, envelope_ts=rec.get("timestamp"))
+    elif rtype == "event_msg":
+        items.event(reader, payload, parse_iso(rec.get("timestamp")), line_no, envelope_ts=rec.get("timestamp"))
     elif rtype == "compacted":
-        text = str(payload.get("message") or "")
-        if text:
-            out.messages.append(
-                ParsedMessage("system", SUMMARY, text, dedup_key(AGENT, meta.session_id, "compacted", rec.get("timestamp"), digest(text)), ts=ts)
-            )
-    # event_msg duplicates response items (user_message, agent_message, reasoning): skipped.
+        items.compacted(reader, payload, parse_iso(rec.get("timestamp")), rec.get("timestamp"))
 
 
-def _response_item(
-    item: dict,
-    ts: float | None,
-    line_no: int,
-    state: dict,
-    meta: SessionMeta,
-    out: ParseOutput,
-    envelope_ts: str | None = None,
-) -> None:
-    itype = item.get("type")
-    thread = state.get("thread_id") or meta.session_id
-
-    def key(*extra: object) -> str:
-        # Forks and resumes copy items into new files; the item's own content and time
-        # identify it across copies.
-        return dedup_key(AGENT, thread, envelope_ts or line_no, itype, *extra)
-
-    call_names: dict[str, str] = state.setdefault("call_names", {})
-    if itype == "message":
-        role = item.get("role")
-        text = strip_binary(flatten_content(item.get("content")))
-        if not text.strip():
-            return
-        if role in ("developer", "system") or text.lstrip().startswith(_INJECTED):
-            out.messages.append(
-                ParsedMessage("meta", TEXT, cut_middle(text, TOOL_RESULT_HEAD, TOOL_RESULT_TAIL), key(digest(text)), ts=ts, indexed=False)
-            )
-            return
-        role = "assistant" if role == "assistant" else "user"
-        if role == "user":
-            meta.offer_title(text, TITLE_FIRST_PROMPT)
-        out.messages.append(
-            ParsedMessage(role, TEXT, cut_middle(text, TEXT_LIMIT // 2, TEXT_LIMIT // 2), key(digest(text)), ts=ts)
-        )
-    elif itype == "reasoning":
-        parts = [s.get("text", "") for s in item.get("summary") or [] if isinstance(s, dict)]
-        text = "\n".join(p for p in parts if p)
-        if text.strip():  # encrypted_content is never indexed
-            out.messages.append(ParsedMessage("assistant", THINKING, text, key(digest(text)), ts=ts))
-    elif itype in ("function_call", "custom_tool_call", "local_shell_call", "web_search_call"):
-        name = str(item.get("name") or {"local_shell_call": "shell", "web_search_call": "web_search"}.get(itype, "tool"))
-        if itype == "function_call":
-            raw = item.get("arguments")
-            try:
-                args: Any = json.loads(raw) if isinstance(raw, str) else raw
-            except ValueError:
-                args = raw
-        elif itype == "custom_tool_call":
-            args = item.get("input")
-        else:
-            args = item.get("action") or {}
-        call_id = str(item.get("call_id") or item.get("id") or "")
-        if call_id:
-            call_names[call_id] = name
-        out.messages.append(
-            ParsedMessage("assistant", TOOL_CALL, describe_tool_call(name, args), key(call_id or digest(str(args))),
-                          tool_name=name, ts=ts, detail=to_json(args))
-        )
-    elif itype in ("function_call_output", "custom_tool_call_output"):
-        output = item.get("output")
-        if isinstance(output, str) and output.startswith("{"):
-            try:
-                decoded = json.loads(output)
-                if isinstance(decoded, dict) and "output" in decoded:
-                    output = decoded["output"]
-            except ValueError:
-                pass
-        text = clip_tool_output(flatten_content(output) if not isinstance(output, str) else output)
-        call_id = str(item.get("call_id") or "")
-        out.messages.append(
-            ParsedMessage("tool", TOOL_RESULT, text, key(call_id, "out"),
-                          tool_name=call_names.get(call_id), ts=ts, indexed=False)
-        )
-    if len(call_names) > 500:
-        for k in list(call_names)[:-500]:
-            del call_names[k]
+def _session_meta(reader: CodexReader, payload: dict) -> None:
+    """The first ``session_meta`` names the thread; later ones belong to forks and resumes."""
+    state, meta = reader.state, reader.meta
+    thread = as_str(payload.get("id"))
+    if "thread_id" in state or not thread:
+        return
+    state["thread_id"] = meta.session_id = thread
+    cwd = as_str(payload.get("cwd"))
+    if cwd:
+        meta.project_path = cwd
+    branch = as_str(as_dict(payload.get("git")).get("branch"))
+    if branch:
+        meta.git_branch = branch
+    forked_from = as_str(payload.get("forked_from_id"))
+    if forked_from and forked_from != thread:
+        meta.branched_from = forked_from  # the user's own fork: a session of its own
+    # A child thread: source.subagent is {"thread_spawn": {parent_thread_id, ...}}, or another
+    # kind ({"other": ...}, "review") with the parent in a top-level parent_thread_id.
+    subagent = as_dict(payload.get("source")).get("subagent")
+    if subagent is None:
+        return
+    spawn = as_dict(as_dict(subagent).get("thread_spawn"))
+    parent = as_str(spawn.get("parent_thread_id")) or as_str(payload.get("parent_thread_id"))
+    if not parent or parent == thread:
+        return
+    meta.parent_session_id = parent
+    nickname = as_str(spawn.get("agent_nickname")) or as_str(payload.get("agent_nickname"))
+    role = as_str(spawn.get("agent_role")) or as_str(payload.get("agent_role")) or as_str(as_dict(subagent).get("other"))
+    meta.offer_title(" ".join(x for x in (role, nickname) if x), TITLE_AI)

@@ -6,7 +6,7 @@ import sqlite3
 from pathlib import Path
 
 from indexer.store import side_file
-from indexer.store.errors import IndexCorruptError, IndexTooNewError
+from indexer.store.errors import IndexCorruptError, IndexOutdatedError, IndexTooNewError
 from indexer.store.migrations import migrate
 from indexer.store.schema import SCHEMA_VERSION
 
@@ -28,6 +28,8 @@ def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
             raise IndexTooNewError(path, version)
+        if readonly and version < SCHEMA_VERSION:
+            raise IndexOutdatedError(path, version)  # its tables lack columns a reader asks for
         if not readonly and version < SCHEMA_VERSION:
             migrate(conn, version)
         if version == SCHEMA_VERSION:

@@ -20,6 +20,14 @@ class IndexCorruptError(IndexError_):
         self.path = path
 
 
+class IndexOutdatedError(IndexError_):
+    def __init__(self, path: Path, version: int):
+        super().__init__(
+            f"the index at {path} has schema version {version}, older than this Threadback's "
+            f"({SCHEMA_VERSION}); run `threadback index` once to upgrade it"
+        )
+
+
 class IndexTooNewError(IndexError_):
     def __init__(self, path: Path, version: int):
         super().__init__(

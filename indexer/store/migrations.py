@@ -32,6 +32,8 @@ def migrate(conn: sqlite3.Connection, from_version: int) -> None:
             for statement in SCHEMA.split(";"):
                 if statement.strip():
                     conn.execute(statement)
+            if 0 < version < 3:
+                _upgrade_to_3(conn)
             # The message count lives in meta, so showing it costs no count(*).
             conn.execute("INSERT OR REPLACE INTO meta(key, value) SELECT 'message_count', count(*) FROM messages")
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -39,3 +41,20 @@ def migrate(conn: sqlite3.Connection, from_version: int) -> None:
     except BaseException:
         conn.execute("ROLLBACK")
         raise
+
+
+def _upgrade_to_3(conn: sqlite3.Connection) -> None:
+    """Columns for branch links, resume folders and message marks, and the data moved to them."""
+    for table, column in (("sessions", "branched_from"), ("sessions", "resume_cwd"), ("messages", "mark")):
+        if column not in {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}:
+            conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} TEXT")
+    # A Pi branch or fork was stored as a subagent of the session it came from.
+    conn.execute(
+        "UPDATE sessions SET branched_from = parent_session_id, parent_session_id = NULL"
+        " WHERE agent = 'pi' AND parent_session_id IS NOT NULL"
+    )
+    # Title ranks moved up one to put slash commands (/clear, /init) below a real prompt.
+    conn.execute("UPDATE sessions SET title_rank = title_rank + 1 WHERE title_rank > 0")
+    conn.execute("UPDATE sessions SET title_rank = 1 WHERE title_rank = 2 AND title GLOB '/[A-Za-z]*'")
+    # The parsers read more record types now: every log still on disk is read again, whole.
+    conn.execute("UPDATE files SET offset = 0, mtime_ns = 0, parser_state = NULL WHERE missing = 0")

@@ -26,6 +26,7 @@ class MessageRow(NamedTuple):
     indexed: bool
     has_cjk: bool  # it has CJK bigrams (the side file's cjk2 table holds them)
     dedup: int  # 64-bit digest of the parser's dedup key
+    mark: str | None = None  # e.g. "abandoned branch", "retracted": shown, see Message.mark
 
 
 @dataclass
@@ -46,7 +47,7 @@ class FileRow:
     missing: int
 
 
-MESSAGE_COLUMNS = "id, session_rowid, ordinal, role, kind, tool_name, ts, text, detail, indexed"
+MESSAGE_COLUMNS = "id, session_rowid, ordinal, role, kind, tool_name, ts, text, detail, indexed, mark"
 
 
 def fetch_messages(conn: sqlite3.Connection, ids: list[int]) -> list[sqlite3.Row]:
@@ -71,12 +72,14 @@ def message_from_row(r: sqlite3.Row) -> Message:
         text=unpack(r["text"]),
         detail=unpack(r["detail"]),
         indexed=bool(r["indexed"]),
+        mark=r["mark"],
     )
 
 
 SESSION_COLUMNS = (
     "s.id, s.agent, s.session_id, s.parent_session_id, s.source_path, s.project_path,"
     " s.project_name, s.git_branch, s.model, s.title, s.start_ts, s.end_ts, s.message_count,"
+    " s.branched_from, s.resume_cwd,"
     " coalesce((SELECT min(f.missing) FROM files f WHERE f.session_rowid = s.id), 0) AS missing"
 )
 
@@ -97,6 +100,8 @@ def session_from_row(r: sqlite3.Row) -> Session:
         end_ts=r["end_ts"],
         message_count=r["message_count"],
         source_missing=bool(r["missing"]),
+        branched_from=r["branched_from"],
+        resume_cwd=r["resume_cwd"],
     )
 
 

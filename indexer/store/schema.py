@@ -15,7 +15,8 @@ Layout (see README "The index"):
 from __future__ import annotations
 
 # 1: first release. 2: the bigram table and a second trigram shard in a side file.
-SCHEMA_VERSION = 2
+# 3: branch links, resume folders and message marks; every log is read again by newer parsers.
+SCHEMA_VERSION = 3
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -27,9 +28,11 @@ CREATE TABLE IF NOT EXISTS sessions (
     agent             TEXT NOT NULL,
     session_id        TEXT NOT NULL,
     parent_session_id TEXT,
+    branched_from     TEXT,
     source_path       TEXT NOT NULL,
     project_path      TEXT,
     project_name      TEXT,
+    resume_cwd        TEXT,
     git_branch        TEXT,
     model             TEXT,
     title             TEXT,
@@ -76,7 +79,8 @@ CREATE TABLE IF NOT EXISTS messages (
     detail        TEXT,
     indexed       INTEGER NOT NULL,
     has_cjk       INTEGER NOT NULL DEFAULT 0,
-    dedup         INTEGER UNIQUE
+    dedup         INTEGER UNIQUE,
+    mark          TEXT
 );
 CREATE INDEX IF NOT EXISTS messages_by_session ON messages (session_rowid, ordinal);
 CREATE INDEX IF NOT EXISTS messages_by_file ON messages (file_id);

@@ -43,6 +43,7 @@ def session_json(s: Session) -> dict:
         "agent": s.agent,
         "session_id": s.session_id,
         "parent_session_id": s.parent_session_id,
+        "branched_from": s.branched_from,
         "project": s.project_name,
         "project_path": s.project_path,
         "git_branch": s.git_branch,
@@ -53,6 +54,7 @@ def session_json(s: Session) -> dict:
         "message_count": s.message_count,
         "source_path": s.source_path,
         "source_missing": s.source_missing,
+        "resume_cwd": s.resume_cwd,
     }
 
 
@@ -64,6 +66,7 @@ def message_json(m: Message, *, with_text: bool = True) -> dict:
         "role": m.role,
         "kind": m.kind,
         "tool": m.tool_name,
+        "mark": m.mark,
     }
     if with_text:
         body["text"] = m.text

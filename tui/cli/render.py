@@ -98,6 +98,8 @@ def session_header(s: Session) -> str:
     parts = [s.agent, s.project_name or "?", s.session_id, span, f"{s.message_count} messages"]
     if s.parent_session_id:
         parts.append(f"subagent of {s.parent_session_id}")
+    if s.branched_from:
+        parts.append(f"branched from {s.branched_from}")
     if s.source_missing:
         parts.append("log file deleted")
     return "── " + " · ".join(parts) + (f"\n   {s.title}" if s.title else "")
@@ -121,6 +123,10 @@ def format_message(m: Message, style: Style, *, full: bool, mark: bool = False) 
         text = text.splitlines()[0][:120] + " … (injected, use --full)" if text else text
     elif m.kind == "summary":
         label = "summary"
+    elif m.kind == "error":
+        label = "error"
+    if m.mark:
+        label += f" ({m.mark})"
     head = f"{prefix}[{when}] #{m.id} {label}:"
     body = safe_text(text)
     colour = {"user": style.user, "assistant": style.assistant}.get(m.role, style.dim)

@@ -47,6 +47,8 @@ def _header(m: Message, styles: MessageStyles, label: str | None = None, focused
         text.append("▶ ", style=styles.focus)
     text.append(label or ROLE_NAMES.get(m.role, m.role), style=role_style)
     text.append(f"  {clock(m.ts)}  #{m.ordinal + 1}", style=styles.dim)
+    if m.mark:
+        text.append(f"  · {m.mark}", style=styles.dim)
     return text
 
 
@@ -118,7 +120,8 @@ def render_message(m: Message, styles: MessageStyles, *, expanded: bool = False,
         header = _header(m, styles, focused=focused)
         header.append("  " + one_line(m.text, 120) + "  · enter to expand", style=hint)
         return header
-    header = _header(m, styles, label="summary" if m.kind == "summary" else None, focused=focused)
+    label = {"summary": "summary", "error": "⚠ error"}.get(m.kind)
+    header = _header(m, styles, label=label, focused=focused)
     text, hidden = (m.text, 0) if expanded else _cut(m.text, TEXT_LINES)
     parts = [header, *_body(text, styles, find)]
     if hidden:

@@ -65,6 +65,8 @@ class TranscriptScreen(ReportsWorkerErrors, Screen):
         bits.append(f"{s.message_count:,} messages")
         if s.parent_session_id:
             bits.append(f"subagent of {s.parent_session_id[:12]}")
+        if s.branched_from:
+            bits.append(f"branched from {s.branched_from[:12]}")
         if s.source_missing:
             bits.append("log file deleted")
         text.append_text(log_text(" · ".join(bits), style="dim"))

@@ -39,6 +39,8 @@ class SessionDetails(VerticalScroll, can_focus=False):
         ]
         if session.parent_session_id:
             rows.append(("subagent of", session.parent_session_id))
+        if session.branched_from:
+            rows.append(("branched from", session.branched_from))
         if session.source_missing:
             rows.append(("log", "deleted (messages kept in the index)"))
         for key, value in rows:
