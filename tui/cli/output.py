@@ -178,6 +178,8 @@ def memory_hit_json(hit: MemoryHit) -> dict:
 def rule_json(rule: Rule) -> dict:
     data = rule_to_json(rule)
     data["effective_status"] = rule.effective_status
+    data["status_label"] = rule.status_label
+    data["approval_verified"] = rule.is_valid_approval
     data["sha256"] = rule.sha256
     data["suspicious_characters"] = [c.label for c in suspicious_characters(rule.text)]
     return data

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from indexer.fileio import ChangedOnDiskError
-from indexer.rules import CHANGED, Rule, RuleError, RuleNotFoundError, RuleStore, TextChangedError, clean_rule_text
+from indexer.rules import CHANGED, UNVERIFIED, Rule, RuleError, RuleNotFoundError, RuleStore, TextChangedError, clean_rule_text
 from indexer.rules.review import review_refusal as approval_refusal
 from indexer.textsafe import describe_suspicious, make_visible, suspicious_characters
 
@@ -26,8 +26,7 @@ GUTTER = "  │ "
 
 
 def status_label(rule: Rule) -> str:
-    status = rule.effective_status
-    return "changed since approval" if status == CHANGED else status
+    return rule.status_label
 
 
 def when(ts: float | None) -> str:
@@ -41,8 +40,9 @@ def rule_text_block(text: str) -> list[str]:
     return [GUTTER + line for line in make_visible(text).split("\n")]
 
 
-def rule_details(rule: Rule) -> list[str]:
-    """Everything a person needs to judge a rule: status, origin, hashes, warnings, full text."""
+def rule_details(rule: Rule, note: str | None = None) -> list[str]:
+    """Everything a person needs to judge a rule: status, origin, hashes, warnings, full text
+    (``note``: why an approval is not verified, from ``RuleStore.verification_note``)."""
     v = make_visible
     lines = [f"{rule.id}  {status_label(rule)}"]
     if rule.title:
@@ -64,6 +64,8 @@ def rule_details(rule: Rule) -> list[str]:
     lines.append(f"sha256:    {rule.sha256}")
     if rule.effective_status == CHANGED:
         lines.append("warning:   the text changed since it was approved; it counts as pending")
+    if rule.effective_status == UNVERIFIED:
+        lines.append(f"warning:   approval not verified: {note or 'it counts as pending'}")
     found = suspicious_characters(rule.text)
     if found:
         lines.append(f"warning:   {describe_suspicious(found)}")
@@ -118,7 +120,8 @@ def run_review(
         if not rule.needs_review:  # decided elsewhere meanwhile
             position += 1
             continue
-        print(f"\n[{position + 1}/{len(queue)}] " + "\n".join(rule_details(rule)), file=out)
+        details = rule_details(rule, store.verification_note(rule))
+        print(f"\n[{position + 1}/{len(queue)}] " + "\n".join(details), file=out)
         try:
             answer = ask(REVIEW_PROMPT).strip().lower()
         except EOFError:
