@@ -18,10 +18,13 @@ from typing import TextIO
 
 from indexer.fileio import ChangedOnDiskError
 from indexer.rules import CHANGED, UNVERIFIED, Rule, RuleError, RuleNotFoundError, RuleStore, TextChangedError, clean_rule_text
+from indexer.rules.review import AgentFinder, agent_ancestor
 from indexer.rules.review import review_refusal as approval_refusal
-from indexer.textsafe import describe_suspicious, make_visible, suspicious_characters
+from indexer.textsafe import SuspiciousChar, describe_suspicious, make_visible, suspicious_characters
 
 REVIEW_PROMPT = "[y]approve [n]reject [e]edit+approve [s]skip [q]quit: "
+HIDDEN_CONFIRM_WORD = "approve"
+HIDDEN_CONFIRM_PROMPT = f"Type {HIDDEN_CONFIRM_WORD!r} to approve it with these characters (anything else goes back): "
 GUTTER = "  │ "
 
 
@@ -88,9 +91,37 @@ def is_terminal(stream: TextIO | None) -> bool:
         return False
 
 
-def review_refusal(stdin: TextIO | None, stdout: TextIO | None, env: Mapping[str, str]) -> str | None:
-    """Why review must not run with these streams and this environment (``indexer.rules.review``)."""
-    return approval_refusal(is_terminal(stdin) and is_terminal(stdout), env)
+def review_refusal(stdin: TextIO | None, stdout: TextIO | None, env: Mapping[str, str],
+                   find_agent: AgentFinder = agent_ancestor) -> str | None:
+    """Why review must not run with these streams, this environment and these ancestor
+    processes (``indexer.rules.review``)."""
+    return approval_refusal(is_terminal(stdin) and is_terminal(stdout), env, find_agent)
+
+
+def hidden_character_lines(text: str, found: list[SuspiciousChar]) -> list[str]:
+    """One line per hidden or deceptive character: what it is, where, and the text around it."""
+    lines = []
+    for char in found:
+        before = make_visible(text[max(0, char.index - 12):char.index]).replace("\n", "⏎")
+        after = make_visible(text[char.index + 1:char.index + 13]).replace("\n", "⏎")
+        lines.append(f"  {char.label:<24} at {char.index:>5}: …{before[-12:]}[HERE]{after[:12]}…")
+    return lines
+
+
+def confirm_hidden_characters(text: str, *, ask: Callable[[str], str], out: TextIO) -> bool:
+    """The second, explicit confirmation a rule with hidden characters needs: every character
+    listed, and a word typed, not a reflex ``y``. True when there are none."""
+    found = suspicious_characters(text)
+    if not found:
+        return True
+    noun = "character" if len(found) == 1 else "characters"
+    print(f"This rule contains {len(found)} hidden or deceptive {noun}; an agent reading it "
+          "sees them, you may not:", file=out)
+    print("\n".join(hidden_character_lines(text, found)), file=out)
+    if ask(HIDDEN_CONFIRM_PROMPT).strip().lower() == HIDDEN_CONFIRM_WORD:
+        return True
+    print("not approved; the rule is shown again.", file=out)
+    return False
 
 
 def run_review(
@@ -129,6 +160,8 @@ def run_review(
             break
         try:
             if answer == "y":
+                if not confirm_hidden_characters(rule.text, ask=ask, out=out):
+                    continue
                 approved = store.approve(rule.id, rule.text, now=clock(), approver=approver)
                 print(f"approved {rule.id} (sha256 {approved.approved_sha256})", file=out)
                 summary.approved += 1
@@ -183,6 +216,8 @@ def _review_edit(
         print(f"warning:   {describe_suspicious(found)}", file=out)
     if ask("approve this text? [y/n]: ").strip().lower() != "y":
         print("edit discarded", file=out)
+        return False
+    if not confirm_hidden_characters(new_text, ask=ask, out=out):
         return False
     if new_text == rule.text:
         store.approve(rule.id, rule.text, now=clock(), approver=approver)
