@@ -137,11 +137,16 @@ def _change_hooks(
     _refuse_non_claude(args)
     path = _settings_path(args)
     change = change_settings(path)
-    if change.changed:
+    if change.added or change.removed:
         print(done.format(events=", ".join(events(change)), path=path))
-        if change.backup:
-            print(f"previous version kept as {change.backup}")
-    else:
+    if change.denied:
+        print(f"denied to the agent in {path} (a guard against accidents, not a wall: see "
+              "docs/agents.md): " + ", ".join(change.denied))
+    if change.undenied:
+        print(f"removed Threadback's deny rules from {path}: " + ", ".join(change.undenied))
+    if change.changed and change.backup:
+        print(f"previous version kept as {change.backup}")
+    if not change.changed:
         print(unchanged.format(path=path))
     return OK
 
