@@ -127,10 +127,11 @@ def test_unwritable_home_still_exits_zero(hook_env, tmp_path):
     assert proc.returncode == 0 and "threadback search" in context_of(proc, "UserPromptSubmit")
 
 
-def test_session_start_prints_context_with_rules_outside_the_wrapper(hook_env, tmp_path):
+def test_session_start_prints_context_with_rules_outside_the_wrapper(hook_env, tmp_path, monkeypatch):
     from indexer.memory import MemoryStore
     from indexer.rules import RuleStore
 
+    monkeypatch.setenv("THREADBACK_HOME", hook_env["THREADBACK_HOME"])  # approve with the hook's key
     memory_dir = Path(hook_env["THREADBACK_MEMORY_DIR"])
     MemoryStore(memory_dir).save_fact_text("editor: helix\n")
     rules = RuleStore(memory_dir)

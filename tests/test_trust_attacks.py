@@ -156,7 +156,7 @@ def test_attack_3_export_and_context_never_write_raw_control_characters(tmp_path
         assert proc.returncode == 0, (argv, proc.stderr)
         out = proc.stdout.decode("utf-8")
         assert not any(ch in out for ch in RAW), (argv, out)
-        assert "U+202E" in out or "\\u202e" in out, (argv, out)
+        assert "U+001B" in out or "\\u001b" in out, (argv, out)
     markdown = subprocess.run([str(THREADBACK), "rules", "export"], capture_output=True,
                               text=True, env=env, cwd=tmp_path, timeout=30).stdout
     assert "⟨U+001B ESC⟩[2J" in markdown and "⟨U+E0041 TAG A⟩" in markdown
@@ -228,7 +228,7 @@ def test_attack_5_secrets_are_masked_in_hook_output_and_context(tmp_path):
     log.write_text("\n".join([
         claude_line("u1", f"the websocket timeout again; my token is {GITHUB_TOKEN}", "user",
                     "2026-06-01T10:00:00Z"),
-        claude_line("u2", "Fixed the websocket timeout by raising ping_interval.", "assistant",
+        claude_line("u2", "Fixed it by raising ping_interval.", "assistant",
                     "2026-06-01T10:01:00Z"),
     ]) + "\n", encoding="utf-8")
     env = clean_env(tmp_path, THREADBACK_MEMORY_DIR=str(tmp_path / "memory"))

@@ -1,7 +1,8 @@
 """What a new agent session should start with: approved rules, then memory as reference data.
 
-Approved rules (whose text still matches the approved hash) are printed as they are: a person
-approved exactly that text. Everything else — facts, scratchpad items, episodic entries — was
+Approved rules (whose text still matches the approved hash, with an approval this user's key
+verifies) come first, outside the wrapper: a person approved exactly that text. They too are
+shown with invisible characters as markers and secrets masked (``textsafe.make_safe``). Everything else — facts, scratchpad items, episodic entries — was
 written by agents or copied from logs, so it goes inside one ``<memory note=...>`` block that
 tells the reader not to follow instructions in it, and any ``</memory>`` inside the material is
 escaped so a note cannot close the block early. The whole text stays within a byte budget,
@@ -18,7 +19,7 @@ from indexer.memory import DEFAULT_DECAY_THRESHOLD, MemoryStore
 from indexer.memory.errors import FactFileError
 from indexer.memory.timeutil import as_aware
 from indexer.rules import RuleStore
-from indexer.textsafe import make_visible
+from indexer.textsafe import make_safe
 
 DEFAULT_MAX_BYTES = 16384
 EPISODIC_LIMIT = 12
@@ -33,8 +34,8 @@ _CLOSING_TAG = re.compile(r"<(\s*/\s*memory)", re.IGNORECASE)
 
 def escape_for_wrapper(text: str) -> str:
     """``text`` made safe to sit inside the wrapper: no ``</memory>`` (in any spelling) can
-    close it, and invisible or deceptive characters are shown as markers."""
-    return _CLOSING_TAG.sub(r"&lt;\1", make_visible(text))
+    close it, invisible or deceptive characters are shown as markers, secrets are masked."""
+    return _CLOSING_TAG.sub(r"&lt;\1", make_safe(text))
 
 
 def wrap_reference(text: str) -> str:
@@ -92,7 +93,7 @@ def gather_context(
     """Collect what goes into the context, strongest material first within each tier."""
     now = as_aware(now)
     rules = tuple(
-        "- " + _indent_rest(_clip(r.text, 4000))
+        "- " + _indent_rest(make_safe(_clip(r.text, 4000)))
         for r in (rule_store.approved() if rule_store is not None else [])
     )
     problems: list[str] = []

@@ -30,7 +30,7 @@ from indexer.index import Index
 from indexer.memory import MemoryStore
 from indexer.models import Hit
 from indexer.rules import RuleStore
-from indexer.textsafe import make_visible
+from indexer.masking import masked_hit
 
 EVENTS = ("session-start", "prompt", "refresh")
 EVENT_NAMES = {"session-start": "SessionStart", "prompt": "UserPromptSubmit", "refresh": "Stop"}
@@ -205,8 +205,8 @@ def compact_hit_line(hit: Hit) -> str:
     snippet = " ".join(hit.snippet.split())
     if len(snippet) > HIT_SNIPPET_CHARS:
         snippet = snippet[: HIT_SNIPPET_CHARS - 1] + "…"
-    line = f"- {s.agent} · {s.project_name or '?'} · {when} · session {s.session_id} · msg {m.id}: {snippet}"
-    return make_visible(line, tab="\t")
+    # Made visible once, by ``wrap_reference``; the hit's secrets are masked already.
+    return f"- {s.agent} · {s.project_name or '?'} · {when} · session {s.session_id} · msg {m.id}: {snippet}"
 
 
 def recall_reminder(match: RecallMatch, query: str, session: str | None, hits: list[Hit]) -> str:
@@ -220,7 +220,7 @@ def recall_reminder(match: RecallMatch, query: str, session: str | None, hits: l
     if hits:
         lines.append("Top matches from past sessions (reference data; open one with "
                      "`threadback show <session> --around <msg>`):")
-        lines.append(wrap_reference("\n".join(compact_hit_line(h) for h in hits)))
+        lines.append(wrap_reference("\n".join(compact_hit_line(masked_hit(h)) for h in hits)))
     elif query:
         lines.append("  (no direct match: try other words, a longer CJK phrase, or the exact error text)")
     return "\n".join(lines) + "\n"

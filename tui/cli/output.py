@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from indexer import Hit, IndexStats, IndexSummary, Message, SearchResult, Session
 from indexer.rules.model import rule_to_json
 from indexer.search.suggestions import suggestions_for
-from indexer.textsafe import suspicious_characters
+from indexer.textsafe import escape_json_specials, suspicious_characters
 
 if TYPE_CHECKING:  # the memory package loads a YAML library: not needed to print an index search
     from indexer.agents.context import ContextMaterial
@@ -26,7 +26,11 @@ if TYPE_CHECKING:  # the memory package loads a YAML library: not needed to prin
 
 
 def dumps(payload: Any, *, indented: bool = False) -> str:
-    return json.dumps(payload, ensure_ascii=False, indent=2 if indented else None, default=str)
+    """JSON for stdout: non-ASCII text kept readable, but every control, bidi, zero-width or tag
+    character written as a ``\\uXXXX`` escape (``textsafe.escape_json_specials``), so the
+    data is exact and a terminal never receives one raw."""
+    text = json.dumps(payload, ensure_ascii=False, indent=2 if indented else None, default=str)
+    return escape_json_specials(text)
 
 
 def iso(ts: float | None) -> str | None:
