@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from indexer.fileio import FileStamp, append_line, atomic_write_bytes, check_unchanged
-from indexer.rules.claude_notes import ClaudeNote, ImportReport, SkippedNote, find_note_files, read_note
+from indexer.memory_trust import carry_allow_forward
+from indexer.rules.claude_notes import ImportReport, plan_import
 from indexer.rules.decisions import Decision, decision_entry, default_actor, read_decisions
 from indexer.rules.export import EXPORT_FORMATS, rules_to_json, rules_to_markdown
 from indexer.rules.model import (
@@ -242,39 +243,16 @@ class RuleStore:
 
     def import_claude_notes(self, projects_root: Path, *, now: float) -> ImportReport:
         """Propose each Claude Code auto-memory note once per (file path, file content)."""
-        proposed: list[Rule] = []
-        duplicates: list[tuple[Path, Rule]] = []
-        already: list[Path] = []
-        skipped: list[SkippedNote] = []
         with self._locked():
             if self.is_stale():
                 self.reload()
-            seen = {(r.source_path, r.source_sha256) for r in self._rules.values()}
-            for path in find_note_files(projects_root):
-                note = read_note(path)
-                if isinstance(note, SkippedNote):
-                    skipped.append(note)
-                    continue
-                if (str(note.path), note.file_sha256) in seen:
-                    already.append(note.path)
-                    continue
-                if len(note.text) > MAX_RULE_CHARS:
-                    reason = f"longer than {MAX_RULE_CHARS:,} characters"
-                    skipped.append(SkippedNote(note.path, reason))
-                    continue
-                candidates = [(r, r.text) for r in (*self._rules.values(), *proposed)]
-                existing = find_near_duplicate(note.text, candidates)
-                if existing is not None:
-                    duplicates.append((note.path, existing))
-                    continue
-                proposed.append(self._rule_from_note(note, now, taken={r.id for r in proposed}))
-                seen.add((str(note.path), note.file_sha256))
-            if proposed:
+            report = plan_import(projects_root, self.all(), now)
+            if report.proposed:
                 decisions = [
-                    decision_entry("propose", r, CLAUDE_CODE, now, via="import") for r in proposed
+                    decision_entry("propose", r, CLAUDE_CODE, now, via="import") for r in report.proposed
                 ]
-                self._commit(proposed, decisions)
-        return ImportReport(tuple(proposed), tuple(duplicates), tuple(already), tuple(skipped))
+                self._commit(list(report.proposed), decisions)
+        return report
 
     # --- decisions (a person) ---------------------------------------------------------------
 
@@ -375,18 +353,6 @@ class RuleStore:
         self._commit([decided], [decision])
         return decided
 
-    def _rule_from_note(self, note: ClaudeNote, now: float, taken: set[str]) -> Rule:
-        return Rule(
-            id=new_rule_id(note.text, now, str(note.path), taken=taken | set(self._rules)),
-            text=note.text,
-            status=PENDING,
-            proposed_at=float(now),
-            agent=CLAUDE_CODE,
-            source_path=str(note.path),
-            title=note.title,
-            source_sha256=note.file_sha256,
-        )
-
     @contextmanager
     def _locked(self) -> Iterator[None]:
         """Serialise read-check-write between processes, so a concurrent writer is detected
@@ -422,7 +388,9 @@ class RuleStore:
                     line_of[rule.id] = len(lines)
                     lines.append(line)
             data = "".join(line + "\n" for line in lines).encode("utf-8", "surrogateescape")
+            before = self._stamp.sha256 if self._stamp is not None and self._stamp.exists else None
             self._stamp = atomic_write_bytes(self.path, data)
+            carry_allow_forward(self.memory_dir, RULES_FILE, before, self._stamp.sha256)
             self._lines, self._line_of = lines, line_of
             for rule in changed:
                 self._rules[rule.id] = rule

@@ -192,13 +192,15 @@ def rule_json(rule: Rule) -> dict:
 # --- agents -------------------------------------------------------------------------------------
 
 
-def context_json(memory_dir: Path, rules_dir: Path, material: ContextMaterial, text: str, max_bytes: int) -> dict:
+def context_json(memory_dir: Path | None, rules_dir: Path | None, material: ContextMaterial, text: str,
+                 max_bytes: int) -> dict:
     from indexer.agents.context import render_context
 
     size = len(text.encode("utf-8"))
     return {
-        "memory_dir": str(memory_dir),
-        "rules_dir": str(rules_dir),
+        "memory_dir": str(memory_dir) if memory_dir else None,
+        "rules_dir": str(rules_dir) if rules_dir else None,  # None: this folder's rules do not count
+        "notes": list(material.notes),
         "bytes": size,
         "max_bytes": max_bytes,
         "truncated": size < len(render_context(material, max_bytes=1 << 30).encode("utf-8")),
