@@ -210,3 +210,40 @@ def folder_trust(folder: MemoryFolder) -> FolderTrust:
     if allowed.get(RULES_NAME) != _sha256_of(folder.path / RULES_NAME):
         return FolderTrust(folder, CHANGED, f"{RULES_NAME} changed")
     return FolderTrust(folder, ALLOWED)
+
+
+def allowed_folders() -> list[tuple[Path, float]]:
+    """Every allowed folder and when it was allowed, oldest first."""
+    records = _read_records(allow_list_path())
+    found = [(Path(k), float(v.get("allowed_at") or 0)) for k, v in records.items()]
+    return sorted(found, key=lambda item: item[1])
+
+
+_SUMMARY_RULES = 10
+_SUMMARY_MAX_BYTES = 8 * 1024 * 1024  # a bigger file is counted by size, not read
+
+
+def folder_summary(folder: Path) -> list[str]:
+    """What allowing would hand to agents, in a few lines: how many lines each tier has, and
+    the first line of each rule the folder marks approved (these would count as rules)."""
+    lines = []
+    for entry in folder_entries(folder):
+        if entry.kind != "file" or entry.size > _SUMMARY_MAX_BYTES:
+            continue
+        text = (Path(folder) / entry.name).read_text(encoding="utf-8", errors="replace")
+        if entry.name != RULES_NAME:
+            lines.append(f"{entry.name}: {text.count(chr(10))} lines")
+            continue
+        marked = []
+        for line in text.splitlines():
+            try:
+                rule = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(rule, dict) and rule.get("status") == "approved" and isinstance(rule.get("text"), str):
+                marked.append(rule["text"].strip().split("\n", 1)[0][:100])
+        lines.append(f"{RULES_NAME}: {len(text.splitlines())} rules, {len(marked)} marked approved")
+        lines += [f"  approved? {first}" for first in marked[:_SUMMARY_RULES]]
+        if len(marked) > _SUMMARY_RULES:
+            lines.append(f"  … and {len(marked) - _SUMMARY_RULES} more")
+    return lines

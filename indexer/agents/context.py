@@ -100,9 +100,9 @@ class Piece:
 # Names of the parts, in the order they are read, as a note names them when left out.
 PIECE_LABELS = {
     "rules": "approved rules",
-    "facts": "facts (fact.yml)",
     "scratchpad": "scratchpad items",
     "episodic": "episodic memory",
+    "facts": "facts (fact.yml)",  # last: ruamel reads YAML slowly
 }
 
 
@@ -156,12 +156,13 @@ def context_pieces(
     """The parts of the context as (name, work) pairs, cheapest first, so a hook on a budget
     (``indexer.agents.budget``) gets as much as there is time for."""
     now = as_aware(now)
-    return [
-        ("rules", lambda: _rules_piece(rule_store)),
-        ("scratchpad", lambda: _scratchpad_piece(memory_store)),
-        ("facts", lambda: _facts_piece(memory_store)),
-        ("episodic", lambda: _episodic_piece(memory_store, now, episodic_limit)),
-    ]
+    work = {
+        "rules": lambda: _rules_piece(rule_store),
+        "scratchpad": lambda: _scratchpad_piece(memory_store),
+        "episodic": lambda: _episodic_piece(memory_store, now, episodic_limit),
+        "facts": lambda: _facts_piece(memory_store),
+    }
+    return [(name, work[name]) for name in PIECE_LABELS]
 
 
 class FolderContext:

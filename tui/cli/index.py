@@ -250,7 +250,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
         print(output.dumps({"session": output.session_json(session), "command": command_line,
                             "cwd": session.project_path}))
     else:
-        print(command_line)
+        print(safe_text(command_line))
     return OK
 
 
