@@ -29,6 +29,7 @@ def hook_env(tmp_path, corpus_index_path) -> dict[str, str]:
         "THREADBACK_MEMORY_DIR": str(tmp_path / "memory"),
         "THREADBACK_CONFIG": str(tmp_path / "no-config.toml"),
         "NO_COLOR": "1",
+        "THREADBACK_HOOK_BUDGET": "9",  # a loaded test machine can use 1 s starting up
     })
     return env
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from indexer.agents.budget import PieceFailed, run_pieces
+from indexer.agents.budget import PieceFailed, hook_budget, hook_deadline, run_pieces
 from indexer.memory.errors import FactFileError
 from indexer.memory.facts import validate
 from indexer.memory.yaml_bounds import MAX_ALIAS_EXPANSION
@@ -58,14 +58,21 @@ def slow_memory(tmp_path: Path) -> Path:
     return memory
 
 
+def test_the_budget_is_one_second_unless_set() -> None:
+    assert hook_budget({}) == 1.0 and hook_budget({"THREADBACK_HOOK_BUDGET": "2.5"}) == 2.5
+    assert hook_budget({"THREADBACK_HOOK_BUDGET": "600"}) == 1.0  # no way to switch it off
+    assert hook_budget({"THREADBACK_HOOK_BUDGET": "soon"}) == 1.0
+    assert hook_deadline(100.0, 1.0) == pytest.approx(100.8)
+
+
 def test_session_start_answers_within_the_budget_whatever_it_reads(tmp_path: Path, slow_memory: Path) -> None:
-    env = clean_env(tmp_path, THREADBACK_MEMORY_DIR=str(slow_memory))
+    # 3 s rather than 1 s so a loaded test machine still reads the small parts in time; the
+    # fact.yml needs far longer than that (bench/bench_hooks.py times the default budget).
+    env = clean_env(tmp_path, THREADBACK_MEMORY_DIR=str(slow_memory), THREADBACK_HOOK_BUDGET="3")
     payload = json.dumps({"session_id": "s", "cwd": str(tmp_path), "hook_event_name": "SessionStart"})
     code, out, err, elapsed, _ = run_measured([str(THREADBACK), "hook", "session-start"],
                                               input=payload, env=env, cwd=tmp_path)
     text = json.loads(out)["hookSpecificOutput"]["additionalContext"]
     assert "the open item" in text  # what was ready is there
-    assert "facts (fact.yml) left out: not read within the hook's 1 s budget" in text
-    # The budget counts from the hook's start; the interpreter's own start-up comes on top, and
-    # on a loaded machine can take a while: the point is seconds, not the tens ruamel needs.
-    assert elapsed < 3, elapsed
+    assert "facts (fact.yml) left out: not read within the hook's 3 s budget" in text
+    assert elapsed < 4.5, elapsed  # ruamel alone needs well over 10 s for this file

@@ -34,7 +34,10 @@ def clean_env(tmp_path: Path, **extra: str) -> dict[str, str]:
            if not k.startswith(("THREADBACK_", "CLAUDE", "CODEX"))}
     env.update(THREADBACK_HOME=str(tmp_path / "home"), THREADBACK_CONFIG=str(tmp_path / "none.toml"),
                THREADBACK_DB=str(tmp_path / "index.sqlite3"), PATH=f"{BIN}:{env.get('PATH', '')}",
-               NO_COLOR="1", TERM="dumb")
+               NO_COLOR="1", TERM="dumb",
+               # Hooks get 9 s here: on a loaded test machine 1 s can pass in start-up alone.
+               # tests/test_hook_budget.py holds the budget itself.
+               THREADBACK_HOOK_BUDGET="9")
     env.pop("EDITOR", None)
     env.pop("VISUAL", None)
     env.update(extra)

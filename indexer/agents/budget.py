@@ -16,20 +16,31 @@ import signal
 import struct
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 HOOK_BUDGET_SECONDS = 1.0
+BUDGET_ENV_VAR = "THREADBACK_HOOK_BUDGET"  # seconds, to give a slow machine more (or tests)
 EXIT_MARGIN_SECONDS = 0.2  # the interpreter starting before us, and printing and exiting after
 _HEADER = struct.Struct("!I")
 
 Piece = tuple[str, Callable[[], Any]]
 
 
-def hook_deadline(started: float, budget: float = HOOK_BUDGET_SECONDS) -> float:
+def hook_budget(env: Mapping[str, str] | None = None) -> float:
+    """``$THREADBACK_HOOK_BUDGET`` when it is a number of seconds from 0.2 to 9, else 1."""
+    value = (os.environ if env is None else env).get(BUDGET_ENV_VAR, "")
+    try:
+        seconds = float(value)
+    except ValueError:
+        return HOOK_BUDGET_SECONDS
+    return seconds if 0.2 <= seconds <= 9 else HOOK_BUDGET_SECONDS
+
+
+def hook_deadline(started: float, budget: float | None = None) -> float:
     """The ``time.monotonic()`` by which a hook that started at ``started`` must have its
     answer, leaving time to print it."""
-    return started + budget - EXIT_MARGIN_SECONDS
+    return started + (hook_budget() if budget is None else budget) - EXIT_MARGIN_SECONDS
 
 
 def run_pieces(pieces: Sequence[Piece], deadline: float) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TextIO
 
-from indexer.agents.budget import HOOK_BUDGET_SECONDS, hook_deadline, run_pieces
+from indexer.agents.budget import hook_budget, hook_deadline, run_pieces
 from indexer.agents.context import (DEFAULT_MAX_BYTES, FolderContext, material_from, render_context,
                                     wrap_reference)
 from indexer.agents.recall import RecallMatch, detect_recall
@@ -130,7 +130,7 @@ def _cwd_of(payload: dict[str, Any]) -> Path | None:
 def session_start(payload: dict[str, Any], memory_dir: str | None, deadline: float) -> HookAnswer:
     now = datetime.now(timezone.utc)
     pieces = FolderContext(memory_dir, _cwd_of(payload)).pieces(now=now)
-    material = material_from(run_pieces(pieces, deadline), budget_seconds=HOOK_BUDGET_SECONDS)
+    material = material_from(run_pieces(pieces, deadline), budget_seconds=hook_budget())
     context = render_context(material, max_bytes=DEFAULT_MAX_BYTES - 512)
     text = ROUTING_LINE + ("\n\n" + context if context else "") + "\n"
     return HookAnswer(text, UsageEvent(ts=now.timestamp(), kind="hook-session-start", session=_session_of(payload)))
