@@ -215,6 +215,17 @@ def describe_suspicious(found: list[SuspiciousChar], *, limit: int = 8) -> str:
     return f"{len(found)} hidden or deceptive {noun}: {shown}{more}"
 
 
+def each_suspicious_line(text: str, found: list[SuspiciousChar]) -> list[str]:
+    """One line per hidden or deceptive character: what it is, where, and the visible text
+    around it, for a confirmation that lists every one."""
+    lines = []
+    for char in found:
+        before = make_visible(text[max(0, char.index - 12):char.index]).replace("\n", "⏎")
+        after = make_visible(text[char.index + 1:char.index + 13]).replace("\n", "⏎")
+        lines.append(f"{char.label:<24} at {char.index:>5}: …{before[-12:]}[HERE]{after[:12]}…")
+    return lines
+
+
 def is_special(ch: str) -> bool:
     """Whether ``make_visible`` would mark this single character (ignoring context)."""
     return _SPECIAL.fullmatch(ch) is not None

@@ -23,7 +23,6 @@ from indexer.rules.export import EXPORT_FORMATS, rules_to_json, rules_to_markdow
 from indexer.rules.model import (
     ARCHIVED,
     EFFECTIVE_STATUSES,
-    MAX_RULE_CHARS,
     PENDING,
     ProposeResult,
     REJECTED,

@@ -14,7 +14,7 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from indexer.config import PROJECT, MemoryFolder, project_memory_dir, resolve_memory_folder
+from indexer.config import PROJECT, MemoryFolder, project_memory_dir
 from indexer.memory_trust import (
     ALLOWED,
     FolderNotAllowable,

@@ -20,7 +20,7 @@ from indexer.fileio import ChangedOnDiskError
 from indexer.rules import CHANGED, UNVERIFIED, Rule, RuleError, RuleNotFoundError, RuleStore, TextChangedError, clean_rule_text
 from indexer.rules.review import AgentFinder, agent_ancestor
 from indexer.rules.review import review_refusal as approval_refusal
-from indexer.textsafe import SuspiciousChar, describe_suspicious, make_visible, suspicious_characters
+from indexer.textsafe import describe_suspicious, each_suspicious_line, make_visible, suspicious_characters
 
 REVIEW_PROMPT = "[y]approve [n]reject [e]edit+approve [s]skip [q]quit: "
 HIDDEN_CONFIRM_WORD = "approve"
@@ -98,16 +98,6 @@ def review_refusal(stdin: TextIO | None, stdout: TextIO | None, env: Mapping[str
     return approval_refusal(is_terminal(stdin) and is_terminal(stdout), env, find_agent)
 
 
-def hidden_character_lines(text: str, found: list[SuspiciousChar]) -> list[str]:
-    """One line per hidden or deceptive character: what it is, where, and the text around it."""
-    lines = []
-    for char in found:
-        before = make_visible(text[max(0, char.index - 12):char.index]).replace("\n", "⏎")
-        after = make_visible(text[char.index + 1:char.index + 13]).replace("\n", "⏎")
-        lines.append(f"  {char.label:<24} at {char.index:>5}: …{before[-12:]}[HERE]{after[:12]}…")
-    return lines
-
-
 def confirm_hidden_characters(text: str, *, ask: Callable[[str], str], out: TextIO) -> bool:
     """The second, explicit confirmation a rule with hidden characters needs: every character
     listed, and a word typed, not a reflex ``y``. True when there are none."""
@@ -117,7 +107,7 @@ def confirm_hidden_characters(text: str, *, ask: Callable[[str], str], out: Text
     noun = "character" if len(found) == 1 else "characters"
     print(f"This rule contains {len(found)} hidden or deceptive {noun}; an agent reading it "
           "sees them, you may not:", file=out)
-    print("\n".join(hidden_character_lines(text, found)), file=out)
+    print("\n".join("  " + line for line in each_suspicious_line(text, found)), file=out)
     if ask(HIDDEN_CONFIRM_PROMPT).strip().lower() == HIDDEN_CONFIRM_WORD:
         return True
     print("not approved; the rule is shown again.", file=out)
