@@ -160,11 +160,12 @@ class RulesScreen(TrustActions, Screen[None]):
         header.append("Rules ", style="bold")
         waiting = counts[PENDING]
         header.append(f" {waiting} waiting for review" if waiting else " nothing to review")
-        header.append("  ·  agents propose, you approve exactly the text shown", style="dim")
         trust = self.folder_trust()
         if trust is not None and trust.state != ALLOWED and trust.folder.is_project:
-            header.append(f"  ·  project folder {trust.state}: its rules do not reach agents (a)",
-                          style="bold")
+            header.append(f"  ·  ⚠ project folder {trust.state}: its rules do not reach agents "
+                          "(a allows it)", style="bold")
+        else:
+            header.append("  ·  agents propose, you approve exactly the text shown", style="dim")
         self.query_one("#rules-header", Static).update(header)
         index = 0
         if keep is not None:
