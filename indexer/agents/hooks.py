@@ -31,6 +31,7 @@ from indexer.agents.usage import UsageEvent
 from indexer.index import Index
 from indexer.models import Hit
 from indexer.masking import masked_hit
+from indexer.textsafe import make_safe
 
 EVENTS = ("session-start", "prompt", "refresh")
 EVENT_NAMES = {"session-start": "SessionStart", "prompt": "UserPromptSubmit", "refresh": "Stop"}
@@ -214,10 +215,10 @@ def compact_hit_line(hit: Hit) -> str:
 
 
 def recall_reminder(match: RecallMatch, query: str, session: str | None, hits: list[Hit]) -> str:
-    lines = [
-        f"Threadback: this prompt refers to earlier work (\u201c{match.phrase}\u201d). "
+    lines = [  # the phrase and the query come from the prompt: shown, never raw
+        f"Threadback: this prompt refers to earlier work (\u201c{make_safe(match.phrase)}\u201d). "
         "Search the past sessions before answering from memory:",
-        "  " + search_command(query, session),
+        "  " + make_safe(search_command(query, session)),
     ]
     if not query:
         lines.append("  (put the error message, file or command names you are looking for in the quotes)")
