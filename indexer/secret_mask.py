@@ -73,8 +73,8 @@ _SECRET_KEY = (r"(?<![A-Za-z0-9])(?:password|passwd|passphrase|secret|token|api[
 # (a flag's value is as likely a variable as a literal).
 _ASSIGNMENT = re.compile(
     rf"(?i)(?P<key>{_SECRET_KEY})\b[\"']?[ \t]*[:=][ \t]*"
-    r"(?:(?P<quote>[\"'])(?P<quoted>[^\"'\s]{6,200})(?P=quote)"
-    r"|(?P<bare>[^\s\"'`,;&<>(){}\[\]]{8,200})(?![(\[.\w]))"
+    r"(?:(?P<quote>[\"'])(?P<quoted>[^\"'\s]{6,200}+)(?P=quote)"  # possessive: no backtracking
+    r"|(?P<bare>[^\s\"'`,;&<>(){}\[\]]{8,200}+)(?![(\[.\w]))"
 )
 _URL_PASSWORD = re.compile(r"://[^\s/:@\"'<>]{1,100}:(?P<secret>[^\s/@\"'<>]{1,200})@")
 
