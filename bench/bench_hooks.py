@@ -38,6 +38,7 @@ def main() -> None:
             for file, text in files.items():
                 (memory / file).write_text(text, encoding="utf-8")
             env = clean_env(base, THREADBACK_MEMORY_DIR=str(memory))
+            env.pop("THREADBACK_HOOK_BUDGET", None)  # the default 1 s budget
             payload = json.dumps({"session_id": "s", "cwd": str(base), "hook_event_name": "SessionStart"})
             times, peaks = [], []
             for _ in range(repeat):
