@@ -49,11 +49,12 @@ def cmd_hook(args: argparse.Namespace) -> int:
         from tui.cli.options import db_path_of
 
         payload = hooks.read_event(sys.stdin)
+        working = time.monotonic()  # the usage log times the work, as before; the budget all of it
         answer = hooks.answer(args.event, payload, db_path=db_path_of(args),
                               memory_dir=getattr(args, "memory_dir", None),
                               deadline=hook_deadline(started))
         if answer.usage is not None:
-            record_usage(dataclasses.replace(answer.usage, ms=(time.monotonic() - started) * 1000))
+            record_usage(dataclasses.replace(answer.usage, ms=(time.monotonic() - working) * 1000))
         if answer.text:
             out = answer.text if args.text else hooks.claude_code_output(args.event, payload, answer.text)
             sys.stdout.write(out if out.endswith("\n") else out + "\n")
