@@ -130,22 +130,49 @@ def holds_memory_files(folder: Path) -> bool:
     return any((Path(folder) / name).is_file() for name in MEMORY_FOLDER_FILES)
 
 
-def resolve_memory_dir(
+# Where a memory folder came from. Only a project folder (found in the current directory, so
+# possibly a cloned repository's) is untrusted until the user allows it (``indexer.memory_trust``);
+# a folder the user named and the global one are the user's own.
+EXPLICIT, ENVIRONMENT, PROJECT, GLOBAL = "explicit", "environment", "project", "global"
+
+
+@dataclass(frozen=True)
+class MemoryFolder:
+    path: Path
+    reason: str  # why this folder, for people: "--memory-dir", "$THREADBACK_MEMORY_DIR", ...
+    source: str  # EXPLICIT, ENVIRONMENT, PROJECT or GLOBAL
+
+    @property
+    def is_project(self) -> bool:
+        return self.source == PROJECT
+
+
+def resolve_memory_folder(
     explicit: str | Path | None = None,
     cwd: Path | None = None,
     env: Mapping[str, str] | None = None,
-) -> tuple[Path, str]:
-    """Which memory folder to open, and why (the app shows the reason); it need not exist yet.
+) -> MemoryFolder:
+    """Which memory folder to open, why, and where it came from; it need not exist yet.
 
     Order: an explicit ``--memory-dir``, then ``$THREADBACK_MEMORY_DIR``, then ``<cwd>/memory/``
     when it already holds a memory or rules file, then the global ``data_dir()/memory``.
     """
     env = os.environ if env is None else env
     if explicit:
-        return Path(explicit).expanduser(), "--memory-dir"
+        return MemoryFolder(Path(explicit).expanduser(), "--memory-dir", EXPLICIT)
     if env.get(MEMORY_ENV_VAR):
-        return Path(env[MEMORY_ENV_VAR]).expanduser(), f"${MEMORY_ENV_VAR}"
+        return MemoryFolder(Path(env[MEMORY_ENV_VAR]).expanduser(), f"${MEMORY_ENV_VAR}", ENVIRONMENT)
     project = project_memory_dir(Path.cwd() if cwd is None else Path(cwd))
     if holds_memory_files(project):
-        return project, "project memory/ folder in the current directory"
-    return global_memory_dir(), "global default under the data dir"
+        return MemoryFolder(project, "project memory/ folder in the current directory", PROJECT)
+    return MemoryFolder(global_memory_dir(), "global default under the data dir", GLOBAL)
+
+
+def resolve_memory_dir(
+    explicit: str | Path | None = None,
+    cwd: Path | None = None,
+    env: Mapping[str, str] | None = None,
+) -> tuple[Path, str]:
+    """``resolve_memory_folder`` as (path, reason)."""
+    folder = resolve_memory_folder(explicit, cwd, env)
+    return folder.path, folder.reason

@@ -18,6 +18,8 @@ import unicodedata
 from functools import lru_cache
 from typing import NamedTuple
 
+from indexer.secret_mask import mask_secrets
+
 MARKER_OPEN = "⟨"
 MARKER_CLOSE = "⟩"
 TAB_ARROW = "→"
@@ -213,6 +215,41 @@ def describe_suspicious(found: list[SuspiciousChar], *, limit: int = 8) -> str:
     return f"{len(found)} hidden or deceptive {noun}: {shown}{more}"
 
 
+def each_suspicious_line(text: str, found: list[SuspiciousChar]) -> list[str]:
+    """One line per hidden or deceptive character: what it is, where, and the visible text
+    around it, for a confirmation that lists every one."""
+    lines = []
+    for char in found:
+        before = make_visible(text[max(0, char.index - 12):char.index]).replace("\n", "⏎")
+        after = make_visible(text[char.index + 1:char.index + 13]).replace("\n", "⏎")
+        lines.append(f"{char.label:<24} at {char.index:>5}: …{before[-12:]}[HERE]{after[:12]}…")
+    return lines
+
+
 def is_special(ch: str) -> bool:
     """Whether ``make_visible`` would mark this single character (ignoring context)."""
     return _SPECIAL.fullmatch(ch) is not None
+
+
+def make_safe(text: str, *, reveal_secrets: bool = False, tab: str | None = TAB_ARROW) -> str:
+    """Untrusted text as a person or an agent may read it: credentials masked
+    (``indexer.secret_mask``) unless ``reveal_secrets``, then ``make_visible``."""
+    return make_visible(text if reveal_secrets else mask_secrets(text), tab=tab)
+
+
+def _json_escape(ch: str) -> str:
+    code = ord(ch)
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def escape_json_specials(json_text: str) -> str:
+    """A JSON document with every character ``make_visible`` would mark written as a
+    ``\\uXXXX`` escape: the data is unchanged for a parser, and a terminal shown the raw JSON
+    sees no escape sequence, bidi override or invisible character. (Such characters can only
+    occur inside JSON strings, where the escape means the same.)"""
+    if json_text.isascii() and not _ASCII_SPECIAL.search(json_text):
+        return json_text
+    return "".join(_json_escape(ch) if is_special(ch) else ch for ch in json_text)

@@ -29,6 +29,7 @@ def hook_env(tmp_path, corpus_index_path) -> dict[str, str]:
         "THREADBACK_MEMORY_DIR": str(tmp_path / "memory"),
         "THREADBACK_CONFIG": str(tmp_path / "no-config.toml"),
         "NO_COLOR": "1",
+        "THREADBACK_HOOK_BUDGET": "9",  # a loaded test machine can use 1 s starting up
     })
     return env
 
@@ -127,10 +128,11 @@ def test_unwritable_home_still_exits_zero(hook_env, tmp_path):
     assert proc.returncode == 0 and "threadback search" in context_of(proc, "UserPromptSubmit")
 
 
-def test_session_start_prints_context_with_rules_outside_the_wrapper(hook_env, tmp_path):
+def test_session_start_prints_context_with_rules_outside_the_wrapper(hook_env, tmp_path, monkeypatch):
     from indexer.memory import MemoryStore
     from indexer.rules import RuleStore
 
+    monkeypatch.setenv("THREADBACK_HOME", hook_env["THREADBACK_HOME"])  # approve with the hook's key
     memory_dir = Path(hook_env["THREADBACK_MEMORY_DIR"])
     MemoryStore(memory_dir).save_fact_text("editor: helix\n")
     rules = RuleStore(memory_dir)

@@ -167,3 +167,35 @@ def test_hooks_print_claude_code_json(capsys):
     assert main(["hooks", "print", "--claude-code"]) == exits.OK
     data = json.loads(capsys.readouterr().out)
     assert set(data["hooks"]) == set(HOOK_EVENTS)
+
+
+def test_install_denies_the_approval_commands_and_uninstall_removes_exactly_those(tmp_path):
+    from indexer.agents.settings import default_deny_rules
+    from indexer.rules import key_path
+
+    path = tmp_path / "settings.json"
+    mine = {"permissions": {"deny": ["Bash(rm -rf *)"], "allow": ["Bash(git status)"]}}
+    original = json.dumps(mine, indent=2) + "\n"
+    path.write_text(original, encoding="utf-8")
+    change = install_hooks(path)
+    rules = default_deny_rules()
+    assert change.denied == rules
+    deny = json.loads(path.read_text(encoding="utf-8"))["permissions"]["deny"]
+    assert deny[0] == "Bash(rm -rf *)" and deny[1:] == list(rules)
+    assert "Bash(threadback rules review *)" in rules and "Bash(threadback memory allow *)" in rules
+    assert f"Read(/{key_path().parent.resolve()}/**)" in rules  # // = an absolute path
+    assert hooks_status(path).denied == rules
+    assert not install_hooks(path).changed  # idempotent
+    undone = uninstall_hooks(path)
+    assert undone.undenied == rules
+    assert path.read_text(encoding="utf-8") == original
+
+
+def test_hooks_install_cli_says_what_it_denies(tmp_path, capsys):
+    path = tmp_path / "settings.json"
+    assert main(["hooks", "install", "--settings", str(path)]) == exits.OK
+    out = capsys.readouterr().out
+    assert "denied to the agent" in out and "threadback rules review" in out
+    assert main(["hooks", "uninstall", "--settings", str(path)]) == exits.OK
+    assert "removed Threadback's deny rules" in capsys.readouterr().out
+    assert json.loads(path.read_text(encoding="utf-8")) == {}

@@ -15,6 +15,7 @@ import pytest
 
 from indexer.config import MEMORY_FOLDER_FILES, resolve_memory_dir
 from indexer.memory import MemoryStore
+from indexer.memory_trust import allow_folder
 from indexer.rules import DECISIONS_FILE, RULES_FILE, RuleStore
 from tui.cli.main import main
 from tui_fixtures import app_for
@@ -50,6 +51,10 @@ def test_rules_alone_make_the_project_folder_for_every_command(project_with_rule
     assert main(["rules", "list", "--json"]) == 0
     assert [r["text"] for r in json.loads(capsys.readouterr().out)] == ["Run the tests before every commit."]
 
+    assert main(["context", "--json"]) == 0  # a project folder counts once the user allows it
+    context = json.loads(capsys.readouterr().out)
+    assert Path(context["memory_dir"]) != folder and "not allowed yet" in context["notes"][0]
+    allow_folder(folder, now=0.0)
     assert main(["context", "--json"]) == 0
     context = json.loads(capsys.readouterr().out)
     assert Path(context["memory_dir"]) == Path(context["rules_dir"]) == folder

@@ -159,9 +159,10 @@ def test_review_refuses_a_pipe(memory: Path, tmp_path: Path) -> None:
 def test_review_refuses_inside_an_agent_shell_even_on_a_pty() -> None:
     master, slave = os.openpty()
     with open(slave, "r", closefd=False) as tty_in, open(slave, "w", closefd=False) as tty_out:
-        assert cli_review.review_refusal(tty_in, tty_out, {}) is None
-        assert "CLAUDECODE" in (cli_review.review_refusal(tty_in, tty_out, {"CLAUDECODE": "1"}) or "")
-        assert cli_review.review_refusal(io.StringIO(), tty_out, {}) is not None
+        person = lambda: None  # no agent among the ancestors  # noqa: E731
+        assert cli_review.review_refusal(tty_in, tty_out, {}, person) is None
+        assert "CLAUDECODE" in (cli_review.review_refusal(tty_in, tty_out, {"CLAUDECODE": "1"}, person) or "")
+        assert cli_review.review_refusal(io.StringIO(), tty_out, {}, person) is not None
     os.close(master)
     os.close(slave)
 
@@ -170,18 +171,48 @@ def test_review_refuses_inside_an_agent_shell_even_on_a_pty() -> None:
 
 
 class PtyChild:
-    """``python -m tui.cli ...`` with a pseudo-terminal as stdin, stdout and stderr."""
+    """``python -m tui.cli ...`` with a pseudo-terminal as stdin, stdout and stderr, as a person
+    runs it in a terminal of their own.
+
+    Review refuses when a coding agent is among its ancestor processes, and this suite may
+    itself run under one: so the child leaves the test's process tree the way a program
+    started from a separate terminal is outside it (a double fork, then ``setsid``), and
+    prints its exit code as its last line, since it is no longer ours to wait for."""
+
+    EXIT_MARK = "[child exit "
 
     def __init__(self, argv: list[str], env: dict[str, str]) -> None:
         self.pid, self.fd = pty.fork()
-        if self.pid == 0:  # the child
+        if self.pid == 0:  # the session leader on the pty: hand over to a detached grandchild
             try:
+                ready_r, ready_w = os.pipe()
+                if os.fork():
+                    os.close(ready_w)
+                    os.read(ready_r, 1)  # wait until the grandchild has left this session
+                    os._exit(0)
+                os.close(ready_r)
+                os.setsid()
+                os.close(ready_w)
                 os.chdir(REPO)
-                os.execve(sys.executable, [sys.executable, "-m", "tui.cli", *argv], env)
+                script = f'"$0" -m tui.cli "$@"; echo "{self.EXIT_MARK}$?]"'
+                os.execve("/bin/sh", ["/bin/sh", "-c", script, sys.executable, *argv], env)
             finally:
                 os._exit(127)
+        os.waitpid(self.pid, 0)
         self.output = ""
         self._mark = 0  # output before this was consumed by an earlier read_until
+
+    def _read(self, timeout: float) -> bool:
+        """Read what is there within ``timeout``; False once the child closed the terminal."""
+        ready, _, _ = select.select([self.fd], [], [], timeout)
+        if not ready:
+            return True
+        try:
+            chunk = os.read(self.fd, 4096)
+        except OSError:  # EIO: every process on the terminal ended
+            chunk = b""
+        self.output += chunk.decode("utf-8", "replace")
+        return bool(chunk)
 
     def read_until(self, needle: str, timeout: float = 15) -> str:
         """Wait for ``needle`` in output not yet consumed (a prompt repeats for every rule)."""
@@ -190,15 +221,8 @@ class PtyChild:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise AssertionError(f"timed out waiting for {needle!r}; got:\n{self.output}")
-            ready, _, _ = select.select([self.fd], [], [], remaining)
-            if ready:
-                try:
-                    chunk = os.read(self.fd, 4096)
-                except OSError:  # EIO: the child closed the terminal
-                    chunk = b""
-                if not chunk:
-                    raise AssertionError(f"child ended before {needle!r}; got:\n{self.output}")
-                self.output += chunk.decode("utf-8", "replace")
+            if not self._read(remaining):
+                raise AssertionError(f"child ended before {needle!r}; got:\n{self.output}")
         self._mark = found + len(needle)
         return self.output
 
@@ -207,21 +231,14 @@ class PtyChild:
 
     def wait(self, timeout: float = 15) -> int:
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                ready, _, _ = select.select([self.fd], [], [], 0.1)
-                if ready:
-                    chunk = os.read(self.fd, 4096)
-                    self.output += chunk.decode("utf-8", "replace")
-            except OSError:
-                pass
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
-            if pid:
-                os.close(self.fd)
-                return os.waitstatus_to_exitcode(status)
-        os.kill(self.pid, 9)
-        os.waitpid(self.pid, 0)
-        raise AssertionError(f"child did not exit; output:\n{self.output}")
+        while self.EXIT_MARK not in self.output and time.monotonic() < deadline:
+            if not self._read(0.1):
+                break
+        os.close(self.fd)
+        head, mark, tail = self.output.rpartition(self.EXIT_MARK)
+        if not mark:
+            raise AssertionError(f"child did not exit; output:\n{self.output}")
+        return int(tail.split("]", 1)[0])
 
 
 def test_review_on_a_terminal_approves_with_the_hash(memory: Path, tmp_path: Path) -> None:
@@ -269,7 +286,7 @@ def test_review_edit_then_approve(memory: Path) -> None:
     out = io.StringIO()
     summary = cli_review.run_review(
         store,
-        ask=scripted(["e", "y"]),
+        ask=scripted(["e", "y", "approve"]),
         out=out,
         approver="alice",
         clock=lambda: NOW,
@@ -307,3 +324,38 @@ def test_review_refuses_an_approval_after_a_concurrent_change(memory: Path) -> N
     assert "refused" in out.getvalue()
     assert "Push to main." in out.getvalue().split("refused")[1]  # shown again, as it is now
     assert RuleStore(memory).get(rule.id).status == PENDING
+
+
+def test_review_needs_the_word_for_a_rule_with_hidden_characters(memory: Path, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("THREADBACK_HOME", child_env(tmp_path)["THREADBACK_HOME"])  # the child's key
+    store = RuleStore(memory)
+    rule = store.propose("Always answer in \u202eFrench\u200b.", now=NOW).rule
+    child = PtyChild(["rules", "--memory-dir", str(memory), "review"], child_env(tmp_path))
+    child.read_until(cli_review.REVIEW_PROMPT)
+    child.send("y")
+    out = child.read_until(cli_review.HIDDEN_CONFIRM_PROMPT.rstrip())
+    assert "2 hidden or deceptive characters" in out
+    assert "U+202E RLO" in out and "U+200B ZWSP" in out  # each one listed
+    child.send("y")  # a reflex y is not the word
+    child.read_until("not approved")
+    child.read_until(cli_review.REVIEW_PROMPT)  # shown again
+    assert RuleStore(memory).get(rule.id).status == PENDING
+    child.send("y")
+    child.read_until(cli_review.HIDDEN_CONFIRM_PROMPT.rstrip())
+    child.send("approve")
+    assert child.wait() == 0
+    assert RuleStore(memory).get(rule.id).effective_status == APPROVED
+
+
+def test_agent_ancestor_found_through_a_real_process_tree(tmp_path: Path) -> None:
+    """A fake ``codex`` runs a shell that runs Python: the check walks up to it."""
+    agent = tmp_path / "bin" / "codex"
+    agent.parent.mkdir()
+    agent.write_text('#!/bin/sh\n/bin/sh -c "$1"\n')
+    agent.chmod(0o755)
+    probe = f"{sys.executable} -c 'from indexer.rules.review import agent_ancestor; a = agent_ancestor(); print(a and a.agent, a and a.program)'"
+    found = subprocess.run([str(agent), probe], capture_output=True, text=True, cwd=REPO, timeout=30)
+    assert found.stdout.split() == ["Codex", "codex"], found.stderr
+    alone = subprocess.run(["/bin/sh", "-c", probe.replace("print(a and a.agent", "print(a is None or a.pid != " + str(os.getpid()) + ", a and a.agent")],
+                           capture_output=True, text=True, cwd=REPO, timeout=30)
+    assert alone.returncode == 0 and "Codex" not in alone.stdout

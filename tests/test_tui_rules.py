@@ -35,7 +35,14 @@ def folder(tmp_path: Path) -> Path:
     return tmp_path
 
 
+def person() -> None:
+    """A person at the terminal, whatever runs this suite: the check itself is tested with a
+    real process tree in test_tui_rules_trust.py."""
+    return None
+
+
 def host(folder: Path, **kwargs) -> tuple[ScreenHost, RulesScreen]:
+    kwargs.setdefault("approval_gate", person)
     screen = RulesScreen(RuleStore(folder), now=fixed_clock, actor="tester", **kwargs)
     return ScreenHost(screen), screen
 
@@ -125,6 +132,16 @@ async def test_invisible_characters_are_shown_and_warned_about(folder):
         assert "⟨U+202E RLO⟩" in text and "⟨U+202C PDF⟩" in text
         assert "\u202e" not in text
         assert "2 hidden or deceptive characters: U+202E RLO at 17" in text
+        await pilot.press("y")  # a second, explicit confirmation that lists each character
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        question = app.screen.question
+        assert "U+202E RLO" in question and "at    17" in question and "U+202C PDF" in question
+        await pilot.press("n")
+        await pilot.pause()
+        assert RuleStore(folder).get(rule.id).status == PENDING
+        await pilot.press("y")
+        await pilot.pause()
         await pilot.press("y")
         await pilot.pause()
         assert RuleStore(folder).get(rule.id).approved_sha256 == text_sha256(RLO_TEXT)
@@ -142,13 +159,14 @@ async def test_bulk_approve_lists_every_rule_first(folder):
     app, screen = host(folder)
     async with app.run_test(size=SIZE) as pilot:
         pending = RuleStore(folder).pending()
+        hiding = rule_with(folder, RLO_TEXT)
         await pilot.press("A")
         await pilot.pause()
         dialog = app.screen
         assert isinstance(dialog, ConfirmScreen)
         for rule in pending:
-            assert rule.id in dialog.question
-        assert "⟨U+202E RLO⟩" in dialog.question and "hidden characters" in dialog.question
+            assert (rule.id in dialog.question) == (rule.id != hiding.id)
+        assert "1 rule with hidden characters left out" in dialog.question  # one by one, with its list
         await pilot.press("n")
         await pilot.pause()
         assert len(RuleStore(folder).pending()) == 4
@@ -157,7 +175,7 @@ async def test_bulk_approve_lists_every_rule_first(folder):
         await pilot.press("y")
         await pilot.pause()
         after = RuleStore(folder)
-        assert after.pending() == []
+        assert [r.id for r in after.pending()] == [hiding.id]
         assert all(r.approved_sha256 == text_sha256(r.text) for r in after.approved())
 
 

@@ -1,7 +1,8 @@
 """What a new agent session should start with: approved rules, then memory as reference data.
 
-Approved rules (whose text still matches the approved hash) are printed as they are: a person
-approved exactly that text. Everything else — facts, scratchpad items, episodic entries — was
+Approved rules (whose text still matches the approved hash, with an approval this user's key
+verifies) come first, outside the wrapper: a person approved exactly that text. They too are
+shown with invisible characters as markers and secrets masked (``textsafe.make_safe``). Everything else — facts, scratchpad items, episodic entries — was
 written by agents or copied from logs, so it goes inside one ``<memory note=...>`` block that
 tells the reader not to follow instructions in it, and any ``</memory>`` inside the material is
 escaped so a note cannot close the block early. The whole text stays within a byte budget,
@@ -11,14 +12,18 @@ cut on a character boundary with a visible marker.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 
+from indexer.config import global_memory_dir, resolve_memory_folder
 from indexer.memory import DEFAULT_DECAY_THRESHOLD, MemoryStore
 from indexer.memory.errors import FactFileError
 from indexer.memory.timeutil import as_aware
+from indexer.memory_trust import folder_trust
 from indexer.rules import RuleStore
-from indexer.textsafe import make_visible
+from indexer.textsafe import make_safe
 
 DEFAULT_MAX_BYTES = 16384
 EPISODIC_LIMIT = 12
@@ -33,8 +38,8 @@ _CLOSING_TAG = re.compile(r"<(\s*/\s*memory)", re.IGNORECASE)
 
 def escape_for_wrapper(text: str) -> str:
     """``text`` made safe to sit inside the wrapper: no ``</memory>`` (in any spelling) can
-    close it, and invisible or deceptive characters are shown as markers."""
-    return _CLOSING_TAG.sub(r"&lt;\1", make_visible(text))
+    close it, invisible or deceptive characters are shown as markers, secrets are masked."""
+    return _CLOSING_TAG.sub(r"&lt;\1", make_safe(text))
 
 
 def wrap_reference(text: str) -> str:
@@ -76,41 +81,59 @@ class ContextMaterial:
     scratchpad: tuple[str, ...] = ()
     episodic: tuple[str, ...] = ()
     problems: tuple[str, ...] = field(default=())
+    notes: tuple[str, ...] = ()  # our own lines about what was left out, and why
 
     @property
     def is_empty(self) -> bool:
-        return not (self.rules or self.facts or self.scratchpad or self.episodic or self.problems)
+        return not (self.rules or self.facts or self.scratchpad or self.episodic or self.problems
+                    or self.notes)
 
 
-def gather_context(
-    memory_store: MemoryStore,
-    rule_store: RuleStore | None,
-    *,
-    now: datetime,
-    episodic_limit: int = EPISODIC_LIMIT,
-) -> ContextMaterial:
-    """Collect what goes into the context, strongest material first within each tier."""
-    now = as_aware(now)
-    rules = tuple(
-        "- " + _indent_rest(_clip(r.text, 4000))
-        for r in (rule_store.approved() if rule_store is not None else [])
-    )
-    problems: list[str] = []
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """One part of the context: its list items, and any problem reading it."""
+
+    items: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()
+
+
+# Names of the parts, in the order they are read, as a note names them when left out.
+PIECE_LABELS = {
+    "rules": "approved rules",
+    "scratchpad": "scratchpad items",
+    "episodic": "episodic memory",
+    "facts": "facts (fact.yml)",  # last: ruamel reads YAML slowly
+}
+
+
+def _rules_piece(rule_store: RuleStore | Path | None) -> Piece:
+    if rule_store is None:
+        return Piece()
+    if isinstance(rule_store, Path):
+        rule_store = RuleStore(rule_store)
+    return Piece(tuple("- " + _indent_rest(make_safe(_clip(r.text, 4000))) for r in rule_store.approved()))
+
+
+def _facts_piece(memory_store: MemoryStore) -> Piece:
     try:
-        facts = tuple(
-            "- " + _indent_rest(_clip(f"{f.key}: {f.value_text}")) for f in memory_store.facts()
-        )
+        facts = memory_store.facts()
     except FactFileError as exc:
-        facts = ()
-        problems.append(f"fact.yml could not be read ({exc}); facts left out")
-    scratchpad = tuple(
+        return Piece(problems=(f"fact.yml could not be read ({exc}); facts left out",))
+    return Piece(tuple("- " + _indent_rest(_clip(f"{f.key}: {f.value_text}")) for f in facts))
+
+
+def _scratchpad_piece(memory_store: MemoryStore) -> Piece:
+    return Piece(tuple(
         "- [ ] " + _clip(item.text)
         for item in memory_store.scratchpad_items()
         if not item.checked and not item.promoted_to
-    )
+    ))
+
+
+def _episodic_piece(memory_store: MemoryStore, now: datetime, limit: int) -> Piece:
     episodic = []
     for scored in memory_store.scored(now):
-        if len(episodic) >= episodic_limit:
+        if len(episodic) >= limit:
             break
         if scored.breakdown.is_decayed(DEFAULT_DECAY_THRESHOLD):
             continue
@@ -120,14 +143,128 @@ def gather_context(
         if e.lesson:
             line += f" — lesson: {e.lesson}"
         episodic.append(_indent_rest(_clip(line)))
-    return ContextMaterial(rules, facts, scratchpad, tuple(episodic), tuple(problems))
+    return Piece(tuple(episodic))
+
+
+def context_pieces(
+    memory_store: MemoryStore,
+    rule_store: RuleStore | Path | None,
+    *,
+    now: datetime,
+    episodic_limit: int = EPISODIC_LIMIT,
+) -> list[tuple[str, Callable[[], Piece]]]:
+    """The parts of the context as (name, work) pairs, cheapest first, so a hook on a budget
+    (``indexer.agents.budget``) gets as much as there is time for."""
+    now = as_aware(now)
+    work = {
+        "rules": lambda: _rules_piece(rule_store),
+        "scratchpad": lambda: _scratchpad_piece(memory_store),
+        "episodic": lambda: _episodic_piece(memory_store, now, episodic_limit),
+        "facts": lambda: _facts_piece(memory_store),
+    }
+    return [(name, work[name]) for name in PIECE_LABELS]
+
+
+class FolderContext:
+    """The memory folder for a session in ``cwd``, opened when its first piece runs (in the
+    process that runs the pieces, so even reading the allow list is within a hook's budget).
+
+    A project folder the user has not allowed is left out for the global one, with a note; one
+    whose rules changed since it was allowed gives its memory but not its rules."""
+
+    def __init__(self, explicit: str | Path | None, cwd: Path | None,
+                 env: Mapping[str, str] | None = None) -> None:
+        self.explicit, self.cwd, self.env = explicit, cwd, env
+        self.memory: MemoryStore | None = None
+        self.rules_dir: Path | None = None
+
+    def open(self) -> Piece:
+        folder = resolve_memory_folder(self.explicit, self.cwd, self.env)
+        trust = folder_trust(folder)
+        note = trust.note()
+        if trust.memory_readable:
+            self.memory = MemoryStore(folder.path, folder.reason)
+            self.rules_dir = folder.path if trust.rules_count else None
+        else:  # the user's own global folder instead
+            self.memory = MemoryStore(global_memory_dir(), "global default under the data dir")
+            self.rules_dir = global_memory_dir()
+        return Piece(items=(note,) if note else ())
+
+    def pieces(self, *, now: datetime, episodic_limit: int = EPISODIC_LIMIT
+               ) -> list[tuple[str, Callable[[], Piece]]]:
+        def later(name: str) -> Callable[[], Piece]:
+            def run() -> Piece:
+                assert self.memory is not None, "the folder piece runs first"
+                work = dict(context_pieces(self.memory, self.rules_dir, now=now,
+                                           episodic_limit=episodic_limit))
+                return work[name]()
+            return run
+
+        return [("folder", self.open), *((name, later(name)) for name in PIECE_LABELS)]
+
+
+def material_from(results: dict[str, object], *, notes: tuple[str, ...] = (),
+                  budget_seconds: float | None = None) -> ContextMaterial:
+    """The material from the pieces that finished; each one that did not, or failed, is left
+    out with a problem line saying so. A ``folder`` piece (``FolderContext``) gives the notes."""
+    parts: dict[str, tuple[str, ...]] = {}
+    problems: list[str] = []
+    folder = results.get("folder", Piece())
+    if isinstance(folder, Piece):
+        notes = (*notes, *folder.items)
+    else:
+        problems.append("the memory folder was left out: "
+                        + (f"not read within the hook's {budget_seconds:g} s budget"
+                           if folder is None else str(folder)))
+        results = {}
+    for name, label in PIECE_LABELS.items():
+        result = results.get(name)
+        if isinstance(result, Piece):
+            parts[name] = result.items
+            problems.extend(result.problems)
+        elif result is None:
+            if "folder" in results or not isinstance(folder, Piece):
+                within = f" within the hook's {budget_seconds:g} s budget" if budget_seconds else ""
+                problems.append(f"{label} left out: not read{within}")
+        else:
+            problems.append(f"{label} left out: {result}")
+    return ContextMaterial(
+        parts.get("rules", ()), parts.get("facts", ()), parts.get("scratchpad", ()),
+        parts.get("episodic", ()), tuple(problems), notes,
+    )
+
+
+def gather_context(
+    memory_store: MemoryStore,
+    rule_store: RuleStore | None,
+    *,
+    now: datetime,
+    episodic_limit: int = EPISODIC_LIMIT,
+    notes: tuple[str, ...] = (),
+) -> ContextMaterial:
+    """Collect what goes into the context, strongest material first within each tier."""
+    pieces = context_pieces(memory_store, rule_store, now=now, episodic_limit=episodic_limit)
+    return material_from(run_all(pieces), notes=notes)
+
+
+def run_all(pieces: list[tuple[str, Callable[[], Piece]]]) -> dict[str, object]:
+    """Every piece, here and now (no budget): for ``threadback context``."""
+    results: dict[str, object] = {}
+    for name, work in pieces:
+        try:
+            results[name] = work()
+        except Exception as exc:  # noqa: BLE001 - a broken file costs its part, not the context
+            results[name] = f"{type(exc).__name__}: {exc}"
+    return results
 
 
 def render_context(material: ContextMaterial, *, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
     """The context text, at most ``max_bytes`` UTF-8 bytes ("" when there is nothing)."""
     if material.is_empty:
         return ""
-    trusted: list[str] = []
+    trusted: list[str] = [make_safe(note) for note in material.notes]
+    if trusted:
+        trusted.append("")
     if material.rules:
         trusted += ["## Approved rules (follow these)", *material.rules, ""]
     reference: list[str] = []

@@ -22,20 +22,21 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TextIO
 
-from indexer.agents.context import DEFAULT_MAX_BYTES, build_context, wrap_reference
+from indexer.agents.budget import hook_budget, hook_deadline, run_pieces
+from indexer.agents.context import (DEFAULT_MAX_BYTES, FolderContext, material_from, render_context,
+                                    wrap_reference)
 from indexer.agents.recall import RecallMatch, detect_recall
 from indexer.agents.refresh import start_refresh
 from indexer.agents.usage import UsageEvent
 from indexer.index import Index
-from indexer.memory import MemoryStore
 from indexer.models import Hit
-from indexer.rules import RuleStore
-from indexer.textsafe import make_visible
+from indexer.masking import masked_hit
+from indexer.textsafe import make_safe
 
 EVENTS = ("session-start", "prompt", "refresh")
 EVENT_NAMES = {"session-start": "SessionStart", "prompt": "UserPromptSubmit", "refresh": "Stop"}
 STDIN_LIMIT = 4 * 1024 * 1024
-STDIN_WAIT_SECONDS = 1.0
+STDIN_WAIT_SECONDS = 0.3  # Claude Code writes the event at once; the whole hook has 1 s
 SEARCH_DEADLINE_SECONDS = 0.6
 INDEX_BUSY_TIMEOUT_MS = 200
 PROMPT_HITS = 3
@@ -98,12 +99,15 @@ def claude_code_output(event: str, payload: dict[str, Any], text: str) -> str:
     return json.dumps({"hookSpecificOutput": {"hookEventName": name, "additionalContext": text}}, ensure_ascii=False)
 
 
-def answer(event: str, payload: dict[str, Any], *, db_path: Path, memory_dir: str | None = None) -> HookAnswer:
-    """Run one hook event; ``payload`` is the event JSON Claude Code sent."""
+def answer(event: str, payload: dict[str, Any], *, db_path: Path, memory_dir: str | None = None,
+           deadline: float | None = None) -> HookAnswer:
+    """Run one hook event; ``payload`` is the event JSON Claude Code sent; what is not ready by
+    ``deadline`` (monotonic; default: the budget from now) is left out with a note."""
+    deadline = hook_deadline(time.monotonic()) if deadline is None else deadline
     if event == "session-start":
-        return session_start(payload, memory_dir)
+        return session_start(payload, memory_dir, deadline)
     if event == "prompt":
-        return prompt(payload, db_path)
+        return prompt(payload, db_path, deadline)
     if event == "refresh":
         return refresh(payload, db_path)
     raise ValueError(f"unknown hook event {event!r}")
@@ -124,10 +128,11 @@ def _cwd_of(payload: dict[str, Any]) -> Path | None:
 # --- session-start ------------------------------------------------------------------------------
 
 
-def session_start(payload: dict[str, Any], memory_dir: str | None) -> HookAnswer:
+def session_start(payload: dict[str, Any], memory_dir: str | None, deadline: float) -> HookAnswer:
     now = datetime.now(timezone.utc)
-    memory = MemoryStore.open(memory_dir, _cwd_of(payload))
-    context = build_context(memory, RuleStore(memory.folder), now=now, max_bytes=DEFAULT_MAX_BYTES - 512)
+    pieces = FolderContext(memory_dir, _cwd_of(payload)).pieces(now=now)
+    material = material_from(run_pieces(pieces, deadline), budget_seconds=hook_budget())
+    context = render_context(material, max_bytes=DEFAULT_MAX_BYTES - 512)
     text = ROUTING_LINE + ("\n\n" + context if context else "") + "\n"
     return HookAnswer(text, UsageEvent(ts=now.timestamp(), kind="hook-session-start", session=_session_of(payload)))
 
@@ -135,7 +140,7 @@ def session_start(payload: dict[str, Any], memory_dir: str | None) -> HookAnswer
 # --- prompt -------------------------------------------------------------------------------------
 
 
-def prompt(payload: dict[str, Any], db_path: Path) -> HookAnswer:
+def prompt(payload: dict[str, Any], db_path: Path, deadline: float | None = None) -> HookAnswer:
     now = time.time()
     session = _session_of(payload)
     text = payload.get("prompt")
@@ -148,9 +153,9 @@ def prompt(payload: dict[str, Any], db_path: Path) -> HookAnswer:
     query, hits = match.query, []
     try:
         if match.terms:
-            hits = quick_search(index, query, session)
+            hits = quick_search(index, query, session, deadline)
             if not hits and len(match.terms) > 1:
-                hits = quick_search(index, match.any_query, session)
+                hits = quick_search(index, match.any_query, session, deadline)
                 if hits:
                     query = match.any_query
     finally:
@@ -175,10 +180,10 @@ def open_index_quietly(path: Path) -> Index | None:
     return index
 
 
-def quick_search(index: Index, query: str, session: str | None) -> list[Hit]:
-    """At most ``PROMPT_HITS`` hits, one per session; a search running past the deadline is
-    interrupted and counts as no hits."""
-    deadline = time.monotonic() + SEARCH_DEADLINE_SECONDS
+def quick_search(index: Index, query: str, session: str | None, deadline: float | None = None) -> list[Hit]:
+    """At most ``PROMPT_HITS`` hits, one per session; a search running past the deadline (at
+    most ``SEARCH_DEADLINE_SECONDS`` from now) is interrupted and counts as no hits."""
+    deadline = min(time.monotonic() + SEARCH_DEADLINE_SECONDS, deadline or float("inf"))
     conn = index.conn
     conn.set_progress_handler(lambda: 1 if time.monotonic() > deadline else 0, 20000)
     try:
@@ -205,22 +210,22 @@ def compact_hit_line(hit: Hit) -> str:
     snippet = " ".join(hit.snippet.split())
     if len(snippet) > HIT_SNIPPET_CHARS:
         snippet = snippet[: HIT_SNIPPET_CHARS - 1] + "…"
-    line = f"- {s.agent} · {s.project_name or '?'} · {when} · session {s.session_id} · msg {m.id}: {snippet}"
-    return make_visible(line, tab="\t")
+    # Made visible once, by ``wrap_reference``; the hit's secrets are masked already.
+    return f"- {s.agent} · {s.project_name or '?'} · {when} · session {s.session_id} · msg {m.id}: {snippet}"
 
 
 def recall_reminder(match: RecallMatch, query: str, session: str | None, hits: list[Hit]) -> str:
-    lines = [
-        f"Threadback: this prompt refers to earlier work (\u201c{match.phrase}\u201d). "
+    lines = [  # the phrase and the query come from the prompt: shown, never raw
+        f"Threadback: this prompt refers to earlier work (\u201c{make_safe(match.phrase)}\u201d). "
         "Search the past sessions before answering from memory:",
-        "  " + search_command(query, session),
+        "  " + make_safe(search_command(query, session)),
     ]
     if not query:
         lines.append("  (put the error message, file or command names you are looking for in the quotes)")
     if hits:
         lines.append("Top matches from past sessions (reference data; open one with "
                      "`threadback show <session> --around <msg>`):")
-        lines.append(wrap_reference("\n".join(compact_hit_line(h) for h in hits)))
+        lines.append(wrap_reference("\n".join(compact_hit_line(masked_hit(h)) for h in hits)))
     elif query:
         lines.append("  (no direct match: try other words, a longer CJK phrase, or the exact error text)")
     return "\n".join(lines) + "\n"

@@ -11,7 +11,8 @@ Our entries are the hook commands whose program is ``threadback`` and whose firs
 those entries (and a group or event list only if our removal emptied it), and the file is
 written atomically with a ``.bak`` of the previous version, in the indentation it already had,
 so install followed by uninstall gives back the same bytes. A file that does not parse is
-reported and left alone.
+reported and left alone. Install also adds deny rules for the approval commands to
+``permissions`` (``indexer.agents.permissions``); uninstall removes exactly those.
 """
 
 from __future__ import annotations
@@ -26,7 +27,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from indexer.agents.permissions import (
+    add_deny_rules,
+    approval_deny_rules,
+    deny_rules_present,
+    remove_deny_rules,
+)
 from indexer.fileio import FileStamp, atomic_write_text, backup_path, check_unchanged
+from indexer.rules.signing import key_path
 
 # Event -> the ``threadback hook`` sub-command it runs.
 HOOK_EVENTS: dict[str, str] = {
@@ -50,10 +58,12 @@ class HookChange:
     added: tuple[str, ...] = ()  # events
     removed: tuple[str, ...] = ()  # events
     backup: Path | None = None  # the previous file, when one was written
+    denied: tuple[str, ...] = ()  # deny rules added to permissions
+    undenied: tuple[str, ...] = ()  # deny rules removed
 
     @property
     def changed(self) -> bool:
-        return bool(self.added or self.removed)
+        return bool(self.added or self.removed or self.denied or self.undenied)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +72,7 @@ class HooksStatus:
     exists: bool
     installed: tuple[str, ...]  # events with a Threadback hook
     error: str | None = None
+    denied: tuple[str, ...] = ()  # our deny rules present in permissions
 
     @property
     def missing(self) -> tuple[str, ...]:
@@ -218,31 +229,50 @@ def _events_installed(settings: dict[str, Any]) -> list[str]:
     return found
 
 
-def install_hooks(path: Path, *, program: str = DEFAULT_PROGRAM) -> HookChange:
-    """Add our hook to every event that does not have one yet; write only if something changed."""
+def default_deny_rules() -> tuple[str, ...]:
+    """The deny rules for this user's approval commands and approval key."""
+    return approval_deny_rules(key_path().parent)
+
+
+def install_hooks(path: Path, *, program: str = DEFAULT_PROGRAM,
+                  deny: tuple[str, ...] | None = None) -> HookChange:
+    """Add our hook to every event that does not have one yet, and the ``deny`` rules
+    (default: ``default_deny_rules``); write only if something changed."""
     path = Path(path)
     settings, layout, stamp = _load(path)
     present = set(_events_installed(settings))
     added = [e for e in HOOK_EVENTS if e not in present]
-    if not added:
+    denied = add_deny_rules(settings, default_deny_rules() if deny is None else deny)
+    if not added and not denied:
         return HookChange(path)
-    hooks = settings.setdefault("hooks", {})
-    for event in added:
-        hooks.setdefault(event, []).append(_hook_group(event, program))
+    if added:
+        hooks = settings.setdefault("hooks", {})
+        for event in added:
+            hooks.setdefault(event, []).append(_hook_group(event, program))
     backup = _save(path, settings, layout, stamp)
-    return HookChange(path, added=tuple(added), backup=backup)
+    return HookChange(path, added=tuple(added), backup=backup, denied=denied)
 
 
-def uninstall_hooks(path: Path) -> HookChange:
-    """Remove every Threadback hook entry; drop a group, an event list or ``hooks`` itself only
-    when removing our entries left it empty."""
+def uninstall_hooks(path: Path, *, deny: tuple[str, ...] | None = None) -> HookChange:
+    """Remove every Threadback hook entry and exactly our ``deny`` rules; drop a group, an
+    event list or ``hooks`` itself only when removing our entries left it empty."""
     path = Path(path)
     if not path.exists():
         return HookChange(path)
     settings, layout, stamp = _load(path)
+    undenied = remove_deny_rules(settings, default_deny_rules() if deny is None else deny)
+    removed = _remove_hook_entries(settings)
+    if not removed and not undenied:
+        return HookChange(path)
+    backup = _save(path, settings, layout, stamp)
+    return HookChange(path, removed=tuple(removed), backup=backup, undenied=undenied)
+
+
+def _remove_hook_entries(settings: dict[str, Any]) -> list[str]:
+    """Take our hook entries out of ``settings``; the events they were on."""
     hooks = settings.get("hooks")
     if not isinstance(hooks, dict):
-        return HookChange(path)
+        return []
     removed: list[str] = []
     for event in list(hooks):
         groups = hooks[event]
@@ -268,12 +298,9 @@ def uninstall_hooks(path: Path) -> HookChange:
             hooks[event] = kept_groups
         else:
             del hooks[event]
-    if not removed:
-        return HookChange(path)
-    if not hooks:
+    if removed and not hooks:
         del settings["hooks"]
-    backup = _save(path, settings, layout, stamp)
-    return HookChange(path, removed=tuple(removed), backup=backup)
+    return removed
 
 
 def hooks_status(path: Path) -> HooksStatus:
@@ -285,4 +312,5 @@ def hooks_status(path: Path) -> HooksStatus:
         settings, _, _ = _load(path)
     except (SettingsError, OSError) as exc:
         return HooksStatus(path, True, (), str(exc))
-    return HooksStatus(path, True, tuple(_events_installed(settings)))
+    return HooksStatus(path, True, tuple(_events_installed(settings)),
+                       denied=deny_rules_present(settings, default_deny_rules()))

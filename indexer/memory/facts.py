@@ -39,6 +39,7 @@ from indexer.memory.errors import (
     YamlIssue,
 )
 from indexer.memory.timeutil import iso
+from indexer.memory.yaml_bounds import check_alias_expansion
 
 WRAPPER_KEYS = {"archived", "archived_at", "value"}
 
@@ -113,6 +114,9 @@ def _load(text: str) -> Any:
     """Parse, raising ``FactFileError`` (path unset) with line and column on any problem."""
     try:
         doc = _yaml().load(text)
+        check_alias_expansion(doc)
+    except FactFileError:
+        raise
     except YAMLError as exc:
         raise FactFileError(None, [_issue(exc)]) from None
     except Exception as exc:  # ruamel raises a few non-YAMLError types on odd input

@@ -3,7 +3,7 @@
     store = RuleStore(memory_dir)
     store.propose(text, now=..., agent="codex")  # always pending
     for rule in store.pending(): ...             # includes "changed since approval"
-    store.approve(rule.id, rule.text, now=...)   # hash-bound, refused if changed
+    store.approve(rule.id, rule.text, now=...)   # hash-bound and signed with the user's key
     store.export("markdown")                     # only valid approvals
 """
 
@@ -19,7 +19,9 @@ from indexer.rules.model import (
     PENDING,
     ProposeResult,
     REJECTED,
+    STATUS_LABELS,
     STATUSES,
+    UNVERIFIED,
     Rule,
     RuleError,
     RuleNotFoundError,
@@ -28,6 +30,7 @@ from indexer.rules.model import (
     clean_rule_text,
     text_sha256,
 )
+from indexer.rules.signing import ApprovalKeyError, ApprovalSigner, key_path, load_signer
 from indexer.rules.similarity import NEAR_DUPLICATE_RATIO, normalise
 from indexer.rules.store import DECISIONS_FILE, RULES_FILE, RuleStore
 
@@ -45,6 +48,12 @@ __all__ = [
     "REJECTED",
     "RULES_FILE",
     "STATUSES",
+    "STATUS_LABELS",
+    "UNVERIFIED",
+    "ApprovalKeyError",
+    "ApprovalSigner",
+    "key_path",
+    "load_signer",
     "ClaudeNote",
     "Decision",
     "ImportReport",

@@ -12,7 +12,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from indexer.rules.model import Rule
+from indexer.rules.model import MAX_RULE_CHARS, PENDING, Rule, new_rule_id
+from indexer.rules.similarity import find_near_duplicate
+from indexer.sources import CLAUDE_CODE
 
 INDEX_NOTE = "MEMORY.md"
 MAX_NOTE_BYTES = 1_000_000
@@ -117,3 +119,43 @@ class ImportReport:
     duplicates: tuple[tuple[Path, Rule], ...]  # note path, the existing rule it resembles
     already_imported: tuple[Path, ...]
     skipped: tuple[SkippedNote, ...]
+
+
+def plan_import(projects_root: Path, existing: list[Rule], now: float) -> ImportReport:
+    """Which notes under ``projects_root`` become new pending rules, given the rules the store
+    holds: each note once per (file path, file content), near-duplicates and huge notes not."""
+    proposed: list[Rule] = []
+    duplicates: list[tuple[Path, Rule]] = []
+    already: list[Path] = []
+    skipped: list[SkippedNote] = []
+    seen = {(r.source_path, r.source_sha256) for r in existing}
+    taken = {r.id for r in existing}
+    for path in find_note_files(projects_root):
+        note = read_note(path)
+        if isinstance(note, SkippedNote):
+            skipped.append(note)
+            continue
+        if (str(note.path), note.file_sha256) in seen:
+            already.append(note.path)
+            continue
+        if len(note.text) > MAX_RULE_CHARS:
+            skipped.append(SkippedNote(note.path, f"longer than {MAX_RULE_CHARS:,} characters"))
+            continue
+        match = find_near_duplicate(note.text, [(r, r.text) for r in (*existing, *proposed)])
+        if match is not None:
+            duplicates.append((note.path, match))
+            continue
+        rule = Rule(
+            id=new_rule_id(note.text, now, str(note.path), taken=taken),
+            text=note.text,
+            status=PENDING,
+            proposed_at=float(now),
+            agent=CLAUDE_CODE,
+            source_path=str(note.path),
+            title=note.title,
+            source_sha256=note.file_sha256,
+        )
+        taken.add(rule.id)
+        proposed.append(rule)
+        seen.add((str(note.path), note.file_sha256))
+    return ImportReport(tuple(proposed), tuple(duplicates), tuple(already), tuple(skipped))

@@ -17,7 +17,10 @@ ARCHIVED = "archived"
 STATUSES = (PENDING, APPROVED, REJECTED, ARCHIVED)
 # Not stored: an approved rule whose text no longer matches the approved hash.
 CHANGED = "changed"
-EFFECTIVE_STATUSES = (PENDING, CHANGED, APPROVED, REJECTED, ARCHIVED)
+# Not stored: marked approved, but without a MAC this user's key verifies (``signing``).
+UNVERIFIED = "unverified"
+EFFECTIVE_STATUSES = (PENDING, CHANGED, UNVERIFIED, APPROVED, REJECTED, ARCHIVED)
+STATUS_LABELS = {CHANGED: "changed since approval", UNVERIFIED: "approval not verified"}
 
 MAX_RULE_CHARS = 20_000
 
@@ -55,11 +58,15 @@ class Rule:
     title: str | None = None
     source_sha256: str | None = None  # hash of the imported file, for idempotent import
     approved_sha256: str | None = None
+    approval_mac: str | None = None  # HMAC of (id, approved hash) with this user's key
     approved_at: float | None = None
     approved_by: str | None = None
     decided_at: float | None = None  # reject / archive
     decided_by: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False)  # unknown fields
+    # Not stored: whether ``approval_mac`` checked out with this user's key when loaded. False
+    # for any Rule built without the store's check, so an unchecked approval never counts.
+    approval_verified: bool = field(default=False, compare=False)
 
     @property
     def sha256(self) -> str:
@@ -67,20 +74,29 @@ class Rule:
 
     @property
     def effective_status(self) -> str:
-        """The stored status, except that an approval of some other text counts for nothing."""
+        """The stored status, except that an approval of some other text counts for nothing,
+        and one this user's key does not verify counts as pending."""
         if self.status == APPROVED:
-            return APPROVED if self.approved_sha256 == self.sha256 else CHANGED
+            if self.approved_sha256 != self.sha256:
+                return CHANGED
+            return APPROVED if self.approval_verified else UNVERIFIED
         if self.status in STATUSES:
             return self.status
         return PENDING  # an unknown status written by hand: make a person look at it
 
     @property
     def needs_review(self) -> bool:
-        return self.effective_status in (PENDING, CHANGED)
+        return self.effective_status in (PENDING, CHANGED, UNVERIFIED)
 
     @property
     def is_valid_approval(self) -> bool:
         return self.effective_status == APPROVED
+
+    @property
+    def status_label(self) -> str:
+        """``approval not verified``, ``changed since approval``, or the status itself."""
+        status = self.effective_status
+        return STATUS_LABELS.get(status, status)
 
     @property
     def first_line(self) -> str:
@@ -100,6 +116,7 @@ _KNOWN_FIELDS = (
     "title",
     "source_sha256",
     "approved_sha256",
+    "approval_mac",
     "approved_at",
     "approved_by",
     "decided_at",
@@ -139,12 +156,15 @@ def new_rule_id(text: str, now: float, source: str | None, *, taken: set[str]) -
 # --- a rule's state changes (each a new Rule; the store writes it and logs the decision) ---------
 
 
-def approved_as(rule: Rule, shown_text: str, approver: str, now: float) -> Rule:
-    """``rule`` approved, bound to the hash of the text the person was shown."""
+def approved_as(rule: Rule, shown_text: str, approver: str, now: float, mac: str) -> Rule:
+    """``rule`` approved, bound to the hash of the text the person was shown, with the MAC
+    (``signing.ApprovalSigner.mac``) of that hash."""
     return replace(
         rule,
         status=APPROVED,
         approved_sha256=text_sha256(shown_text),
+        approval_mac=mac,
+        approval_verified=True,
         approved_at=float(now),
         approved_by=approver,
         decided_at=None,
@@ -158,6 +178,8 @@ def decided_as(rule: Rule, status: str, actor: str, now: float) -> Rule:
         rule,
         status=status,
         approved_sha256=None,
+        approval_mac=None,
+        approval_verified=False,
         approved_at=None,
         approved_by=None,
         decided_at=float(now),
@@ -171,6 +193,8 @@ def back_to_pending(rule: Rule) -> Rule:
         rule,
         status=PENDING,
         approved_sha256=None,
+        approval_mac=None,
+        approval_verified=False,
         approved_at=None,
         approved_by=None,
         decided_at=None,

@@ -1,18 +1,157 @@
 """Where approval may happen: only a person at a terminal approves a rule.
 
-An agent can run commands in a terminal-like shell, so a pseudo-terminal alone is not enough:
-the variables the agents set in their shells refuse it too.
+An agent can run commands in a terminal-like shell (``script``, a pty) and unset the variables
+its shell carries (``env -u CLAUDECODE``), so neither a terminal nor the environment is proof.
+The process tree is harder to shed: when any ancestor of this process is a coding agent
+(Claude Code, Codex, Pi), approval is refused.
+
+What this does not stop: a program that detaches itself from the agent (a double fork, a
+``systemd-run``, a job handed to another terminal) has no agent among its ancestors; and
+anything running as you can read the approval key. The check keeps an agent from approving
+by accident or in passing; the key keeps files from approving at all.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import PurePath
+
+import psutil
 
 # Set in the shells that coding agents run commands in. Review refuses there even on a pty.
 AGENT_ENV_MARKERS = ("CLAUDECODE", "CODEX_SANDBOX", "CODEX_SANDBOX_NETWORK_DISABLED")
+# A process is an agent when its name, executable or script is one of these ...
+AGENT_PROGRAMS = {"claude": "Claude Code", "codex": "Codex", "pi": "Pi"}
+# ... or when its command line runs one of these packages (npm installs; node shows as "node").
+AGENT_PACKAGES = {
+    "@anthropic-ai/claude-code": "Claude Code",
+    "@openai/codex": "Codex",
+    "@mariozechner/pi-coding-agent": "Pi",
+}
+_SCRIPT_SUFFIXES = (".js", ".cjs", ".mjs", ".exe", ".cmd")
+# Programs that run a script named in their first argument: ``node /usr/bin/claude``.
+_INTERPRETERS = {"node", "nodejs", "bun", "deno", "sh", "bash", "dash", "zsh", "env"}
+_MAX_DEPTH = 256
 
 
-def review_refusal(interactive: bool, env: Mapping[str, str]) -> str | None:
+class ProcessTreeUnreadable(RuntimeError):
+    """The programs that started this one cannot be checked."""
+
+
+@dataclass(frozen=True)
+class AgentProcess:
+    pid: int
+    program: str  # what matched: "claude", "codex-x86_64-unknown-linux-musl", a package
+    agent: str  # "Claude Code", "Codex", "Pi"
+
+    def describe(self) -> str:
+        return f"{self.agent} (process {self.pid}, `{self.program}`)"
+
+
+def _program_names(name: str | None, exe: str | None, cmdline: list[str]) -> list[str]:
+    """The names a process goes by: its name, its executable, argv[0], and the script an
+    interpreter runs (``node /usr/bin/claude``), without extensions."""
+    found = [name or "", PurePath(exe).name if exe else ""]
+    if cmdline:
+        found.append(PurePath(cmdline[0]).name)
+        interpreter = {n.lower() for n in found} & _INTERPRETERS
+        script = next((arg for arg in cmdline[1:3] if arg and not arg.startswith("-")), "")
+        if interpreter and script:
+            found.append(PurePath(script).name)
+    names = []
+    for item in found:
+        lowered = item.lower()
+        for suffix in _SCRIPT_SUFFIXES:
+            lowered = lowered.removesuffix(suffix)
+        if lowered:
+            names.append(lowered)
+    return names
+
+
+def agent_of(name: str | None, exe: str | None, cmdline: list[str]) -> tuple[str, str] | None:
+    """(the matching program, the agent) when these describe a coding agent's process."""
+    for program in _program_names(name, exe, cmdline):
+        if program in AGENT_PROGRAMS:
+            return program, AGENT_PROGRAMS[program]
+        if program.startswith("codex-"):  # the native binary npm's codex launches
+            return program, "Codex"
+    joined = " ".join(cmdline[:4])
+    for package, agent in AGENT_PACKAGES.items():
+        if package in joined:
+            return package, agent
+    return None
+
+
+def agent_ancestor(pid: int | None = None) -> AgentProcess | None:
+    """The nearest ancestor of ``pid`` (default: this process) that is a coding agent.
+
+    Raises ``ProcessTreeUnreadable`` when a process of this user among the ancestors cannot
+    be identified (a process of another user, such as sshd or login, cannot be an agent
+    acting for you, and is passed over)."""
+    try:
+        process = psutil.Process(os.getpid() if pid is None else pid)
+        my_uid = process.uids().real if hasattr(process, "uids") else None
+        for _ in range(_MAX_DEPTH):
+            process = process.parent()
+            if process is None:
+                return None
+            try:
+                with process.oneshot():
+                    name = process.name()
+                    try:
+                        exe = process.exe()
+                    except (psutil.AccessDenied, psutil.ZombieProcess, OSError):
+                        exe = None
+                    try:
+                        cmdline = process.cmdline()
+                    except (psutil.AccessDenied, psutil.ZombieProcess):
+                        cmdline = []
+            except psutil.NoSuchProcess:
+                return None  # it ended meanwhile: the walk above it is meaningless
+            except psutil.AccessDenied:
+                if my_uid is not None and _uid(process) not in (my_uid, None):
+                    continue
+                raise ProcessTreeUnreadable(f"process {process.pid} cannot be read") from None
+            match = agent_of(name, exe, cmdline)
+            if match is not None:
+                return AgentProcess(process.pid, *match)
+    except psutil.Error as exc:
+        raise ProcessTreeUnreadable(str(exc) or type(exc).__name__) from None
+    raise ProcessTreeUnreadable(f"more than {_MAX_DEPTH} ancestors")
+
+
+def _uid(process: psutil.Process) -> int | None:
+    try:
+        return process.uids().real
+    except (psutil.Error, AttributeError):
+        return None
+
+
+AgentFinder = Callable[[], AgentProcess | None]
+
+
+def approval_refusal(env: Mapping[str, str], find_agent: AgentFinder = agent_ancestor) -> str | None:
+    """Why nobody should approve from this process, or ``None``: an agent's variables in the
+    environment, or an agent among the processes that started this one."""
+    marker = next((name for name in AGENT_ENV_MARKERS if env.get(name)), None)
+    if marker:
+        return f"approval is not available inside a coding agent's shell (${marker} is set)"
+    try:
+        agent = find_agent()
+    except ProcessTreeUnreadable as exc:
+        return (f"cannot check which programs started this one ({exc}), so approval is refused; "
+                "approve from a terminal of your own")
+    if agent is not None:
+        return (f"approval is refused: a coding agent, {agent.describe()}, started this process. "
+                "Rules are approved by a person, in a terminal of their own (not the agent's).")
+    return None
+
+
+def review_refusal(
+    interactive: bool, env: Mapping[str, str], find_agent: AgentFinder = agent_ancestor
+) -> str | None:
     """Why review must not run here, or ``None`` when a person is plausibly at a terminal
     (``interactive``: stdin and stdout are both a terminal)."""
     if not interactive:
@@ -21,7 +160,5 @@ def review_refusal(interactive: bool, env: Mapping[str, str]) -> str | None:
             "approval cannot be piped or scripted. Run it yourself in a terminal, or use the "
             "review pane in `threadback`."
         )
-    marker = next((name for name in AGENT_ENV_MARKERS if env.get(name)), None)
-    if marker:
-        return f"review is not available inside a coding agent's shell (${marker} is set)"
-    return None
+    refusal = approval_refusal(env, find_agent)
+    return refusal.replace("approval is not available", "review is not available") if refusal else None

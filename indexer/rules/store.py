@@ -2,7 +2,9 @@
 
 Agents may only propose. Approval takes the text the person was shown and is refused unless
 that is exactly the stored text and the file has not changed on disk since it was loaded; the
-approval records the SHA-256 of that text, so any later change to the text voids it.
+approval records the SHA-256 of that text, so any later change to the text voids it, and a MAC
+of (rule id, that hash) with this user's key (``indexer.rules.signing``), so an approval that
+a file merely claims is "approval not verified" and counts as pending.
 """
 
 from __future__ import annotations
@@ -14,13 +16,13 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from indexer.fileio import FileStamp, append_line, atomic_write_bytes, check_unchanged
-from indexer.rules.claude_notes import ClaudeNote, ImportReport, SkippedNote, find_note_files, read_note
+from indexer.memory_trust import carry_allow_forward
+from indexer.rules.claude_notes import ImportReport, plan_import
 from indexer.rules.decisions import Decision, decision_entry, default_actor, read_decisions
 from indexer.rules.export import EXPORT_FORMATS, rules_to_json, rules_to_markdown
 from indexer.rules.model import (
     ARCHIVED,
     EFFECTIVE_STATUSES,
-    MAX_RULE_CHARS,
     PENDING,
     ProposeResult,
     REJECTED,
@@ -29,6 +31,7 @@ from indexer.rules.model import (
     RuleNotFoundError,
     RuleStateError,
     TextChangedError,
+    UNVERIFIED,
     approved_as,
     back_to_pending,
     clean_rule_text,
@@ -37,7 +40,9 @@ from indexer.rules.model import (
     new_rule_id,
     rule_from_json,
     rule_to_json,
+    text_sha256,
 )
+from indexer.rules.signing import ApprovalKeyError, ApprovalSigner, load_signer
 from indexer.rules.similarity import find_near_duplicate
 from indexer.sources import CLAUDE_CODE
 
@@ -58,8 +63,10 @@ class RuleStore:
     is rewritten only when that rule changes.
     """
 
-    def __init__(self, memory_dir: Path) -> None:
+    def __init__(self, memory_dir: Path, *, key_path: Path | None = None) -> None:
         self.memory_dir = Path(memory_dir)
+        self._key_path = key_path  # default: the data dir's (``signing.key_path``)
+        self.key_problem: str | None = None  # why approvals cannot be checked, if they cannot
         self.path = self.memory_dir / RULES_FILE
         self.decisions_path = self.memory_dir / DECISIONS_FILE
         self._lines: list[str] = []
@@ -84,16 +91,33 @@ class RuleStore:
             lines.pop()
         rules: dict[str, Rule] = {}
         line_of: dict[str, int] = {}
+        signer = self._signer(create=False)
         for number, line in enumerate(lines):
             try:
                 rule = rule_from_json(json.loads(line))
             except ValueError:
                 rule = None
+            if rule is not None and rule.approval_mac:
+                ok = signer.verify(rule.id, rule.approved_sha256, rule.approval_mac)
+                rule = replace(rule, approval_verified=ok)
             # A repeated id is kept as an unknown line: the first one is the rule.
             if rule is not None and rule.id not in rules:
                 rules[rule.id] = rule
                 line_of[rule.id] = number
         self._lines, self._rules, self._line_of = lines, rules, line_of
+
+    def _signer(self, *, create: bool) -> ApprovalSigner:
+        """This user's approval key; with ``create`` it is made on first use. A key that cannot
+        be trusted verifies nothing (``key_problem`` says why) and signs nothing."""
+        try:
+            signer = load_signer(create=create, memory_dir=self.memory_dir, path=self._key_path)
+        except ApprovalKeyError as exc:
+            self.key_problem = str(exc)
+            if create:
+                raise RuleError(f"cannot approve: {exc}") from None
+            return ApprovalSigner()
+        self.key_problem = None
+        return signer
 
     def is_stale(self) -> bool:
         """Whether the file changed on disk since it was loaded or last written by us."""
@@ -151,6 +175,25 @@ class RuleStore:
         """Every logged decision about one rule, oldest first."""
         return read_decisions(self.decisions_path, rule_id)
 
+    def verification_note(self, rule: Rule) -> str | None:
+        """Why an approval counts for nothing, for a person deciding what to do about it.
+
+        The decision log lives in the same folder, so it can be forged too: it explains, it
+        never approves."""
+        if rule.effective_status != UNVERIFIED:
+            return None
+        if self.key_problem:
+            return f"approvals cannot be checked: {self.key_problem}"
+        logged = [d for d in self.history(rule.id) if d.action == "approve" and d.sha256 == rule.sha256]
+        if not rule.approval_mac:
+            where = "an older Threadback, or an edit to rules.jsonl outside Threadback"
+        elif logged:
+            where = "another user or machine (its key is not this one), or a copied rules file"
+        else:
+            where = "an edit to rules.jsonl outside Threadback (the decision log has no such approval)"
+        return (f"marked approved, but not with this user's approval key: it came from {where}. "
+                "It counts as pending until you approve it again.")
+
     def export(self, format: str = "markdown") -> str:
         """The approved rules (hash still matching) as Markdown for CLAUDE.md, or JSON."""
         if format not in EXPORT_FORMATS:
@@ -199,39 +242,16 @@ class RuleStore:
 
     def import_claude_notes(self, projects_root: Path, *, now: float) -> ImportReport:
         """Propose each Claude Code auto-memory note once per (file path, file content)."""
-        proposed: list[Rule] = []
-        duplicates: list[tuple[Path, Rule]] = []
-        already: list[Path] = []
-        skipped: list[SkippedNote] = []
         with self._locked():
             if self.is_stale():
                 self.reload()
-            seen = {(r.source_path, r.source_sha256) for r in self._rules.values()}
-            for path in find_note_files(projects_root):
-                note = read_note(path)
-                if isinstance(note, SkippedNote):
-                    skipped.append(note)
-                    continue
-                if (str(note.path), note.file_sha256) in seen:
-                    already.append(note.path)
-                    continue
-                if len(note.text) > MAX_RULE_CHARS:
-                    reason = f"longer than {MAX_RULE_CHARS:,} characters"
-                    skipped.append(SkippedNote(note.path, reason))
-                    continue
-                candidates = [(r, r.text) for r in (*self._rules.values(), *proposed)]
-                existing = find_near_duplicate(note.text, candidates)
-                if existing is not None:
-                    duplicates.append((note.path, existing))
-                    continue
-                proposed.append(self._rule_from_note(note, now, taken={r.id for r in proposed}))
-                seen.add((str(note.path), note.file_sha256))
-            if proposed:
+            report = plan_import(projects_root, self.all(), now)
+            if report.proposed:
                 decisions = [
-                    decision_entry("propose", r, CLAUDE_CODE, now, via="import") for r in proposed
+                    decision_entry("propose", r, CLAUDE_CODE, now, via="import") for r in report.proposed
                 ]
-                self._commit(proposed, decisions)
-        return ImportReport(tuple(proposed), tuple(duplicates), tuple(already), tuple(skipped))
+                self._commit(list(report.proposed), decisions)
+        return report
 
     # --- decisions (a person) ---------------------------------------------------------------
 
@@ -252,10 +272,12 @@ class RuleStore:
         ids = [rule_id for rule_id, _ in items]
         if len(set(ids)) != len(ids):
             raise RuleError("the same rule is listed twice")
+        signer = self._signer(create=True)
         approved = []
         for rule_id, shown_text in items:
             rule = self._reviewable(rule_id, shown_text)
-            approved.append(approved_as(rule, shown_text, approver, now))
+            mac = signer.mac(rule.id, text_sha256(shown_text))
+            approved.append(approved_as(rule, shown_text, approver, now, mac))
         decisions = [decision_entry("approve", r, approver, now) for r in approved]
         self._commit(approved, decisions)
         return approved
@@ -273,7 +295,8 @@ class RuleStore:
         approver = approver or default_actor()
         rule = self._reviewable(rule_id, shown_text)
         new_text = clean_rule_text(new_text)
-        edited = approved_as(replace(rule, text=new_text), new_text, approver, now)
+        mac = self._signer(create=True).mac(rule.id, text_sha256(new_text))
+        edited = approved_as(replace(rule, text=new_text), new_text, approver, now, mac)
         decisions = [
             decision_entry("edit", edited, approver, now, previous_sha256=rule.sha256),
             decision_entry("approve", edited, approver, now),
@@ -329,18 +352,6 @@ class RuleStore:
         self._commit([decided], [decision])
         return decided
 
-    def _rule_from_note(self, note: ClaudeNote, now: float, taken: set[str]) -> Rule:
-        return Rule(
-            id=new_rule_id(note.text, now, str(note.path), taken=taken | set(self._rules)),
-            text=note.text,
-            status=PENDING,
-            proposed_at=float(now),
-            agent=CLAUDE_CODE,
-            source_path=str(note.path),
-            title=note.title,
-            source_sha256=note.file_sha256,
-        )
-
     @contextmanager
     def _locked(self) -> Iterator[None]:
         """Serialise read-check-write between processes, so a concurrent writer is detected
@@ -376,7 +387,9 @@ class RuleStore:
                     line_of[rule.id] = len(lines)
                     lines.append(line)
             data = "".join(line + "\n" for line in lines).encode("utf-8", "surrogateescape")
+            before = self._stamp.sha256 if self._stamp is not None and self._stamp.exists else None
             self._stamp = atomic_write_bytes(self.path, data)
+            carry_allow_forward(self.memory_dir, RULES_FILE, before, self._stamp.sha256)
             self._lines, self._line_of = lines, line_of
             for rule in changed:
                 self._rules[rule.id] = rule

@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-from indexer.agents.context import DEFAULT_MAX_BYTES, gather_context, render_context
+from indexer.agents.context import DEFAULT_MAX_BYTES, FolderContext, material_from, render_context, run_all
 from indexer.agents.routing import AGENT_SETUP, ROUTING_BLOCK
 from indexer.agents.settings import (
     HookChange,
@@ -28,8 +28,6 @@ from indexer.agents.settings import (
 )
 from indexer.agents.usage import UsageEvent, record_usage, usage_log_path, usage_report
 from indexer.fileio import ChangedOnDiskError
-from indexer.memory import MemoryStore
-from indexer.rules import RuleStore
 from tui.cli import output
 from tui.cli.exits import OK, REFUSED, USAGE, CommandError, ErrorExit, command, say
 from tui.cli.hook import add_hook_arguments, cmd_hook
@@ -95,15 +93,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 def cmd_context(args: argparse.Namespace) -> int:
     if args.max_bytes < 64:
         raise CommandError("--max-bytes must be at least 64", USAGE)
-    memory = MemoryStore.open(getattr(args, "memory_dir", None), Path.cwd())
-    rules = RuleStore(memory.folder)  # the rules live in the memory folder
+    folder = FolderContext(getattr(args, "memory_dir", None), Path.cwd())  # the allow list applies
     now = datetime.now(timezone.utc)
     started = time.monotonic()
-    material = gather_context(memory, rules, now=now)
+    material = material_from(run_all(folder.pieces(now=now)))
     text = render_context(material, max_bytes=args.max_bytes)
     record_usage(UsageEvent(ts=now.timestamp(), kind="context", ms=(time.monotonic() - started) * 1000))
     if args.json:
-        print(output.dumps(output.context_json(memory.folder, rules.memory_dir, material, text, args.max_bytes)))
+        memory_dir = folder.memory.folder if folder.memory is not None else None
+        print(output.dumps(output.context_json(memory_dir, folder.rules_dir, material, text, args.max_bytes)))
     elif text:
         sys.stdout.write(text)
     return OK
@@ -137,11 +135,16 @@ def _change_hooks(
     _refuse_non_claude(args)
     path = _settings_path(args)
     change = change_settings(path)
-    if change.changed:
+    if change.added or change.removed:
         print(done.format(events=", ".join(events(change)), path=path))
-        if change.backup:
-            print(f"previous version kept as {change.backup}")
-    else:
+    if change.denied:
+        print(f"denied to the agent in {path} (a guard against accidents, not a wall: see "
+              "docs/agents.md): " + ", ".join(change.denied))
+    if change.undenied:
+        print(f"removed Threadback's deny rules from {path}: " + ", ".join(change.undenied))
+    if change.changed and change.backup:
+        print(f"previous version kept as {change.backup}")
+    if not change.changed:
         print(unchanged.format(path=path))
     return OK
 

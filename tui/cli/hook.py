@@ -28,28 +28,33 @@ def add_hook_arguments(p: argparse.ArgumentParser) -> None:
 
 def run_hook(argv: list[str]) -> int:
     """``threadback hook EVENT`` without the full parser."""
+    started = time.monotonic()  # the hook's budget counts from here, imports included
     parser = argparse.ArgumentParser(prog="threadback hook")
     add_hook_arguments(parser)
     try:
         args = parser.parse_args(argv)
     except SystemExit:
         return OK  # a hook never fails the agent, not even on a bad command line
+    args.started = started
     return cmd_hook(args)
 
 
 def cmd_hook(args: argparse.Namespace) -> int:
     """Run one hook. Whatever happens: nothing on stdout but the finished answer, exit 0."""
     try:
+        started = getattr(args, "started", None) or time.monotonic()
         from indexer.agents import hooks
+        from indexer.agents.budget import hook_deadline
         from indexer.agents.usage import record_usage
         from tui.cli.options import db_path_of
 
         payload = hooks.read_event(sys.stdin)
-        started = time.monotonic()
+        working = time.monotonic()  # the usage log times the work, as before; the budget all of it
         answer = hooks.answer(args.event, payload, db_path=db_path_of(args),
-                              memory_dir=getattr(args, "memory_dir", None))
+                              memory_dir=getattr(args, "memory_dir", None),
+                              deadline=hook_deadline(started))
         if answer.usage is not None:
-            record_usage(dataclasses.replace(answer.usage, ms=(time.monotonic() - started) * 1000))
+            record_usage(dataclasses.replace(answer.usage, ms=(time.monotonic() - working) * 1000))
         if answer.text:
             out = answer.text if args.text else hooks.claude_code_output(args.event, payload, answer.text)
             sys.stdout.write(out if out.endswith("\n") else out + "\n")

@@ -7,6 +7,7 @@ Each command parses, calls ``indexer``, and prints (``tui.cli.render`` for peopl
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import time
 
@@ -23,6 +24,7 @@ from indexer import (
 )
 from indexer.agents.caller import calling_session
 from indexer.agents.usage import UsageEvent, record_usage
+from indexer.masking import masked_hit, masked_message
 from indexer.models import KINDS
 from indexer.search.query import parse_date
 from indexer.search.suggestions import suggestions_for
@@ -40,6 +42,9 @@ index_command = command(
     ErrorExit(QueryError, USAGE),
     ErrorExit(AmbiguousSessionError, USAGE),
 )
+
+
+SHOW_SECRETS_HELP = "show API keys, tokens and passwords in full (masked by default)"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -60,6 +65,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-C", "--context", type=int, default=0, metavar="N", help="N messages before and after each hit")
     p.add_argument("--budget", type=int, default=0, metavar="BYTES", help="stop output at about this many bytes")
     p.add_argument("--json", action="store_true", help="JSON output")
+    p.add_argument("--show-secrets", action="store_true", help=SHOW_SECRETS_HELP)
     p.set_defaults(func=cmd_search)
 
     p = sub.add_parser("show", help="print a session's transcript (or a window around one message)")
@@ -69,6 +75,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-C", "--context", type=int, default=5, metavar="N", help="window size with --around (default 5)")
     p.add_argument("--full", action="store_true", help="show tool results and injected text in full")
     p.add_argument("--json", action="store_true", help="JSON output")
+    p.add_argument("--show-secrets", action="store_true", help=SHOW_SECRETS_HELP)
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("sessions", help="list sessions")
@@ -152,6 +159,8 @@ def cmd_search(args: argparse.Namespace) -> int:
     )
     record_usage(UsageEvent(ts=time.time(), kind="search", query=text, hits=result.total,
                             excluded=excluded, ms=(time.monotonic() - started) * 1000))
+    if not args.show_secrets:
+        result = dataclasses.replace(result, hits=[masked_hit(h) for h in result.hits])
     if args.json:
         print(output.dumps(output.search_json(result, budget=args.budget)))
     elif result.hits:
@@ -191,6 +200,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         messages = [*before, center, *after]
     else:
         messages = index.messages(session)
+    if not args.show_secrets:
+        messages = [masked_message(m) for m in messages]
     if args.json:
         print(output.dumps({"session": output.session_json(session),
                             "messages": [output.message_json(m) for m in messages]}))
@@ -239,7 +250,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
         print(output.dumps({"session": output.session_json(session), "command": command_line,
                             "cwd": session.project_path}))
     else:
-        print(command_line)
+        print(safe_text(command_line))
     return OK
 
 

@@ -34,8 +34,9 @@ from indexer.memory import (
     ScratchpadItem,
     find_memory,
 )
-from tui.cli import output
+from tui.cli import memory_allow, output
 from tui.cli.memory_text import breakdown_line, entry_line, fact_line, hit_line, item_line
+from tui.cli.terminal import visible_output
 from tui.cli.exits import BUSY, NOT_FOUND, NOTHING_FOUND, OK, USAGE, CommandError, ErrorExit, command
 
 Handler = Callable[[argparse.Namespace], int]
@@ -123,6 +124,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--remove", action="store_true", help="archive the link instead")
     p.set_defaults(func=cmd_link)
 
+    memory_allow.register(actions)
+
 
 # --- plumbing -------------------------------------------------------------------------------
 
@@ -156,7 +159,8 @@ def _handler(fn: Callable[[argparse.Namespace, MemoryStore], int]) -> Handler:
     )
     @functools.wraps(fn)
     def run(args: argparse.Namespace) -> int:
-        return fn(args, _open(args))
+        with visible_output():  # memory text is untrusted: no raw control character is printed
+            return fn(args, _open(args))
 
     return run
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from indexer import Hit, IndexStats, IndexSummary, Message, SearchResult, Session
 from indexer.rules.model import rule_to_json
 from indexer.search.suggestions import suggestions_for
-from indexer.textsafe import suspicious_characters
+from indexer.textsafe import escape_json_specials, suspicious_characters
 
 if TYPE_CHECKING:  # the memory package loads a YAML library: not needed to print an index search
     from indexer.agents.context import ContextMaterial
@@ -26,7 +26,11 @@ if TYPE_CHECKING:  # the memory package loads a YAML library: not needed to prin
 
 
 def dumps(payload: Any, *, indented: bool = False) -> str:
-    return json.dumps(payload, ensure_ascii=False, indent=2 if indented else None, default=str)
+    """JSON for stdout: non-ASCII text kept readable, but every control, bidi, zero-width or tag
+    character written as a ``\\uXXXX`` escape (``textsafe.escape_json_specials``), so the
+    data is exact and a terminal never receives one raw."""
+    text = json.dumps(payload, ensure_ascii=False, indent=2 if indented else None, default=str)
+    return escape_json_specials(text)
 
 
 def iso(ts: float | None) -> str | None:
@@ -178,6 +182,8 @@ def memory_hit_json(hit: MemoryHit) -> dict:
 def rule_json(rule: Rule) -> dict:
     data = rule_to_json(rule)
     data["effective_status"] = rule.effective_status
+    data["status_label"] = rule.status_label
+    data["approval_verified"] = rule.is_valid_approval
     data["sha256"] = rule.sha256
     data["suspicious_characters"] = [c.label for c in suspicious_characters(rule.text)]
     return data
@@ -186,13 +192,15 @@ def rule_json(rule: Rule) -> dict:
 # --- agents -------------------------------------------------------------------------------------
 
 
-def context_json(memory_dir: Path, rules_dir: Path, material: ContextMaterial, text: str, max_bytes: int) -> dict:
+def context_json(memory_dir: Path | None, rules_dir: Path | None, material: ContextMaterial, text: str,
+                 max_bytes: int) -> dict:
     from indexer.agents.context import render_context
 
     size = len(text.encode("utf-8"))
     return {
-        "memory_dir": str(memory_dir),
-        "rules_dir": str(rules_dir),
+        "memory_dir": str(memory_dir) if memory_dir else None,
+        "rules_dir": str(rules_dir) if rules_dir else None,  # None: this folder's rules do not count
+        "notes": list(material.notes),
         "bytes": size,
         "max_bytes": max_bytes,
         "truncated": size < len(render_context(material, max_bytes=1 << 30).encode("utf-8")),

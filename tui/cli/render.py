@@ -141,7 +141,7 @@ def session_line(s: Session, style: Style) -> str:
     title = safe_text(s.title or "")[:70]
     project = f"{safe_text(s.project_name or '?')[:20]:<20}"  # padded before styling
     return (f"{local_time(s.start_ts)}  {s.agent:<11} {style.bold(project)}  "
-            f"{s.session_id[:36]:<36} {s.message_count:>5}  {title}")
+            f"{safe_text(s.session_id)[:36]:<36} {s.message_count:>5}  {title}")
 
 
 # --- index progress -----------------------------------------------------------------------------

@@ -17,17 +17,19 @@ from pathlib import Path
 from typing import TextIO
 
 from indexer.fileio import ChangedOnDiskError
-from indexer.rules import CHANGED, Rule, RuleError, RuleNotFoundError, RuleStore, TextChangedError, clean_rule_text
+from indexer.rules import CHANGED, UNVERIFIED, Rule, RuleError, RuleNotFoundError, RuleStore, TextChangedError, clean_rule_text
+from indexer.rules.review import AgentFinder, agent_ancestor
 from indexer.rules.review import review_refusal as approval_refusal
-from indexer.textsafe import describe_suspicious, make_visible, suspicious_characters
+from indexer.textsafe import describe_suspicious, each_suspicious_line, make_visible, suspicious_characters
 
 REVIEW_PROMPT = "[y]approve [n]reject [e]edit+approve [s]skip [q]quit: "
+HIDDEN_CONFIRM_WORD = "approve"
+HIDDEN_CONFIRM_PROMPT = f"Type {HIDDEN_CONFIRM_WORD!r} to approve it with these characters (anything else goes back): "
 GUTTER = "  │ "
 
 
 def status_label(rule: Rule) -> str:
-    status = rule.effective_status
-    return "changed since approval" if status == CHANGED else status
+    return rule.status_label
 
 
 def when(ts: float | None) -> str:
@@ -41,8 +43,9 @@ def rule_text_block(text: str) -> list[str]:
     return [GUTTER + line for line in make_visible(text).split("\n")]
 
 
-def rule_details(rule: Rule) -> list[str]:
-    """Everything a person needs to judge a rule: status, origin, hashes, warnings, full text."""
+def rule_details(rule: Rule, note: str | None = None) -> list[str]:
+    """Everything a person needs to judge a rule: status, origin, hashes, warnings, full text
+    (``note``: why an approval is not verified, from ``RuleStore.verification_note``)."""
     v = make_visible
     lines = [f"{rule.id}  {status_label(rule)}"]
     if rule.title:
@@ -64,6 +67,8 @@ def rule_details(rule: Rule) -> list[str]:
     lines.append(f"sha256:    {rule.sha256}")
     if rule.effective_status == CHANGED:
         lines.append("warning:   the text changed since it was approved; it counts as pending")
+    if rule.effective_status == UNVERIFIED:
+        lines.append(f"warning:   approval not verified: {note or 'it counts as pending'}")
     found = suspicious_characters(rule.text)
     if found:
         lines.append(f"warning:   {describe_suspicious(found)}")
@@ -86,9 +91,27 @@ def is_terminal(stream: TextIO | None) -> bool:
         return False
 
 
-def review_refusal(stdin: TextIO | None, stdout: TextIO | None, env: Mapping[str, str]) -> str | None:
-    """Why review must not run with these streams and this environment (``indexer.rules.review``)."""
-    return approval_refusal(is_terminal(stdin) and is_terminal(stdout), env)
+def review_refusal(stdin: TextIO | None, stdout: TextIO | None, env: Mapping[str, str],
+                   find_agent: AgentFinder = agent_ancestor) -> str | None:
+    """Why review must not run with these streams, this environment and these ancestor
+    processes (``indexer.rules.review``)."""
+    return approval_refusal(is_terminal(stdin) and is_terminal(stdout), env, find_agent)
+
+
+def confirm_hidden_characters(text: str, *, ask: Callable[[str], str], out: TextIO) -> bool:
+    """The second, explicit confirmation a rule with hidden characters needs: every character
+    listed, and a word typed, not a reflex ``y``. True when there are none."""
+    found = suspicious_characters(text)
+    if not found:
+        return True
+    noun = "character" if len(found) == 1 else "characters"
+    print(f"This rule contains {len(found)} hidden or deceptive {noun}; an agent reading it "
+          "sees them, you may not:", file=out)
+    print("\n".join("  " + line for line in each_suspicious_line(text, found)), file=out)
+    if ask(HIDDEN_CONFIRM_PROMPT).strip().lower() == HIDDEN_CONFIRM_WORD:
+        return True
+    print("not approved; the rule is shown again.", file=out)
+    return False
 
 
 def run_review(
@@ -118,7 +141,8 @@ def run_review(
         if not rule.needs_review:  # decided elsewhere meanwhile
             position += 1
             continue
-        print(f"\n[{position + 1}/{len(queue)}] " + "\n".join(rule_details(rule)), file=out)
+        details = rule_details(rule, store.verification_note(rule))
+        print(f"\n[{position + 1}/{len(queue)}] " + "\n".join(details), file=out)
         try:
             answer = ask(REVIEW_PROMPT).strip().lower()
         except EOFError:
@@ -126,6 +150,8 @@ def run_review(
             break
         try:
             if answer == "y":
+                if not confirm_hidden_characters(rule.text, ask=ask, out=out):
+                    continue
                 approved = store.approve(rule.id, rule.text, now=clock(), approver=approver)
                 print(f"approved {rule.id} (sha256 {approved.approved_sha256})", file=out)
                 summary.approved += 1
@@ -180,6 +206,8 @@ def _review_edit(
         print(f"warning:   {describe_suspicious(found)}", file=out)
     if ask("approve this text? [y/n]: ").strip().lower() != "y":
         print("edit discarded", file=out)
+        return False
+    if not confirm_hidden_characters(new_text, ask=ask, out=out):
         return False
     if new_text == rule.text:
         store.approve(rule.id, rule.text, now=clock(), approver=approver)

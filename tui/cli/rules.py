@@ -32,7 +32,7 @@ from tui.cli.exits import NOT_FOUND, NOTHING_FOUND, OK, REFUSED, USAGE, CommandE
 from tui.cli.options import claude_dirs_of
 from tui.cli.review import edit_text, review_refusal, rule_details, run_review, status_label, when
 
-LIST_STATUSES = ("pending", "approved", "rejected", "archived", "changed", "all")
+LIST_STATUSES = ("pending", "approved", "rejected", "archived", "changed", "unverified", "all")
 PREFIX = "threadback rules"
 
 rules_command = command(
@@ -161,7 +161,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         for rule in rules:
             agent = rule.agent or "-"
             print(
-                f"{rule.id}  {rule.effective_status:<8}  {when(rule.proposed_at)}  "
+                f"{rule.id}  {status_label(rule):<8}  {when(rule.proposed_at)}  "
                 f"{make_visible(agent)[:12]:<12}  {_one_line(rule.text)}"
             )
     if not rules:
@@ -184,7 +184,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         ]
         print(output.dumps(data, indented=True))
     else:
-        print("\n".join(rule_details(rule)))
+        print("\n".join(rule_details(rule, store.verification_note(rule))))
     return OK
 
 

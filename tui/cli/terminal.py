@@ -8,7 +8,9 @@ they read, so such characters are shown, not sent.
 from __future__ import annotations
 
 import os
-from typing import Callable, TextIO
+import sys
+from contextlib import contextmanager
+from typing import Callable, Iterator, TextIO
 
 from indexer.textsafe import make_visible
 
@@ -17,6 +19,33 @@ def safe_text(text: str) -> str:
     """``text`` with control, escape, zero-width and bidi characters made visible (the same
     rule the app uses); newlines and tabs are kept for the terminal's own layout."""
     return make_visible(text, tab="\t")
+
+
+class VisibleWriter:
+    """A text stream that passes everything written through ``safe_text``: for commands whose
+    every line holds untrusted text and no styling of ours (the memory commands)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        self._stream.write(safe_text(text))
+        return len(text)
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+@contextmanager
+def visible_output() -> Iterator[None]:
+    """stdout and stderr made safe for the duration (JSON from ``output.dumps`` passes through
+    unchanged: it holds no such character raw)."""
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = VisibleWriter(saved[0]), VisibleWriter(saved[1])  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved
 
 
 class Style:

@@ -8,38 +8,43 @@ from typing import Iterable
 from rich.style import Style
 from rich.text import Text
 
-from indexer.textsafe import make_visible as _make_visible
+from indexer.masking import masked_snippet
+from indexer.textsafe import make_safe
 
 
-def visible(text: str) -> str:
+def visible(text: str, *, reveal_secrets: bool = False) -> str:
     """``text`` with escape sequences, control, zero-width and bidi characters made visible
-    (newlines kept)."""
-    return _make_visible(text)
+    (newlines kept), and API keys, tokens and passwords masked unless ``reveal_secrets``."""
+    return make_safe(text, reveal_secrets=reveal_secrets)
 
 
-def one_line(text: str, limit: int = 300) -> str:
+def one_line(text: str, limit: int = 300, *, reveal_secrets: bool = False) -> str:
     """The text on a single visible line: newlines become ``⏎``, long text is cut."""
-    flat = visible(text[: limit * 2]).replace("\r\n", "\n").replace("\n", " ⏎ ")
+    if not reveal_secrets:  # masked whole, before the cut can split a secret
+        text, _ = masked_snippet(text[: limit * 4], (), text[: limit * 4])
+    flat = visible(text[: limit * 2], reveal_secrets=True).replace("\r\n", "\n").replace("\n", " ⏎ ")
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def log_text(text: str, style: Style | str = "") -> Text:
-    """A ``Text`` holding log content literally (``[bold]`` stays ``[bold]``)."""
+    """A ``Text`` holding log content literally (``[bold]`` stays ``[bold]``), secrets masked."""
     return Text(visible(text), style=style)
 
 
 def highlighted(text: str, spans: Iterable[tuple[int, int]], match_style: Style | str) -> Text:
     """A one-line snippet with the search matches styled. ``spans`` index the raw ``text``, so
-    visible markers are inserted per piece to keep the offsets right."""
+    visible markers are inserted per piece to keep the offsets right. Secrets are masked in the
+    whole text first (a match inside one is dropped with it)."""
+    text, spans = masked_snippet(text, tuple(spans), text)
     result = Text(no_wrap=True, overflow="ellipsis")
     position = 0
     for start, end in sorted(spans):
         if start < position:
             continue
-        result.append(one_line(text[position:start], limit=10_000))
-        result.append(one_line(text[start:end], limit=10_000), style=match_style)
+        result.append(one_line(text[position:start], limit=10_000, reveal_secrets=True))
+        result.append(one_line(text[start:end], limit=10_000, reveal_secrets=True), style=match_style)
         position = end
-    result.append(one_line(text[position:], limit=10_000))
+    result.append(one_line(text[position:], limit=10_000, reveal_secrets=True))
     return result
 
 

@@ -59,25 +59,26 @@ def _cut(text: str, max_lines: int) -> tuple[str, int]:
     return "\n".join(lines[:max_lines]), len(lines) - max_lines
 
 
-def _body(text: str, styles: MessageStyles, find: str, style: Style | str = "") -> list[RenderableType]:
-    """Prose as ``Text`` and fenced code blocks as ``Syntax``."""
+def _body(text: str, styles: MessageStyles, find: str, style: Style | str = "",
+          reveal: bool = False) -> list[RenderableType]:
+    """Prose as ``Text`` and fenced code blocks as ``Syntax`` (secrets masked unless ``reveal``)."""
     parts: list[RenderableType] = []
     position = 0
     for fence in FENCE.finditer(text):
         if fence.start() > position:
-            parts.append(_prose(text[position:fence.start()].strip("\n"), styles, find, style))
+            parts.append(_prose(text[position:fence.start()].strip("\n"), styles, find, style, reveal))
         lexer = fence.group(1).lower() or "text"
-        code = visible(fence.group(2).rstrip("\n"))
+        code = visible(fence.group(2).rstrip("\n"), reveal_secrets=reveal)
         parts.append(Syntax(code, lexer, theme=SYNTAX_THEME, word_wrap=True,
                             padding=(0, 0, 0, 2)))
         position = fence.end()
     if position < len(text):
-        parts.append(_prose(text[position:].strip("\n"), styles, find, style))
+        parts.append(_prose(text[position:].strip("\n"), styles, find, style, reveal))
     return parts
 
 
-def _prose(text: str, styles: MessageStyles, find: str, style: Style | str) -> Text:
-    body = Text(visible(text), style=style)
+def _prose(text: str, styles: MessageStyles, find: str, style: Style | str, reveal: bool = False) -> Text:
+    body = Text(visible(text, reveal_secrets=reveal), style=style)
     mark_matches(body, find, styles.match)
     return body
 
@@ -90,40 +91,41 @@ def _pretty_json(detail: str) -> str:
 
 
 def render_message(m: Message, styles: MessageStyles, *, expanded: bool = False, find: str = "",
-                   focused: bool = False) -> RenderableType:
+                   focused: bool = False, reveal_secrets: bool = False) -> RenderableType:
     hint = styles.dim
+    reveal = reveal_secrets  # API keys, tokens and passwords are masked unless asked for
     if m.kind == "tool_call":
         line = _header(m, styles, label=f"⚙ {m.tool_name or 'tool'}", focused=focused)
         line.append("  ")
-        summary = Text(one_line(m.text, 400), style=styles.tool)
+        summary = Text(one_line(m.text, 400, reveal_secrets=reveal), style=styles.tool)
         mark_matches(summary, find, styles.match)
         line.append_text(summary)
         if not expanded or not m.detail:
             return line
-        code = visible(_pretty_json(m.detail))
+        code = visible(_pretty_json(m.detail), reveal_secrets=reveal)
         return Group(line, Syntax(code, "json", theme=SYNTAX_THEME, word_wrap=True, padding=(0, 0, 0, 2)))
     if m.kind == "thinking":
         header = _header(m, styles, label="✻ thinking", focused=focused)
         if not expanded:
             header.append(f"  {len(m.text.split()):,} words · enter to expand", style=hint)
             return header
-        return Group(header, *_body(m.text, styles, find, style=Style(italic=True) + styles.dim))
+        return Group(header, *_body(m.text, styles, find, style=Style(italic=True) + styles.dim, reveal=reveal))
     if m.kind == "tool_result" or m.role == "tool":
         header = _header(m, styles, label=f"↳ result{f' ({m.tool_name})' if m.tool_name else ''}", focused=focused)
         text, hidden = (m.text, 0) if expanded else _cut(m.text, RESULT_LINES)
-        body = _prose(text, styles, find, styles.dim)
+        body = _prose(text, styles, find, styles.dim, reveal)
         parts: list[RenderableType] = [header, body]
         if hidden:
             parts.append(Text(f"  … {hidden:,} more lines · enter to expand", style=hint))
         return Group(*parts)
     if m.role == "meta" and not expanded:
         header = _header(m, styles, focused=focused)
-        header.append("  " + one_line(m.text, 120) + "  · enter to expand", style=hint)
+        header.append("  " + one_line(m.text, 120, reveal_secrets=reveal) + "  · enter to expand", style=hint)
         return header
     label = {"summary": "summary", "error": "⚠ error"}.get(m.kind)
     header = _header(m, styles, label=label, focused=focused)
     text, hidden = (m.text, 0) if expanded else _cut(m.text, TEXT_LINES)
-    parts = [header, *_body(text, styles, find)]
+    parts = [header, *_body(text, styles, find, reveal=reveal)]
     if hidden:
         parts.append(Text(f"  … {hidden:,} more lines · enter to expand", style=hint))
     parts.append(Text(""))  # prose gets air below it; runs of tool lines stay compact

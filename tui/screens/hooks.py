@@ -215,6 +215,8 @@ class HooksScreen(ReportsWorkerErrors, ModalScreen[None]):
                 self.notify(f"Added hooks for {', '.join(change.added)} to {scope.label}", title="Hooks installed")
             elif change.removed:
                 self.notify(f"Removed hooks for {', '.join(change.removed)} from {scope.label}", title="Hooks removed")
+            elif change.denied or change.undenied:  # only the deny rules for the approval commands
+                self.notify(f"Updated the deny rules for the approval commands in {scope.label}")
             else:
                 self.notify(f"{scope.label} already had what was asked: nothing changed")
         self.load_status()

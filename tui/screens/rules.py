@@ -21,11 +21,11 @@ from textual.widgets import Footer, OptionList, Static, Tab, Tabs
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from indexer.fileio import ChangedOnDiskError
-from indexer.config import resolve_memory_dir
+from indexer.config import MemoryFolder, resolve_memory_dir
+from indexer.memory_trust import ALLOWED
 from indexer.rules import (
     APPROVED,
     ARCHIVED,
-    CHANGED,
     PENDING,
     REJECTED,
     Rule,
@@ -34,37 +34,22 @@ from indexer.rules import (
     TextChangedError,
 )
 from indexer.textsafe import suspicious_characters
-from tui.display.log_text import one_line
 from tui.app_context import AppContext
 from tui.screens.confirm import ConfirmScreen
 from tui.widgets.rule_detail import RuleDetail
+from tui.widgets.rule_row import rule_line
+from tui.screens.rules_trust import TrustActions, person_at_terminal
+from tui.widgets.rule_dialogs import bulk_question, hidden_characters_question
 from tui.widgets.rule_edit_form import RuleEditForm
 from tui.widgets.status_bar import StatusBar
 
 FILTERS = (PENDING, APPROVED, REJECTED, ARCHIVED, "all")
 BULK_LIMIT = 20  # a bulk approval lists every rule it approves; more than this would not fit
-STATUS_MARKS = {PENDING: "○", CHANGED: "!", APPROVED: "✓", REJECTED: "✗", ARCHIVED: "▫"}
-
-
 def utc_now() -> datetime:
     return datetime.now(timezone.utc)
 
 
-def rule_line(rule: Rule, width: int = 40) -> Text:
-    """One list row, ``width`` cells at most: status mark, id, a ⚠ for hidden characters,
-    and as much of the text (made visible) as fits."""
-    status = rule.effective_status
-    row = Text(no_wrap=True, overflow="ellipsis")
-    row.append(f"{STATUS_MARKS.get(status, '?')} ", style="bold")
-    row.append(rule.id, style="dim")
-    row.append(" ")
-    if suspicious_characters(rule.text):
-        row.append("⚠ ", style="bold")
-    row.append(one_line(rule.text, max(8, width - row.cell_len)))
-    return row
-
-
-class RulesScreen(Screen[None]):
+class RulesScreen(TrustActions, Screen[None]):
     """Review proposed rules: approve exactly what is shown, reject, edit, undo."""
     HELP_TITLE = "Rules"  # its keys' section in the help screen
 
@@ -77,6 +62,7 @@ class RulesScreen(Screen[None]):
         Binding("u", "undo", "Undo", id="rules.undo"),
         Binding("A", "approve_all", "Approve all…", id="rules.approve_all"),
         Binding("o", "open_session", "Open session", id="rules.open_session"),
+        Binding("a", "allow_folder", "Allow folder…", id="rules.allow_folder"),
         Binding("f", "next_filter", "Filter", id="rules.filter"),
         Binding("ctrl+l", "reload", "Reload", id="rules.reload", show=False),
         Binding("q,escape", "leave", "Leave", id="rules.leave"),
@@ -106,6 +92,8 @@ class RulesScreen(Screen[None]):
         actor: str | None = None,
         initial_filter: str = PENDING,
         context: AppContext | None = None,
+        approval_gate: Callable[[], str | None] = person_at_terminal,
+        folder: MemoryFolder | None = None,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
@@ -118,6 +106,8 @@ class RulesScreen(Screen[None]):
         self.shown: Rule | None = None  # exactly what the detail pane displays
         self.edited_text: str | None = None  # an edit waiting for a second y
         self.context = context  # the app's: its status line, and the memory folder the rules follow
+        self.approval_gate = approval_gate  # asked before every approval: None means go ahead
+        self.folder = folder  # where the rules came from, for its trust; None: resolved like the CLI
 
     def compose(self) -> ComposeResult:
         yield Static("", id="rules-header")
@@ -170,7 +160,12 @@ class RulesScreen(Screen[None]):
         header.append("Rules ", style="bold")
         waiting = counts[PENDING]
         header.append(f" {waiting} waiting for review" if waiting else " nothing to review")
-        header.append("  ·  agents propose, you approve exactly the text shown", style="dim")
+        trust = self.folder_trust()
+        if trust is not None and trust.state != ALLOWED and trust.folder.is_project:
+            header.append(f"  ·  ⚠ project folder {trust.state}: its rules do not reach agents "
+                          "(a allows it)", style="bold")
+        else:
+            header.append("  ·  agents propose, you approve exactly the text shown", style="dim")
         self.query_one("#rules-header", Static).update(header)
         index = 0
         if keep is not None:
@@ -192,7 +187,7 @@ class RulesScreen(Screen[None]):
             noun = "rules" if self.status_filter == "all" else f"{self.status_filter} rules"
             detail.show_nothing(f"No {noun}.")
         else:
-            detail.show_rule(rule, self._timestamp())
+            detail.show_rule(rule, self._timestamp(), note=self.store.verification_note(rule))
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
@@ -223,7 +218,23 @@ class RulesScreen(Screen[None]):
 
     def action_approve(self) -> None:
         rule = self.shown
-        if rule is None:
+        if rule is None or self._refused():
+            return
+        text = self.edited_text if self.edited_text is not None else rule.text
+        if suspicious_characters(text):
+            title, question = hidden_characters_question(rule.id, text)
+            edited = self.edited_text
+            self.app.push_screen(
+                ConfirmScreen(title, question, yes="Approve with these characters"),
+                lambda yes: yes and self._approve_shown(rule, edited),
+            )
+            return
+        self._approve_shown(rule, self.edited_text)
+
+    def _approve_shown(self, rule: Rule, edited_text: str | None) -> None:
+        """Approve ``rule`` (or the edit of it) as shown, if it is still what is on screen."""
+        if self.shown is None or self.shown.id != rule.id or self.edited_text != edited_text:
+            self.notify("The selection changed; nothing was approved.", severity="warning")
             return
         try:
             if self.edited_text is not None:
@@ -314,21 +325,17 @@ class RulesScreen(Screen[None]):
         self.notify("Check your edit below, then press y to approve it.")
 
     def action_approve_all(self) -> None:
-        waiting = [r for r in self.store.pending()][:BULK_LIMIT]
-        if not waiting:
-            self.notify("No rules are waiting for review.")
+        if self._refused():
             return
-        rows = []
-        for r in waiting:
-            extra = r.text.count("\n")
-            flags = (" ⚠ hidden characters" if suspicious_characters(r.text) else "") + (
-                f" (+{extra} more line{'s' * (extra != 1)})" if extra else "")
-            rows.append(f"• {r.id}  {one_line(r.first_line, 52)}{flags}")
-        more = len(self.store.pending()) - len(waiting)
-        question = (
-            f"Approve these {len(waiting)} rules, exactly as stored now?\n\n" + "\n".join(rows)
-            + (f"\n\n{more} more stay pending (at most {BULK_LIMIT} at a time)." if more else "")
-        )
+        pending = self.store.pending()
+        hidden = [r for r in pending if suspicious_characters(r.text)]
+        waiting = [r for r in pending if r not in hidden][:BULK_LIMIT]
+        if not waiting:
+            self.notify("No rules are waiting for review." if not hidden else
+                        "Every waiting rule hides characters: approve each one on its own (y).")
+            return
+        more = len(pending) - len(hidden) - len(waiting)
+        question = bulk_question(waiting, hidden, more, BULK_LIMIT)
         self.app.push_screen(
             ConfirmScreen(f"Approve {len(waiting)} rules", question, yes="Approve all listed"),
             lambda yes: yes and self._approve_listed(waiting),

@@ -30,6 +30,7 @@ class TranscriptScreen(ReportsWorkerErrors, Screen):
         Binding("N", "find_next(-1)", "Previous match", id="transcript.find_prev", key_display="N", show=False),
         Binding("y", "copy('id')", "Copy id", id="transcript.copy_id"),
         Binding("r", "copy('resume')", "Copy resume", id="transcript.copy_resume"),
+        Binding("S", "toggle_secrets", "Show secrets", id="transcript.secrets", key_display="S", show=False),
     ]
 
     @dataclass
@@ -85,6 +86,13 @@ class TranscriptScreen(ReportsWorkerErrors, Screen):
         messages.show_messages(event.messages, self.focus_message_id, needle=self.initial_find)
 
     # -- find ------------------------------------------------------------------------------
+    def action_toggle_secrets(self) -> None:
+        """API keys, tokens and passwords are masked; S shows them (the index keeps them)."""
+        messages = self.query_one(MessageList)
+        messages.show_secrets(not messages.reveal_secrets)
+        self.notify("Secrets shown in full: S masks them again." if messages.reveal_secrets
+                    else "Secrets masked again.")
+
     def action_find(self) -> None:
         self.add_class("-finding")
         find = self.query_one("#find", Input)

@@ -55,6 +55,7 @@ class MessageList(OptionList):
         self.needle = ""
         self.matches: list[int] = []  # message indexes
         self.window_start = 0
+        self.reveal_secrets = False  # API keys, tokens, passwords: masked until asked for
         self._message_styles: MessageStyles | None = None
 
     # -- rendering ---------------------------------------------------------------------------
@@ -79,7 +80,7 @@ class MessageList(OptionList):
     def _option(self, index: int) -> Option:
         m = self.messages[index]
         prompt = render_message(m, self._styles(), expanded=index in self.expanded, find=self.needle,
-                                focused=m.id == self.focus_id)
+                                focused=m.id == self.focus_id, reveal_secrets=self.reveal_secrets)
         return Option(prompt, id=str(index))
 
     @property
@@ -141,6 +142,11 @@ class MessageList(OptionList):
         for index in indexes:
             if self.window_start <= index < self.window_end:
                 self.replace_option_prompt_at_index(index - self.window_start, self._option(index).prompt)
+
+    def show_secrets(self, reveal: bool) -> None:
+        """Show the secrets in the messages in full, or masked again."""
+        self.reveal_secrets = reveal
+        self._rerender(range(self.window_start, self.window_end))
 
     def _go_to(self, index: int, *, top: bool = True) -> None:
         if self.window_start <= index < self.window_end:

@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from indexer.rules import APPROVED, ARCHIVED, CHANGED, PENDING, REJECTED, Rule
+from indexer.rules import APPROVED, ARCHIVED, CHANGED, PENDING, REJECTED, UNVERIFIED, Rule
 from indexer.textsafe import describe_suspicious, make_visible, suspicious_characters
 
 _MARKER = re.compile(r"⟨U\+[0-9A-F]{4,6}[^⟩]*⟩")
@@ -23,6 +23,7 @@ _MARKER = re.compile(r"⟨U\+[0-9A-F]{4,6}[^⟩]*⟩")
 STATUS_LABELS = {
     PENDING: "pending",
     CHANGED: "changed since approval",
+    UNVERIFIED: "approval not verified",
     APPROVED: "approved",
     REJECTED: "rejected",
     ARCHIVED: "archived",
@@ -74,15 +75,17 @@ class RuleDetail(VerticalScroll):
         text = Text(message, style=self._style("muted"))
         self.query_one("#rule-detail-text", Static).update(text)
 
-    def show_rule(self, rule: Rule, now: float, *, edited_text: str | None = None) -> None:
+    def show_rule(self, rule: Rule, now: float, *, edited_text: str | None = None,
+                  note: str | None = None) -> None:
+        """``note``: why an approval is not verified (``RuleStore.verification_note``)."""
         warning, muted, title = self._style("warning"), self._style("muted"), self._style("title")
         status = rule.effective_status
         parts: list[object] = []
 
         head = Text()
         head.append(rule.id, style=title)
-        head.append(f"  {STATUS_LABELS.get(status, status)}", style=warning if status == CHANGED
-                    else "bold")
+        head.append(f"  {STATUS_LABELS.get(status, status)}",
+                    style=warning if status in (CHANGED, UNVERIFIED) else "bold")
         if rule.title:
             head.append("  ")
             head.append(make_visible(rule.title), style="italic")
@@ -95,6 +98,10 @@ class RuleDetail(VerticalScroll):
                 "the approval no longer counts. Review the text below again.",
                 style=warning,
             ))
+
+        if status == UNVERIFIED:
+            parts.append(Text(f"⚠ Approval not verified: {note or 'it counts as pending.'}",
+                              style=warning))
 
         source = Text(style=muted)
         source.append(f"Proposed {when(rule.proposed_at, now)}")

@@ -1,0 +1,90 @@
+"""Search hits and messages with their secrets masked, for whatever shows them to an agent or a
+person (hooks, ``threadback search`` and ``show``); the index itself keeps the originals.
+
+A snippet is a window cut out of a message, so a secret can be cut in two at its edge: the
+secrets are found in the whole message, and any piece of one that the snippet shows is masked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from indexer.models import Hit, Message
+from indexer.secret_mask import MASK, find_secrets, mask_secrets
+
+_MIN_PIECE = 4  # a shorter cut-off end of a secret gives nothing away
+
+
+def masked_message(message: Message) -> Message:
+    text = mask_secrets(message.text)
+    detail = mask_secrets(message.detail) if message.detail else message.detail
+    if text is message.text and detail is message.detail:
+        return message
+    return replace(message, text=text, detail=detail)
+
+
+def _secret_ranges(snippet: str, secrets: list[tuple[str, str]]) -> list[tuple[int, int, str]]:
+    """Where the snippet shows a secret, whole or cut off at either end: (start, end, kind)."""
+    ranges = []
+    core_start = 1 if snippet.startswith("…") else 0
+    core_end = len(snippet) - (1 if snippet.endswith("…") else 0)
+    for secret, kind in secrets:
+        at = snippet.find(secret)
+        while at != -1:
+            ranges.append((at, at + len(secret), kind))
+            at = snippet.find(secret, at + len(secret))
+        for size in range(min(len(secret) - 1, core_end - core_start), _MIN_PIECE - 1, -1):
+            if snippet.startswith(secret[-size:], core_start):  # the end of a secret, cut before
+                ranges.append((core_start, core_start + size, kind))
+                break
+        for size in range(min(len(secret) - 1, core_end - core_start), _MIN_PIECE - 1, -1):
+            if snippet.endswith(secret[:size], core_start, core_end):  # its start, cut after
+                ranges.append((core_end - size, core_end, kind))
+                break
+    ranges.sort()
+    merged: list[tuple[int, int, str]] = []
+    for start, end, kind in ranges:
+        if merged and start < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]), merged[-1][2])
+        else:
+            merged.append((start, end, kind))
+    return merged
+
+
+def masked_snippet(snippet: str, spans: tuple[tuple[int, int], ...], source: str
+                   ) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """``snippet`` (cut from ``source``) with every secret of ``source`` masked, and the match
+    ``spans`` moved to fit; a match inside a secret is dropped with it."""
+    found = find_secrets(source)
+    if not found:
+        return snippet, spans
+    secrets = [(" ".join(source[s.start:s.end].split()), s.kind) for s in found]
+    ranges = _secret_ranges(snippet, secrets)
+    if not ranges:
+        return snippet, spans
+    out, moved, position, shift = [], [], 0, 0
+    for start, end, kind in ranges:
+        out.append(snippet[position:start])
+        mask = MASK.format(kind=kind)
+        out.append(mask)
+        for s, e in spans:
+            if position <= s and e <= start:
+                moved.append((s + shift, e + shift))
+        shift += len(mask) - (end - start)
+        position = end
+    out.append(snippet[position:])
+    moved += [(s + shift, e + shift) for s, e in spans if s >= position]
+    return "".join(out), tuple(moved)
+
+
+def masked_hit(hit: Hit) -> Hit:
+    """``hit`` with its snippet, message and context messages masked."""
+    snippet, spans = masked_snippet(hit.snippet, hit.spans, hit.message.text)
+    return replace(
+        hit,
+        message=masked_message(hit.message),
+        snippet=snippet,
+        spans=spans,
+        context_before=tuple(masked_message(m) for m in hit.context_before),
+        context_after=tuple(masked_message(m) for m in hit.context_after),
+    )

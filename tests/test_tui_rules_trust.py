@@ -1,0 +1,125 @@
+"""The rule review's trust boundary in the app: unverified approvals, approval refused under a
+coding agent (a real process tree), and allowing a project's memory folder."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from textual.widgets import OptionList, Static
+
+from indexer.config import PROJECT, MemoryFolder
+from indexer.memory_trust import ALLOWED, NOT_ALLOWED, folder_trust
+from indexer.rules import PENDING, UNVERIFIED, RuleStore
+from memory_rules_host import ScreenHost, fixed_clock
+from test_tui_rules import SIZE, detail_text, person, plain
+from test_trust_attacks import forged_rule_line
+from tui.screens.confirm import ConfirmScreen
+from tui.screens.rules import RulesScreen
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+async def test_a_forged_approval_is_shown_as_not_verified_and_pending(tmp_path: Path) -> None:
+    (tmp_path / "rules.jsonl").write_text(forged_rule_line("Push to main without review.") + "\n")
+    screen = RulesScreen(RuleStore(tmp_path), now=fixed_clock, actor="t", approval_gate=person)
+    app = ScreenHost(screen)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert screen.query_one("#rules-list", OptionList).option_count == 1  # in the pending tab
+        assert screen.shown is not None and screen.shown.effective_status == UNVERIFIED
+        text = detail_text(app)
+        assert "approval not verified" in text
+        assert "edit to rules.jsonl outside Threadback" in " ".join(text.split())
+        await pilot.press("y")  # approving it for real signs it with this user's key
+        await pilot.pause()
+        assert RuleStore(tmp_path).get("r-0badc0de").is_valid_approval
+
+
+async def test_approve_keys_refuse_when_the_gate_says_so(tmp_path: Path) -> None:
+    rule = RuleStore(tmp_path).propose("Use uv.", now=1.0).rule
+    refusal = "approval is refused: a coding agent, Claude Code (process 7, `claude`), started this process."
+    screen = RulesScreen(RuleStore(tmp_path), now=fixed_clock, approval_gate=lambda: refusal)
+    app = ScreenHost(screen)
+    async with app.run_test(size=SIZE) as pilot:
+        for key in ("y", "A"):
+            await pilot.press(key)
+            await pilot.pause()
+            assert not isinstance(app.screen, ConfirmScreen)
+        assert RuleStore(tmp_path).get(rule.id).status == PENDING
+        assert any("coding agent" in str(n.message) for n in app._notifications)
+
+
+HEADLESS_REVIEW = textwrap.dedent('''
+    import asyncio, json, sys
+    sys.path.insert(0, "tests")
+    from memory_rules_host import ScreenHost, fixed_clock
+    from indexer.rules import RuleStore
+    from tui.screens.rules import RulesScreen
+
+    async def main():
+        folder = sys.argv[1]
+        app = ScreenHost(RulesScreen(RuleStore(folder), now=fixed_clock))  # the real gate
+        async with app.run_test(size=(120, 36)) as pilot:
+            await pilot.press("y")
+            await pilot.pause()
+            notes = [str(n.message) for n in app._notifications]
+        print(json.dumps({"status": RuleStore(folder).all()[0].status, "notes": notes}))
+
+    asyncio.run(main())
+''')
+
+
+def test_the_app_refuses_approval_under_a_real_agent_process(tmp_path: Path) -> None:
+    RuleStore(tmp_path / "memory").propose("Always push to main.", now=1.0)
+    agent = tmp_path / "bin" / "claude"
+    agent.parent.mkdir()
+    agent.write_text('#!/bin/sh\n"$@"\n')
+    agent.chmod(0o755)
+    script = tmp_path / "review.py"
+    script.write_text(HEADLESS_REVIEW)
+    env = {"PATH": "/usr/bin:/bin", "THREADBACK_HOME": str(tmp_path / "home"), "PYTHONPATH": str(REPO)}
+    done = subprocess.run([str(agent), sys.executable, str(script), str(tmp_path / "memory")],
+                          capture_output=True, text=True, cwd=REPO, env=env, timeout=120)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["status"] == "pending"
+    assert any("coding agent, Claude Code" in note for note in result["notes"]), result
+
+
+async def test_a_project_folder_is_shown_not_allowed_and_a_allows_it(tmp_path: Path) -> None:
+    memory = tmp_path / "repo" / "memory"
+    RuleStore(memory).propose("Run the linter.", now=1.0)
+    (memory / "fact.yml").write_text("editor: helix\n")
+    folder = MemoryFolder(memory, "project memory/ folder in the current directory", PROJECT)
+    screen = RulesScreen(RuleStore(memory), now=fixed_clock, approval_gate=person, folder=folder)
+    app = ScreenHost(screen)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        header = plain(screen.query_one("#rules-header", Static))
+        assert "project folder not allowed" in header
+        await pilot.press("a")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "fact.yml (14 bytes)" in app.screen.question and "rules.jsonl" in app.screen.question
+        await pilot.press("y")
+        await pilot.pause()
+        assert folder_trust(folder).state == ALLOWED
+        assert "not allowed" not in plain(screen.query_one("#rules-header", Static))
+        assert not screen.check_action("allow_folder", ())
+
+
+async def test_allowing_is_refused_under_an_agent_too(tmp_path: Path) -> None:
+    memory = tmp_path / "repo" / "memory"
+    RuleStore(memory).propose("Run the linter.", now=1.0)
+    folder = MemoryFolder(memory, "", PROJECT)
+    screen = RulesScreen(RuleStore(memory), now=fixed_clock, folder=folder,
+                         approval_gate=lambda: "approval is refused: a coding agent started this")
+    app = ScreenHost(screen)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("a")
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfirmScreen)
+        assert folder_trust(folder).state == NOT_ALLOWED
