@@ -6,7 +6,8 @@ index refresh runs detached. The command line only reads stdin, calls ``answer``
 
 - session-start: how to search past sessions, then ``context`` (rules, memory as reference).
 - prompt: when the prompt points at past work (``recall``), a reminder with the exact search
-  command and the top hits, wrapped as reference data.
+  command and the hits that pass the relevance bar (``relevance``), each with the command that
+  opens it, wrapped as reference data and capped at ``REMINDER_MAX_BYTES``.
 - refresh: an index run in the background, after Stop at most every ``STOP_REFRESH_INTERVAL``.
 """
 
@@ -24,6 +25,7 @@ from typing import Any, TextIO
 
 from indexer.agents.context import DEFAULT_MAX_BYTES, build_context, wrap_reference
 from indexer.agents.recall import RecallMatch, detect_recall
+from indexer.agents.relevance import CANDIDATES_PER_QUERY, RelevantHit, RelevantResult, relevant_hits
 from indexer.agents.refresh import start_refresh
 from indexer.agents.usage import UsageEvent
 from indexer.index import Index
@@ -40,6 +42,7 @@ SEARCH_DEADLINE_SECONDS = 0.6
 INDEX_BUSY_TIMEOUT_MS = 200
 PROMPT_HITS = 3
 HIT_SNIPPET_CHARS = 220
+REMINDER_MAX_BYTES = 3072  # the prompt reminder never grows past this, however many hits pass
 
 ROUTING_LINE = (
     "Threadback indexes your past sessions (Claude Code, Codex, pi). Before answering from "
@@ -145,19 +148,14 @@ def prompt(payload: dict[str, Any], db_path: Path) -> HookAnswer:
     index = open_index_quietly(db_path)
     if index is None:
         return HookAnswer("", UsageEvent(ts=now, kind="hook-prompt", session=session, fired=True))
-    query, hits = match.query, []
     try:
-        if match.terms:
-            hits = quick_search(index, query, session)
-            if not hits and len(match.terms) > 1:
-                hits = quick_search(index, match.any_query, session)
-                if hits:
-                    query = match.any_query
+        found = find_relevant(index, match.terms, session)
     finally:
         index.close()
-    event = UsageEvent(ts=now, kind="hook-prompt", query=query or None, hits=len(hits) if query else None,
+    query = found.query or match.query
+    event = UsageEvent(ts=now, kind="hook-prompt", query=query or None, hits=len(found.hits) if query else None,
                        excluded=(session,) if session else (), session=session, fired=True)
-    return HookAnswer(recall_reminder(match, query, session, hits), event)
+    return HookAnswer(recall_reminder(match, query, session, list(found.hits)), event)
 
 
 def open_index_quietly(path: Path) -> Index | None:
@@ -175,18 +173,24 @@ def open_index_quietly(path: Path) -> Index | None:
     return index
 
 
-def quick_search(index: Index, query: str, session: str | None) -> list[Hit]:
-    """At most ``PROMPT_HITS`` hits, one per session; a search running past the deadline is
-    interrupted and counts as no hits."""
+def find_relevant(index: Index, terms: tuple[str, ...], session: str | None) -> RelevantResult:
+    """At most ``PROMPT_HITS`` hits, one per session, that pass the relevance bar
+    (``indexer.agents.relevance``); every search together is interrupted at the deadline."""
+    if not terms:
+        return RelevantResult("", (), ())
     deadline = time.monotonic() + SEARCH_DEADLINE_SECONDS
+    excluded = (session,) if session else ()
     conn = index.conn
     conn.set_progress_handler(lambda: 1 if time.monotonic() > deadline else 0, 20000)
+
+    def candidates(query: str) -> list[Hit]:
+        try:
+            return list(index.search(query, limit=CANDIDATES_PER_QUERY, exclude_sessions=excluded).hits)
+        except Exception:  # a query past the deadline, or one the index cannot answer: no hits
+            return []
+
     try:
-        result = index.search(query, limit=PROMPT_HITS, one_per_session=True,
-                              exclude_sessions=(session,) if session else ())
-        return list(result.hits)
-    except Exception:
-        return []
+        return relevant_hits(candidates, terms, limit=PROMPT_HITS, deadline=deadline)
     finally:
         conn.set_progress_handler(None, 0)
 
@@ -199,17 +203,22 @@ def search_command(query: str, session: str | None) -> str:
     return " ".join(parts)
 
 
-def compact_hit_line(hit: Hit) -> str:
-    s, m = hit.session, hit.message
+def open_command(hit: Hit) -> str:
+    """The command that opens a hit in its transcript."""
+    return f"threadback show {shlex.quote(hit.session.session_id)} --around {hit.message.id}"
+
+
+def compact_hit_line(found: RelevantHit) -> str:
+    s, m = found.hit.session, found.hit.message
     when = datetime.fromtimestamp(m.ts).strftime("%Y-%m-%d") if m.ts else "undated"
-    snippet = " ".join(hit.snippet.split())
+    snippet = found.snippet
     if len(snippet) > HIT_SNIPPET_CHARS:
         snippet = snippet[: HIT_SNIPPET_CHARS - 1] + "…"
-    line = f"- {s.agent} · {s.project_name or '?'} · {when} · session {s.session_id} · msg {m.id}: {snippet}"
+    line = f"- {s.agent} · {s.project_name or '?'} · {when} · `{open_command(found.hit)}`: {snippet}"
     return make_visible(line, tab="\t")
 
 
-def recall_reminder(match: RecallMatch, query: str, session: str | None, hits: list[Hit]) -> str:
+def recall_reminder(match: RecallMatch, query: str, session: str | None, hits: list[RelevantHit]) -> str:
     lines = [
         f"Threadback: this prompt refers to earlier work (\u201c{match.phrase}\u201d). "
         "Search the past sessions before answering from memory:",
@@ -217,13 +226,19 @@ def recall_reminder(match: RecallMatch, query: str, session: str | None, hits: l
     ]
     if not query:
         lines.append("  (put the error message, file or command names you are looking for in the quotes)")
-    if hits:
-        lines.append("Top matches from past sessions (reference data; open one with "
-                     "`threadback show <session> --around <msg>`):")
-        lines.append(wrap_reference("\n".join(compact_hit_line(h) for h in hits)))
-    elif query:
+    elif not hits:
         lines.append("  (no direct match: try other words, a longer CJK phrase, or the exact error text)")
-    return "\n".join(lines) + "\n"
+    head = "\n".join(lines) + "\n"
+    if not hits:
+        return head
+    intro = "Matching past sessions (reference data; the command after each one opens it):\n"
+    shown = [compact_hit_line(h) for h in hits]
+    while shown:
+        text = head + intro + wrap_reference("\n".join(shown)) + "\n"
+        if len(text.encode("utf-8")) <= REMINDER_MAX_BYTES:
+            return text
+        shown.pop()
+    return head
 
 
 # --- refresh ------------------------------------------------------------------------------------
