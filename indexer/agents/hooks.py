@@ -23,6 +23,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TextIO
 
+from indexer.agents.caller import CODEX
 from indexer.agents.context import DEFAULT_MAX_BYTES, build_context, wrap_reference
 from indexer.agents.recall import RecallMatch, detect_recall
 from indexer.agents.relevance import CANDIDATES_PER_QUERY, RelevantHit, RelevantResult, relevant_hits
@@ -99,6 +100,23 @@ def claude_code_output(event: str, payload: dict[str, Any], text: str) -> str:
     """``text`` as Claude Code's hook JSON (``additionalContext``), one line."""
     name = payload.get("hook_event_name") or EVENT_NAMES[event]
     return json.dumps({"hookSpecificOutput": {"hookEventName": name, "additionalContext": text}}, ensure_ascii=False)
+
+
+def hook_output(agent: str, event: str, payload: dict[str, Any], text: str) -> str:
+    """``text`` in the JSON the calling agent reads from a hook's stdout.
+
+    Codex reads Claude Code's shape: ``{"hookSpecificOutput": {"hookEventName": <the event>,
+    "additionalContext": ...}}``, no other keys in ``hookSpecificOutput``, and the event name must
+    be the one that fired (github.com/openai/codex ``codex-rs/hooks/schema/generated/``
+    ``session-start.command.output.schema.json``, ``user-prompt-submit.command.output.schema.json``;
+    parsed by ``codex-rs/hooks/src/engine/output_parser.rs``). "" when Codex takes no context there."""
+    if agent == CODEX:
+        name = payload.get("hook_event_name") or EVENT_NAMES[event]
+        if name not in ("SessionStart", "UserPromptSubmit"):
+            return ""  # Codex takes context only from these two; a Stop answer would be rejected
+        return json.dumps({"hookSpecificOutput": {"hookEventName": name, "additionalContext": text}},
+                          ensure_ascii=False)
+    return claude_code_output(event, payload, text)
 
 
 def answer(event: str, payload: dict[str, Any], *, db_path: Path, memory_dir: str | None = None) -> HookAnswer:
