@@ -120,8 +120,9 @@ def load_toml(path: Path) -> TomlDocument:
     return TomlDocument(path, data, stamp)
 
 
-def save_toml(doc: TomlDocument) -> Path | None:
-    return _save(doc.path, doc.stamp, doc.dumps())
+def save_toml(doc: TomlDocument, text: str | None = None) -> Path | None:
+    """Write ``doc`` back, or ``text`` in its place (an edit made on the text itself)."""
+    return _save(doc.path, doc.stamp, doc.dumps() if text is None else text)
 
 
 def _save(path: Path, stamp: FileStamp, text: str) -> Path | None:

@@ -116,9 +116,14 @@ def install_mcp(path: Path, *, program: str = DEFAULT_PROGRAM) -> McpChange:
         servers = _servers(doc.data, "mcp_servers", path)
         if _refuse_foreign(servers, path):
             return McpChange(path)
+        appended = _appended_table(doc.dumps(), program)
+        if appended is not None:
+            return McpChange(path, added=True, backup=save_toml(doc, appended))
         if servers is None:
             servers = doc.data["mcp_servers"] = tomlkit.table(is_super_table=True)
-        table = tomlkit.table()
+        from tomlkit.items import InlineTable
+
+        table = tomlkit.inline_table() if isinstance(servers, InlineTable) else tomlkit.table()
         table["command"] = program
         table["args"] = list(MCP_ARGS)
         servers[SERVER_NAME] = table  # type: ignore[index]
@@ -141,11 +146,56 @@ def uninstall_mcp(path: Path) -> McpChange:
     servers = _servers(doc.data, key, path)
     if servers is None or not is_our_server(servers.get(SERVER_NAME)):
         return McpChange(path)
+    if _is_toml(path) and (cut := _without_appended_table(doc.dumps())) is not None:
+        return McpChange(path, removed=True, backup=save_toml(doc, cut))  # type: ignore[arg-type]
     del servers[SERVER_NAME]  # type: ignore[attr-defined]
     if not servers:
         del doc.data[key]
     backup = save_toml(doc) if _is_toml(path) else save_json(doc)  # type: ignore[arg-type]
     return McpChange(path, removed=True, backup=backup)
+
+
+# Codex's config.toml is edited as text where it can be: our table appended at the end after a
+# blank line, and that same text cut out again, so install then uninstall gives back the same
+# bytes (tomlkit, the fallback, leaves a blank line behind).
+_OUR_TABLE = re.compile(r"\n?\[mcp_servers\.threadback\]\ncommand = (?:\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*')\n"
+                        r"args = \[\"mcp\"\]\n")
+
+
+def _table_text(program: str) -> str:
+    import tomlkit
+
+    return f"\n[mcp_servers.{SERVER_NAME}]\ncommand = {tomlkit.item(program).as_string()}\nargs = [\"mcp\"]\n"
+
+
+def _only_ours_added(without: str, with_ours: str, program: str | None = None) -> bool:
+    """``with_ours`` parses as ``without`` plus our server (run by ``program``, if given)."""
+    import tomllib
+
+    try:
+        base, extended = tomllib.loads(without), tomllib.loads(with_ours)
+    except tomllib.TOMLDecodeError:
+        return False
+    servers = extended.get("mcp_servers")
+    ours = servers.pop(SERVER_NAME, None) if isinstance(servers, dict) else None
+    if servers == {} and "mcp_servers" not in base:
+        del extended["mcp_servers"]
+    return is_our_server(ours) and (program is None or ours["command"] == program) and extended == base
+
+
+def _appended_table(text: str, program: str) -> str | None:
+    if text and not text.endswith("\n"):
+        text += "\n"
+    appended = text + (_table_text(program) if text else _table_text(program).lstrip("\n"))
+    return appended if _only_ours_added(text, appended, program) else None
+
+
+def _without_appended_table(text: str) -> str | None:
+    found = list(_OUR_TABLE.finditer(text))
+    if len(found) != 1:
+        return None
+    cut = text[:found[0].start()] + text[found[0].end():]
+    return cut if _only_ours_added(cut, text) else None
 
 
 def mcp_status(path: Path) -> McpStatus:

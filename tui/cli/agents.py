@@ -86,6 +86,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     agent.add_argument("--claude-code", action="store_true", help="the hook entries, as JSON")
     hp.set_defaults(func=cmd_hooks_print)
 
+    p = sub.add_parser("mcp", help="serve the history to MCP clients over stdio (`hooks install --mcp` registers it)")
+    p.add_argument("--memory-dir", dest="memory_dir", metavar="DIR", default=argparse.SUPPRESS,
+                   help="memory folder (default: $THREADBACK_MEMORY_DIR, ./memory, or the global one)")
+    p.set_defaults(func=cmd_mcp)
+
     p = sub.add_parser("usage", help="how agents used Threadback: calls per day, zero-hit queries")
     p.add_argument("--days", type=int, default=14, help="days to cover, ending today (default 14)")
     p.add_argument("--json", action="store_true")
@@ -193,6 +198,13 @@ def cmd_hooks_print(args: argparse.Namespace) -> int:
     else:
         print(f"\n<!-- {' '.join(AGENT_SETUP[agent].split())} -->")
     return OK
+
+
+# -- mcp ----------------------------------------------------------------------------------------
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from tui.cli.mcp_server import cmd_mcp as serve  # the MCP SDK loads only for this command
+
+    return serve(args)
 
 
 # -- usage --------------------------------------------------------------------------------------
