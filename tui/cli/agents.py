@@ -32,6 +32,7 @@ from indexer.rules import RuleStore
 from tui.cli import agent_setup, output
 from tui.cli.exits import OK, REFUSED, USAGE, CommandError, ErrorExit, command, say
 from tui.cli.hook import add_hook_arguments, cmd_hook
+from tui.cli.options import add_index_options
 from tui.cli.terminal import safe_text
 
 agents_command = command(
@@ -87,6 +88,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     hp.set_defaults(func=cmd_hooks_print)
 
     p = sub.add_parser("mcp", help="serve the history to MCP clients over stdio (`hooks install --mcp` registers it)")
+    add_index_options(p)
     p.add_argument("--memory-dir", dest="memory_dir", metavar="DIR", default=argparse.SUPPRESS,
                    help="memory folder (default: $THREADBACK_MEMORY_DIR, ./memory, or the global one)")
     p.set_defaults(func=cmd_mcp)
