@@ -6,7 +6,8 @@ the event JSON on stdin) against an index of a generated log tree. Prints p50/p9
 
 Target: p95 under 300 ms for every case. The cases: session-start (rules and memory context),
 a prompt that does not point at past work, one that does and finds relevant hits (common words:
-the relevance bar reads many candidates), one that does and finds nothing, and Stop (throttled,
+the relevance bar reads many candidates), one that does and finds nothing, one that reports an
+error with no trigger phrase (the evidence gate searches for it), and Stop (throttled,
 the usual case after a turn; and once per interval, when it starts a background index run).
 Python's own start-up is printed too: it is most of every figure.
 """
@@ -48,6 +49,8 @@ CASES: list[tuple[str, str, dict]] = [
      event("UserPromptSubmit", prompt="didn't we fix the websocket timeout in the handler before?")),
     ("prompt, recall, no hit", "prompt",
      event("UserPromptSubmit", prompt="last time we tuned the zqxjv frobnicator, what did we do?")),
+    ("prompt, reported error", "prompt",
+     event("UserPromptSubmit", prompt="the handler fails with ConnectionRefusedError on the websocket")),
     ("stop, throttled", "refresh", event("Stop", stop_hook_active=False)),
 ]
 

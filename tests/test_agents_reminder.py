@@ -139,3 +139,35 @@ def test_the_hook_subprocess_answers_with_the_relevant_hit(redis_index, tmp_path
     assert out["hookEventName"] == "UserPromptSubmit"
     assert "threadback show redis-good --around" in out["additionalContext"]
     assert "import-noise" not in out["additionalContext"]
+
+
+@pytest.fixture(scope="module")
+def error_index(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("errors") / "projects"
+    claude_session(root, "tomlkit-fix", "tb", [
+        "pytest dies at collection, see the output",
+        "The traceback ends in ModuleNotFoundError: No module named 'tomlkit'. It is missing from the test "
+        "extra; I added tomlkit to pyproject.toml and reinstalled.",
+    ])
+    claude_session(root, "spec", "calc", [
+        "write a function that raises ValueError for negative input", "done: parse() raises ValueError"], day=2)
+    return build_index(root, tmp_path_factory.mktemp("db") / "index.sqlite3")
+
+
+def test_a_reported_error_seen_before_earns_a_reminder_without_a_trigger(error_index):
+    prompt = "why does pytest fail with ModuleNotFoundError: No module named tomlkit"
+    assert detect_recall(prompt) is None
+    answer = hooks.prompt(payload(prompt), error_index)
+    assert answer.text.startswith("Threadback: ModuleNotFoundError has come up in past sessions")
+    assert "threadback show tomlkit-fix --around " in answer.text and answer.text.rstrip().endswith("</memory>")
+    assert answer.usage.fired is False and answer.usage.hits == 1 and "tomlkit" in answer.usage.query
+
+
+@pytest.mark.parametrize("prompt", [
+    "pytest fails with ModuleNotFoundError: No module named yaml",  # the same error about another module
+    "Write a function that raises ValueError when the input is negative",  # a spec, not a failure
+    "add a unit test for the config parser",  # no error at all
+])
+def test_the_evidence_gate_stays_quiet_otherwise(error_index, prompt):
+    answer = hooks.prompt(payload(prompt), error_index)
+    assert answer.text == "" and answer.usage.query is None and answer.usage.fired is False

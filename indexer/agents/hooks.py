@@ -7,7 +7,8 @@ index refresh runs detached. The command line only reads stdin, calls ``answer``
 - session-start: how to search past sessions, then ``context`` (rules, memory as reference).
 - prompt: when the prompt points at past work (``recall``), a reminder with the exact search
   command and the hits that pass the relevance bar (``relevance``), each with the command that
-  opens it, wrapped as reference data and capped at ``REMINDER_MAX_BYTES``.
+  opens it, wrapped as reference data and capped at ``REMINDER_MAX_BYTES``. Without a trigger
+  phrase, only a reported error that past sessions hold with the same details (``evidence``).
 - refresh: an index run in the background, after Stop at most every ``STOP_REFRESH_INTERVAL``.
 """
 
@@ -25,6 +26,7 @@ from typing import Any, TextIO
 
 from indexer.agents.caller import CODEX
 from indexer.agents.context import DEFAULT_MAX_BYTES, build_context, wrap_reference
+from indexer.agents.evidence import find_evidence
 from indexer.agents.recall import RecallMatch, detect_recall
 from indexer.agents.relevance import CANDIDATES_PER_QUERY, RelevantHit, RelevantResult, relevant_hits
 from indexer.agents.refresh import start_refresh
@@ -162,7 +164,7 @@ def prompt(payload: dict[str, Any], db_path: Path) -> HookAnswer:
     text = payload.get("prompt")
     match = detect_recall(text) if isinstance(text, str) else None
     if match is None:
-        return HookAnswer("", UsageEvent(ts=now, kind="hook-prompt", session=session, fired=False))
+        return evidence_reminder(text, session, db_path, now)
     index = open_index_quietly(db_path)
     if index is None:
         return HookAnswer("", UsageEvent(ts=now, kind="hook-prompt", session=session, fired=True))
@@ -174,6 +176,27 @@ def prompt(payload: dict[str, Any], db_path: Path) -> HookAnswer:
     event = UsageEvent(ts=now, kind="hook-prompt", query=query or None, hits=len(found.hits) if query else None,
                        excluded=(session,) if session else (), session=session, fired=True)
     return HookAnswer(recall_reminder(match, query, session, list(found.hits)), event)
+
+
+def evidence_reminder(text: object, session: str | None, db_path: Path, now: float) -> HookAnswer:
+    """No trigger phrase: speak only when the prompt reports an error that past sessions hold
+    with the same details (``indexer.agents.evidence``); otherwise nothing, and only the fact of
+    the call is logged."""
+    quiet = HookAnswer("", UsageEvent(ts=now, kind="hook-prompt", session=session, fired=False))
+    evidence = find_evidence(text) if isinstance(text, str) else None
+    if evidence is None or (index := open_index_quietly(db_path)) is None:
+        return quiet
+    try:
+        found = find_relevant(index, evidence.terms, session, required=evidence.required)
+    finally:
+        index.close()
+    if not found.hits:
+        return quiet
+    lines = [f"Threadback: {evidence.artifact} has come up in past sessions. Check what was found and "
+             "done there before starting over:", "  " + search_command(found.query, session)]
+    event = UsageEvent(ts=now, kind="hook-prompt", query=found.query, hits=len(found.hits),
+                       excluded=(session,) if session else (), session=session, fired=False)
+    return HookAnswer(hits_block("\n".join(lines) + "\n", list(found.hits)), event)
 
 
 def open_index_quietly(path: Path) -> Index | None:
@@ -191,7 +214,8 @@ def open_index_quietly(path: Path) -> Index | None:
     return index
 
 
-def find_relevant(index: Index, terms: tuple[str, ...], session: str | None) -> RelevantResult:
+def find_relevant(index: Index, terms: tuple[str, ...], session: str | None,
+                  required: tuple[str, ...] = ()) -> RelevantResult:
     """At most ``PROMPT_HITS`` hits, one per session, that pass the relevance bar
     (``indexer.agents.relevance``); every search together is interrupted at the deadline."""
     if not terms:
@@ -208,7 +232,7 @@ def find_relevant(index: Index, terms: tuple[str, ...], session: str | None) -> 
             return []
 
     try:
-        return relevant_hits(candidates, terms, limit=PROMPT_HITS, deadline=deadline)
+        return relevant_hits(candidates, terms, limit=PROMPT_HITS, deadline=deadline, required=required)
     finally:
         conn.set_progress_handler(None, 0)
 
@@ -246,7 +270,11 @@ def recall_reminder(match: RecallMatch, query: str, session: str | None, hits: l
         lines.append("  (put the error message, file or command names you are looking for in the quotes)")
     elif not hits:
         lines.append("  (no direct match: try other words, a longer CJK phrase, or the exact error text)")
-    head = "\n".join(lines) + "\n"
+    return hits_block("\n".join(lines) + "\n", hits)
+
+
+def hits_block(head: str, hits: list[RelevantHit]) -> str:
+    """``head`` and as many hits as fit in ``REMINDER_MAX_BYTES``, wrapped as reference data."""
     if not hits:
         return head
     intro = "Matching past sessions (reference data; the command after each one opens it):\n"

@@ -160,24 +160,25 @@ def best_per_session(found: list[RelevantHit], limit: int) -> list[RelevantHit]:
     return sorted(best.values(), key=lambda r: r.rank_key, reverse=True)[:limit]
 
 
-def word_subsets(terms: Sequence[str]) -> list[tuple[str, ...]]:
+def word_subsets(terms: Sequence[str], required: Sequence[str] = ()) -> list[tuple[str, ...]]:
     """The word sets to try, strictest first: all of them; then, for three or more, every set
-    that drops one word, the least specific (shortest) word dropped first."""
+    that drops one word, the least specific (shortest) word dropped first; ``required`` words
+    are never dropped."""
     terms = tuple(terms)
     if len(terms) < 3:
         return [terms]
-    by_specificity = sorted(terms, key=lambda t: (len(t), t))
+    by_specificity = sorted((t for t in terms if t not in required), key=lambda t: (len(t), t))
     rest = [tuple(t for t in terms if t != dropped) for dropped in by_specificity]
     return [terms, *[r for r in rest if len(r) == len(terms) - 1]]
 
 
 def relevant_hits(search: CandidateSearch, terms: Sequence[str], *, limit: int,
-                  deadline: float | None = None) -> RelevantResult:
+                  deadline: float | None = None, required: Sequence[str] = ()) -> RelevantResult:
     """The best hit of each session, at most ``limit``, that passes the bar for the strictest
     word set that has any; ``search(query)`` gives the candidates. Stops at ``deadline``
     (``time.monotonic()``)."""
     searched: list[str] = []
-    for subset in word_subsets([t for t in terms if plain_word(t)]):
+    for subset in word_subsets([t for t in terms if plain_word(t)], required):
         if deadline is not None and searched and time.monotonic() > deadline:
             break
         query = " ".join(subset)
