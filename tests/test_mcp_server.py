@@ -175,7 +175,7 @@ def test_mcp_is_registered_and_removed_for_both_agents(tmp_path, monkeypatch, ca
     assert json.loads(project_mcp.read_text(encoding="utf-8"))["mcpServers"]["threadback"]["command"] == "node"
 
 
-@pytest.mark.parametrize("argv", [["hook", "prompt"], ["hooks", "status"], ["search", "redis"]])
+@pytest.mark.parametrize("argv", [["hook", "prompt"], ["hooks", "status"]])
 def test_other_commands_do_not_load_the_sdk(argv, world, tmp_path):
     code = ("import sys\nfrom tui.cli.main import main\ntry:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
             "print(sorted(m for m in ('mcp', 'pydantic', 'anyio', 'starlette') if m in sys.modules), file=sys.stderr)")
