@@ -165,7 +165,14 @@ def route_statuses(args: argparse.Namespace) -> list[RouteStatus]:
                 routes += [hooks_route("codex", codex_hooks.folder_status(f)) for f in folders]
     if args.mcp or (any_agent and not args.settings):
         routes += [mcp_route(agent, mcp_registration.mcp_status(path)) for agent, path in mcp_targets(args)]
-    return routes
+    seen: set[tuple[str, str, Path]] = set()  # in the home folder, "the project's" file is the user's
+    unique = []
+    for r in routes:
+        key = (r.agent, r.route, r.path.expanduser().resolve())
+        if key not in seen:
+            seen.add(key)
+            unique.append(r)
+    return unique
 
 
 def print_status(args: argparse.Namespace) -> int:
