@@ -28,8 +28,8 @@ from indexer.agents.caller import CODEX
 from indexer.agents.context import DEFAULT_MAX_BYTES, build_context, wrap_reference
 from indexer.agents.evidence import find_evidence
 from indexer.agents.recall import RecallMatch, detect_recall
-from indexer.agents.relevance import CANDIDATES_PER_QUERY, RelevantHit, RelevantResult, relevant_hits
 from indexer.agents.refresh import start_refresh
+from indexer.agents.relevance import CANDIDATES_PER_QUERY, RelevantHit, RelevantResult, relevant_hits
 from indexer.agents.usage import UsageEvent
 from indexer.index import Index
 from indexer.memory import MemoryStore
