@@ -187,12 +187,11 @@ def test_refresh_returns_at_once_and_indexes_in_the_background(hook_env, tmp_pat
     assert kinds == ["hook-refresh"]
 
 
-def test_prompt_hook_is_fast_on_a_warm_index(hook_env):
+def test_prompt_hook_logs_its_duration(hook_env):
+    """How fast is measured by bench/bench_hooks.py (p50/p95 of each hook as a subprocess), not
+    here: a wall-clock bound fails on a busy machine."""
     payload = prompt_payload("didn't we fix the theme loader before?")
-    run_hook("prompt", payload, hook_env)  # warm the OS cache and bytecode
-    started = time.monotonic()
     proc = run_hook("prompt", payload, hook_env)
-    elapsed = time.monotonic() - started
     assert proc.returncode == 0 and proc.stdout
-    assert elapsed < 2.0  # the interpreter start dominates; the hook itself is well under
-    assert read_usage(Path(hook_env["THREADBACK_HOME"]) / "usage.jsonl")[-1].ms < 800
+    last = read_usage(Path(hook_env["THREADBACK_HOME"]) / "usage.jsonl")[-1]
+    assert last.kind == "hook-prompt" and last.ms is not None and last.ms > 0 and last.agent == "claude-code"

@@ -138,7 +138,7 @@ def test_cli_install_status_uninstall(tmp_path, monkeypatch, capsys):
     assert "added Threadback hooks" in capsys.readouterr().out
     assert main(["hooks", "install", "--claude-code"]) == exits.OK
     assert "already installed" in capsys.readouterr().out
-    assert main(["hooks", "status", "--json"]) == exits.OK
+    assert main(["hooks", "status", "--claude-code", "--json"]) == exits.OK
     user, project = json.loads(capsys.readouterr().out)
     assert set(user["installed"]) == set(HOOK_EVENTS) and project["exists"] is False
     assert main(["hooks", "install", "--claude-code", "--project"]) == exits.OK
@@ -151,8 +151,8 @@ def test_cli_install_status_uninstall(tmp_path, monkeypatch, capsys):
     (tmp_path / "bad.json").write_text("{nope", encoding="utf-8")
     assert main(["hooks", "install", "--claude-code", "--settings", str(tmp_path / "bad.json")]) == exits.REFUSED
     assert "not valid JSON" in capsys.readouterr().err
-    assert main(["hooks", "install", "--codex"]) == exits.USAGE
-    assert "hooks print --codex" in capsys.readouterr().err
+    assert main(["hooks", "install", "--pi"]) == exits.USAGE
+    assert "hooks print --pi" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("agent,where", [("--codex", ".codex/AGENTS.md"), ("--pi", ".pi/agent/AGENTS.md")])

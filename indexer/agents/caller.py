@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from pathlib import PurePath
 
 SESSION_ENV_VARS = ("THREADBACK_SESSION_ID", "CLAUDE_SESSION_ID")
 
@@ -17,3 +18,24 @@ def calling_session(env: Mapping[str, str] | None = None) -> tuple[str, ...]:
         if value:
             return (value,)
     return ()
+
+
+CLAUDE_CODE, CODEX = "claude-code", "codex"
+
+
+def hook_caller(payload: Mapping[str, object]) -> str:
+    """Which agent sent a hook event, from the event itself.
+
+    Codex adds ``turn_id`` to its turn events (UserPromptSubmit, Stop) and, in newer versions,
+    ``codex_hook_capabilities`` to SessionStart; its transcripts are ``rollout-*.jsonl`` files
+    under ``$CODEX_HOME/sessions`` (github.com/openai/codex ``codex-rs/hooks/src/schema.rs``).
+    Claude Code sends neither and keeps transcripts under ``~/.claude/projects``. Anything
+    else is taken for Claude Code, whose format Codex shares."""
+    if "turn_id" in payload or "codex_hook_capabilities" in payload:
+        return CODEX
+    transcript = payload.get("transcript_path")
+    if isinstance(transcript, str) and transcript:
+        path = PurePath(transcript)
+        if path.name.startswith("rollout-") or ".codex" in path.parts:
+            return CODEX
+    return CLAUDE_CODE

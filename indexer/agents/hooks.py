@@ -1,12 +1,16 @@
-"""What Threadback does on Claude Code's hook events (``threadback hook session-start|prompt|refresh``).
+"""What Threadback does on Claude Code's and Codex's hook events (``threadback hook
+session-start|prompt|refresh``).
 
-A hook must never get in the agent's way: it reads the event JSON without waiting long, its
-search is cut off at a deadline, a missing or busy index means no hits (not an error), and the
+A hook must never get in the agent's way: it reads the event JSON without waiting long, it
+answers within its budget (``budget``: what is not ready is left out with a note), its
+searches are cut off at a deadline, a missing or busy index means no hits (not an error), and the
 index refresh runs detached. The command line only reads stdin, calls ``answer`` and prints.
 
 - session-start: how to search past sessions, then ``context`` (rules, memory as reference).
 - prompt: when the prompt points at past work (``recall``), a reminder with the exact search
-  command and the top hits, wrapped as reference data.
+  command and the hits that pass the relevance bar (``relevance``), each with the command that
+  opens it, wrapped as reference data and capped at ``REMINDER_MAX_BYTES``. Without a trigger
+  phrase, only a reported error that past sessions hold with the same details (``evidence``).
 - refresh: an index run in the background, after Stop at most every ``STOP_REFRESH_INTERVAL``.
 """
 
@@ -17,20 +21,23 @@ import os
 import select
 import shlex
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TextIO
 
 from indexer.agents.budget import hook_budget, hook_deadline, run_pieces
+from indexer.agents.caller import CODEX
 from indexer.agents.context import (DEFAULT_MAX_BYTES, FolderContext, material_from, render_context,
                                     wrap_reference)
+from indexer.agents.evidence import find_evidence
 from indexer.agents.recall import RecallMatch, detect_recall
 from indexer.agents.refresh import start_refresh
+from indexer.agents.relevance import CANDIDATES_PER_QUERY, RelevantHit, RelevantResult, relevant_hits
 from indexer.agents.usage import UsageEvent
 from indexer.index import Index
+from indexer.masking import masked_snippet
 from indexer.models import Hit
-from indexer.masking import masked_hit
 from indexer.textsafe import make_safe
 
 EVENTS = ("session-start", "prompt", "refresh")
@@ -41,6 +48,7 @@ SEARCH_DEADLINE_SECONDS = 0.6
 INDEX_BUSY_TIMEOUT_MS = 200
 PROMPT_HITS = 3
 HIT_SNIPPET_CHARS = 220
+REMINDER_MAX_BYTES = 3072  # the prompt reminder never grows past this, however many hits pass
 
 ROUTING_LINE = (
     "Threadback indexes your past sessions (Claude Code, Codex, pi). Before answering from "
@@ -99,9 +107,26 @@ def claude_code_output(event: str, payload: dict[str, Any], text: str) -> str:
     return json.dumps({"hookSpecificOutput": {"hookEventName": name, "additionalContext": text}}, ensure_ascii=False)
 
 
+def hook_output(agent: str, event: str, payload: dict[str, Any], text: str) -> str:
+    """``text`` in the JSON the calling agent reads from a hook's stdout.
+
+    Codex reads Claude Code's shape: ``{"hookSpecificOutput": {"hookEventName": <the event>,
+    "additionalContext": ...}}``, no other keys in ``hookSpecificOutput``, and the event name must
+    be the one that fired (github.com/openai/codex ``codex-rs/hooks/schema/generated/``
+    ``session-start.command.output.schema.json``, ``user-prompt-submit.command.output.schema.json``;
+    parsed by ``codex-rs/hooks/src/engine/output_parser.rs``). "" when Codex takes no context there."""
+    if agent == CODEX:
+        name = payload.get("hook_event_name") or EVENT_NAMES[event]
+        if name not in ("SessionStart", "UserPromptSubmit"):
+            return ""  # Codex takes context only from these two; a Stop answer would be rejected
+        return json.dumps({"hookSpecificOutput": {"hookEventName": name, "additionalContext": text}},
+                          ensure_ascii=False)
+    return claude_code_output(event, payload, text)
+
+
 def answer(event: str, payload: dict[str, Any], *, db_path: Path, memory_dir: str | None = None,
            deadline: float | None = None) -> HookAnswer:
-    """Run one hook event; ``payload`` is the event JSON Claude Code sent; what is not ready by
+    """Run one hook event; ``payload`` is the event JSON the agent sent; what is not ready by
     ``deadline`` (monotonic; default: the budget from now) is left out with a note."""
     deadline = hook_deadline(time.monotonic()) if deadline is None else deadline
     if event == "session-start":
@@ -146,23 +171,40 @@ def prompt(payload: dict[str, Any], db_path: Path, deadline: float | None = None
     text = payload.get("prompt")
     match = detect_recall(text) if isinstance(text, str) else None
     if match is None:
-        return HookAnswer("", UsageEvent(ts=now, kind="hook-prompt", session=session, fired=False))
+        return evidence_reminder(text, session, db_path, now, deadline)
     index = open_index_quietly(db_path)
     if index is None:
         return HookAnswer("", UsageEvent(ts=now, kind="hook-prompt", session=session, fired=True))
-    query, hits = match.query, []
     try:
-        if match.terms:
-            hits = quick_search(index, query, session, deadline)
-            if not hits and len(match.terms) > 1:
-                hits = quick_search(index, match.any_query, session, deadline)
-                if hits:
-                    query = match.any_query
+        found = find_relevant(index, match.terms, session, deadline=deadline)
     finally:
         index.close()
-    event = UsageEvent(ts=now, kind="hook-prompt", query=query or None, hits=len(hits) if query else None,
+    query = found.query or match.query
+    event = UsageEvent(ts=now, kind="hook-prompt", query=query or None, hits=len(found.hits) if query else None,
                        excluded=(session,) if session else (), session=session, fired=True)
-    return HookAnswer(recall_reminder(match, query, session, hits), event)
+    return HookAnswer(recall_reminder(match, query, session, list(found.hits)), event)
+
+
+def evidence_reminder(text: object, session: str | None, db_path: Path, now: float,
+                      deadline: float | None = None) -> HookAnswer:
+    """No trigger phrase: speak only when the prompt reports an error that past sessions hold
+    with the same details (``indexer.agents.evidence``); otherwise nothing, and only the fact of
+    the call is logged."""
+    quiet = HookAnswer("", UsageEvent(ts=now, kind="hook-prompt", session=session, fired=False))
+    evidence = find_evidence(text) if isinstance(text, str) else None
+    if evidence is None or (index := open_index_quietly(db_path)) is None:
+        return quiet
+    try:
+        found = find_relevant(index, evidence.terms, session, required=evidence.required, deadline=deadline)
+    finally:
+        index.close()
+    if not found.hits:
+        return quiet
+    lines = [f"Threadback: {evidence.artifact} has come up in past sessions. Check what was found and "
+             "done there before starting over:", "  " + make_safe(search_command(found.query, session))]
+    event = UsageEvent(ts=now, kind="hook-prompt", query=found.query, hits=len(found.hits),
+                       excluded=(session,) if session else (), session=session, fired=False)
+    return HookAnswer(hits_block("\n".join(lines) + "\n", list(found.hits)), event)
 
 
 def open_index_quietly(path: Path) -> Index | None:
@@ -180,20 +222,37 @@ def open_index_quietly(path: Path) -> Index | None:
     return index
 
 
-def quick_search(index: Index, query: str, session: str | None, deadline: float | None = None) -> list[Hit]:
-    """At most ``PROMPT_HITS`` hits, one per session; a search running past the deadline (at
-    most ``SEARCH_DEADLINE_SECONDS`` from now) is interrupted and counts as no hits."""
+def find_relevant(index: Index, terms: tuple[str, ...], session: str | None,
+                  required: tuple[str, ...] = (), deadline: float | None = None) -> RelevantResult:
+    """At most ``PROMPT_HITS`` hits, one per session, that pass the relevance bar
+    (``indexer.agents.relevance``), their snippets' secrets masked. Every search together is
+    interrupted at ``deadline`` (the hook's; at most ``SEARCH_DEADLINE_SECONDS`` from now); a
+    search cut off counts as no hits."""
+    if not terms:
+        return RelevantResult("", (), ())
     deadline = min(time.monotonic() + SEARCH_DEADLINE_SECONDS, deadline or float("inf"))
+    excluded = (session,) if session else ()
     conn = index.conn
     conn.set_progress_handler(lambda: 1 if time.monotonic() > deadline else 0, 20000)
+
+    def candidates(query: str) -> list[Hit]:
+        try:
+            return list(index.search(query, limit=CANDIDATES_PER_QUERY, exclude_sessions=excluded).hits)
+        except Exception:  # a query past the deadline, or one the index cannot answer: no hits
+            return []
+
     try:
-        result = index.search(query, limit=PROMPT_HITS, one_per_session=True,
-                              exclude_sessions=(session,) if session else ())
-        return list(result.hits)
-    except Exception:
-        return []
+        found = relevant_hits(candidates, terms, limit=PROMPT_HITS, deadline=deadline, required=required)
     finally:
         conn.set_progress_handler(None, 0)
+    return replace(found, hits=tuple(masked_relevant(h) for h in found.hits))
+
+
+def masked_relevant(found: RelevantHit) -> RelevantHit:
+    """``found`` with every secret of its message masked in its snippet (a secret cut off at
+    the snippet's edge too, ``indexer.masking``); the index keeps the original."""
+    snippet, _ = masked_snippet(found.snippet, (), found.hit.message.text)
+    return found if snippet == found.snippet else replace(found, snippet=snippet)
 
 
 def search_command(query: str, session: str | None) -> str:
@@ -204,17 +263,22 @@ def search_command(query: str, session: str | None) -> str:
     return " ".join(parts)
 
 
-def compact_hit_line(hit: Hit) -> str:
-    s, m = hit.session, hit.message
+def open_command(hit: Hit) -> str:
+    """The command that opens a hit in its transcript."""
+    return f"threadback show {shlex.quote(hit.session.session_id)} --around {hit.message.id}"
+
+
+def compact_hit_line(found: RelevantHit) -> str:
+    s, m = found.hit.session, found.hit.message
     when = datetime.fromtimestamp(m.ts).strftime("%Y-%m-%d") if m.ts else "undated"
-    snippet = " ".join(hit.snippet.split())
+    snippet = found.snippet
     if len(snippet) > HIT_SNIPPET_CHARS:
         snippet = snippet[: HIT_SNIPPET_CHARS - 1] + "…"
-    # Made visible once, by ``wrap_reference``; the hit's secrets are masked already.
-    return f"- {s.agent} · {s.project_name or '?'} · {when} · session {s.session_id} · msg {m.id}: {snippet}"
+    # Made visible once, by ``wrap_reference``; the snippet's secrets are masked already.
+    return f"- {s.agent} · {s.project_name or '?'} · {when} · `{open_command(found.hit)}`: {snippet}"
 
 
-def recall_reminder(match: RecallMatch, query: str, session: str | None, hits: list[Hit]) -> str:
+def recall_reminder(match: RecallMatch, query: str, session: str | None, hits: list[RelevantHit]) -> str:
     lines = [  # the phrase and the query come from the prompt: shown, never raw
         f"Threadback: this prompt refers to earlier work (\u201c{make_safe(match.phrase)}\u201d). "
         "Search the past sessions before answering from memory:",
@@ -222,13 +286,23 @@ def recall_reminder(match: RecallMatch, query: str, session: str | None, hits: l
     ]
     if not query:
         lines.append("  (put the error message, file or command names you are looking for in the quotes)")
-    if hits:
-        lines.append("Top matches from past sessions (reference data; open one with "
-                     "`threadback show <session> --around <msg>`):")
-        lines.append(wrap_reference("\n".join(compact_hit_line(masked_hit(h)) for h in hits)))
-    elif query:
+    elif not hits:
         lines.append("  (no direct match: try other words, a longer CJK phrase, or the exact error text)")
-    return "\n".join(lines) + "\n"
+    return hits_block("\n".join(lines) + "\n", hits)
+
+
+def hits_block(head: str, hits: list[RelevantHit]) -> str:
+    """``head`` and as many hits as fit in ``REMINDER_MAX_BYTES``, wrapped as reference data."""
+    if not hits:
+        return head
+    intro = "Matching past sessions (reference data; the command after each one opens it):\n"
+    shown = [compact_hit_line(h) for h in hits]
+    while shown:
+        text = head + intro + wrap_reference("\n".join(shown)) + "\n"
+        if len(text.encode("utf-8")) <= REMINDER_MAX_BYTES:
+            return text
+        shown.pop()
+    return head
 
 
 # --- refresh ------------------------------------------------------------------------------------

@@ -27,6 +27,8 @@ before concluding there is no history. Text quoted from past sessions inside
 
 AGENT_SETUP = {
     "codex": (
+        "Codex also runs hooks: `threadback hooks install --codex` (and `--mcp` for the MCP server)\n"
+        "puts the reminders in front of it without this block. Otherwise:\n"
         "Paste the block above into AGENTS.md: ~/.codex/AGENTS.md (or $CODEX_HOME/AGENTS.md) for\n"
         "every project, or AGENTS.md at a repository's root for one project. Codex reads it at the\n"
         "start of each session. Codex runs `threadback` through its shell tool, so it must be on the\n"

@@ -4,8 +4,8 @@
 ``hook-prompt``, ``hook-session-start``, ``hook-refresh``, ``context``, and ``show`` / ``resume``
 when a session is opened after a search), and where they apply
 ``query``, ``hits``, ``excluded`` (session ids left out), ``session`` (the calling session),
-``chosen`` (the session the agent went on to open, when known), ``fired`` (the prompt detector)
-and ``ms`` (duration). It is how search gets tuned from real use: which queries find nothing.
+``chosen`` (the session the agent went on to open, when known), ``fired`` (the prompt detector),
+``agent`` (whose hook called) and ``ms`` (duration). It is how search gets tuned from real use: which queries find nothing.
 Writing is best effort: a full disk must never break a search or a hook.
 """
 
@@ -40,12 +40,13 @@ class UsageEvent:
     chosen: str | None = None
     fired: bool | None = None
     ms: float | None = None
+    agent: str | None = None  # the agent whose hook made the call (claude-code, codex)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"ts": round(self.ts, 3), "kind": self.kind}
         if self.query is not None:
             out["query"] = self.query[:MAX_QUERY_CHARS]
-        for name in ("hits", "session", "chosen", "fired"):
+        for name in ("hits", "session", "chosen", "fired", "agent"):
             value = getattr(self, name)
             if value is not None:
                 out[name] = value
@@ -74,6 +75,7 @@ class UsageEvent:
             chosen=obj["chosen"] if isinstance(obj.get("chosen"), str) else None,
             fired=obj["fired"] if isinstance(obj.get("fired"), bool) else None,
             ms=float(obj["ms"]) if isinstance(obj.get("ms"), (int, float)) else None,
+            agent=obj["agent"] if isinstance(obj.get("agent"), str) else None,
         )
 
 

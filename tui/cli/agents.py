@@ -20,7 +20,6 @@ from indexer.agents.settings import (
     HookChange,
     SettingsError,
     hook_entries,
-    hooks_status,
     install_hooks,
     project_settings_path,
     uninstall_hooks,
@@ -28,9 +27,10 @@ from indexer.agents.settings import (
 )
 from indexer.agents.usage import UsageEvent, record_usage, usage_log_path, usage_report
 from indexer.fileio import ChangedOnDiskError
-from tui.cli import output
+from tui.cli import agent_setup, output
 from tui.cli.exits import OK, REFUSED, USAGE, CommandError, ErrorExit, command, say
 from tui.cli.hook import add_hook_arguments, cmd_hook
+from tui.cli.options import add_index_options
 from tui.cli.terminal import safe_text
 
 agents_command = command(
@@ -53,22 +53,25 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_hook_arguments(p)
     p.set_defaults(func=cmd_hook)
 
-    p = sub.add_parser("hooks", help="install, remove or check Threadback's hooks in Claude Code")
+    p = sub.add_parser("hooks", help="install, remove or check Threadback's hooks and MCP server in your agents")
     hooks_sub = p.add_subparsers(dest="hooks_command", metavar="ACTION", required=True)
     for name, func, text in (
-        ("install", cmd_hooks_install, "add the hooks to Claude Code's settings.json"),
-        ("uninstall", cmd_hooks_uninstall, "remove exactly the hooks Threadback added"),
-        ("status", cmd_hooks_status, "show which hooks are installed"),
+        ("install", cmd_hooks_install, "add the hooks (Claude Code, --codex) or the MCP server (--mcp)"),
+        ("uninstall", cmd_hooks_uninstall, "remove exactly what Threadback added"),
+        ("status", cmd_hooks_status, "show what is installed (every agent and route without flags)"),
     ):
         hp = hooks_sub.add_parser(name, help=text)
         agent = hp.add_mutually_exclusive_group()
-        agent.add_argument("--claude-code", action="store_true", help="Claude Code (the default)")
-        agent.add_argument("--codex", action="store_true", help=argparse.SUPPRESS)
+        agent.add_argument("--claude-code", action="store_true", help="Claude Code (the default for hooks)")
+        agent.add_argument("--codex", action="store_true", help="Codex CLI: $CODEX_HOME/hooks.json (or its config.toml)")
         agent.add_argument("--pi", action="store_true", help=argparse.SUPPRESS)
+        hp.add_argument("--mcp", action="store_true",
+                        help="the MCP server `threadback mcp`, for Claude Code and Codex (or the one named)")
         scope = hp.add_mutually_exclusive_group()
-        scope.add_argument("--user", action="store_true", help="~/.claude/settings.json (default for install)")
-        scope.add_argument("--project", action="store_true", help="./.claude/settings.json")
-        scope.add_argument("--settings", metavar="PATH", help="this settings.json")
+        scope.add_argument("--user", action="store_true", help="the user's config (the default for install)")
+        scope.add_argument("--project", action="store_true",
+                           help="this project's: ./.claude/settings.json, ./.codex/, ./.mcp.json")
+        scope.add_argument("--settings", metavar="PATH", help="this config file")
         if name == "install":
             hp.add_argument("--program", metavar="PATH", default="threadback",
                             help="the threadback executable the hooks run (default: threadback on PATH)")
@@ -81,6 +84,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     agent.add_argument("--pi", action="store_true")
     agent.add_argument("--claude-code", action="store_true", help="the hook entries, as JSON")
     hp.set_defaults(func=cmd_hooks_print)
+
+    p = sub.add_parser("mcp", help="serve the history to MCP clients over stdio (`hooks install --mcp` registers it)")
+    add_index_options(p)
+    p.add_argument("--memory-dir", dest="memory_dir", metavar="DIR", default=argparse.SUPPRESS,
+                   help="memory folder (default: $THREADBACK_MEMORY_DIR, ./memory, or the global one)")
+    p.set_defaults(func=cmd_mcp)
 
     p = sub.add_parser("usage", help="how agents used Threadback: calls per day, zero-hit queries")
     p.add_argument("--days", type=int, default=14, help="days to cover, ending today (default 14)")
@@ -117,10 +126,9 @@ def _settings_path(args: argparse.Namespace) -> Path:
 
 
 def _refuse_non_claude(args: argparse.Namespace) -> None:
-    if getattr(args, "codex", False) or getattr(args, "pi", False):
-        agent = "--codex" if args.codex else "--pi"
-        raise CommandError(f"{agent[2:]} loads instructions from AGENTS.md, not hooks: run "
-                           f"`threadback hooks print {agent}` and paste the block into AGENTS.md")
+    if getattr(args, "pi", False):
+        raise CommandError("pi loads instructions from AGENTS.md, not hooks: run "
+                           "`threadback hooks print --pi` and paste the block into AGENTS.md")
 
 
 def _change_hooks(
@@ -151,6 +159,9 @@ def _change_hooks(
 
 @agents_command
 def cmd_hooks_install(args: argparse.Namespace) -> int:
+    _refuse_non_claude(args)
+    if args.mcp or args.codex:
+        return agent_setup.install_mcp(args) if args.mcp else agent_setup.install_codex(args)
     code = _change_hooks(
         args, lambda path: install_hooks(path, program=args.program), lambda change: change.added,
         "added Threadback hooks for {events} to {path}",
@@ -164,6 +175,9 @@ def cmd_hooks_install(args: argparse.Namespace) -> int:
 
 @agents_command
 def cmd_hooks_uninstall(args: argparse.Namespace) -> int:
+    _refuse_non_claude(args)
+    if args.mcp or args.codex:
+        return agent_setup.uninstall_mcp(args) if args.mcp else agent_setup.uninstall_codex(args)
     return _change_hooks(
         args, uninstall_hooks, lambda change: change.removed,
         "removed Threadback hooks for {events} from {path}",
@@ -174,27 +188,7 @@ def cmd_hooks_uninstall(args: argparse.Namespace) -> int:
 @agents_command
 def cmd_hooks_status(args: argparse.Namespace) -> int:
     _refuse_non_claude(args)
-    if args.settings or args.project or args.user:
-        paths = [_settings_path(args)]
-    else:
-        paths = [user_settings_path(), project_settings_path()]
-    statuses = [hooks_status(p) for p in paths]
-    if args.json:
-        print(output.dumps([output.hooks_status_json(s) for s in statuses]))
-        return OK
-    for s in statuses:
-        if s.error:
-            state = f"cannot read: {s.error}"
-        elif not s.exists:
-            state = "no settings file"
-        elif s.complete:
-            state = "installed (" + ", ".join(s.installed) + ")"
-        elif s.installed:
-            state = f"partly installed ({', '.join(s.installed)}; missing {', '.join(s.missing)})"
-        else:
-            state = "not installed"
-        print(f"{s.path}: {state}")
-    return OK
+    return agent_setup.print_status(args)
 
 
 def cmd_hooks_print(args: argparse.Namespace) -> int:
@@ -209,6 +203,13 @@ def cmd_hooks_print(args: argparse.Namespace) -> int:
     else:
         print(f"\n<!-- {' '.join(AGENT_SETUP[agent].split())} -->")
     return OK
+
+
+# -- mcp ----------------------------------------------------------------------------------------
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from tui.cli.mcp_server import cmd_mcp as serve  # the MCP SDK loads only for this command
+
+    return serve(args)
 
 
 # -- usage --------------------------------------------------------------------------------------

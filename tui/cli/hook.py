@@ -1,5 +1,5 @@
-"""``threadback hook EVENT``: what Claude Code runs on its events (the flow is
-``indexer.agents.hooks``).
+"""``threadback hook EVENT``: what Claude Code and Codex run on their events (the flow is
+``indexer.agents.hooks``; which agent called is read from the event, ``caller.hook_caller``).
 
 Reads the event JSON on stdin and must never get in the agent's way: whatever goes wrong, it
 prints nothing and exits 0 (``THREADBACK_DEBUG=1`` shows the traceback). Dispatched before the
@@ -23,7 +23,7 @@ EVENTS = ("session-start", "prompt", "refresh")
 def add_hook_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("event", choices=EVENTS)
     p.add_argument("--text", action="store_true",
-                   help="print plain text instead of Claude Code's hook JSON (for trying it out)")
+                   help="print plain text instead of the agent's hook JSON (for trying it out)")
 
 
 def run_hook(argv: list[str]) -> int:
@@ -45,20 +45,23 @@ def cmd_hook(args: argparse.Namespace) -> int:
         started = getattr(args, "started", None) or time.monotonic()
         from indexer.agents import hooks
         from indexer.agents.budget import hook_deadline
+        from indexer.agents.caller import hook_caller
         from indexer.agents.usage import record_usage
         from tui.cli.options import db_path_of
 
         payload = hooks.read_event(sys.stdin)
+        agent = hook_caller(payload)
         working = time.monotonic()  # the usage log times the work, as before; the budget all of it
         answer = hooks.answer(args.event, payload, db_path=db_path_of(args),
                               memory_dir=getattr(args, "memory_dir", None),
                               deadline=hook_deadline(started))
         if answer.usage is not None:
-            record_usage(dataclasses.replace(answer.usage, ms=(time.monotonic() - working) * 1000))
+            record_usage(dataclasses.replace(answer.usage, ms=(time.monotonic() - working) * 1000, agent=agent))
         if answer.text:
-            out = answer.text if args.text else hooks.claude_code_output(args.event, payload, answer.text)
-            sys.stdout.write(out if out.endswith("\n") else out + "\n")
-            sys.stdout.flush()
+            out = answer.text if args.text else hooks.hook_output(agent, args.event, payload, answer.text)
+            if out:
+                sys.stdout.write(out if out.endswith("\n") else out + "\n")
+                sys.stdout.flush()
     except BaseException:  # noqa: BLE001 - a hook must never break the agent
         if os.environ.get("THREADBACK_DEBUG"):
             traceback.print_exc()

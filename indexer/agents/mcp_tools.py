@@ -1,0 +1,166 @@
+"""What the MCP server lets any MCP client do: search and read past sessions and memory, and
+propose a rule. Everything is read-only except ``propose_rule``, which stores a *pending* rule
+that only a person can approve (``threadback rules review``).
+
+Plain Python over ``Index``, ``MemoryStore`` and ``RuleStore``, returning domain objects; the
+server (``tui.cli.mcp_server``) turns them into the CLI's JSON shapes. Each call opens what it
+needs and closes it, so the server never holds the index open between calls (an index run can
+replace files meanwhile).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from indexer.index import Index
+from indexer.models import Message, Session
+from indexer.search.fts import SearchResult
+from indexer.search.query import parse_date, parse_query
+from indexer.sources import agent_named
+from indexer.store.errors import IndexError_
+
+if TYPE_CHECKING:  # the memory store loads a YAML library: only the memory tools need it
+    from indexer.memory import MemoryHit, MemoryStore
+    from indexer.rules import ProposeResult, RuleStore
+
+MAX_LIMIT = 100
+MAX_CONTEXT = 20
+
+
+class ToolInputError(ValueError):
+    """A request the tools cannot answer, with a message for the client as it is."""
+
+
+@dataclass(frozen=True, slots=True)
+class Transcript:
+    session: Session
+    messages: tuple[Message, ...]
+    more_before: bool
+    more_after: bool
+
+
+@dataclass
+class HistoryTools:
+    """The tools over one index file and one memory folder."""
+
+    db_path: Path
+    memory_dir: str | None = None
+    cwd: Path | None = None
+    clock: Callable[[], float] = time.time
+
+    # -- the index --------------------------------------------------------------------------
+    def _index(self) -> Index:
+        if not self.db_path.exists():
+            raise ToolInputError(f"no index at {self.db_path} yet: run `threadback index` first")
+        index = Index(self.db_path, readonly=True)
+        try:
+            index.check()
+        except IndexError_ as exc:
+            index.close()
+            raise ToolInputError(str(exc)) from None
+        return index
+
+    def _date(self, value: str | None, name: str, *, end: bool = False) -> float | None:
+        if not value:
+            return None
+        ts = parse_date(value, self.clock(), end_of_day=end)
+        if ts is None:
+            raise ToolInputError(f"{name}={value!r} is not a date (try 2026-04-02, 7d, 3h, 2w, yesterday)")
+        return ts
+
+    def search(self, query: str, *, agent: str | None = None, project: str | None = None,
+               since: str | None = None, until: str | None = None, per_session: bool = False,
+               context: int = 0, limit: int = 10, exclude_sessions: tuple[str, ...] = ()) -> SearchResult:
+        """The query language of ``threadback search``; the filters narrow it further."""
+        if not query.strip():
+            raise ToolInputError("query is empty: give the words to search for")
+        parsed = parse_query(query, self.clock())
+        changes: dict[str, object] = {}
+        if agent:
+            changes["agent"] = agent_named(agent)
+        if project:
+            changes["project"] = project
+        if since:
+            changes["since"] = self._date(since, "since")
+        if until:
+            changes["until"] = self._date(until, "until", end=True)
+        if changes:
+            parsed = dataclasses.replace(parsed, **changes)
+        with self._index() as index:
+            try:
+                return index.search(parsed, limit=_clamp(limit, 1, MAX_LIMIT), one_per_session=per_session,
+                                    exclude_sessions=exclude_sessions, context=_clamp(context, 0, MAX_CONTEXT))
+            except ValueError as exc:  # QueryError: a query the index cannot answer
+                raise ToolInputError(str(exc)) from None
+
+    def show(self, session: str, *, around: int | None = None, context: int = 5, start: int = 0,
+             limit: int = 50) -> Transcript:
+        """A window of ``context`` messages around message ``around``, or ``limit`` messages
+        from ``start`` (0-based)."""
+        with self._index() as index:
+            try:
+                found = index.session(session)
+            except LookupError as exc:  # AmbiguousSessionError
+                raise ToolInputError(str(exc)) from None
+            if found is None:
+                raise ToolInputError(f"no session matches {session!r} (the `sessions` tool lists them)")
+            if around is not None:
+                center = index.message(around)
+                if center is None or center.session_rowid != found.id:
+                    raise ToolInputError(f"message {around} is not in session {found.session_id}")
+                n = _clamp(context, 0, MAX_CONTEXT)
+                before, after = index.context(center, n, n)
+                messages = (*before, center, *after)
+                return Transcript(found, messages, bool(before) and before[0].ordinal > 0,
+                                  bool(after) and after[-1].ordinal < found.message_count - 1)
+            start = max(0, start)
+            page = index.messages(found, start, _clamp(limit, 1, MAX_LIMIT))
+            return Transcript(found, tuple(page), start > 0, start + len(page) < found.message_count)
+
+    def sessions(self, *, agent: str | None = None, project: str | None = None, since: str | None = None,
+                 until: str | None = None, text: str | None = None, limit: int = 20) -> list[Session]:
+        with self._index() as index:
+            return index.sessions(agent=agent_named(agent) if agent else None, project=project,
+                                  since=self._date(since, "since"), until=self._date(until, "until", end=True),
+                                  text=text or None, parent=None, limit=_clamp(limit, 1, MAX_LIMIT))
+
+    # -- memory and rules -------------------------------------------------------------------
+    def memory(self) -> MemoryStore:
+        from indexer.memory import MemoryStore
+
+        return MemoryStore.open(self.memory_dir, self.cwd)
+
+    def memory_search(self, query: str, *, tier: str | None = None, limit: int = 10) -> list[MemoryHit]:
+        """Facts, episodic entries and scratchpad items; not logged as retrievals (read-only)."""
+        from indexer.memory import TIERS
+
+        if not query.strip():
+            raise ToolInputError("query is empty: give the words to search for")
+        if tier and tier not in TIERS:
+            raise ToolInputError(f"tier must be one of {', '.join(TIERS)}")
+        now = datetime.fromtimestamp(self.clock(), tz=timezone.utc)
+        return self.memory().search(query, now, tiers=[tier] if tier else TIERS, limit=_clamp(limit, 1, MAX_LIMIT),
+                                    record=False)
+
+    def rules(self) -> RuleStore:
+        from indexer.rules import RuleStore
+
+        return RuleStore(self.memory().folder)  # the rules live in the memory folder
+
+    def propose_rule(self, text: str, *, title: str | None = None, session_id: str | None = None,
+                     agent: str | None = None) -> ProposeResult:
+        """Store ``text`` as a pending rule (or return the near-duplicate already there)."""
+        if not text.strip():
+            raise ToolInputError("text is empty: give the rule to propose")
+        return self.rules().propose(text, now=self.clock(), agent=agent or "mcp", session_id=session_id,
+                                    title=title, actor=f"mcp:{agent}" if agent else "mcp")
+
+
+def _clamp(value: int, low: int, high: int) -> int:
+    return max(low, min(high, int(value)))
