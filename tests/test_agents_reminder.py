@@ -14,7 +14,7 @@ import pytest
 from indexer import Index
 from indexer.agents import hooks
 from indexer.agents.recall import detect_recall
-from indexer.agents.relevance import closest_window, real_matches, relevant_hits, word_subsets
+from indexer.agents.relevance import SNIPPET_CHARS, closest_window, real_matches, relevant_hits, word_subsets
 
 from agent_logs import build_index, claude_session
 
@@ -171,3 +171,17 @@ def test_a_reported_error_seen_before_earns_a_reminder_without_a_trigger(error_i
 def test_the_evidence_gate_stays_quiet_otherwise(error_index, prompt):
     answer = hooks.prompt(payload(prompt), error_index)
     assert answer.text == "" and answer.usage.query is None and answer.usage.fired is False
+
+
+def test_a_secret_cut_off_at_the_snippets_edge_is_masked_in_the_reminder(tmp_path):
+    """The reminder's snippet is a window around the match, so it can end inside a token; the
+    piece it shows is masked all the same (the whole message is scanned, ``indexer.masking``)."""
+    token = "ghp_" + "R4nd0mT0k3nV4lu3" + "xY9zQ2wE5rT8uI1oP3aS"
+    root = tmp_path / "projects"
+    head = "the websocket timeout is back. " + "we tried the ping interval and the retry settings, " * 4
+    head = head[:SNIPPET_CHARS - 12] + " "  # the snippet ends 12 characters into the token
+    claude_session(root, "leaky", "api", [head + token + " is what I used", "ok"])
+    db = build_index(root, tmp_path / "index.sqlite3")
+    text = hooks.prompt(payload("didn't we fix the websocket timeout before?"), db).text
+    assert "threadback show leaky --around " in text  # the hit is shown ...
+    assert "ghp_R4nd" not in text and "[masked" in text  # ... and no piece of the token
