@@ -184,3 +184,40 @@ def test_other_commands_do_not_load_the_sdk(argv, world, tmp_path):
                           timeout=30)
     loaded = proc.stderr.decode().strip().splitlines()[-1]
     assert loaded == "[]", proc.stderr.decode()
+
+
+def test_secrets_in_logs_and_memory_are_masked_in_every_answer(tmp_path):
+    """A token pasted into a session, and one in fact.yml, never reach the client: masked as the
+    hooks mask them, also where `show` cuts a long message inside the token. The index keeps the
+    original, so searching for the token still finds its session."""
+    from tui.cli.mcp_server import MESSAGE_TEXT_CHARS
+
+    token = "ghp_" + "R4nd0mT0k3nV4lu3" + "xY9zQ2wE5rT8uI1oP3aS"
+    long_paste = "deploy log " + "." * (MESSAGE_TEXT_CHARS - 22) + f" {token} end"  # `show` cuts 10 into it
+    root = tmp_path / "logs"
+    claude_session(root, "leaky", "api", [f"the websocket timeout is back; my token is {token}",
+                                          "Fixed it by raising ping_interval.", long_paste, "ok"])
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    (memory / "fact.yml").write_text(f"deploy_key: {token}\n", encoding="utf-8")
+    (tmp_path / "db").mkdir()
+    world = {"db": build_index(root, tmp_path / "db" / "index.sqlite3"), "memory": memory, "home": tmp_path / "home"}
+    with Index(world["db"]) as index:
+        pasted = index.search('"deploy log"').hits[0].message.id
+
+    _, results = call_all(server_params(world), [
+        ("search", {"query": "websocket timeout", "context": 2}),
+        ("search", {"query": token[:20]}),
+        ("show", {"session": "leaky"}),
+        ("show", {"session": "leaky", "around": pasted, "context": 0}),
+        ("memory_search", {"query": "deploy_key"}),
+    ])
+    by_topic, by_token, transcript, window, remembered = results
+    assert {h["session_id"] for h in by_token.structured_content["hits"]} == {"leaky"}  # still searchable
+    assert by_topic.structured_content["hits"] and remembered.structured_content["hits"]
+    assert window.structured_content["messages"][0]["text"].endswith("characters: `threadback show` prints them all]")
+    for result in results:
+        quoted = {k: v for k, v in result.structured_content.items() if k != "query"}  # the client's own words
+        answer = json.dumps(quoted, ensure_ascii=False)
+        assert not result.is_error and "[masked" in answer, answer[:300]
+        assert "R4nd0mT0k3n" not in answer and "ghp_R4nd" not in answer, answer

@@ -3,7 +3,9 @@ propose a rule. Everything is read-only except ``propose_rule``, which stores a 
 that only a person can approve (``threadback rules review``).
 
 Plain Python over ``Index``, ``MemoryStore`` and ``RuleStore``, returning domain objects; the
-server (``tui.cli.mcp_server``) turns them into the CLI's JSON shapes. Each call opens what it
+server (``tui.cli.mcp_server``) turns them into the CLI's JSON shapes. Hits and messages come
+back with their secrets masked as the hooks mask them (``indexer.masking``: a secret a snippet
+cuts off at its edge too); the index keeps the originals. Each call opens what it
 needs and closes it, so the server never holds the index open between calls (an index run can
 replace files meanwhile).
 """
@@ -19,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from indexer.index import Index
+from indexer.masking import masked_hit, masked_message
 from indexer.models import Message, Session
 from indexer.search.fts import SearchResult
 from indexer.search.query import parse_date, parse_query
@@ -94,10 +97,11 @@ class HistoryTools:
             parsed = dataclasses.replace(parsed, **changes)
         with self._index() as index:
             try:
-                return index.search(parsed, limit=_clamp(limit, 1, MAX_LIMIT), one_per_session=per_session,
-                                    exclude_sessions=exclude_sessions, context=_clamp(context, 0, MAX_CONTEXT))
+                result = index.search(parsed, limit=_clamp(limit, 1, MAX_LIMIT), one_per_session=per_session,
+                                      exclude_sessions=exclude_sessions, context=_clamp(context, 0, MAX_CONTEXT))
             except ValueError as exc:  # QueryError: a query the index cannot answer
                 raise ToolInputError(str(exc)) from None
+        return dataclasses.replace(result, hits=[masked_hit(h) for h in result.hits])
 
     def show(self, session: str, *, around: int | None = None, context: int = 5, start: int = 0,
              limit: int = 50) -> Transcript:
@@ -116,12 +120,12 @@ class HistoryTools:
                     raise ToolInputError(f"message {around} is not in session {found.session_id}")
                 n = _clamp(context, 0, MAX_CONTEXT)
                 before, after = index.context(center, n, n)
-                messages = (*before, center, *after)
+                messages = tuple(masked_message(m) for m in (*before, center, *after))
                 return Transcript(found, messages, bool(before) and before[0].ordinal > 0,
                                   bool(after) and after[-1].ordinal < found.message_count - 1)
             start = max(0, start)
             page = index.messages(found, start, _clamp(limit, 1, MAX_LIMIT))
-            return Transcript(found, tuple(page), start > 0, start + len(page) < found.message_count)
+            return Transcript(found, tuple(masked_message(m) for m in page), start > 0, start + len(page) < found.message_count)
 
     def sessions(self, *, agent: str | None = None, project: str | None = None, since: str | None = None,
                  until: str | None = None, text: str | None = None, limit: int = 20) -> list[Session]:

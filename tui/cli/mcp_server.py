@@ -4,7 +4,8 @@ Built on the official MCP Python SDK (``mcp``; ``MCPServer``). This module is im
 when the command runs (``tui.cli.agents.cmd_mcp``), so no other command pays for the SDK. Tools: ``search``, ``show``, ``sessions``, ``memory_search`` (read-only) and
 ``propose_rule`` (stores a pending rule; only a person approves). The work is
 ``indexer.agents.mcp_tools``; the answers are the ``--json`` shapes of the CLI
-(``tui.cli.output``), with every string passed through ``agent_safe`` on the way out.
+(``tui.cli.output``), with every string passed through ``agent_safe`` on the way out: secrets
+masked and invisible characters made visible, as in the hooks.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from pydantic import Field
 
 from indexer.agents.caller import calling_session
 from indexer.agents.mcp_tools import HistoryTools, ToolInputError, Transcript
-from indexer.textsafe import make_visible
+from indexer.textsafe import make_safe
 from tui.cli import output
 
 SERVER_NAME = "threadback"
@@ -40,10 +41,13 @@ SEARCH_BUDGET_BYTES = 24000  # `search` stops adding hits past about this much J
 
 
 def agent_safe(value: Any) -> Any:
-    """``value`` with every string made safe to hand to an agent: invisible and deceptive
-    characters shown as markers (``indexer.textsafe``). The one place MCP output is escaped."""
+    """``value`` with every string made safe to hand to an agent, as the hooks do it: text that
+    looks like a credential masked, invisible and deceptive characters shown as markers
+    (``indexer.textsafe.make_safe``). The one place MCP output is escaped; hits and messages
+    arrive with their secrets masked already (``mcp_tools``), so a secret a snippet cuts off at
+    its edge is gone too."""
     if isinstance(value, str):
-        return make_visible(value, tab="\t")
+        return make_safe(value, tab="\t")
     if isinstance(value, dict):
         return {k: agent_safe(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
