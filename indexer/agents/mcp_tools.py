@@ -1,6 +1,8 @@
 """What the MCP server lets any MCP client do: search and read past sessions and memory, and
 propose a rule. Everything is read-only except ``propose_rule``, which stores a *pending* rule
-that only a person can approve (``threadback rules review``).
+that only a person can approve (``threadback rules review``). The memory folder is the one the
+hooks and ``context`` use: a project's ``./memory/`` only once the user allowed it
+(``indexer.memory_trust``), the global one until then.
 
 Plain Python over ``Index``, ``MemoryStore`` and ``RuleStore``, returning domain objects; the
 server (``tui.cli.mcp_server``) turns them into the CLI's JSON shapes. Hits and messages come
@@ -46,6 +48,13 @@ class Transcript:
     messages: tuple[Message, ...]
     more_before: bool
     more_after: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryAnswer:
+    folder: Path  # the folder searched
+    hits: list[MemoryHit]
+    note: str | None  # what was left out and why (a project folder not allowed), or None
 
 
 @dataclass
@@ -135,12 +144,17 @@ class HistoryTools:
                                   text=text or None, parent=None, limit=_clamp(limit, 1, MAX_LIMIT))
 
     # -- memory and rules -------------------------------------------------------------------
-    def memory(self) -> MemoryStore:
-        from indexer.memory import MemoryStore
+    def memory(self) -> tuple[MemoryStore, str | None]:
+        """The memory folder agents are given here (``context.FolderContext``, the allow list
+        applied), and the line saying what was left out, if anything."""
+        from indexer.agents.context import FolderContext
 
-        return MemoryStore.open(self.memory_dir, self.cwd)
+        folder = FolderContext(self.memory_dir, self.cwd)
+        notes = folder.open().items
+        assert folder.memory is not None, "open() always picks a folder"
+        return folder.memory, (notes[0] if notes else None)
 
-    def memory_search(self, query: str, *, tier: str | None = None, limit: int = 10) -> list[MemoryHit]:
+    def memory_search(self, query: str, *, tier: str | None = None, limit: int = 10) -> MemoryAnswer:
         """Facts, episodic entries and scratchpad items; not logged as retrievals (read-only)."""
         from indexer.memory import TIERS
 
@@ -149,13 +163,17 @@ class HistoryTools:
         if tier and tier not in TIERS:
             raise ToolInputError(f"tier must be one of {', '.join(TIERS)}")
         now = datetime.fromtimestamp(self.clock(), tz=timezone.utc)
-        return self.memory().search(query, now, tiers=[tier] if tier else TIERS, limit=_clamp(limit, 1, MAX_LIMIT),
-                                    record=False)
+        store, note = self.memory()
+        hits = store.search(query, now, tiers=[tier] if tier else TIERS, limit=_clamp(limit, 1, MAX_LIMIT),
+                            record=False)
+        return MemoryAnswer(store.folder, hits, note)
 
     def rules(self) -> RuleStore:
+        """The rules of the memory folder ``memory`` picks: a proposal never lands in a project
+        folder the user has not allowed."""
         from indexer.rules import RuleStore
 
-        return RuleStore(self.memory().folder)  # the rules live in the memory folder
+        return RuleStore(self.memory()[0].folder)  # the rules live in the memory folder
 
     def propose_rule(self, text: str, *, title: str | None = None, session_id: str | None = None,
                      agent: str | None = None) -> ProposeResult:

@@ -134,11 +134,13 @@ def build_server(tools: HistoryTools) -> MCPServer:
         tier: Annotated[str | None, Field(description="only fact, episodic or scratchpad")] = None,
         limit: Annotated[int, Field(description="hits to return (1-100)")] = 10,
     ) -> dict[str, Any]:
-        """Search the memory: facts, episodic lessons and scratchpad items."""
+        """Search the memory: facts, episodic lessons and scratchpad items (a project's memory
+        folder only once the user allowed it)."""
         def produce() -> dict[str, Any]:
-            hits = tools.memory_search(query, tier=tier, limit=limit)
-            return {"folder": str(tools.memory().folder), "query": query,
-                    "hits": [output.memory_hit_json(h) for h in hits]}
+            found = tools.memory_search(query, tier=tier, limit=limit)
+            body = {"folder": str(found.folder), "query": query,
+                    "hits": [output.memory_hit_json(h) for h in found.hits]}
+            return {**body, "folder_note": found.note} if found.note else body
         return answer(produce)
 
     @server.tool(annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True,
