@@ -168,28 +168,44 @@ def test_attack_3_export_and_context_never_write_raw_control_characters(tmp_path
 # --- 4. a YAML alias bomb ----------------------------------------------------------------------
 
 
+# Runs argv[3:] and writes its exit code, wall seconds and peak RSS to argv[2]; a fresh small
+# process, so the figure is the command's own. Started straight from a pytest worker, a child's
+# ru_maxrss would start at the worker's size: Linux carries the parent's high-water mark across
+# the child's exec.
+_MEASURE = """
+import json, os, subprocess, sys, time
+timeout, report, argv = float(sys.argv[1]), sys.argv[2], sys.argv[3:]
+started = time.monotonic()
+proc = subprocess.Popen(argv)
+while True:
+    pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+    if pid:
+        break
+    if time.monotonic() - started > timeout:
+        proc.kill()
+        os.wait4(proc.pid, 0)
+        sys.exit(124)
+    time.sleep(0.005)
+elapsed = time.monotonic() - started
+with open(report, "w") as out:
+    json.dump([os.waitstatus_to_exitcode(status), elapsed, usage.ru_maxrss // 1024], out)
+"""
+
+
 def run_measured(argv: list[str], *, input: str, env: dict[str, str], cwd: Path,
                  timeout: float = 20) -> tuple[int, str, str, float, int]:
     """Exit code, stdout, stderr, wall seconds and peak RSS (MB) of one child process, its
-    own figures (``wait4``), not the maximum over every child this worker ever ran."""
-    stdin, stdout, stderr = (cwd / f".measured.{name}" for name in ("in", "out", "err"))
+    own figures (``wait4`` in a small launcher, ``_MEASURE``)."""
+    stdin, stdout, stderr, report = (cwd / f".measured.{name}" for name in ("in", "out", "err", "json"))
     stdin.write_text(input, encoding="utf-8")
-    started = time.monotonic()
+    report.unlink(missing_ok=True)
     with stdin.open("rb") as i, stdout.open("wb") as o, stderr.open("wb") as e:
-        proc = subprocess.Popen(argv, stdin=i, stdout=o, stderr=e, env=env, cwd=cwd)
-    while True:
-        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-        if pid:
-            break
-        if time.monotonic() - started > timeout:
-            proc.kill()
-            os.wait4(proc.pid, 0)
-            raise AssertionError(f"{argv} still running after {timeout} s")
-        time.sleep(0.01)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    elapsed = time.monotonic() - started
-    return (proc.returncode, stdout.read_text(encoding="utf-8"), stderr.read_text(encoding="utf-8"),
-            elapsed, usage.ru_maxrss // 1024)
+        launcher = subprocess.run([sys.executable, "-c", _MEASURE, str(timeout), str(report), *argv],
+                                  stdin=i, stdout=o, stderr=e, env=env, cwd=cwd, timeout=timeout + 30)
+    if launcher.returncode == 124:
+        raise AssertionError(f"{argv} still running after {timeout} s")
+    code, elapsed, peak = json.loads(report.read_text(encoding="utf-8"))
+    return (code, stdout.read_text(encoding="utf-8"), stderr.read_text(encoding="utf-8"), elapsed, peak)
 
 
 def test_attack_4_alias_bomb_is_refused_fast_with_little_memory(tmp_path):
