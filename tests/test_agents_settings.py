@@ -196,6 +196,13 @@ def test_hooks_install_cli_says_what_it_denies(tmp_path, capsys):
     assert main(["hooks", "install", "--settings", str(path)]) == exits.OK
     out = capsys.readouterr().out
     assert "denied to the agent" in out and "threadback rules review" in out
+    assert main(["hooks", "status", "--claude-code", "--settings", str(path), "--json"]) == exits.OK
+    [status] = json.loads(capsys.readouterr().out)
+    assert "Bash(threadback rules review *)" in status["denied"] and len(status["denied"]) == 4
+    assert main(["hooks", "status", "--claude-code", "--settings", str(path)]) == exits.OK
+    assert "approval commands denied (4 rules)" in capsys.readouterr().out
     assert main(["hooks", "uninstall", "--settings", str(path)]) == exits.OK
     assert "removed Threadback's deny rules" in capsys.readouterr().out
+    assert main(["hooks", "status", "--claude-code", "--settings", str(path), "--json"]) == exits.OK
+    assert json.loads(capsys.readouterr().out)[0]["denied"] == []
     assert json.loads(path.read_text(encoding="utf-8")) == {}

@@ -29,10 +29,12 @@ class RouteStatus:
     installed: tuple[str, ...]
     missing: tuple[str, ...]
     error: str | None
+    denied: tuple[str, ...] = ()  # Claude Code: our deny rules for the approval commands present
 
     def to_json(self) -> dict:
         return {"agent": self.agent, "route": self.route, "path": str(self.path), "exists": self.exists,
-                "installed": list(self.installed), "missing": list(self.missing), "error": self.error}
+                "installed": list(self.installed), "missing": list(self.missing), "error": self.error,
+                "denied": list(self.denied)}
 
     def describe(self) -> str:
         if self.error:
@@ -40,15 +42,17 @@ class RouteStatus:
         if not self.exists:
             return "no such file"
         if not self.missing:
-            return "installed" + (f" ({', '.join(self.installed)})" if self.route == "hooks" else "")
-        if self.installed:
-            return f"partly installed ({', '.join(self.installed)}; missing {', '.join(self.missing)})"
-        return "not installed"
+            state = "installed" + (f" ({', '.join(self.installed)})" if self.route == "hooks" else "")
+        elif self.installed:
+            state = f"partly installed ({', '.join(self.installed)}; missing {', '.join(self.missing)})"
+        else:
+            state = "not installed"
+        return state + (f"; approval commands denied ({len(self.denied)} rules)" if self.denied else "")
 
 
 def hooks_route(agent: str, status: HooksStatus | codex_hooks.CodexHooksStatus) -> RouteStatus:
     return RouteStatus(agent, "hooks", status.path, status.exists, tuple(status.installed), tuple(status.missing),
-                       status.error)
+                       status.error, status.denied if isinstance(status, HooksStatus) else ())
 
 
 def mcp_route(agent: str, status: mcp_registration.McpStatus) -> RouteStatus:

@@ -20,7 +20,6 @@ from indexer.textsafe import escape_json_specials, suspicious_characters
 
 if TYPE_CHECKING:  # the memory package loads a YAML library: not needed to print an index search
     from indexer.agents.context import ContextMaterial
-    from indexer.agents.settings import HooksStatus
     from indexer.memory import EpisodicEntry, Fact, MemoryHit, ScratchpadItem, StrengthBreakdown
     from indexer.rules import Rule
 
@@ -212,8 +211,3 @@ def context_json(memory_dir: Path | None, rules_dir: Path | None, material: Cont
         },
         "text": text,
     }
-
-
-def hooks_status_json(status: HooksStatus) -> dict:
-    return {"path": str(status.path), "exists": status.exists, "installed": list(status.installed),
-            "missing": list(status.missing), "error": status.error}
