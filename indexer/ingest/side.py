@@ -6,6 +6,9 @@ this file: every message's CJK bigrams (so 驗收 and 設定 are found from an i
 trigram index of the files it has time for (``fts_side``), while the main process writes
 messages and the main trigram table (``fts``). A message's text is indexed in exactly one
 of the two trigram tables; ``messages.indexed`` says which (1 main, 2 side). Searches ask both.
+This file's tables take the Traditional/Simplified-folded text (``indexer.textfold``), and a
+main-shard message whose folded text differs has a folded copy in ``fts_side`` too, so a
+folded query finds it there while ``fts`` keeps matching its content table.
 
 How the two files stay consistent without a shared transaction:
 - Whoever writes this file hands out message ids (``next_id`` in its meta) and never reuses
@@ -26,10 +29,11 @@ import secrets
 import sqlite3
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from indexer.store.models import MessageRow
-from indexer.store.side_file import IN_SIDE, SCHEMA_NAME, cjk_bigrams, is_paired, side_path
+from indexer.store.side_file import IN_MAIN, IN_SIDE, SCHEMA_NAME, cjk_bigrams, is_paired, side_path
+from indexer.textfold import fold, index_form
 
 # The side writer decides when both files commit: per batch, not per file (an FTS commit
 # writes a segment), and at least this often so searches see a long run's progress.
@@ -56,14 +60,12 @@ def ensure_paired(conn: sqlite3.Connection, progress: Callable[[str], None] | No
         rows = conn.execute("SELECT id, text FROM main.messages WHERE indexed != 0 AND has_cjk = 1")
         conn.executemany(
             f"INSERT INTO {s}.cjk2(rowid, grams) VALUES (?, ?)",
-            ((rowid, grams) for rowid, text in rows if (grams := cjk_bigrams(text))),
+            ((rowid, grams) for rowid, text in rows if (grams := cjk_bigrams(fold(text)))),
         )
-        conn.execute(
-            f"INSERT INTO {s}.fts_side(rowid, text) SELECT id, text FROM main.messages WHERE indexed = ?",
-            (IN_SIDE,),
-        )
+        conn.executemany(f"INSERT INTO {s}.fts_side(rowid, text) VALUES (?, ?)", side_texts(conn))
         top = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM main.messages").fetchone()[0]
-        for key, value in (("token", token), ("next_id", str(top))):
+        # fold_done: every entry here is folded already (see indexer.ingest.refold).
+        for key, value in (("token", token), ("next_id", str(top)), ("fold_done", str(top))):
             conn.execute(
                 f"INSERT INTO {s}.meta(key, value) VALUES (?, ?)"
                 " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -79,6 +81,18 @@ def ensure_paired(conn: sqlite3.Connection, progress: Callable[[str], None] | No
         conn.execute("ROLLBACK")
         raise
     return True
+
+
+def side_texts(conn: sqlite3.Connection) -> Iterator[tuple[int, str]]:
+    """What the side trigram shard holds, in id order: the folded text (indexer.textfold) of
+    the messages it indexes, and a folded copy of each main-shard message whose fold differs
+    (the main shard holds that one's text as it is)."""
+    for rowid, text, where in conn.execute("SELECT id, text, indexed FROM main.messages WHERE indexed != 0 ORDER BY id"):
+        folded = index_form(text)
+        if where == IN_SIDE:
+            yield rowid, folded or text
+        elif where == IN_MAIN and folded is not None:
+            yield rowid, folded
 
 
 class SideWriter:
@@ -110,7 +124,8 @@ class SideWriter:
         first = self.next_id
         self.next_id += len(rows)
         pairs = [(first + i, g) for i, g in enumerate(grams) if g]
-        texts = [(first + i, r.text) for i, r in enumerate(rows) if r.indexed] if take_text else []
+        # The text of the files it takes, and a folded copy of any other text whose fold differs.
+        texts = [(first + i, r.fts_text or r.text) for i, r in enumerate(rows) if r.indexed and (take_text or r.fts_text)]
         if pairs or texts:
             self._begin()
             self.conn.executemany("INSERT INTO cjk2(rowid, grams) VALUES (?, ?)", pairs)

@@ -17,6 +17,7 @@ from indexer.ingest.discover import discover
 from indexer.ingest.lock import IndexLock
 from indexer.ingest.prepare import FileJob, PreparedFile
 from indexer.ingest.progress import IndexProgress, IndexSummary, ProgressCallback
+from indexer.ingest.refold import refold_index
 from indexer.ingest.side import ensure_paired
 from indexer.ingest.stream import PreparedStream
 from indexer.sources.base import SessionMeta, project_name_of
@@ -70,6 +71,9 @@ class Ingester:
                 progress(prog)
 
         ensure_paired(conn, announce)
+        if not refold_index(conn, announce, should_stop):
+            self.summary.stopped = True  # asked to stop while folding an older index
+            return self.summary
         touched: set[int] = set()
         jobs = [self._job(agent, path, st, row) for agent, path, st, row in work]
         stream = PreparedStream(

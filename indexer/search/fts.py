@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from indexer.models import TEXT, Hit
 from indexer.search.query import Query, QueryError, Term, is_cjk
 from indexer.search.snippets import make_snippet
+from indexer.textfold import fold
 from indexer.store.models import fetch_context, fetch_messages, message_from_row, sessions_by_rowid
 
 CANDIDATES = 500
@@ -48,7 +49,7 @@ def term_class(term: Term) -> str:
 
 def fts_phrase(text: str) -> str:
     """Quote a term as an FTS5 string so no user input is read as FTS syntax."""
-    return '"' + text.replace('"', '""') + '"'
+    return '"' + fold(text).replace('"', '""') + '"'
 
 
 def _term_condition(term: Term) -> tuple[str, list]:
@@ -186,7 +187,8 @@ def run_search(
             # A later shard only needs what is newer than the oldest candidate so far.
             params = [*params[:-2], rows[CANDIDATES][0], params[-1]]
         rows.extend(conn.execute(sql, params).fetchall())
-        rows.sort(key=lambda r: r[0], reverse=True)  # the newest candidates first
+        # The newest candidates first; a message with a folded copy in the side shard once.
+        rows = sorted({r[0]: r for r in rows}.values(), key=lambda r: r[0], reverse=True)
     capped = len(rows) > CANDIDATES
     rows = rows[:CANDIDATES]
     if not rows:
