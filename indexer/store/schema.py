@@ -16,7 +16,9 @@ from __future__ import annotations
 
 # 1: first release. 2: the bigram table and a second trigram shard in a side file.
 # 3: branch links, resume folders and message marks; every log is read again by newer parsers.
-SCHEMA_VERSION = 3
+# 4: the trigram and bigram indexes hold Traditional/Simplified-folded text (indexer.textfold);
+#    an older index is folded in place by its next index run (indexer.ingest.refold).
+SCHEMA_VERSION = 4
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
