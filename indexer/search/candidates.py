@@ -1,0 +1,281 @@
+"""The SQL of a search: matching messages, newest first, from the trigram and bigram indexes,
+narrowed by the query's filters and exclusions.
+
+Every read is bounded: a source is asked for its newest ``limit`` matches in rowid order, which
+FTS5 answers without walking every match (``ORDER BY rank`` or ``bm25()`` would, see
+SQLITE.md). A message whose folded text differs has an entry in both trigram shards
+(``indexer.ingest.side``): answers are merged by id.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+from indexer.models import Session
+from indexer.search.plan import BIGRAM, SHORT, TRIGRAM, PlannedGroup, PlannedTerm, SearchPlan, fts_string
+from indexer.search.query import Query, is_cjk
+from indexer.store.models import SESSION_COLUMNS, session_from_row
+from indexer.textfold import variants
+
+# The two trigram shards (see indexer.ingest.side); the bigram table lives in the side file too.
+TRIGRAM_TABLES = ("fts", "fts_side")
+SCAN = "messages"  # no index can answer: read messages newest first, testing each
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A matching message, before its text is read."""
+
+    id: int
+    session_rowid: int
+    ts: float | None
+    kind: str
+    role: str
+
+
+@dataclass(frozen=True)
+class Found:
+    """The newest matches of one request: newest first; ``capped`` when older ones exist."""
+
+    rows: tuple[Candidate, ...]
+    capped: bool
+
+    @property
+    def oldest(self) -> int:
+        return self.rows[-1].id if self.rows else 0
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where matches come from: an FTS table and its expression, or a scan of messages; plus
+    conditions on the message (``m``) that this source needs."""
+
+    table: str
+    match: str | None = None
+    where: tuple[str, ...] = ()
+    params: tuple = ()
+
+
+class Filters:
+    """The query's filters, SQL-side exclusions and left-out sessions, as a WHERE clause."""
+
+    def __init__(self, plan: SearchPlan, exclude_sessions: tuple[str, ...] = (), project_path: str | None = None):
+        q = plan.query
+        where: list[str] = ["m.indexed != 0"]
+        params: list = []
+        for term in plan.excluded:
+            if term.kind == SHORT:
+                continue  # checked in the text (indexer.search.scoring)
+            where.append(f"NOT {_in_index(term)}")
+            params += [fts_string(term.term.text)] * (len(TRIGRAM_TABLES) if term.kind == TRIGRAM else 1)
+        session_where, session_params = _session_filters(q, exclude_sessions, project_path)
+        if q.role:
+            role = q.role.lower()
+            if role in ("tool", "tools"):
+                where.append("m.kind = 'tool_call'")
+            else:
+                where.append("m.role = ?")
+                params.append("user" if role in ("human", "me") else role)
+        if q.since is not None:
+            where.append("m.ts >= ?")
+            params.append(q.since)
+        if q.until is not None:
+            where.append("m.ts < ?")
+            params.append(q.until)
+        self.where = where + session_where
+        self.params = params + session_params
+        self.joins_sessions = bool(session_where)
+
+
+def _in_index(term: PlannedTerm) -> str:
+    if term.kind == TRIGRAM:
+        return "(" + " OR ".join(f"m.id IN (SELECT rowid FROM {t} WHERE {t} MATCH ?)" for t in TRIGRAM_TABLES) + ")"
+    return "m.id IN (SELECT rowid FROM cjk2 WHERE cjk2 MATCH ?)"
+
+
+def _session_filters(q: Query, exclude_sessions: tuple[str, ...], project_path: str | None) -> tuple[list[str], list]:
+    where: list[str] = []
+    params: list = []
+    if q.agent:
+        where.append("s.agent = ?")
+        params.append(q.agent)
+    if q.project:
+        where.append("(s.project_name LIKE ? ESCAPE '\\' OR s.project_path LIKE ? ESCAPE '\\')")
+        pattern = "%" + _like_escape(q.project) + "%"
+        params += [pattern, pattern]
+    if project_path is not None:
+        where.append("s.project_path = ?")
+        params.append(project_path)
+    if q.session:
+        where.append("s.session_id LIKE ? ESCAPE '\\'")
+        params.append(_like_escape(q.session) + "%")
+    if exclude_sessions:
+        where.append(f"s.session_id NOT IN ({','.join('?' * len(exclude_sessions))})")
+        params += list(exclude_sessions)
+    return where, params
+
+
+def _like_escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def short_condition(terms: tuple[PlannedTerm, ...]) -> tuple[str, list]:
+    """SQL that keeps messages holding any of these short terms (a pre-filter for a scan: the
+    text check in scoring has the last word). A single CJK character is tested in each script."""
+    parts, params = [], []
+    for t in terms:
+        if len(t.typed) == 1 and is_cjk(t.typed):
+            for v in variants(t.typed):
+                parts.append("instr(m.text, ?) > 0")
+                params.append(v)
+        else:
+            parts.append("instr(lower(m.text), ?) > 0")
+            params.append(t.needle)
+    return "(" + " OR ".join(parts) + ")", params
+
+
+def group_sources(group: PlannedGroup) -> list[Source]:
+    """Where the matches of one OR group come from."""
+    sources = [Source(t, group.trigram) for t in TRIGRAM_TABLES] if group.trigram else []
+    if group.bigram:
+        sources.append(Source("cjk2", group.bigram))
+    if not sources:
+        sql, params = short_condition(group.terms)
+        sources.append(Source(SCAN, None, (sql,), tuple(params)))
+    return sources
+
+
+def all_groups_sources(plan: SearchPlan, trigram: str | None, bigram: str | None, mixed: list[PlannedGroup]) -> list[Source]:
+    """Where messages holding every indexed group come from; with no indexed group, a scan for
+    the short ones."""
+    where: list[str] = []
+    params: list = []
+    for g in mixed:
+        where.append("(" + " OR ".join(f"m.id IN (SELECT rowid FROM {t} WHERE {t} MATCH ?)"
+                                        for t in (*TRIGRAM_TABLES, "cjk2")) + ")")
+        params += [g.trigram, g.trigram, g.bigram]
+    if trigram and bigram:
+        where.append("m.id IN (SELECT rowid FROM cjk2 WHERE cjk2 MATCH ?)")
+        params.append(bigram)
+        bigram = None
+    if trigram:
+        return [Source(t, trigram, tuple(where), tuple(params)) for t in TRIGRAM_TABLES]
+    if bigram:
+        return [Source("cjk2", bigram, tuple(where), tuple(params))]
+    if mixed:  # only mixed groups: drive by the first, the rest narrow
+        first, *_ = mixed
+        return [Source(s.table, s.match, tuple(where), tuple(params)) for s in group_sources(first)]
+    short_where, short_params = short_filter(plan)
+    return [Source(SCAN, None, tuple(where) + short_where, tuple(params) + short_params)]
+
+
+def short_filter(plan: SearchPlan) -> tuple[tuple[str, ...], tuple]:
+    """Conditions keeping messages that hold every short group."""
+    where: list[str] = []
+    params: list = []
+    for g in plan.short:
+        sql, p = short_condition(g.terms)
+        where.append(sql)
+        params += p
+    return tuple(where), tuple(params)
+
+
+COLUMNS = "m.id, m.session_rowid, m.ts, m.kind, m.role"
+
+
+def _select(source: Source, filters: Filters, *, ranged: bool) -> tuple[str, list]:
+    join = " JOIN sessions s ON s.id = m.session_rowid" if filters.joins_sessions else ""
+    where = [*filters.where, *source.where]
+    params = [*filters.params, *source.params]
+    if source.table == SCAN:
+        head = f"SELECT {COLUMNS} FROM messages m{join} WHERE "
+        key = "m.id"
+    else:
+        t = source.table
+        head = f"SELECT {COLUMNS} FROM {t} JOIN messages m ON m.id = {t}.rowid{join} WHERE {t} MATCH ? AND "
+        params.insert(0, source.match)
+        key = f"{t}.rowid"
+    bound = f"{key} BETWEEN ? AND ?" if ranged else f"{key} > ?"
+    return head + " AND ".join([*where, bound]) + f" ORDER BY {key} DESC LIMIT ?", params
+
+
+def newest(conn: sqlite3.Connection, sources: list[Source], filters: Filters, limit: int) -> Found:
+    """The newest ``limit`` messages any source matches."""
+    rows: dict[int, Candidate] = {}
+    floor = 0
+    for source in sources:
+        sql, params = _select(source, filters, ranged=False)
+        for r in conn.execute(sql, [*params, floor, limit + 1]):
+            rows[r[0]] = Candidate(*r)
+        if len(rows) > limit:
+            # A later source only needs what is newer than the oldest candidate kept so far.
+            ordered = sorted(rows, reverse=True)
+            floor = ordered[limit]
+    ordered = sorted(rows.values(), key=lambda c: c.id, reverse=True)
+    return Found(tuple(ordered[:limit]), len(ordered) > limit)
+
+
+def within(conn: sqlite3.Connection, sources: list[Source], filters: Filters, session_rowid: int,
+           low: int, high: int, limit: int) -> list[Candidate]:
+    """The newest ``limit`` matches among one session's messages with ids in [low, high]."""
+    rows: dict[int, Candidate] = {}
+    for source in sources:
+        sql, params = _select(source, filters, ranged=True)
+        sql = sql.replace(" ORDER BY", " AND m.session_rowid = ? ORDER BY", 1)
+        rows.update((r[0], Candidate(*r)) for r in conn.execute(sql, [*params, low, high, session_rowid, limit]))
+    return sorted(rows.values(), key=lambda c: c.id, reverse=True)[:limit]
+
+
+def id_ranges(conn: sqlite3.Connection, session_rowids: list[int]) -> dict[int, tuple[int, int]]:
+    """Each session's first and last message id (two index seeks: ordinals grow with ids)."""
+    out = {}
+    for s in session_rowids:
+        lo, hi = conn.execute(
+            "SELECT (SELECT id FROM messages WHERE session_rowid = ?1 ORDER BY ordinal LIMIT 1),"
+            " (SELECT id FROM messages WHERE session_rowid = ?1 ORDER BY ordinal DESC LIMIT 1)",
+            (s,),
+        ).fetchone()
+        if lo is not None:
+            out[s] = (min(lo, hi), max(lo, hi))
+    return out
+
+
+def texts_of(conn: sqlite3.Connection, ids: list[int]) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for i in range(0, len(ids), 500):
+        chunk = ids[i : i + 500]
+        out.update(conn.execute(f"SELECT id, text FROM messages WHERE id IN ({','.join('?' * len(chunk))})", chunk))
+    return out
+
+
+def message_total(conn: sqlite3.Connection) -> int:
+    """How many messages the index holds (kept in meta by each index run)."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'message_count'").fetchone()
+    return max(1, int(row[0])) if row and row[0] is not None else 1
+
+
+def fold_pending(conn: sqlite3.Connection) -> bool:
+    """An older index not folded yet (indexer.ingest.refold): search the words as typed too."""
+    return conn.execute("SELECT 1 FROM meta WHERE key = 'fold_below'").fetchone() is not None
+
+
+def occurs(conn: sqlite3.Connection, text: str) -> bool:
+    """Whether ``text`` (3+ characters) occurs in any indexed message."""
+    return any(
+        conn.execute(f"SELECT 1 FROM {t} WHERE {t} MATCH ? LIMIT 1", (fts_string(text),)).fetchone()
+        for t in TRIGRAM_TABLES
+    )
+
+
+def parents_of(conn: sqlite3.Connection, sessions: list[Session]) -> dict[tuple[str, str], Session]:
+    """The indexed parents of subagent sessions, by (agent, session id)."""
+    wanted = {(s.agent, s.parent_session_id) for s in sessions if s.parent_session_id}
+    out: dict[tuple[str, str], Session] = {}
+    for agent, parent_id in wanted:
+        r = conn.execute(f"SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.agent = ? AND s.session_id = ?",
+                         (agent, parent_id)).fetchone()
+        if r is not None:
+            out[(agent, parent_id)] = session_from_row(r)
+    return out
+

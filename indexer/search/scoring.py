@@ -1,0 +1,175 @@
+"""How well a message, and a session, answer a query: BM25-style evidence read from the text.
+
+Per message and term, each occurrence counts by how it matches: a whole word 1; a word that
+merely starts with the term less, the shorter the term (``act`` in "action"); the term inside
+a longer word least (``port`` in "import"). A short term typed in lower case counts less
+where the text has it in capitals (``uv`` against "UV index"). The sum is weighted by who
+wrote the message (prompts, replies and thinking above tool lines) and normalised by its
+length, continuously (BM25's ``1 - b + b·len/avg``, no cap).
+
+Per session the normalised counts of each term are added over its messages, then saturated
+(``x(k1+1)/(x+k1)``), so evidence adds up with diminishing returns, and weighted by the term's
+rarity (idf). A term found only inside longer words is capped at a share of what one whole
+word gives. The words as typed, in order (``literal_line``), are evidence of their own: a tool
+line that *is* the pasted command counts most, then a tool line holding it, then prose.
+Recency is left to break ties (the caller's sort).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from indexer.models import ERROR, SUMMARY, TEXT, THINKING, TOOL_CALL
+from indexer.search.candidates import Candidate
+from indexer.search.plan import SHORT, PlannedTerm, SearchPlan
+from indexer.search.query import is_cjk, searchable_form
+from indexer.textfold import fold
+
+K1 = 1.2  # saturation: the 1st whole-word match gives 1, the 3rd brings it to 1.6, the limit is 2.2
+B = 0.75  # how much length matters
+AVG_CHARS = 300  # a typical message (tool lines are shorter, replies longer)
+KIND_WEIGHTS = {TEXT: 1.0, THINKING: 0.8, ERROR: 0.8, SUMMARY: 0.6, TOOL_CALL: 0.5}
+WHOLE = 0.75  # an occurrence of at least this quality counts as a whole word
+PARTIAL_SHARE = 0.4  # a term only ever inside longer words gives at most this share
+LINE_WEIGHT = 0.6  # the literal line's evidence, against the sum of its words' idf
+EXACT_TOOL_LINE, TOOL_LINE, PROSE_LINE = 3.0, 1.5, 1.0
+EXACT_COVERAGE = 0.6  # the pasted line is at least this much of a tool line: "the command it ran"
+SHORT_IDF = 0.5  # words no index counts (``-s``, ``up``): known only to be short and common
+MAX_OCCURRENCES = 32  # per term and message
+SCAN_CHARS = 20_000  # of a long message, only this much is read for evidence
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """What one message holds of the query."""
+
+    candidate: Candidate
+    whole: tuple[float, ...]  # per planned term: quality-weighted whole-word occurrences
+    partial: tuple[float, ...]  # and the rest
+    line: float  # weighted occurrences of the literal line
+    norm: float  # length normalisation
+    weight: float  # who wrote it
+    groups: frozenset[int]  # the query's groups it matches
+
+    @property
+    def ts(self) -> float:
+        return self.candidate.ts or 0.0
+
+
+def saturate(x: float) -> float:
+    return x * (K1 + 1) / (x + K1) if x > 0 else 0.0
+
+
+def idf(matching: float, total: int) -> float:
+    """BM25's inverse document frequency (never negative)."""
+    return math.log(1 + (total - matching + 0.5) / (matching + 0.5))
+
+
+def _is_word(ch: str) -> bool:
+    return ch.isalnum()
+
+
+def _camel_edge(folded: str, k: int) -> bool:
+    """A word edge inside an identifier: ``Agent|Session``."""
+    return 0 < k < len(folded) and folded[k - 1].islower() and folded[k].isupper()
+
+
+def quality(folded: str, form: str, i: int, term: PlannedTerm) -> float:
+    """How well the occurrence of ``term`` at ``i`` matches: 1 for a whole word."""
+    n = term.needle
+    j = i + len(n)
+    left = i == 0 or not _is_word(form[i - 1]) or not _is_word(n[0]) or is_cjk(n[0]) or _camel_edge(folded, i)
+    right = j >= len(form) or not _is_word(form[j]) or not _is_word(n[-1]) or is_cjk(n[-1]) or _camel_edge(folded, j)
+    if left and right:
+        q = 1.0
+    elif left:  # the start of a longer word
+        q = 0.35 if len(n) <= 3 else 0.6 if len(n) <= 5 else 0.8
+    else:
+        q = 0.35 if right else 0.25
+    seen = folded[i:j]
+    if seen != term.typed and not is_cjk(n[0]):
+        if len(n) > 3:
+            q *= 0.9
+        elif term.typed.islower() and seen[:1].isupper() and seen[1:].islower():
+            q *= 0.9  # a capitalised word at a sentence start
+        else:
+            q *= 0.5  # "uv" typed, "UV" written: another word
+    return q
+
+
+def evidence(candidate: Candidate, text: str, plan: SearchPlan) -> Evidence | None:
+    """The message's evidence; ``None`` when a short excluded word is in it."""
+    head = text[:SCAN_CHARS]
+    folded = fold(head)
+    form = searchable_form(head)
+    for t in plan.excluded:
+        if t.kind == SHORT and t.needle and t.needle in form:
+            return None
+    whole, partial, groups = [], [], set()
+    for term in plan.terms:
+        w = p = 0.0
+        start, seen = 0, 0
+        while seen < MAX_OCCURRENCES:
+            i = form.find(term.needle, start)
+            if i < 0:
+                break
+            q = quality(folded, form, i, term)
+            if q >= WHOLE:
+                w += q
+            else:
+                p += q
+            start, seen = i + len(term.needle), seen + 1
+        if seen:
+            groups.add(term.group)
+        whole.append(w)
+        partial.append(p)
+    line = 0.0
+    if plan.line is not None:
+        count = sum(1 for _ in zip(range(8), plan.line.finditer(form)))
+        if count:
+            line = count * _line_weight(candidate, text, plan.line_length)
+    norm = 1 - B + B * len(text) / AVG_CHARS
+    weight = KIND_WEIGHTS.get(candidate.kind, 0.8)
+    return Evidence(candidate, tuple(whole), tuple(partial), line, norm, weight, frozenset(groups))
+
+
+def _line_weight(candidate: Candidate, text: str, line_length: int) -> float:
+    if candidate.kind != TOOL_CALL:
+        return PROSE_LINE
+    command = text.split("] ", 1)[1] if text.startswith("[") and "] " in text else text
+    return EXACT_TOOL_LINE if line_length >= EXACT_COVERAGE * len(command.strip()) else TOOL_LINE
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Each planned term's idf, and the literal line's."""
+
+    terms: tuple[float, ...]
+    line: float
+
+    @classmethod
+    def of(cls, plan: SearchPlan, group_idf: dict[int, float]) -> "Weights":
+        terms = tuple(SHORT_IDF if t.kind == SHORT else group_idf.get(t.group, 1.0) for t in plan.terms)
+        return cls(terms, LINE_WEIGHT * sum(terms) if plan.line is not None else 0.0)
+
+
+def _term_score(whole: float, partial: float) -> float:
+    return max(saturate(whole), PARTIAL_SHARE * saturate(whole + partial))
+
+
+def message_score(ev: Evidence, weights: Weights) -> float:
+    scale = ev.weight / ev.norm
+    score = sum(idf_ * _term_score(ev.whole[k] * scale, ev.partial[k] * scale)
+                for k, idf_ in enumerate(weights.terms))
+    return score + weights.line * saturate(ev.line / ev.norm)
+
+
+def session_score(evs: list[Evidence], weights: Weights) -> float:
+    """Evidence added up over a session's messages, then saturated per term."""
+    score = 0.0
+    for k, idf_ in enumerate(weights.terms):
+        whole = sum(ev.whole[k] * ev.weight / ev.norm for ev in evs)
+        partial = sum(ev.partial[k] * ev.weight / ev.norm for ev in evs)
+        score += idf_ * _term_score(whole, partial)
+    return score + weights.line * saturate(sum(ev.line / ev.norm for ev in evs))

@@ -1,0 +1,133 @@
+"""Session-level search: every word must occur in one session, not necessarily in one message.
+
+Each indexed word group is asked for its newest matches (bounded), and so are the messages
+holding every group at once; a session whose matches cover every group qualifies. A common
+word's window may not reach back far enough: a session that has the rarer words but no match
+of a common one inside that word's window, while it has older messages, is checked directly
+(its id range in that word's index, a bounded FTS5 range read) for the sessions that already
+hold the most groups, at most ``PROBE_SESSIONS`` of them. Short words (``-s``, 表) are matched
+in the messages found, and the session's evidence is added up in ``indexer.search.scoring``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import defaultdict
+from dataclasses import dataclass
+
+from indexer.search.candidates import (
+    Candidate,
+    Filters,
+    Found,
+    all_groups_sources,
+    group_sources,
+    id_ranges,
+    message_total,
+    newest,
+    texts_of,
+    within,
+)
+from indexer.search.plan import SearchPlan, and_expressions
+from indexer.search.scoring import Evidence, Weights, evidence, idf, session_score
+
+GROUP_CANDIDATES = 400  # newest matches read per word group
+PROBE_SESSIONS = 24  # sessions checked directly for a group outside its window
+PROBE_HITS = 8  # matches read per probed session and group
+TEXTS_PER_SESSION = 48  # newest candidate messages per session read for evidence
+
+
+@dataclass(frozen=True)
+class RankedSession:
+    session_rowid: int
+    score: float
+    newest: float
+    evidence: tuple[Evidence, ...]  # every matching message read, unordered
+
+
+@dataclass(frozen=True)
+class SessionRanking:
+    sessions: list[RankedSession]  # best first
+    weights: Weights
+    capped: bool  # some word had more matches than were read
+
+
+def rank_sessions(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters) -> SessionRanking:
+    groups = plan.indexed
+    found: list[Found] = [newest(conn, group_sources(g), filters, GROUP_CANDIDATES) for g in groups]
+    if len(groups) != 1:  # several groups, or only short words: messages holding them all
+        trigram, bigram, mixed = and_expressions(plan)
+        found.append(newest(conn, all_groups_sources(plan, trigram, bigram, mixed), filters, GROUP_CANDIDATES))
+    wanted = frozenset(g.index for g in groups)
+    candidates: dict[int, Candidate] = {}
+    cover: dict[int, set[int]] = defaultdict(set)
+    for k, f in enumerate(found):
+        covers = {groups[k].index} if k < len(groups) else set(wanted)
+        for c in f.rows:
+            candidates[c.id] = c
+            cover[c.session_rowid] |= covers
+    complete = {s for s, got in cover.items() if got >= wanted}
+    if any(f.capped for f in found[: len(groups)]) and len(groups) > 1:
+        _probe(conn, plan, filters, found[: len(groups)], candidates, cover, complete)
+
+    total = message_total(conn)
+    top_id = conn.execute("SELECT coalesce(max(id), 1) FROM messages").fetchone()[0]
+    group_idf = {g.index: idf(_matching(found[k], top_id, total), total) for k, g in enumerate(groups)}
+    weights = Weights.of(plan, group_idf)
+
+    by_session: dict[int, list[Candidate]] = defaultdict(list)
+    for c in candidates.values():
+        if c.session_rowid in complete:
+            by_session[c.session_rowid].append(c)
+    chosen = [c for cs in by_session.values() for c in sorted(cs, key=lambda c: c.id, reverse=True)[:TEXTS_PER_SESSION]]
+    texts = texts_of(conn, [c.id for c in chosen])
+    evs: dict[int, list[Evidence]] = defaultdict(list)
+    for c in chosen:
+        ev = evidence(c, texts.get(c.id, ""), plan)
+        if ev is not None:
+            evs[c.session_rowid].append(ev)
+    short = [g.index for g in plan.short]
+    ranked = []
+    for s, items in evs.items():
+        held = frozenset().union(*(ev.groups for ev in items))
+        if any(g not in held for g in short):
+            continue  # a short word must be in the messages the other words found
+        ranked.append(RankedSession(s, session_score(items, weights), max(ev.ts for ev in items), tuple(items)))
+    ranked.sort(key=lambda r: (round(r.score, 3), r.newest), reverse=True)
+    return SessionRanking(ranked, weights, any(f.capped for f in found))
+
+
+def _matching(found: Found, top_id: int, total: int) -> float:
+    """How many messages match, estimated from the newest ones read: all of them when the
+    window was not full, else scaled by how much of the id range the window spans."""
+    count = len(found.rows)
+    if not found.capped or not count:
+        return float(count)
+    span = max(1, top_id - found.oldest + 1)
+    return min(float(total), count * top_id / span)
+
+
+def _probe(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, found: list[Found],
+           candidates: dict[int, Candidate], cover: dict[int, set[int]], complete: set[int]) -> None:
+    """Check the sessions holding the most groups for the groups missing from their windows."""
+    groups = plan.indexed
+    wanted = {g.index for g in groups}
+    per_session: dict[int, int] = defaultdict(int)
+    for c in candidates.values():
+        per_session[c.session_rowid] += 1
+    undecided = sorted((s for s in cover if s not in complete),
+                       key=lambda s: (len(cover[s]), per_session[s], s), reverse=True)
+    undecided = [s for s in undecided if all(found[k].capped for k, g in enumerate(groups) if g.index not in cover[s])]
+    ranges = id_ranges(conn, undecided[:PROBE_SESSIONS])
+    for s, (low, high) in ranges.items():
+        for k, g in enumerate(groups):
+            if g.index in cover[s]:
+                continue
+            top = min(high, found[k].oldest - 1)
+            got = within(conn, group_sources(g), filters, s, low, top, PROBE_HITS) if low <= top else []
+            if not got:
+                break
+            for c in got:
+                candidates[c.id] = c
+            cover[s].add(g.index)
+        if cover[s] >= wanted:
+            complete.add(s)
