@@ -102,10 +102,12 @@ class Index:
         exclude_sessions: tuple[str, ...] | list[str] = (),
         context: int = 0,
         project_path: str | None = None,
+        evidence: int = 3,
     ) -> SearchResult:
         """Search messages, or with ``by_session`` (``one_per_session`` is the same) sessions:
         every word somewhere in one session, each result with its best messages as evidence.
-        ``project_path`` keeps only sessions of exactly that project folder.
+        ``project_path`` keeps only sessions of exactly that project folder; ``evidence`` is how
+        many of each session's best messages the session view shows.
 
         Raises ``QueryError`` (with a message for the user) when nothing in the query is
         searchable."""
@@ -120,6 +122,7 @@ class Index:
             exclude_sessions=tuple(exclude_sessions),
             context=context,
             project_path=project_path,
+            evidence=evidence,
         )
 
     def context(self, message: Message, before: int, after: int) -> tuple[tuple[Message, ...], tuple[Message, ...]]:

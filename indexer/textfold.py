@@ -14,11 +14,12 @@ a CJK character. Japanese kanji fold too (設定 → 设定): harmless, since bo
 
 from __future__ import annotations
 
+import re
 import threading
 
 # Where Traditional characters live: CJK unified ideographs, extension A, compatibility forms.
 _RANGES = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF))
-_FIRST_FOLDABLE = "\u3400"
+_MAY_FOLD = re.compile("[" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _RANGES) + "]")
 
 _table: dict[int, str] | None = None
 _variants: dict[str, tuple[str, ...]] | None = None
@@ -48,7 +49,7 @@ def fold_table() -> dict[int, str]:
 
 def fold(text: str) -> str:
     """``text`` with Traditional characters replaced by their Simplified form; same length."""
-    if text.isascii() or max(text) < _FIRST_FOLDABLE:
+    if text.isascii() or not _MAY_FOLD.search(text):
         return text
     return text.translate(fold_table())
 

@@ -10,7 +10,7 @@ SQLITE.md). A message whose folded text differs has an entry in both trigram sha
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from indexer.models import Session
 from indexer.search.plan import BIGRAM, SHORT, TRIGRAM, PlannedGroup, PlannedTerm, SearchPlan, fts_string
@@ -40,6 +40,7 @@ class Found:
 
     rows: tuple[Candidate, ...]
     capped: bool
+    texts: dict[int, str] = field(default_factory=dict)  # with ``with_text``: each row's text
 
     @property
     def oldest(self) -> int:
@@ -184,36 +185,41 @@ def short_filter(plan: SearchPlan) -> tuple[tuple[str, ...], tuple]:
 COLUMNS = "m.id, m.session_rowid, m.ts, m.kind, m.role"
 
 
-def _select(source: Source, filters: Filters, *, ranged: bool) -> tuple[str, list]:
+def _select(source: Source, filters: Filters, *, ranged: bool, with_text: bool = False) -> tuple[str, list]:
     join = " JOIN sessions s ON s.id = m.session_rowid" if filters.joins_sessions else ""
+    columns = COLUMNS + (", m.text" if with_text else "")
     where = [*filters.where, *source.where]
     params = [*filters.params, *source.params]
     if source.table == SCAN:
-        head = f"SELECT {COLUMNS} FROM messages m{join} WHERE "
+        head = f"SELECT {columns} FROM messages m{join} WHERE "
         key = "m.id"
     else:
         t = source.table
-        head = f"SELECT {COLUMNS} FROM {t} JOIN messages m ON m.id = {t}.rowid{join} WHERE {t} MATCH ? AND "
+        head = f"SELECT {columns} FROM {t} JOIN messages m ON m.id = {t}.rowid{join} WHERE {t} MATCH ? AND "
         params.insert(0, source.match)
         key = f"{t}.rowid"
     bound = f"{key} BETWEEN ? AND ?" if ranged else f"{key} > ?"
     return head + " AND ".join([*where, bound]) + f" ORDER BY {key} DESC LIMIT ?", params
 
 
-def newest(conn: sqlite3.Connection, sources: list[Source], filters: Filters, limit: int) -> Found:
-    """The newest ``limit`` messages any source matches."""
+def newest(conn: sqlite3.Connection, sources: list[Source], filters: Filters, limit: int, *,
+           with_text: bool = False) -> Found:
+    """The newest ``limit`` messages any source matches (``with_text``: and their text)."""
     rows: dict[int, Candidate] = {}
+    texts: dict[int, str] = {}
     floor = 0
     for source in sources:
-        sql, params = _select(source, filters, ranged=False)
+        sql, params = _select(source, filters, ranged=False, with_text=with_text)
         for r in conn.execute(sql, [*params, floor, limit + 1]):
-            rows[r[0]] = Candidate(*r)
+            rows[r[0]] = Candidate(*r[:5])
+            if with_text:
+                texts[r[0]] = r[5]
         if len(rows) > limit:
             # A later source only needs what is newer than the oldest candidate kept so far.
             ordered = sorted(rows, reverse=True)
             floor = ordered[limit]
     ordered = sorted(rows.values(), key=lambda c: c.id, reverse=True)
-    return Found(tuple(ordered[:limit]), len(ordered) > limit)
+    return Found(tuple(ordered[:limit]), len(ordered) > limit, texts)
 
 
 def within(conn: sqlite3.Connection, sources: list[Source], filters: Filters, session_rowid: int,

@@ -24,7 +24,6 @@ from indexer.search.candidates import (
     occurs,
     parents_of,
     short_filter,
-    texts_of,
 )
 from indexer.search.plan import SearchPlan, and_expressions, make_plan
 from indexer.search.query import Query, QueryError, Term, taking_literally
@@ -34,7 +33,7 @@ from indexer.search.snippets import make_snippet
 from indexer.store.models import fetch_context, fetch_messages, message_from_row, sessions_by_rowid
 
 CANDIDATES = 500  # message view: the newest matches ranked
-EVIDENCE_PER_SESSION = 3  # session view: the best messages shown for each session
+EVIDENCE_PER_SESSION = 3  # session view: the best messages shown for each session (default)
 
 
 @dataclass(frozen=True)
@@ -77,6 +76,7 @@ def run_search(
     exclude_sessions: tuple[str, ...] = (),
     context: int = 0,
     project_path: str | None = None,
+    evidence: int = EVIDENCE_PER_SESSION,
 ) -> SearchResult:
     if query.ambiguous:
         query = resolve_flags(conn, query)
@@ -90,7 +90,7 @@ def run_search(
     plan = make_plan(query, unfolded_too=fold_pending(conn))
     filters = Filters(plan, exclude_sessions, project_path)
     if by_session:
-        return _session_view(conn, plan, filters, limit, offset, context)
+        return _session_view(conn, plan, filters, limit, offset, context, max(1, evidence))
     return _message_view(conn, plan, filters, limit, offset, context)
 
 
@@ -101,8 +101,8 @@ def _message_view(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, 
     if plan.indexed and plan.short:  # short words narrow in SQL too, so a page fills up
         where, params = short_filter(plan)
         sources = [replace(s, where=s.where + where, params=s.params + params) for s in sources]
-    found = newest(conn, sources, filters, CANDIDATES)
-    texts = texts_of(conn, [c.id for c in found.rows])
+    found = newest(conn, sources, filters, CANDIDATES, with_text=True)
+    texts = found.texts
     weights = Weights.of(plan, {})
     scored = []
     for c in found.rows:
@@ -117,7 +117,7 @@ def _message_view(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, 
 
 
 def _session_view(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, limit: int, offset: int,
-                  context: int) -> SearchResult:
+                  context: int, shown_per_session: int) -> SearchResult:
     ranking = rank_sessions(conn, plan, filters)
     page = ranking.sessions[offset : offset + limit]
     best: list[tuple[float, Evidence]] = []
@@ -125,14 +125,14 @@ def _session_view(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, 
     for ranked in page:
         evs = sorted(((round(message_score(ev, ranking.weights), 3), ev) for ev in ranked.evidence),
                      key=lambda item: (item[0], item[1].ts, item[1].candidate.id), reverse=True)
-        shown.append(evs[:EVIDENCE_PER_SESSION])
-        best += evs[:EVIDENCE_PER_SESSION]
+        shown.append(evs[:shown_per_session])
+        best += evs[:shown_per_session]
     hits = {h.message.id: h for h in _hits(conn, plan.query, best, context)}
     results = []
     for ranked, evs in zip(page, shown):
         evidence_hits = tuple(hits[ev.candidate.id] for _, ev in evs)
         first = evidence_hits[0]
-        results.append(SessionHit(first.session, round(ranked.score, 3), len(ranked.evidence), evidence_hits,
+        results.append(SessionHit(first.session, round(ranked.score, 3), ranked.matches, evidence_hits,
                                   first.parent))
     return SearchResult(
         [s.evidence[0] for s in results], len(ranking.sessions), ranking.capped, plan.query,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from indexer.search.matching import line_pattern, term_pattern
 from indexer.search.query import Query, Term, is_cjk, searchable_form
 from indexer.textfold import fold
 
@@ -24,6 +25,7 @@ class PlannedTerm:
     typed: str  # folded, case as typed: a short word's case tells "uv" from "UV"
     kind: str  # TRIGRAM, BIGRAM or SHORT
     group: int
+    pattern: re.Pattern[str]  # finds it in stored text, either script, any case
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,22 +79,24 @@ def _expression(terms: list[PlannedTerm], kind: str, unfolded_too: bool) -> str 
     return "(" + " OR ".join(chosen) + ")" if chosen else None
 
 
+def _planned(term: Term, group: int) -> PlannedTerm:
+    return PlannedTerm(term, searchable_form(term.text), fold(term.text), term_kind(term.text), group,
+                       term_pattern(term.text))
+
+
 def make_plan(query: Query, *, unfolded_too: bool = False) -> SearchPlan:
     terms: list[PlannedTerm] = []
     indexed: list[PlannedGroup] = []
     short: list[PlannedGroup] = []
     for n, group in enumerate(query.groups):
-        planned = [PlannedTerm(t, searchable_form(t.text), fold(t.text), term_kind(t.text), n) for t in group]
+        planned = [_planned(t, n) for t in group]
         terms += planned
         g = PlannedGroup(n, tuple(planned), _expression(planned, TRIGRAM, unfolded_too),
                          _expression(planned, BIGRAM, unfolded_too))
         (indexed if g.indexed else short).append(g)
-    excluded = tuple(PlannedTerm(t, searchable_form(t.text), fold(t.text), term_kind(t.text), -1)
-                     for t in query.excluded)
+    excluded = tuple(_planned(t, -1) for t in query.excluded)
     words = query.literal_line.split()
-    line = None
-    if len(words) >= 2:
-        line = re.compile(r"\s+".join(re.escape(searchable_form(w)) for w in words))
+    line = line_pattern(tuple(words)) if len(words) >= 2 else None
     return SearchPlan(query, tuple(terms), tuple(indexed), tuple(short), excluded, line,
                       len(" ".join(words)))
 

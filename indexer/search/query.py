@@ -24,6 +24,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
+from indexer.search.matching import occurs_in, spans_of
 from indexer.sources import agent_named
 from indexer.textfold import fold
 
@@ -271,7 +272,7 @@ def parse_query(text: str, now: float) -> Query:
             word = body if phrase else body[1:]
             flag_like = not phrase and word.isascii()
             b.exclude(Term(word, phrase=phrase), maybe_flag_of=b.previous_word if flag_like else None)
-            b.previous_word = None
+            b.previous_word = token if flag_like and b.previous_word else None  # -noout -dates: a chain
             continue
         b.add(Term(body, phrase=phrase), as_typed=token if command_line else body)
         b.previous_word = None if phrase else body
@@ -345,40 +346,20 @@ def taking_literally(query: Query, flags: list[Term]) -> Query:
 def text_matches(query: Query, text: str) -> bool:
     """Whether ``text`` satisfies the query's terms (filters are the caller's business).
 
-    Plain substring semantics after folding, so it agrees with the trigram index and works for
-    CJK of any length. Used where the corpus is small enough to scan (memory, rules).
+    Substring semantics, ignoring case and Traditional/Simplified, so it agrees with the index
+    and works for CJK of any length. Used where the corpus is small enough to scan (memory,
+    rules).
     """
-    low = fold(text).lower()
     for group in query.groups:
-        if not any(fold(t.text).lower() in low for t in group):
+        if not any(occurs_in(text, t.text) for t in group):
             return False
-    return not any(fold(t.text).lower() in low for t in query.excluded)
+    return not any(occurs_in(text, t.text) for t in query.excluded)
 
 
 def match_spans(text: str, terms: list[Term]) -> list[tuple[int, int]]:
     """Non-overlapping (start, end) spans of every occurrence of any term in ``text``
     (case-insensitive, Traditional = Simplified)."""
-    low = searchable_form(text)
-    spans: list[tuple[int, int]] = []
-    for term in terms:
-        needle = searchable_form(term.text)
-        if not needle:
-            continue
-        start = 0
-        while True:
-            i = low.find(needle, start)
-            if i < 0:
-                break
-            spans.append((i, i + len(needle)))
-            start = i + len(needle)
-    spans.sort()
-    merged: list[tuple[int, int]] = []
-    for s, e in spans:
-        if merged and s <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(e, merged[-1][1]))
-        else:
-            merged.append((s, e))
-    return merged
+    return spans_of(text, [t.text for t in terms])
 
 
 def searchable_form(text: str) -> str:

@@ -23,8 +23,7 @@ from dataclasses import dataclass
 from indexer.models import ERROR, SUMMARY, TEXT, THINKING, TOOL_CALL
 from indexer.search.candidates import Candidate
 from indexer.search.plan import SHORT, PlannedTerm, SearchPlan
-from indexer.search.query import is_cjk, searchable_form
-from indexer.textfold import fold
+from indexer.search.query import is_cjk
 
 K1 = 1.2  # saturation: the 1st whole-word match gives 1, the 3rd brings it to 1.6, the limit is 2.2
 B = 0.75  # how much length matters
@@ -35,6 +34,7 @@ PARTIAL_SHARE = 0.4  # a term only ever inside longer words gives at most this s
 LINE_WEIGHT = 0.6  # the literal line's evidence, against the sum of its words' idf
 EXACT_TOOL_LINE, TOOL_LINE, PROSE_LINE = 3.0, 1.5, 1.0
 EXACT_COVERAGE = 0.6  # the pasted line is at least this much of a tool line: "the command it ran"
+BEST_MESSAGE_SHARE = 0.5  # of the best message's own score, added to its session's
 SHORT_IDF = 0.5  # words no index counts (``-s``, ``up``): known only to be short and common
 MAX_OCCURRENCES = 32  # per term and message
 SCAN_CHARS = 20_000  # of a long message, only this much is read for evidence
@@ -75,19 +75,19 @@ def _camel_edge(folded: str, k: int) -> bool:
     return 0 < k < len(folded) and folded[k - 1].islower() and folded[k].isupper()
 
 
-def quality(folded: str, form: str, i: int, term: PlannedTerm) -> float:
-    """How well the occurrence of ``term`` at ``i`` matches: 1 for a whole word."""
+def quality(text: str, i: int, term: PlannedTerm) -> float:
+    """How well the occurrence of ``term`` at ``i`` of ``text`` matches: 1 for a whole word."""
     n = term.needle
     j = i + len(n)
-    left = i == 0 or not _is_word(form[i - 1]) or not _is_word(n[0]) or is_cjk(n[0]) or _camel_edge(folded, i)
-    right = j >= len(form) or not _is_word(form[j]) or not _is_word(n[-1]) or is_cjk(n[-1]) or _camel_edge(folded, j)
+    left = i == 0 or not _is_word(text[i - 1]) or not _is_word(n[0]) or is_cjk(n[0]) or _camel_edge(text, i)
+    right = j >= len(text) or not _is_word(text[j]) or not _is_word(n[-1]) or is_cjk(n[-1]) or _camel_edge(text, j)
     if left and right:
         q = 1.0
     elif left:  # the start of a longer word
         q = 0.35 if len(n) <= 3 else 0.6 if len(n) <= 5 else 0.8
     else:
         q = 0.35 if right else 0.25
-    seen = folded[i:j]
+    seen = text[i:j]
     if seen != term.typed and not is_cjk(n[0]):
         if len(n) > 3:
             q *= 0.9
@@ -101,32 +101,29 @@ def quality(folded: str, form: str, i: int, term: PlannedTerm) -> float:
 def evidence(candidate: Candidate, text: str, plan: SearchPlan) -> Evidence | None:
     """The message's evidence; ``None`` when a short excluded word is in it."""
     head = text[:SCAN_CHARS]
-    folded = fold(head)
-    form = searchable_form(head)
     for t in plan.excluded:
-        if t.kind == SHORT and t.needle and t.needle in form:
+        if t.kind == SHORT and t.needle and t.pattern.search(head):
             return None
     whole, partial, groups = [], [], set()
     for term in plan.terms:
         w = p = 0.0
-        start, seen = 0, 0
-        while seen < MAX_OCCURRENCES:
-            i = form.find(term.needle, start)
-            if i < 0:
-                break
-            q = quality(folded, form, i, term)
+        seen = 0
+        for m in term.pattern.finditer(head):
+            q = quality(head, m.start(), term)
             if q >= WHOLE:
                 w += q
             else:
                 p += q
-            start, seen = i + len(term.needle), seen + 1
+            seen += 1
+            if seen == MAX_OCCURRENCES:
+                break
         if seen:
             groups.add(term.group)
         whole.append(w)
         partial.append(p)
     line = 0.0
     if plan.line is not None:
-        count = sum(1 for _ in zip(range(8), plan.line.finditer(form)))
+        count = sum(1 for _ in zip(range(8), plan.line.finditer(head)))
         if count:
             line = count * _line_weight(candidate, text, plan.line_length)
     norm = 1 - B + B * len(text) / AVG_CHARS
@@ -137,7 +134,9 @@ def evidence(candidate: Candidate, text: str, plan: SearchPlan) -> Evidence | No
 def _line_weight(candidate: Candidate, text: str, line_length: int) -> float:
     if candidate.kind != TOOL_CALL:
         return PROSE_LINE
+    # "[Bash] <command> # <description>": the command is what a pasted line is compared with.
     command = text.split("] ", 1)[1] if text.startswith("[") and "] " in text else text
+    command = command.rsplit(" # ", 1)[0]
     return EXACT_TOOL_LINE if line_length >= EXACT_COVERAGE * len(command.strip()) else TOOL_LINE
 
 
@@ -166,10 +165,13 @@ def message_score(ev: Evidence, weights: Weights) -> float:
 
 
 def session_score(evs: list[Evidence], weights: Weights) -> float:
-    """Evidence added up over a session's messages, then saturated per term."""
+    """Evidence added up over a session's messages, then saturated per term; plus a share of
+    its best message's score, so words found together in one focused message count for more
+    than the same words scattered (a long session matches everything somewhere)."""
     score = 0.0
     for k, idf_ in enumerate(weights.terms):
         whole = sum(ev.whole[k] * ev.weight / ev.norm for ev in evs)
         partial = sum(ev.partial[k] * ev.weight / ev.norm for ev in evs)
         score += idf_ * _term_score(whole, partial)
-    return score + weights.line * saturate(sum(ev.line / ev.norm for ev in evs))
+    score += weights.line * saturate(sum(ev.line / ev.norm for ev in evs))
+    return score + BEST_MESSAGE_SHARE * max((message_score(ev, weights) for ev in evs), default=0.0)

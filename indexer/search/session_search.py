@@ -42,6 +42,7 @@ class RankedSession:
     score: float
     newest: float
     evidence: tuple[Evidence, ...]  # every matching message read, unordered
+    matches: int  # matching messages found (some may not have been read)
 
 
 @dataclass(frozen=True)
@@ -53,21 +54,25 @@ class SessionRanking:
 
 def rank_sessions(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters) -> SessionRanking:
     groups = plan.indexed
-    found: list[Found] = [newest(conn, group_sources(g), filters, GROUP_CANDIDATES) for g in groups]
+    # One group: every candidate counts, so read the text with it.
+    found: list[Found] = [newest(conn, group_sources(g), filters, GROUP_CANDIDATES, with_text=len(groups) == 1)
+                          for g in groups]
     if len(groups) != 1:  # several groups, or only short words: messages holding them all
         trigram, bigram, mixed = and_expressions(plan)
         found.append(newest(conn, all_groups_sources(plan, trigram, bigram, mixed), filters, GROUP_CANDIDATES))
     wanted = frozenset(g.index for g in groups)
     candidates: dict[int, Candidate] = {}
+    member: dict[int, set[int]] = defaultdict(set)  # message id -> the groups it was found for
     cover: dict[int, set[int]] = defaultdict(set)
     for k, f in enumerate(found):
         covers = {groups[k].index} if k < len(groups) else set(wanted)
         for c in f.rows:
             candidates[c.id] = c
+            member[c.id] |= covers
             cover[c.session_rowid] |= covers
     complete = {s for s, got in cover.items() if got >= wanted}
     if any(f.capped for f in found[: len(groups)]) and len(groups) > 1:
-        _probe(conn, plan, filters, found[: len(groups)], candidates, cover, complete)
+        _probe(conn, plan, filters, found[: len(groups)], candidates, member, cover, complete)
 
     total = message_total(conn)
     top_id = conn.execute("SELECT coalesce(max(id), 1) FROM messages").fetchone()[0]
@@ -78,22 +83,46 @@ def rank_sessions(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters) 
     for c in candidates.values():
         if c.session_rowid in complete:
             by_session[c.session_rowid].append(c)
-    chosen = [c for cs in by_session.values() for c in sorted(cs, key=lambda c: c.id, reverse=True)[:TEXTS_PER_SESSION]]
-    texts = texts_of(conn, [c.id for c in chosen])
+    chosen = [c for cs in by_session.values() for c in _to_read(cs, member, wanted)]
+    known = found[0].texts if len(groups) == 1 else {}
+    texts = known if all(c.id in known for c in chosen) else texts_of(conn, [c.id for c in chosen])
     evs: dict[int, list[Evidence]] = defaultdict(list)
     for c in chosen:
         ev = evidence(c, texts.get(c.id, ""), plan)
         if ev is not None:
             evs[c.session_rowid].append(ev)
     short = [g.index for g in plan.short]
+    found_in = defaultdict(int)
+    for c in candidates.values():
+        found_in[c.session_rowid] += 1
     ranked = []
     for s, items in evs.items():
         held = frozenset().union(*(ev.groups for ev in items))
         if any(g not in held for g in short):
             continue  # a short word must be in the messages the other words found
-        ranked.append(RankedSession(s, session_score(items, weights), max(ev.ts for ev in items), tuple(items)))
+        ranked.append(RankedSession(s, session_score(items, weights), max(ev.ts for ev in items), tuple(items),
+                                    found_in[s]))
     ranked.sort(key=lambda r: (round(r.score, 3), r.newest), reverse=True)
     return SessionRanking(ranked, weights, any(f.capped for f in found))
+
+
+def _to_read(found: list[Candidate], member: dict[int, set[int]], wanted: frozenset[int]) -> list[Candidate]:
+    """At most ``TEXTS_PER_SESSION`` of a session's matches: those holding the most groups
+    first, then an equal share of each group's newest, so a rare word's messages are read even
+    where a common word matched hundreds."""
+    if len(found) <= TEXTS_PER_SESSION:
+        return found
+    ordered = sorted(found, key=lambda c: (len(member[c.id]), c.id), reverse=True)
+    share = max(1, TEXTS_PER_SESSION // max(1, len(wanted)))
+    chosen: dict[int, Candidate] = {}
+    for g in sorted(wanted):
+        for c in [c for c in ordered if g in member[c.id]][:share]:
+            chosen[c.id] = c
+    for c in ordered:
+        if len(chosen) >= TEXTS_PER_SESSION:
+            break
+        chosen.setdefault(c.id, c)
+    return list(chosen.values())
 
 
 def _matching(found: Found, top_id: int, total: int) -> float:
@@ -107,7 +136,8 @@ def _matching(found: Found, top_id: int, total: int) -> float:
 
 
 def _probe(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, found: list[Found],
-           candidates: dict[int, Candidate], cover: dict[int, set[int]], complete: set[int]) -> None:
+           candidates: dict[int, Candidate], member: dict[int, set[int]], cover: dict[int, set[int]],
+           complete: set[int]) -> None:
     """Check the sessions holding the most groups for the groups missing from their windows."""
     groups = plan.indexed
     wanted = {g.index for g in groups}
@@ -128,6 +158,7 @@ def _probe(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, found: 
                 break
             for c in got:
                 candidates[c.id] = c
+                member[c.id].add(g.index)
             cover[s].add(g.index)
         if cover[s] >= wanted:
             complete.add(s)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from indexer.search.query import Term, is_cjk, match_spans, searchable_form
+from indexer.search.matching import line_pattern, term_pattern
+from indexer.search.query import Term, is_cjk, match_spans
 
 SNIPPET_COLUMNS = 160  # display width: about 160 Latin or 80 CJK characters
 ANCHOR_CHARS = 20_000  # where to look for a whole-word match to centre on
@@ -16,28 +17,57 @@ def _width(ch: str) -> int:
     return 2 if is_cjk(ch) or "\uff00" <= ch <= "\uffef" else 1
 
 
-def _anchor(low: str, terms: list[Term], line: str) -> int:
+# The characters ``_width`` counts as two cells, as one class: counted in C, not per character.
+_WIDE = re.compile("[\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
+                   "\uf900-\ufaff\uff00-\uffef\U00020000-\U0002fa1f]")
+
+
+def _cells(text: str) -> int:
+    return len(text) + len(_WIDE.findall(text))
+
+
+def _fit_forward(flat: str, start: int, columns: int) -> int:
+    """The largest end with ``flat[start:end]`` at most ``columns`` cells wide."""
+    end = min(len(flat), start + columns)
+    while end > start and (over := _cells(flat[start:end]) - columns) > 0:
+        end -= max(1, over // 2)
+    return end
+
+
+def _fit_backward(flat: str, anchor: int, columns: int) -> int:
+    """The smallest start with ``flat[start:anchor]`` at most ``columns`` cells wide."""
+    start = max(0, anchor - columns)
+    while start < anchor and (over := _cells(flat[start:anchor]) - columns) > 0:
+        start += max(1, over // 2)
+    return start
+
+
+def _anchor(text: str, terms: list[Term], line: str) -> int:
     """Where the snippet centres: the words as typed, in order, if they are there; else the
     first whole-word match; else the first match of any term."""
-    head = low[:ANCHOR_CHARS]
+    head = text[:ANCHOR_CHARS]
     words = line.split()
     if len(words) >= 2:
-        m = re.search(r"\s+".join(re.escape(searchable_form(w)) for w in words), head)
+        m = line_pattern(tuple(words)).search(head)
         if m:
             return m.start()
     found = []
     for t in terms:
-        needle = searchable_form(t.text)
-        if not needle:
+        if not t.text:
             continue
-        first = head.find(needle)
-        if first < 0:
+        pattern = term_pattern(t.text)
+        first = pattern.search(head)
+        if first is None:
             continue
-        found.append((1, first))
-        edge = re.compile(r"(?<![^\W_])" + re.escape(needle) + r"(?![^\W_])") if needle[0].isalnum() else None
-        whole = edge.search(head) if edge else None
-        if whole:
-            found.append((0, whole.start()))
+        if is_cjk(t.text[0]):  # no spaces between CJK words: every match is a whole one
+            found.append((0, first.start()))
+            continue
+        found.append((1, first.start()))
+        if t.text[0].isalnum():
+            edge = re.compile(r"(?<![^\W_])(?:" + pattern.pattern + r")(?![^\W_])", re.IGNORECASE)
+            whole = edge.search(head)
+            if whole:
+                found.append((0, whole.start()))
     return min(found)[1] if found else 0
 
 
@@ -49,7 +79,7 @@ def make_snippet(text: str, terms: list[Term], columns: int = SNIPPET_COLUMNS, *
     collapse to one space so a snippet never breaks a line. Matching folds case and
     Traditional/Simplified Chinese, as the search does.
     """
-    first = _anchor(searchable_form(text), terms, line)
+    first = _anchor(text, terms, line)
     # Work on a window of the raw text: messages can be 100,000 characters long.
     window_start = max(0, first - columns)
     window = text[window_start : first + 3 * columns]
@@ -66,14 +96,8 @@ def make_snippet(text: str, terms: list[Term], columns: int = SNIPPET_COLUMNS, *
         start = max(0, anchor - lead)
         end = min(len(flat), start + columns)
     else:
-        start, used = anchor, 0
-        while start > 0 and used + _width(flat[start - 1]) <= lead:
-            start -= 1
-            used += _width(flat[start])
-        end, used = start, 0
-        while end < len(flat) and used + _width(flat[end]) <= columns:
-            used += _width(flat[end])
-            end += 1
+        start = _fit_backward(flat, anchor, lead)
+        end = _fit_forward(flat, start, columns)
     text_start_cut = window_start > 0 or start > 0
     text_end_cut = end < len(flat) or first + 3 * columns < len(text)
     snippet = flat[start:end]
