@@ -50,12 +50,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(func=cmd_index)
 
-    p = sub.add_parser("search", help="search sessions (words, \"phrases\", OR, -word, agent: project: since: ...)")
+    p = sub.add_parser("search", help="search sessions (words, \"phrases\", OR, NOT word, agent: project: since: ...)")
     add_index_options(p)
     p.add_argument("query", nargs="+", help="the query")
     p.add_argument("-n", "--limit", type=int, default=20, help="hits to show (default 20)")
     p.add_argument("--offset", type=int, default=0, help="skip this many hits (paging)")
-    p.add_argument("-1", "--one-per-session", action="store_true", help="only the best hit of each session")
+    p.add_argument("--sessions", "-1", "--one-per-session", dest="sessions", action="store_true",
+                   help="sessions, not messages: every word somewhere in one session; each with its best messages")
     p.add_argument("--exclude-session", action="append", default=[], metavar="ID", help="leave out a session (repeatable)")
     p.add_argument("-C", "--context", type=int, default=0, metavar="N", help="N messages before and after each hit")
     p.add_argument("--budget", type=int, default=0, metavar="BYTES", help="stop output at about this many bytes")
@@ -139,17 +140,20 @@ def cmd_search(args: argparse.Namespace) -> int:
     text = " ".join(args.query)
     started = time.monotonic()
     query = parse_query(text, time.time())
-    for warning in query.warnings:
-        print(f"threadback: warning: {warning}", file=sys.stderr)
     excluded = tuple(args.exclude_session) or calling_session()
     result = index.search(
         query,
         limit=max(1, args.limit),
         offset=max(0, args.offset),
-        one_per_session=args.one_per_session,
+        by_session=args.sessions,
         exclude_sessions=excluded,
         context=max(0, args.context),
     )
+    if not args.json:
+        for warning in result.warnings:
+            print(f"threadback: warning: {warning}", file=sys.stderr)
+        for note in result.notes:
+            print(f"threadback: note: {safe_text(note)}", file=sys.stderr)
     record_usage(UsageEvent(ts=time.time(), kind="search", query=text, hits=result.total,
                             excluded=excluded, ms=(time.monotonic() - started) * 1000))
     if args.json:
@@ -157,8 +161,8 @@ def cmd_search(args: argparse.Namespace) -> int:
     elif result.hits:
         sys.stdout.write(render_hits_text(result, Style.for_stream(sys.stdout), budget=args.budget))
     else:
-        print(f"no hits for {text!r}.")
-        for tip in suggestions_for(query):
+        print(f"no hits for {safe_text(text)!r}.")
+        for tip in suggestions_for(result.query):
             print(f"  try: {tip}")
     index.close()
     return OK if result.hits else NOTHING_FOUND
