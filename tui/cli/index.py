@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections import Counter
 
 from indexer import (
     AmbiguousSessionError,
@@ -42,6 +43,24 @@ index_command = command(
 )
 
 
+class PastedQueryParser(argparse.ArgumentParser):
+    """The ``search`` parser: an option it does not know (``-s``, ``--no-ff`` in a pasted
+    command) is a word of the query, in the place it was typed. Its own options (``-n``, ``-C``,
+    ``-1``...) keep their meaning: quote the query, or put it after ``--``, to search for those."""
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras:
+            words = Counter([*(namespace.query or []), *extras])
+            typed = []
+            for token in args or []:
+                if words[token] > 0:
+                    typed.append(token)
+                    words[token] -= 1
+            namespace.query = typed + list(words.elements())
+        return namespace, []
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("index", help="find agents' logs and update the index")
     add_index_options(p)
@@ -51,8 +70,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_index)
 
     p = sub.add_parser("search", help="search sessions (words, \"phrases\", OR, NOT word, agent: project: since: ...)")
+    p.__class__ = PastedQueryParser  # `threadback search nginx -s reload` works unquoted
     add_index_options(p)
-    p.add_argument("query", nargs="+", help="the query")
+    p.add_argument("query", nargs="*", help="the query (a pasted command line works as it is)")
     p.add_argument("-n", "--limit", type=int, default=20, help="hits to show (default 20)")
     p.add_argument("--offset", type=int, default=0, help="skip this many hits (paging)")
     p.add_argument("--sessions", "-1", "--one-per-session", dest="sessions", action="store_true",
@@ -136,8 +156,10 @@ def cmd_index(args: argparse.Namespace) -> int:
 # -- search ----------------------------------------------------------------------------
 @index_command
 def cmd_search(args: argparse.Namespace) -> int:
-    index = open_existing_index(args)
     text = " ".join(args.query)
+    if not text.strip():
+        raise CommandError("give something to search for: threadback search WORDS")
+    index = open_existing_index(args)
     started = time.monotonic()
     query = parse_query(text, time.time())
     excluded = tuple(args.exclude_session) or calling_session()
