@@ -21,6 +21,16 @@ from indexer.textfold import variants
 # The two trigram shards (see indexer.ingest.side); the bigram table lives in the side file too.
 TRIGRAM_TABLES = ("fts", "fts_side")
 SCAN = "messages"  # no index can answer: read messages newest first, testing each
+WINDOW_ROUNDS = (8, 64, 512)  # how deep (times the limit) a bounded request looks, before all
+
+
+class _Floor:
+    """A parameter standing for the lowest id a request reads: a sub-query of another index
+    (``m.id IN (SELECT rowid FROM cjk2 ...)``, an exclusion) then reads only that far back,
+    not every match of its word."""
+
+
+FLOOR = _Floor()
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +79,7 @@ class Filters:
             if term.kind == SHORT:
                 continue  # checked in the text (indexer.search.scoring)
             where.append(f"NOT {_in_index(term)}")
-            params += [fts_string(term.term.text)] * (len(TRIGRAM_TABLES) if term.kind == TRIGRAM else 1)
+            params += [fts_string(term.term.text), FLOOR] * (len(TRIGRAM_TABLES) if term.kind == TRIGRAM else 1)
         session_where, session_params = _session_filters(q, exclude_sessions, project_path)
         if q.role:
             role = q.role.lower()
@@ -89,10 +99,14 @@ class Filters:
         self.joins_sessions = bool(session_where)
 
 
+def _in_table(table: str) -> str:
+    return f"m.id IN (SELECT rowid FROM {table} WHERE {table} MATCH ? AND rowid >= ?)"
+
+
 def _in_index(term: PlannedTerm) -> str:
     if term.kind == TRIGRAM:
-        return "(" + " OR ".join(f"m.id IN (SELECT rowid FROM {t} WHERE {t} MATCH ?)" for t in TRIGRAM_TABLES) + ")"
-    return "m.id IN (SELECT rowid FROM cjk2 WHERE cjk2 MATCH ?)"
+        return "(" + " OR ".join(_in_table(t) for t in TRIGRAM_TABLES) + ")"
+    return _in_table("cjk2")
 
 
 def _session_filters(q: Query, exclude_sessions: tuple[str, ...], project_path: str | None) -> tuple[list[str], list]:
@@ -153,12 +167,12 @@ def all_groups_sources(plan: SearchPlan, trigram: str | None, bigram: str | None
     where: list[str] = []
     params: list = []
     for g in mixed:
-        where.append("(" + " OR ".join(f"m.id IN (SELECT rowid FROM {t} WHERE {t} MATCH ?)"
-                                        for t in (*TRIGRAM_TABLES, "cjk2")) + ")")
-        params += [g.trigram, g.trigram, g.bigram]
+        where.append("(" + " OR ".join(_in_table(t) for t in (*TRIGRAM_TABLES, "cjk2")) + ")")
+        params += [g.trigram, FLOOR, g.trigram, FLOOR, g.bigram, FLOOR]
     if trigram and bigram:
-        where.append("m.id IN (SELECT rowid FROM cjk2 WHERE cjk2 MATCH ?)")
-        params.append(bigram)
+        # The trigram index drives; 2-character CJK words narrow, read only as far back as needed.
+        where.append(_in_table("cjk2"))
+        params += [bigram, FLOOR]
         bigram = None
     if trigram:
         return [Source(t, trigram, tuple(where), tuple(params)) for t in TRIGRAM_TABLES]
@@ -185,11 +199,15 @@ def short_filter(plan: SearchPlan) -> tuple[tuple[str, ...], tuple]:
 COLUMNS = "m.id, m.session_rowid, m.ts, m.kind, m.role"
 
 
-def _select(source: Source, filters: Filters, *, ranged: bool, with_text: bool = False) -> tuple[str, list]:
+def _select(source: Source, filters: Filters, *, ranged: bool, floor: int = 0,
+            with_text: bool = False) -> tuple[str, list]:
+    """The SELECT of one source, newest first. Its last parameters are the id bounds (``ranged``:
+    low and high; else the id to stay above) and the limit; ``floor`` is the lowest id any of it
+    needs, below which sub-queries do not read."""
     join = " JOIN sessions s ON s.id = m.session_rowid" if filters.joins_sessions else ""
     columns = COLUMNS + (", m.text" if with_text else "")
     where = [*filters.where, *source.where]
-    params = [*filters.params, *source.params]
+    params = [floor if p is FLOOR else p for p in (*filters.params, *source.params)]
     if source.table == SCAN:
         head = f"SELECT {columns} FROM messages m{join} WHERE "
         key = "m.id"
@@ -198,26 +216,49 @@ def _select(source: Source, filters: Filters, *, ranged: bool, with_text: bool =
         head = f"SELECT {columns} FROM {t} JOIN messages m ON m.id = {t}.rowid{join} WHERE {t} MATCH ? AND "
         params.insert(0, source.match)
         key = f"{t}.rowid"
-    bound = f"{key} BETWEEN ? AND ?" if ranged else f"{key} > ?"
+    bound = f"{key} BETWEEN ? AND ?" if ranged else f"{key} > ? AND {key} >= {int(floor)}"
     return head + " AND ".join([*where, bound]) + f" ORDER BY {key} DESC LIMIT ?", params
 
 
 def newest(conn: sqlite3.Connection, sources: list[Source], filters: Filters, limit: int, *,
            with_text: bool = False) -> Found:
-    """The newest ``limit`` messages any source matches (``with_text``: and their text)."""
+    """The newest ``limit`` messages any source matches (``with_text``: and their text).
+
+    With sub-queries on other indexes (a 2-character CJK word beside longer ones, an
+    exclusion), the newest stretch of ids is read first, then a deeper one only if it held too
+    few: the sub-queries read that stretch, not all their word's matches."""
+    bounded = any(p is FLOOR for p in (*filters.params, *(p for s in sources for p in s.params)))
+    depths = [d * (limit + 1) for d in WINDOW_ROUNDS] if bounded and sources[0].table != SCAN else []
+    for depth in [*depths, 0]:
+        floor = _nth_newest(conn, sources[0], depth) if depth else 0
+        found = _newest_above(conn, sources, filters, limit, floor, with_text)
+        if found.capped or not floor:
+            return found
+    return found
+
+
+def _nth_newest(conn: sqlite3.Connection, source: Source, depth: int) -> int:
+    """The id of ``source``'s ``depth``-th newest match of its own expression (0: fewer)."""
+    t = source.table
+    row = conn.execute(f"SELECT rowid FROM {t} WHERE {t} MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?",
+                       (source.match, depth - 1)).fetchone()
+    return row[0] if row else 0
+
+
+def _newest_above(conn: sqlite3.Connection, sources: list[Source], filters: Filters, limit: int, floor: int,
+                  with_text: bool) -> Found:
     rows: dict[int, Candidate] = {}
     texts: dict[int, str] = {}
-    floor = 0
+    kept_above = 0
     for source in sources:
-        sql, params = _select(source, filters, ranged=False, with_text=with_text)
-        for r in conn.execute(sql, [*params, floor, limit + 1]):
+        sql, params = _select(source, filters, ranged=False, floor=floor, with_text=with_text)
+        for r in conn.execute(sql, [*params, kept_above, limit + 1]):
             rows[r[0]] = Candidate(*r[:5])
             if with_text:
                 texts[r[0]] = r[5]
         if len(rows) > limit:
             # A later source only needs what is newer than the oldest candidate kept so far.
-            ordered = sorted(rows, reverse=True)
-            floor = ordered[limit]
+            kept_above = sorted(rows, reverse=True)[limit]
     ordered = sorted(rows.values(), key=lambda c: c.id, reverse=True)
     return Found(tuple(ordered[:limit]), len(ordered) > limit, texts)
 
@@ -227,7 +268,7 @@ def within(conn: sqlite3.Connection, sources: list[Source], filters: Filters, se
     """The newest ``limit`` matches among one session's messages with ids in [low, high]."""
     rows: dict[int, Candidate] = {}
     for source in sources:
-        sql, params = _select(source, filters, ranged=True)
+        sql, params = _select(source, filters, ranged=True, floor=low)
         sql = sql.replace(" ORDER BY", " AND m.session_rowid = ? ORDER BY", 1)
         rows.update((r[0], Candidate(*r)) for r in conn.execute(sql, [*params, low, high, session_rowid, limit]))
     return sorted(rows.values(), key=lambda c: c.id, reverse=True)[:limit]

@@ -118,12 +118,12 @@ def _message_view(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, 
 
 def _session_view(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, limit: int, offset: int,
                   context: int, shown_per_session: int) -> SearchResult:
-    ranking = rank_sessions(conn, plan, filters)
+    ranking = rank_sessions(conn, plan, filters, offset + limit)
     page = ranking.sessions[offset : offset + limit]
     best: list[tuple[float, Evidence]] = []
     shown: list[list[tuple[float, Evidence]]] = []
     for ranked in page:
-        evs = sorted(((round(message_score(ev, ranking.weights), 3), ev) for ev in ranked.evidence),
+        evs = sorted(((round(score, 3), ev) for score, ev in ranked.evidence),
                      key=lambda item: (item[0], item[1].ts, item[1].candidate.id), reverse=True)
         shown.append(evs[:shown_per_session])
         best += evs[:shown_per_session]

@@ -26,6 +26,15 @@ class PlannedTerm:
     kind: str  # TRIGRAM, BIGRAM or SHORT
     group: int
     pattern: re.Pattern[str]  # finds it in stored text, either script, any case
+    edge_free: tuple[bool, bool]  # its first / last character is no letter or digit (or CJK): always a word edge
+    cjk: bool  # starts with a CJK character: no spaces, no case; every match is a whole word
+
+    @property
+    def prefix_quality(self) -> float:
+        """A match at the start of a longer word: "act" in "action" is another word, "config"
+        in "configuration" nearly the same one."""
+        n = len(self.needle)
+        return 0.35 if n <= 3 else 0.6 if n <= 5 else 0.8
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +89,14 @@ def _expression(terms: list[PlannedTerm], kind: str, unfolded_too: bool) -> str 
 
 
 def _planned(term: Term, group: int) -> PlannedTerm:
-    return PlannedTerm(term, searchable_form(term.text), fold(term.text), term_kind(term.text), group,
-                       term_pattern(term.text))
+    needle = searchable_form(term.text)
+
+    def free(ch: str) -> bool:
+        return not ch.isalnum() or is_cjk(ch)
+
+    return PlannedTerm(term, needle, fold(term.text), term_kind(term.text), group, term_pattern(term.text),
+                       (free(needle[0]), free(needle[-1])) if needle else (True, True),
+                       bool(needle) and is_cjk(needle[0]))
 
 
 def make_plan(query: Query, *, unfolded_too: bool = False) -> SearchPlan:

@@ -66,32 +66,26 @@ def idf(matching: float, total: int) -> float:
     return math.log(1 + (total - matching + 0.5) / (matching + 0.5))
 
 
-def _is_word(ch: str) -> bool:
-    return ch.isalnum()
-
-
-def _camel_edge(folded: str, k: int) -> bool:
-    """A word edge inside an identifier: ``Agent|Session``."""
-    return 0 < k < len(folded) and folded[k - 1].islower() and folded[k].isupper()
-
-
 def quality(text: str, i: int, term: PlannedTerm) -> float:
-    """How well the occurrence of ``term`` at ``i`` of ``text`` matches: 1 for a whole word."""
-    n = term.needle
-    j = i + len(n)
-    left = i == 0 or not _is_word(text[i - 1]) or not _is_word(n[0]) or is_cjk(n[0]) or _camel_edge(text, i)
-    right = j >= len(text) or not _is_word(text[j]) or not _is_word(n[-1]) or is_cjk(n[-1]) or _camel_edge(text, j)
+    """How well the occurrence of ``term`` at ``i`` of ``text`` matches: 1 for a whole word.
+
+    A word edge is a character that is no letter or digit, the text's end, or a change from
+    lower to upper case inside an identifier (``Agent|Session``)."""
+    j = i + len(term.needle)
+    free_left, free_right = term.edge_free
+    left = free_left or i == 0 or not (c := text[i - 1]).isalnum() or (c.islower() and text[i].isupper())
+    right = free_right or j >= len(text) or not (c := text[j]).isalnum() or (text[j - 1].islower() and c.isupper())
     if left and right:
         q = 1.0
     elif left:  # the start of a longer word
-        q = 0.35 if len(n) <= 3 else 0.6 if len(n) <= 5 else 0.8
+        q = term.prefix_quality
     else:
         q = 0.35 if right else 0.25
-    seen = text[i:j]
-    if seen != term.typed and not is_cjk(n[0]):
-        if len(n) > 3:
+    typed = term.typed
+    if not term.cjk and (seen := text[i:j]) != typed:
+        if len(typed) > 3:
             q *= 0.9
-        elif term.typed.islower() and seen[:1].isupper() and seen[1:].islower():
+        elif typed.islower() and seen[:1].isupper() and seen[1:].islower():
             q *= 0.9  # a capitalised word at a sentence start
         else:
             q *= 0.5  # "uv" typed, "UV" written: another word
@@ -107,17 +101,18 @@ def evidence(candidate: Candidate, text: str, plan: SearchPlan) -> Evidence | No
     whole, partial, groups = [], [], set()
     for term in plan.terms:
         w = p = 0.0
-        seen = 0
-        for m in term.pattern.finditer(head):
-            q = quality(head, m.start(), term)
-            if q >= WHOLE:
-                w += q
-            else:
-                p += q
-            seen += 1
-            if seen == MAX_OCCURRENCES:
-                break
-        if seen:
+        if term.cjk:  # no case, no word edges: every match is whole
+            w = float(min(MAX_OCCURRENCES, len(term.pattern.findall(head))))
+        else:
+            for seen, m in enumerate(term.pattern.finditer(head), 1):
+                q = quality(head, m.start(), term)
+                if q >= WHOLE:
+                    w += q
+                else:
+                    p += q
+                if seen == MAX_OCCURRENCES:
+                    break
+        if w or p:
             groups.add(term.group)
         whole.append(w)
         partial.append(p)
@@ -164,14 +159,14 @@ def message_score(ev: Evidence, weights: Weights) -> float:
     return score + weights.line * saturate(ev.line / ev.norm)
 
 
-def session_score(evs: list[Evidence], weights: Weights) -> float:
+def session_score(evs: list[Evidence], weights: Weights, best: float) -> float:
     """Evidence added up over a session's messages, then saturated per term; plus a share of
-    its best message's score, so words found together in one focused message count for more
-    than the same words scattered (a long session matches everything somewhere)."""
+    its ``best`` message's score, so words found together in one focused message count for
+    more than the same words scattered (a long session matches everything somewhere)."""
     score = 0.0
     for k, idf_ in enumerate(weights.terms):
         whole = sum(ev.whole[k] * ev.weight / ev.norm for ev in evs)
         partial = sum(ev.partial[k] * ev.weight / ev.norm for ev in evs)
         score += idf_ * _term_score(whole, partial)
     score += weights.line * saturate(sum(ev.line / ev.norm for ev in evs))
-    return score + BEST_MESSAGE_SHARE * max((message_score(ev, weights) for ev in evs), default=0.0)
+    return score + BEST_MESSAGE_SHARE * best

@@ -28,9 +28,9 @@ from indexer.search.candidates import (
     within,
 )
 from indexer.search.plan import SearchPlan, and_expressions
-from indexer.search.scoring import Evidence, Weights, evidence, idf, session_score
+from indexer.search.scoring import Evidence, Weights, evidence, idf, message_score, session_score
 
-GROUP_CANDIDATES = 400  # newest matches read per word group
+GROUP_CANDIDATES = 300  # newest matches read for one word group; several share twice that
 PROBE_SESSIONS = 24  # sessions checked directly for a group outside its window
 PROBE_HITS = 8  # matches read per probed session and group
 TEXTS_PER_SESSION = 48  # newest candidate messages per session read for evidence
@@ -41,7 +41,7 @@ class RankedSession:
     session_rowid: int
     score: float
     newest: float
-    evidence: tuple[Evidence, ...]  # every matching message read, unordered
+    evidence: tuple[tuple[float, Evidence], ...]  # every matching message read, with its score
     matches: int  # matching messages found (some may not have been read)
 
 
@@ -52,10 +52,13 @@ class SessionRanking:
     capped: bool  # some word had more matches than were read
 
 
-def rank_sessions(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters) -> SessionRanking:
+def rank_sessions(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, wanted_sessions: int) -> SessionRanking:
+    """Sessions holding every group, best first. ``wanted_sessions`` (offset + limit): when the
+    windows already hold that many complete sessions and more, no session is probed."""
     groups = plan.indexed
     # One group: every candidate counts, so read the text with it.
-    found: list[Found] = [newest(conn, group_sources(g), filters, GROUP_CANDIDATES, with_text=len(groups) == 1)
+    per_group = GROUP_CANDIDATES if len(groups) <= 1 else max(GROUP_CANDIDATES // 3, 2 * GROUP_CANDIDATES // len(groups))
+    found: list[Found] = [newest(conn, group_sources(g), filters, per_group, with_text=len(groups) == 1)
                           for g in groups]
     if len(groups) != 1:  # several groups, or only short words: messages holding them all
         trigram, bigram, mixed = and_expressions(plan)
@@ -71,7 +74,8 @@ def rank_sessions(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters) 
             member[c.id] |= covers
             cover[c.session_rowid] |= covers
     complete = {s for s, got in cover.items() if got >= wanted}
-    if any(f.capped for f in found[: len(groups)]) and len(groups) > 1:
+    probing = len(complete) < wanted_sessions + PROBE_SESSIONS  # else enough sessions have every word
+    if probing and any(f.capped for f in found[: len(groups)]) and len(groups) > 1:
         _probe(conn, plan, filters, found[: len(groups)], candidates, member, cover, complete)
 
     total = message_total(conn)
@@ -100,7 +104,9 @@ def rank_sessions(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters) 
         held = frozenset().union(*(ev.groups for ev in items))
         if any(g not in held for g in short):
             continue  # a short word must be in the messages the other words found
-        ranked.append(RankedSession(s, session_score(items, weights), max(ev.ts for ev in items), tuple(items),
+        scored = tuple((message_score(ev, weights), ev) for ev in items)
+        best = max(score for score, _ in scored)
+        ranked.append(RankedSession(s, session_score(items, weights, best), max(ev.ts for ev in items), scored,
                                     found_in[s]))
     ranked.sort(key=lambda r: (round(r.score, 3), r.newest), reverse=True)
     return SessionRanking(ranked, weights, any(f.capped for f in found))
