@@ -3,6 +3,7 @@ built before folding (schema 3) folded in place by its next index run."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import sqlite3
 from pathlib import Path
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from indexer import Index, only_roots
-from indexer.ingest import refold
+from indexer.ingest import refold, stream
 from indexer.store import side_file
 from indexer.store.schema import SCHEMA_VERSION
 from indexer.textfold import fold, index_form, variants
@@ -68,8 +69,12 @@ def test_either_script_finds_both(logs, tmp_path):
 
 
 def unfolded_index(monkeypatch, logs: Path, path: Path) -> None:
-    """An index as schema 3 wrote it: nothing folded."""
+    """An index as schema 3 wrote it: nothing folded; every other log's text in the side shard."""
     monkeypatch.setattr("indexer.ingest.prepare.index_form", lambda text: None)
+    turns = itertools.cycle([True, False])
+    real = stream.prepare_with_side
+    monkeypatch.setattr(stream, "prepare_with_side",
+                        lambda writer, job, now, take_text: real(writer, job, now, take_text=next(turns)))
     index = Index(path)
     update(index, logs)
     index.close()
@@ -83,10 +88,29 @@ def unfolded_index(monkeypatch, logs: Path, path: Path) -> None:
 
 
 def side_is_sound(path: Path) -> None:
+    """FTS5's own check of every index, after the folding replaced entries in place."""
     side = sqlite3.connect(side_file.side_path(path), isolation_level=None)
     for table in ("fts_side", "cjk2"):
         side.execute(f"INSERT INTO {table}({table}) VALUES ('integrity-check')")
     side.close()
+    main = sqlite3.connect(path, isolation_level=None)
+    main.execute("INSERT INTO fts(fts) VALUES ('integrity-check')")
+    main.close()
+
+
+def test_a_rewritten_log_replaces_its_folded_entries(logs, tmp_path):
+    """The writer deletes old rows with what it inserted (the folded text): the index stays sound."""
+    index = Index(tmp_path / "index.sqlite3")
+    update(index, logs)
+    write_session(logs / "-w-demo", "s-hant", ["改寫過的遷移紀錄"])  # rewritten in place: read again
+    update(index, logs)
+    assert sessions_found(index, "冪等的遷移") == set()
+    assert sessions_found(index, "改写过的迁移") == {"s-hant"}
+    # No entry of the old text is left behind in the trigram index (a delete with other values
+    # than were inserted would leave them).
+    assert index.conn.execute("SELECT count(*) FROM fts WHERE fts MATCH '\"幂等的迁移\"'").fetchone()[0] == 0
+    index.close()
+    side_is_sound(tmp_path / "index.sqlite3")
 
 
 def test_an_unfolded_index_is_folded_in_place_by_the_next_run(logs, tmp_path, monkeypatch):
@@ -94,6 +118,8 @@ def test_an_unfolded_index_is_folded_in_place_by_the_next_run(logs, tmp_path, mo
     unfolded_index(monkeypatch, logs, path)
     index = Index(path)
     assert index.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    shards = {r[0] for r in index.conn.execute("SELECT DISTINCT indexed FROM messages WHERE indexed != 0")}
+    assert shards == {1, 2}  # both trigram shards hold text to fold
     assert sessions_found(index, "幂等的迁移") == set()  # not folded yet
     log = logs / "-w-demo" / "s-hant.jsonl"
     log.unlink()  # its log is gone: the stored messages are folded all the same
@@ -102,6 +128,9 @@ def test_an_unfolded_index_is_folded_in_place_by_the_next_run(logs, tmp_path, mo
     assert sessions_found(index, "幂等的迁移") == {"s-hant"}
     assert sessions_found(index, "回滚") == {"s-hant", "s-hans"}
     assert index.conn.execute("SELECT count(*) FROM meta WHERE key = 'fold_below'").fetchone()[0] == 0
+    # The unfolded entries are gone, not left beside the folded ones.
+    for table, old in (("fts", "冪等的遷移"), ("fts_side", "冪等的遷移"), ("cjk2", "冪等")):
+        assert index.conn.execute(f"SELECT count(*) FROM {table} WHERE {table} MATCH ?", (f'"{old}"',)).fetchone()[0] == 0
     index.close()
     side_is_sound(path)
 

@@ -1,17 +1,16 @@
 """Folding an index built before Traditional/Simplified folding (schema 3 → 4), in place.
 
-The side file's indexes hold folded text (``indexer.textfold``): ``cjk2`` the bigrams of the
-folded text, ``fts_side`` the folded text of the messages it indexes plus a folded copy of
-each main-shard message whose fold differs (the main ``fts`` keeps the text as it is, so it
-stays consistent with its content table). An older side file holds unfolded entries. The
-schema-4 migration records ``fold_below`` (every id under it was indexed unfolded), and the
-next index run fixes those entries here before it writes anything new: no log is read again,
-and sessions whose logs are gone are folded too.
+Every search index (``fts``, ``fts_side``, ``cjk2``) takes a message's folded text
+(``indexer.textfold``); an older index holds the text as it was. The schema-4 migration records
+``fold_below`` (every id under it was indexed unfolded), and the next index run folds those
+entries here, before it writes anything new: no log is read again, and sessions whose logs are
+gone are folded too.
 
-Only messages whose folded text differs are touched; an old entry is deleted with exactly the
-values it was inserted with (the side tables are contentless: FTS5's ``delete`` command needs
-them). The side file records how far it got (``fold_done`` in its meta) in the same transaction
-as the entries it changed, so a crash resumes from there and nothing is deleted twice.
+Only messages whose folded text differs are touched: each old entry is deleted with exactly the
+values it was inserted with (FTS5's ``delete`` command) and the folded one inserted, in id order.
+The two files commit separately, so each records how far it got (``fold_done`` in its own meta)
+in the same transaction as the entries it changed: after a crash each resumes from its own mark,
+and nothing is deleted twice.
 """
 
 from __future__ import annotations
@@ -30,6 +29,14 @@ def _meta(conn: sqlite3.Connection, schema: str, key: str) -> int:
     return int(row[0]) if row and row[0] is not None else 0
 
 
+def _mark(conn: sqlite3.Connection, schema: str, value: int) -> None:
+    conn.execute(
+        f"INSERT INTO {schema}.meta(key, value) VALUES ('fold_done', ?)"
+        " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        (str(value),),
+    )
+
+
 def refold_index(
     conn: sqlite3.Connection,
     announce: Callable[[str], None] | None = None,
@@ -41,7 +48,9 @@ def refold_index(
     below = _meta(conn, "main", "fold_below")
     if not below:
         return True
-    start = _meta(conn, SCHEMA_NAME, "fold_done")
+    main_done = _meta(conn, "main", "fold_done")
+    side_done = _meta(conn, SCHEMA_NAME, "fold_done")
+    start = min(main_done, side_done)
     while start < below:
         if should_stop and should_stop():
             return False
@@ -50,24 +59,22 @@ def refold_index(
         end = min(start + BATCH_IDS, below)
         conn.execute("BEGIN")
         try:
-            _refold_batch(conn, start, end)
-            conn.execute(
-                f"INSERT INTO {SCHEMA_NAME}.meta(key, value) VALUES ('fold_done', ?)"
-                " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                (str(end),),
-            )
+            _refold_batch(conn, start, end, main_done, side_done)
+            if end > main_done:
+                _mark(conn, "main", end)
+            if end > side_done:
+                _mark(conn, SCHEMA_NAME, end)
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
             raise
-        start = end
-    conn.execute("DELETE FROM main.meta WHERE key = 'fold_below'")
+        main_done, side_done, start = max(main_done, end), max(side_done, end), end
+    conn.execute("DELETE FROM main.meta WHERE key IN ('fold_below', 'fold_done')")
     return True
 
 
-def _refold_batch(conn: sqlite3.Connection, start: int, end: int) -> None:
-    """Fold the side entries of messages ``start`` ≤ id < ``end``, in id order (FTS5 writes
-    rowids in order cheaply)."""
+def _refold_batch(conn: sqlite3.Connection, start: int, end: int, main_done: int, side_done: int) -> None:
+    """Fold the entries of messages ``start`` ≤ id < ``end`` not folded yet in each file."""
     side = SCHEMA_NAME
     rows = conn.execute(
         "SELECT id, text, indexed, has_cjk FROM main.messages WHERE id >= ? AND id < ? AND indexed != 0 ORDER BY id",
@@ -77,13 +84,20 @@ def _refold_batch(conn: sqlite3.Connection, start: int, end: int) -> None:
         folded = index_form(text)
         if folded is None:
             continue
+        if where == IN_MAIN and rowid >= main_done:
+            _replace(conn, "main.fts", "fts", "text", rowid, text, folded)
+        if rowid < side_done:
+            continue
         if where == IN_SIDE:
-            conn.execute(f"INSERT INTO {side}.fts_side(fts_side, rowid, text) VALUES ('delete', ?, ?)", (rowid, text))
-        if where in (IN_SIDE, IN_MAIN):
-            conn.execute(f"INSERT INTO {side}.fts_side(rowid, text) VALUES (?, ?)", (rowid, folded))
-        old, new = cjk_bigrams(text) if has_cjk else "", cjk_bigrams(folded)
-        if old != new:
-            if old:
-                conn.execute(f"INSERT INTO {side}.cjk2(cjk2, rowid, grams) VALUES ('delete', ?, ?)", (rowid, old))
-            if new:
-                conn.execute(f"INSERT INTO {side}.cjk2(rowid, grams) VALUES (?, ?)", (rowid, new))
+            _replace(conn, f"{side}.fts_side", "fts_side", "text", rowid, text, folded)
+        if has_cjk:
+            _replace(conn, f"{side}.cjk2", "cjk2", "grams", rowid, cjk_bigrams(text), cjk_bigrams(folded))
+
+
+def _replace(conn: sqlite3.Connection, table: str, name: str, column: str, rowid: int, old: str, new: str) -> None:
+    if old == new:
+        return
+    if old:
+        conn.execute(f"INSERT INTO {table}({name}, rowid, {column}) VALUES ('delete', ?, ?)", (rowid, old))
+    if new:
+        conn.execute(f"INSERT INTO {table}(rowid, {column}) VALUES (?, ?)", (rowid, new))

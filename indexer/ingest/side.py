@@ -6,9 +6,7 @@ this file: every message's CJK bigrams (so 驗收 and 設定 are found from an i
 trigram index of the files it has time for (``fts_side``), while the main process writes
 messages and the main trigram table (``fts``). A message's text is indexed in exactly one
 of the two trigram tables; ``messages.indexed`` says which (1 main, 2 side). Searches ask both.
-This file's tables take the Traditional/Simplified-folded text (``indexer.textfold``), and a
-main-shard message whose folded text differs has a folded copy in ``fts_side`` too, so a
-folded query finds it there while ``fts`` keeps matching its content table.
+Both trigram tables and ``cjk2`` take the Traditional/Simplified-folded text (``indexer.textfold``).
 
 How the two files stay consistent without a shared transaction:
 - Whoever writes this file hands out message ids (``next_id`` in its meta) and never reuses
@@ -32,7 +30,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from indexer.store.models import MessageRow
-from indexer.store.side_file import IN_MAIN, IN_SIDE, SCHEMA_NAME, cjk_bigrams, is_paired, side_path
+from indexer.store.side_file import IN_SIDE, SCHEMA_NAME, cjk_bigrams, is_paired, side_path
 from indexer.textfold import fold, index_form
 
 # The side writer decides when both files commit: per batch, not per file (an FTS commit
@@ -85,14 +83,9 @@ def ensure_paired(conn: sqlite3.Connection, progress: Callable[[str], None] | No
 
 def side_texts(conn: sqlite3.Connection) -> Iterator[tuple[int, str]]:
     """What the side trigram shard holds, in id order: the folded text (indexer.textfold) of
-    the messages it indexes, and a folded copy of each main-shard message whose fold differs
-    (the main shard holds that one's text as it is)."""
-    for rowid, text, where in conn.execute("SELECT id, text, indexed FROM main.messages WHERE indexed != 0 ORDER BY id"):
-        folded = index_form(text)
-        if where == IN_SIDE:
-            yield rowid, folded or text
-        elif where == IN_MAIN and folded is not None:
-            yield rowid, folded
+    the messages it indexes."""
+    for rowid, text in conn.execute("SELECT id, text FROM main.messages WHERE indexed = ? ORDER BY id", (IN_SIDE,)):
+        yield rowid, index_form(text) or text
 
 
 class SideWriter:
@@ -124,8 +117,7 @@ class SideWriter:
         first = self.next_id
         self.next_id += len(rows)
         pairs = [(first + i, g) for i, g in enumerate(grams) if g]
-        # The text of the files it takes, and a folded copy of any other text whose fold differs.
-        texts = [(first + i, r.fts_text or r.text) for i, r in enumerate(rows) if r.indexed and (take_text or r.fts_text)]
+        texts = [(first + i, r.fts_text or r.text) for i, r in enumerate(rows) if r.indexed] if take_text else []
         if pairs or texts:
             self._begin()
             self.conn.executemany("INSERT INTO cjk2(rowid, grams) VALUES (?, ?)", pairs)

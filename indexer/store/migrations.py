@@ -63,8 +63,8 @@ def _upgrade_to_3(conn: sqlite3.Connection) -> None:
 
 
 def _upgrade_to_4(conn: sqlite3.Connection) -> None:
-    """The side file's indexes take folded text now: every id below this mark may lack its
-    folded entries, which the next index run adds (``indexer.ingest.refold``)."""
+    """The indexes take folded text now: every id below this mark was indexed unfolded; the
+    next index run folds those entries in place (``indexer.ingest.refold``)."""
     conn.execute(
         "INSERT OR REPLACE INTO meta(key, value)"
         " SELECT 'fold_below', max(id) + 1 FROM messages HAVING count(*) > 0"
