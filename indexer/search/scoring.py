@@ -149,24 +149,33 @@ class Weights:
 
 
 def _term_score(whole: float, partial: float) -> float:
+    if not partial:
+        return saturate(whole)
     return max(saturate(whole), PARTIAL_SHARE * saturate(whole + partial))
 
 
 def message_score(ev: Evidence, weights: Weights) -> float:
     scale = ev.weight / ev.norm
-    score = sum(idf_ * _term_score(ev.whole[k] * scale, ev.partial[k] * scale)
-                for k, idf_ in enumerate(weights.terms))
-    return score + weights.line * saturate(ev.line / ev.norm)
+    score = 0.0
+    for idf_, whole, partial in zip(weights.terms, ev.whole, ev.partial):
+        if whole or partial:
+            score += idf_ * _term_score(whole * scale, partial * scale)
+    return score + (weights.line * saturate(ev.line / ev.norm) if ev.line else 0.0)
 
 
 def session_score(evs: list[Evidence], weights: Weights, best: float) -> float:
     """Evidence added up over a session's messages, then saturated per term; plus a share of
     its ``best`` message's score, so words found together in one focused message count for
     more than the same words scattered (a long session matches everything somewhere)."""
-    score = 0.0
-    for k, idf_ in enumerate(weights.terms):
-        whole = sum(ev.whole[k] * ev.weight / ev.norm for ev in evs)
-        partial = sum(ev.partial[k] * ev.weight / ev.norm for ev in evs)
-        score += idf_ * _term_score(whole, partial)
-    score += weights.line * saturate(sum(ev.line / ev.norm for ev in evs))
+    n = len(weights.terms)
+    whole, partial = [0.0] * n, [0.0] * n
+    line = 0.0
+    for ev in evs:
+        scale = ev.weight / ev.norm
+        for k in range(n):
+            whole[k] += ev.whole[k] * scale
+            partial[k] += ev.partial[k] * scale
+        line += ev.line / ev.norm
+    score = sum(idf_ * _term_score(whole[k], partial[k]) for k, idf_ in enumerate(weights.terms))
+    score += weights.line * saturate(line)
     return score + BEST_MESSAGE_SHARE * best
