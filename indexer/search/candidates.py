@@ -13,7 +13,7 @@ import sqlite3
 from dataclasses import dataclass, field
 
 from indexer.models import Session
-from indexer.search.plan import BIGRAM, SHORT, TRIGRAM, PlannedGroup, PlannedTerm, SearchPlan, fts_string
+from indexer.search.plan import SHORT, TRIGRAM, PlannedGroup, PlannedTerm, SearchPlan, fts_string
 from indexer.search.query import Query, is_cjk
 from indexer.store.models import SESSION_COLUMNS, session_from_row
 from indexer.textfold import variants

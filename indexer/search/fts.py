@@ -13,6 +13,7 @@ hundreds of ms on a big index (SQLITE.md). Recency only breaks ties.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from indexer.models import Hit, Session
@@ -58,6 +59,13 @@ class SearchResult:
     sessions: tuple[SessionHit, ...] = field(default=())  # the session view's results
     by_session: bool = False
     notes: tuple[str, ...] = field(default=())  # how the query was read (dropped words, a command line)
+
+    def map_hits(self, change: Callable[[Hit], Hit]) -> SearchResult:
+        """The same result with ``change`` applied to every hit, the session view's evidence
+        included (e.g. to mask what must not be shown)."""
+        changed = {id(h): change(h) for h in (*self.hits, *(e for s in self.sessions for e in s.evidence))}
+        sessions = tuple(replace(s, evidence=tuple(changed[id(e)] for e in s.evidence)) for s in self.sessions)
+        return replace(self, hits=[changed[id(h)] for h in self.hits], sessions=sessions)
 
 
 def resolve_flags(conn: sqlite3.Connection, query: Query) -> Query:

@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from indexer.models import ERROR, SUMMARY, TEXT, THINKING, TOOL_CALL
 from indexer.search.candidates import Candidate
 from indexer.search.plan import SHORT, PlannedTerm, SearchPlan
-from indexer.search.query import is_cjk
 
 K1 = 1.2  # saturation: the 1st whole-word match gives 1, the 3rd brings it to 1.6, the limit is 2.2
 B = 0.75  # how much length matters
