@@ -8,8 +8,8 @@ bytes in tool results, then measures:
     text inserted into a bare trigram table: what parsing must not dwarf)
   - no-change re-scan of every file
   - append to one file and update
-  - search latency (median / p95) for an English term, a 3-char CJK term, a 2-char CJK term
-    and a filtered query
+  - search latency (median / p95) for every query class, message and session view
+    (bench_search.py, which also runs alone on a kept index)
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.bench_search import print_latencies  # noqa: E402
 from indexer import Index, only_roots  # noqa: E402
 from indexer.store.connection import remove_index_files  # noqa: E402
 from indexer.store.side_file import cjk_bigrams  # noqa: E402
@@ -125,18 +126,6 @@ def fts_only_baseline(index_path: Path, scratch: Path, *, with_bigrams: bool = F
     return seconds, sum(len(t.encode()) for t in texts)
 
 
-def latency(index: Index, query: str, runs: int = 30) -> tuple[float, float, int]:
-    times, total = [], 0
-    index.search(query, limit=50)  # warm
-    for _ in range(runs):
-        t = time.perf_counter()
-        result = index.search(query, limit=50)
-        times.append((time.perf_counter() - t) * 1000)
-        total = result.total
-    times.sort()
-    return statistics.median(times), times[int(len(times) * 0.95) - 1], total
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--size-mb", type=int, default=200)
@@ -194,10 +183,7 @@ def main() -> None:
     grown = index.update(roots)
     print(f"append to one file + update: {(time.perf_counter() - t) * 1000:.0f} ms ({grown.messages_added} messages added)")
 
-    for label, q in (("English term", "flamegraph"), ("3-char CJK", "資料庫"), ("2-char CJK", "驗收"),
-                     ("filtered", "timeout project:proj3 since:2026-01-02")):
-        med, p95, total = latency(index, q)
-        print(f"search {label:<13} {q!r:<40} median {med:6.1f} ms  p95 {p95:6.1f} ms  ({total:,} ranked)")
+    print_latencies(index)
     index.close()
 
 

@@ -8,7 +8,7 @@ from indexer.config import ConfigError, SourceRoots, load_roots, only_roots
 from indexer.index import AmbiguousSessionError, Index, IndexStats, ProjectSummary
 from indexer.ingest import IndexBusyError, IndexProgress, IndexSummary
 from indexer.models import Hit, Message, Session
-from indexer.search.fts import SearchResult
+from indexer.search.fts import SearchResult, SessionHit
 from indexer.search.query import Query, QueryError, parse_query
 from indexer.store.errors import IndexCorruptError, IndexError_, IndexTooNewError
 
@@ -45,6 +45,7 @@ __all__ = [
     "RuleStore",
     "SearchResult",
     "Session",
+    "SessionHit",
     "SourceRoots",
     "load_roots",
     "only_roots",

@@ -97,11 +97,20 @@ class Index:
         now: float | None = None,
         limit: int = 50,
         offset: int = 0,
+        by_session: bool = False,
         one_per_session: bool = False,
         exclude_sessions: tuple[str, ...] | list[str] = (),
         context: int = 0,
+        project_path: str | None = None,
+        evidence: int = 3,
     ) -> SearchResult:
-        """Search; raises ``QueryError`` (with a message for the user) for unanswerable queries."""
+        """Search messages, or with ``by_session`` (``one_per_session`` is the same) sessions:
+        every word somewhere in one session, each result with its best messages as evidence.
+        ``project_path`` keeps only sessions of exactly that project folder; ``evidence`` is how
+        many of each session's best messages the session view shows.
+
+        Raises ``QueryError`` (with a message for the user) when nothing in the query is
+        searchable."""
         if isinstance(query, str):
             query = parse_query(query, now if now is not None else time.time())
         return run_search(
@@ -109,9 +118,11 @@ class Index:
             query,
             limit=limit,
             offset=offset,
-            one_per_session=one_per_session,
+            by_session=by_session or one_per_session,
             exclude_sessions=tuple(exclude_sessions),
             context=context,
+            project_path=project_path,
+            evidence=evidence,
         )
 
     def context(self, message: Message, before: int, after: int) -> tuple[tuple[Message, ...], tuple[Message, ...]]:

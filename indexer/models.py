@@ -74,3 +74,4 @@ class Hit:
     score: float = 0.0
     context_before: tuple[Message, ...] = field(default=())
     context_after: tuple[Message, ...] = field(default=())
+    parent: Session | None = None  # a subagent's parent session: the one a resume command opens

@@ -120,3 +120,66 @@ def test_text_matches_is_the_same_language():
     assert text_matches(q, "建立 Hook 守門系統 設定")
     assert not text_matches(q, "建立 Hook 守門系統 設定 rm")
     assert not text_matches(q, "hook guard only")
+
+
+# -- issue 13: what people paste ------------------------------------------------------------------
+@pytest.mark.parametrize(("text", "words"), [
+    ("nginx -s reload", ["nginx", "-s", "reload"]),
+    ("git merge --no-ff", ["git", "merge", "--no-ff"]),
+    ("act --container-architecture", ["act", "--container-architecture"]),
+    ("iconv -f BIG5", ["iconv", "-f", "BIG5"]),
+    ("pytest -q tests/test_loader.py", ["pytest", "-q", "tests/test_loader.py"]),
+    ("rsync -aP --delete", ["rsync", "-aP", "--delete"]),  # one flag makes the line a command
+    ("TZ=UTC pytest -k parse_dates", ["TZ=UTC", "pytest", "-k", "parse_dates"]),
+])
+def test_a_command_line_is_searched_literally(text, words):
+    q = parse_query(text, FIXED_NOW)
+    assert [t.text for g in q.groups for t in g] == words
+    assert not q.excluded
+    assert q.literal_line == text
+
+
+def test_dash_word_still_excludes_and_not_always_does():
+    q = parse_query("websocket -kubernetes", FIXED_NOW)
+    assert [t.text for t in q.excluded] == ["kubernetes"]
+    q = parse_query("nginx -s reload NOT runbook", FIXED_NOW)  # a command line, and NOT still excludes
+    assert [t.text for t in q.excluded] == ["runbook"] and ["-s"] in [[t.text for t in g] for g in q.groups]
+    q = parse_query('NOT "flaky test" timezone', FIXED_NOW)
+    assert q.excluded[0].text == "flaky test" and q.excluded[0].phrase
+
+
+def test_one_letters_are_dropped_with_a_note_and_cjk_characters_kept():
+    q = parse_query("write a poem", FIXED_NOW)
+    assert [t.text for g in q.groups for t in g] == ["write", "poem"]
+    assert any("“a”" in n for n in q.notes)
+    q = parse_query("orders 表 欄位", FIXED_NOW)
+    assert [t.text for g in q.groups for t in g] == ["orders", "表", "欄位"] and not q.notes
+
+
+def test_a_dash_word_after_a_word_is_a_flag_when_that_command_occurs(corpus_index):
+    # "tmux -custom" never occurs: an exclusion. A pair that occurs is the command's option.
+    assert parse_query("tmux -custom", FIXED_NOW).ambiguous
+    without = corpus_index.search("tmux -custom", limit=100).hits
+    assert without and all("custom" not in h.message.text.lower() for h in without)
+    assert parse_query("ls -la", FIXED_NOW).ambiguous  # -la could be either
+    literal = corpus_index.search("ls -la", limit=100)
+    assert literal.hits and all("ls -la" in h.message.text for h in literal.hits[:3])
+    assert any("as a flag" in n for n in literal.notes)
+
+
+def test_nothing_searchable_gets_a_message_never_a_traceback(corpus_index):
+    for text in ("x", "- . ,", "NOT tmux", "agent:pi -tmux"):
+        with pytest.raises(QueryError):
+            corpus_index.search(text)
+
+
+def test_nul_and_control_characters_and_huge_queries(corpus_index):
+    result = corpus_index.search("tm\x00ux\x01 theme\x00", limit=5)
+    assert any("control characters" in n for n in result.notes)
+    huge = " ".join(f"word{i}" for i in range(1500)) + " theme"
+    result = corpus_index.search(huge, limit=5)
+    assert any("first 4,000 characters" in n for n in result.notes)
+    assert any(n.startswith("only the first 32 of ") for n in result.notes)
+    assert corpus_index.search("theme " * 3000, limit=5).hits  # repeated words count once
+    result = corpus_index.search(huge, by_session=True, limit=5)
+    assert result.total == 0

@@ -289,3 +289,14 @@ def app_for_state(state: ScreenState, index_path: Path, scratch: Path) -> Thread
         return app_for(scratch / "empty.sqlite3", only_roots({"claude-code": [Path("no-agent-logs-here")]}),
                        offer_demo=True, demo_opener=lambda: (Index(scratch / "demo.sqlite3"), corpus_roots()))
     return app_for(index_path)
+
+
+async def _search_by_session(pilot: Pilot) -> None:
+    await type_query(pilot, "theme watcher")
+    await pilot.press("ctrl+g")  # one row per session: every word somewhere in the session
+    await pilot.press("down")
+    await settle(pilot)
+
+
+# The session view of the search screen (tests/test_tui_session_view_snapshots.py).
+SESSION_VIEW_STATES = [ScreenState("search_sessions", _search_by_session)]

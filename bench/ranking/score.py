@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 QUERIES = Path(__file__).with_name("queries.jsonl")
-GROUPS = ("command", "error", "file", "word", "split", "paraphrase", "english", "chinese", "japanese")
+GROUPS = ("command", "error", "file", "word", "split", "paraphrase", "english", "chinese", "japanese", "syntax")
 LANGS = ("en", "zh-Hant", "zh-Hans", "ja")
 
 

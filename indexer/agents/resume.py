@@ -8,6 +8,15 @@ from indexer.models import Session
 from indexer.sources import BY_NAME
 
 
+def resume_target(session: Session) -> str:
+    """The id of the session a resume opens: a Claude Code or Codex subagent's parent, else
+    the session itself."""
+    agent = BY_NAME.get(session.agent)
+    if session.parent_session_id and agent is not None and agent.subagent_resumes_parent:
+        return session.parent_session_id
+    return session.session_id
+
+
 def resume_command(session: Session, parent: Session | None = None) -> str:
     """``cd <cwd> && <agent resume>``, from the agent's template in the registry.
 

@@ -13,7 +13,9 @@ facts, lessons and rules. Use it as your first step whenever the user refers to 
 something that was probably solved already:
 
 - `threadback search "<words>" -C 2` searches all past sessions (words AND, "exact phrase",
-  a OR b, -exclude, agent: project: since:7d). Short CJK words work (`threadback search 設定`).
+  a OR b, NOT word, agent: project: since:7d; a pasted command or error line works as it is).
+  Short CJK words work (`threadback search 設定`). `--sessions` finds sessions holding every
+  word even in different messages, each with its best matching messages.
   Add `--exclude-session <this session's id>` so the current session does not match itself,
   `--json` for structured output, `--budget 4000` to cap the output size.
 - `threadback show <session> --around <msg> -C 5` opens the hit in its transcript.

@@ -20,6 +20,7 @@ from indexer.sources.base import ParsedMessage, SessionMeta, load_whole_json
 from indexer.store.models import FileRow, MessageRow
 from indexer.store.packing import pack
 from indexer.store.side_file import cjk_bigrams
+from indexer.textfold import index_form
 
 HASH_SPAN = 1024
 STALE_PARTIAL_SECONDS = 600  # a last line without "\n" this old is taken as finished
@@ -85,10 +86,11 @@ def is_one_json_document(data: bytes) -> bool:
 
 def message_row(m: ParsedMessage) -> tuple[MessageRow, str]:
     """The row the writer inserts and the message's CJK bigrams (for the side file), with the
-    CPU work (bigrams, packing, hashing) already done."""
-    grams = cjk_bigrams(m.text) if m.indexed else ""
+    CPU work (folding, bigrams, packing, hashing) already done."""
+    folded = index_form(m.text) if m.indexed else None  # Traditional → Simplified, for the indexes
+    grams = cjk_bigrams(folded or m.text) if m.indexed else ""
     row = MessageRow(m.role, m.kind, m.tool_name, m.ts, m.text if m.indexed else pack(m.text), pack(m.detail),
-                     m.indexed, bool(grams), _dedup_digest(m.dedup), m.mark)
+                     m.indexed, bool(grams), _dedup_digest(m.dedup), m.mark, folded)
     return row, grams
 
 

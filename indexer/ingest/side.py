@@ -6,6 +6,7 @@ this file: every message's CJK bigrams (so 驗收 and 設定 are found from an i
 trigram index of the files it has time for (``fts_side``), while the main process writes
 messages and the main trigram table (``fts``). A message's text is indexed in exactly one
 of the two trigram tables; ``messages.indexed`` says which (1 main, 2 side). Searches ask both.
+Both trigram tables and ``cjk2`` take the Traditional/Simplified-folded text (``indexer.textfold``).
 
 How the two files stay consistent without a shared transaction:
 - Whoever writes this file hands out message ids (``next_id`` in its meta) and never reuses
@@ -26,10 +27,11 @@ import secrets
 import sqlite3
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from indexer.store.models import MessageRow
 from indexer.store.side_file import IN_SIDE, SCHEMA_NAME, cjk_bigrams, is_paired, side_path
+from indexer.textfold import fold, index_form
 
 # The side writer decides when both files commit: per batch, not per file (an FTS commit
 # writes a segment), and at least this often so searches see a long run's progress.
@@ -56,14 +58,12 @@ def ensure_paired(conn: sqlite3.Connection, progress: Callable[[str], None] | No
         rows = conn.execute("SELECT id, text FROM main.messages WHERE indexed != 0 AND has_cjk = 1")
         conn.executemany(
             f"INSERT INTO {s}.cjk2(rowid, grams) VALUES (?, ?)",
-            ((rowid, grams) for rowid, text in rows if (grams := cjk_bigrams(text))),
+            ((rowid, grams) for rowid, text in rows if (grams := cjk_bigrams(fold(text)))),
         )
-        conn.execute(
-            f"INSERT INTO {s}.fts_side(rowid, text) SELECT id, text FROM main.messages WHERE indexed = ?",
-            (IN_SIDE,),
-        )
+        conn.executemany(f"INSERT INTO {s}.fts_side(rowid, text) VALUES (?, ?)", side_texts(conn))
         top = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM main.messages").fetchone()[0]
-        for key, value in (("token", token), ("next_id", str(top))):
+        # fold_done: every entry here is folded already (see indexer.ingest.refold).
+        for key, value in (("token", token), ("next_id", str(top)), ("fold_done", str(top))):
             conn.execute(
                 f"INSERT INTO {s}.meta(key, value) VALUES (?, ?)"
                 " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -79,6 +79,13 @@ def ensure_paired(conn: sqlite3.Connection, progress: Callable[[str], None] | No
         conn.execute("ROLLBACK")
         raise
     return True
+
+
+def side_texts(conn: sqlite3.Connection) -> Iterator[tuple[int, str]]:
+    """What the side trigram shard holds, in id order: the folded text (indexer.textfold) of
+    the messages it indexes."""
+    for rowid, text in conn.execute("SELECT id, text FROM main.messages WHERE indexed = ? ORDER BY id", (IN_SIDE,)):
+        yield rowid, index_form(text) or text
 
 
 class SideWriter:
@@ -110,7 +117,7 @@ class SideWriter:
         first = self.next_id
         self.next_id += len(rows)
         pairs = [(first + i, g) for i, g in enumerate(grams) if g]
-        texts = [(first + i, r.text) for i, r in enumerate(rows) if r.indexed] if take_text else []
+        texts = [(first + i, r.fts_text or r.text) for i, r in enumerate(rows) if r.indexed] if take_text else []
         if pairs or texts:
             self._begin()
             self.conn.executemany("INSERT INTO cjk2(rowid, grams) VALUES (?, ?)", pairs)

@@ -17,11 +17,13 @@ from indexer.ingest.discover import discover
 from indexer.ingest.lock import IndexLock
 from indexer.ingest.prepare import FileJob, PreparedFile
 from indexer.ingest.progress import IndexProgress, IndexSummary, ProgressCallback
+from indexer.ingest.refold import refold_index
 from indexer.ingest.side import ensure_paired
 from indexer.ingest.stream import PreparedStream
 from indexer.sources.base import SessionMeta, project_name_of
 from indexer.store.models import FileRow
 from indexer.store.side_file import IN_MAIN, IN_SIDE, next_message_id
+from indexer.textfold import index_form
 
 WRITER_CACHE_KIB = 128 * 1024
 
@@ -70,6 +72,9 @@ class Ingester:
                 progress(prog)
 
         ensure_paired(conn, announce)
+        if not refold_index(conn, announce, should_stop):
+            self.summary.stopped = True  # asked to stop while folding an older index
+            return self.summary
         touched: set[int] = set()
         jobs = [self._job(agent, path, st, row) for agent, path, st, row in work]
         stream = PreparedStream(
@@ -303,7 +308,7 @@ class Ingester:
             ordinal += 1
             added += 1
             if row.indexed and where == IN_MAIN:
-                conn.execute("INSERT INTO fts(rowid, text) VALUES (?, ?)", (rowid, row.text))
+                conn.execute("INSERT INTO fts(rowid, text) VALUES (?, ?)", (rowid, row.fts_text or row.text))
         self._next_ordinal[session_rowid] = ordinal
         return added
 
@@ -314,7 +319,9 @@ class Ingester:
         for r in conn.execute(
             "SELECT id, text FROM messages WHERE file_id = ? AND indexed = ?", (row.id, IN_MAIN)
         ).fetchall():
-            conn.execute("INSERT INTO fts(fts, rowid, text) VALUES ('delete', ?, ?)", (r["id"], r["text"]))
+            # fts holds the folded text (indexer.textfold): delete exactly what was inserted.
+            indexed = index_form(r["text"]) or r["text"]
+            conn.execute("INSERT INTO fts(fts, rowid, text) VALUES ('delete', ?, ?)", (r["id"], indexed))
         removed = conn.execute("DELETE FROM messages WHERE file_id = ?", (row.id,)).rowcount
         if row.session_rowid is not None:
             self._next_ordinal.pop(row.session_rowid, None)

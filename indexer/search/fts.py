@@ -1,169 +1,77 @@
-"""Answering a parsed query from the index: FTS5 trigram for terms of 3+ characters, the CJK
-bigram table for 2-character CJK words, a bounded scan for other 2-character terms.
+"""Answering a parsed query from the index, message by message or session by session.
 
-Ranking: we take the newest ``CANDIDATES`` matching messages (cheap: rowid order), score
-them by term frequency over length (computed in SQL for those rows only), favour typed
-text over tool lines, and break ties by recency. ``bm25()`` or ``ORDER BY rank`` would walk
-every match first, which costs hundreds of ms on a big index (see SQLITE.md). ``ORDER BY rank`` over every match costs hundreds of ms on a big index
-(see SQLITE.md); the newest few thousand matches are where people look anyway.
+- Message view: the newest ``CANDIDATES`` messages holding every word (through the trigram and
+  bigram indexes; short words checked in them), ranked by ``indexer.search.scoring``.
+- Session view (``by_session``): every word somewhere in one session; results are sessions with
+  their best messages as evidence (``indexer.search.session_search``).
+
+Every read is bounded (newest matches first, see ``indexer.search.candidates``): the newest
+few hundred matches are where people look, and ``ORDER BY rank`` over every match would cost
+hundreds of ms on a big index (SQLITE.md). Recency only breaks ties.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
-from indexer.models import TEXT, Hit
-from indexer.search.query import Query, QueryError, Term, is_cjk
+from indexer.models import Hit, Session
+from indexer.search.candidates import (
+    Filters,
+    all_groups_sources,
+    fold_pending,
+    newest,
+    occurs,
+    parents_of,
+    short_filter,
+)
+from indexer.search.plan import SearchPlan, and_expressions, make_plan
+from indexer.search.query import Query, QueryError, Term, taking_literally
+from indexer.search.scoring import Evidence, Weights, evidence, message_score
+from indexer.search.session_search import rank_sessions
 from indexer.search.snippets import make_snippet
 from indexer.store.models import fetch_context, fetch_messages, message_from_row, sessions_by_rowid
 
-CANDIDATES = 500
-MAX_SCORED_TERMS = 8
+CANDIDATES = 500  # message view: the newest matches ranked
+EVIDENCE_PER_SESSION = 3  # session view: the best messages shown for each session (default)
+
+
+@dataclass(frozen=True)
+class SessionHit:
+    """One session of a session-level search: its score, how many of its messages matched
+    (of those read), and its best matching messages, best first."""
+
+    session: Session
+    score: float
+    matches: int
+    evidence: tuple[Hit, ...]
+    parent: Session | None = None  # the session a subagent's hit resumes
 
 
 @dataclass(frozen=True)
 class SearchResult:
-    hits: list[Hit]
-    total: int  # matching messages considered (at most CANDIDATES)
+    hits: list[Hit]  # the message view's hits; in the session view, each session's best one
+    total: int  # messages ranked (at most CANDIDATES), or sessions found
     capped: bool  # True when more matches exist than were ranked
     query: Query
     warnings: tuple[str, ...] = field(default=())
+    sessions: tuple[SessionHit, ...] = field(default=())  # the session view's results
+    by_session: bool = False
+    notes: tuple[str, ...] = field(default=())  # how the query was read (dropped words, a command line)
+
+    def map_hits(self, change: Callable[[Hit], Hit]) -> SearchResult:
+        """The same result with ``change`` applied to every hit, the session view's evidence
+        included (e.g. to mask what must not be shown)."""
+        changed = {id(h): change(h) for h in (*self.hits, *(e for s in self.sessions for e in s.evidence))}
+        sessions = tuple(replace(s, evidence=tuple(changed[id(e)] for e in s.evidence)) for s in self.sessions)
+        return replace(self, hits=[changed[id(h)] for h in self.hits], sessions=sessions)
 
 
-def term_class(term: Term) -> str:
-    """'fts' (3+ chars), 'cjk2' (two CJK characters), 'scan' (other 2-char terms)."""
-    n = len(term.text)
-    if n >= 3:
-        return "fts"
-    if n == 2 and all(is_cjk(c) for c in term.text):
-        return "cjk2"
-    if n == 2:
-        return "scan"
-    raise QueryError(
-        f"“{term.text}” is too short to search for: type at least 2 characters "
-        "(a 2-character CJK word such as 設定 works)"
-    )
-
-
-def fts_phrase(text: str) -> str:
-    """Quote a term as an FTS5 string so no user input is read as FTS syntax."""
-    return '"' + text.replace('"', '""') + '"'
-
-
-def _term_condition(term: Term) -> tuple[str, list]:
-    kind = term_class(term)
-    if kind == "fts":
-        return f"m.id IN ({TRIGRAM_ROWIDS})", [fts_phrase(term.text)] * len(TRIGRAM_TABLES)
-    if kind == "cjk2":
-        return "m.id IN (SELECT rowid FROM cjk2 WHERE cjk2 MATCH ?)", [fts_phrase(term.text)]
-    return "instr(lower(m.text), ?) > 0", [term.text.lower()]
-
-
-# The two trigram shards (see indexer.ingest.side): a message's text is in one of them.
-TRIGRAM_TABLES = ("fts", "fts_side")
-TRIGRAM_ROWIDS = " UNION ALL ".join(f"SELECT rowid FROM {t} WHERE {t} MATCH ?" for t in TRIGRAM_TABLES)
-
-
-def build_sql(query: Query, exclude_sessions: tuple[str, ...], limit: int) -> list[tuple[str, list]]:
-    """SELECTs of matching message ids, each newest first, driven by an FTS table when they
-    can be: one per trigram shard, whose answers the caller merges. Each takes the id its
-    answers must exceed as its last parameter but one (0: no bound); see ``run_search``."""
-    where: list[str] = ["m.indexed != 0"]
-    params: list = []
-    fts_groups: list[str] = []
-    cjk_groups: list[str] = []
-    for group in query.groups:
-        classes = [term_class(t) for t in group]
-        if all(c == "fts" for c in classes):
-            fts_groups.append("(" + " OR ".join(fts_phrase(t.text) for t in group) + ")")
-            continue
-        if all(c == "cjk2" for c in classes):
-            cjk_groups.append("(" + " OR ".join(fts_phrase(t.text) for t in group) + ")")
-            continue
-        parts = []
-        for term in group:
-            sql, p = _term_condition(term)
-            parts.append(sql)
-            params.extend(p)
-        where.append("(" + " OR ".join(parts) + ")")
-    if fts_groups and cjk_groups:
-        # The trigram table drives; 2-character CJK words narrow through their own index.
-        where.append("m.id IN (SELECT rowid FROM cjk2 WHERE cjk2 MATCH ?)")
-        params.append(" AND ".join(cjk_groups))
-        cjk_groups = []
-    for term in query.excluded:
-        sql, p = _term_condition(term)
-        where.append(f"NOT ({sql})")
-        params.extend(p)
-    if query.agent:
-        where.append("s.agent = ?")
-        params.append(query.agent)
-    if query.project:
-        where.append("(s.project_name LIKE ? ESCAPE '\\' OR s.project_path LIKE ? ESCAPE '\\')")
-        pattern = "%" + _like_escape(query.project) + "%"
-        params.extend([pattern, pattern])
-    if query.session:
-        where.append("s.session_id LIKE ? ESCAPE '\\'")
-        params.append(_like_escape(query.session) + "%")
-    if query.role:
-        role = query.role.lower()
-        if role in ("tool", "tools"):
-            where.append("m.kind = 'tool_call'")
-        else:
-            where.append("m.role = ?")
-            params.append("user" if role in ("human", "me") else role)
-    if query.since is not None:
-        where.append("m.ts >= ?")
-        params.append(query.since)
-    if query.until is not None:
-        where.append("m.ts < ?")
-        params.append(query.until)
-    if exclude_sessions:
-        where.append(f"s.session_id NOT IN ({','.join('?' * len(exclude_sessions))})")
-        params.extend(exclude_sessions)
-
-    # Term frequencies computed in SQL over the candidates only: bm25() would first walk
-    # every match of every term, which grows with the index.
-    tf_terms = query.positive_terms[:MAX_SCORED_TERMS]
-    tf_sql = "".join(
-        ", (length(m.text) - length(replace(lower(m.text), ?, ''))) / length(?)" for _ in tf_terms
-    )
-    tf_params = [p for t in tf_terms for p in (t.text.lower(), t.text.lower())]
-    select = f"SELECT m.id, m.session_rowid, m.ts, m.kind, m.role, length(m.text){tf_sql}"
-    if fts_groups:
-        return [
-            (
-                f"{select} FROM {table} JOIN messages m ON m.id = {table}.rowid"
-                " JOIN sessions s ON s.id = m.session_rowid"
-                f" WHERE {table} MATCH ? AND " + " AND ".join(where)
-                + f" AND {table}.rowid > ? ORDER BY {table}.rowid DESC LIMIT ?",
-                [*tf_params, " AND ".join(fts_groups), *params, 0, limit],
-            )
-            for table in TRIGRAM_TABLES
-        ]
-    if cjk_groups:
-        sql = (
-            f"{select} FROM cjk2 JOIN messages m ON m.id = cjk2.rowid"
-            " JOIN sessions s ON s.id = m.session_rowid"
-            " WHERE cjk2 MATCH ? AND " + " AND ".join(where) + " AND cjk2.rowid > ? ORDER BY cjk2.rowid DESC LIMIT ?"
-        )
-        return [(sql, [*tf_params, " AND ".join(cjk_groups), *params, 0, limit])]
-    sql = (
-        f"{select} FROM messages m JOIN sessions s ON s.id = m.session_rowid"
-        " WHERE " + " AND ".join(where) + " AND m.id > ? ORDER BY m.id DESC LIMIT ?"
-    )
-    return [(sql, [*tf_params, *params, 0, limit])]
-
-
-def _like_escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
-def relevance(length: int, term_frequencies: list[int]) -> float:
-    """BM25-like: saturating term frequency, normalised by message length."""
-    length_norm = 0.25 + 0.75 * min(length, 4000) / 400
-    return sum(tf * 2.2 / (tf + 1.2 * length_norm) for tf in term_frequencies if tf)
+def resolve_flags(conn: sqlite3.Connection, query: Query) -> Query:
+    """Take ``word -word`` literally where that pair occurs in the index (``java -version``)."""
+    flags = [term for term, pair in query.ambiguous if occurs(conn, pair)]
+    return taking_literally(query, flags)
 
 
 def run_search(
@@ -172,50 +80,86 @@ def run_search(
     *,
     limit: int = 50,
     offset: int = 0,
-    one_per_session: bool = False,
+    by_session: bool = False,
     exclude_sessions: tuple[str, ...] = (),
     context: int = 0,
+    project_path: str | None = None,
+    evidence: int = EVIDENCE_PER_SESSION,
 ) -> SearchResult:
+    if query.ambiguous:
+        query = resolve_flags(conn, query)
     if not query.groups:
         if query.excluded or query.has_filters:
-            raise QueryError("add at least one word to search for (filters and -exclusions only narrow a search)")
-        return SearchResult([], 0, False, query, query.warnings)
-    rows: list = []
-    for sql, params in build_sql(query, exclude_sessions, CANDIDATES + 1):
-        if len(rows) > CANDIDATES:
-            # A later shard only needs what is newer than the oldest candidate so far.
-            params = [*params[:-2], rows[CANDIDATES][0], params[-1]]
-        rows.extend(conn.execute(sql, params).fetchall())
-        rows.sort(key=lambda r: r[0], reverse=True)  # the newest candidates first
-    capped = len(rows) > CANDIDATES
-    rows = rows[:CANDIDATES]
-    if not rows:
-        return SearchResult([], 0, False, query, query.warnings)
+            raise QueryError("add at least one word to search for (filters and exclusions only narrow a search)")
+        if query.literal_line:
+            raise QueryError(f"“{query.literal_line}” is too short to search for: type a word of 2 or more "
+                             "characters (a single CJK character such as 表 works)")
+        return SearchResult([], 0, False, query, query.warnings, notes=query.notes)
+    plan = make_plan(query, unfolded_too=fold_pending(conn))
+    filters = Filters(plan, exclude_sessions, project_path)
+    if by_session:
+        return _session_view(conn, plan, filters, limit, offset, context, max(1, evidence))
+    return _message_view(conn, plan, filters, limit, offset, context)
 
-    terms = query.positive_terms
+
+def _message_view(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, limit: int, offset: int,
+                  context: int) -> SearchResult:
+    trigram, bigram, mixed = and_expressions(plan)
+    sources = all_groups_sources(plan, trigram, bigram, mixed)
+    if plan.indexed and plan.short:  # short words narrow in SQL too, so a page fills up
+        where, params = short_filter(plan)
+        sources = [replace(s, where=s.where + where, params=s.params + params) for s in sources]
+    found = newest(conn, sources, filters, CANDIDATES, with_text=True)
+    texts = found.texts
+    weights = Weights.of(plan, {})
     scored = []
-    for r in rows:
-        mid, session_rowid, ts, kind, role, length, *tfs = r
-        score = relevance(length, tfs)
-        if kind == TEXT and role in ("user", "assistant"):
-            score *= 1.3  # what people typed and agents wrote beats tool lines
-        scored.append((round(score, 1), ts or 0.0, mid, session_rowid))
-    scored.sort(reverse=True)
-    if one_per_session:
-        seen: set[int] = set()
-        unique = []
-        for item in scored:
-            if item[3] not in seen:
-                seen.add(item[3])
-                unique.append(item)
-        scored = unique
+    for c in found.rows:
+        ev = evidence(c, texts.get(c.id, ""), plan)
+        if ev is None or not ({g.index for g in plan.short} <= ev.groups):
+            continue
+        scored.append((round(message_score(ev, weights), 3), ev.ts, ev))
+    scored.sort(key=lambda item: (item[0], item[1], item[2].candidate.id), reverse=True)
     page = scored[offset : offset + limit]
-    by_id = {r["id"]: r for r in fetch_messages(conn, [item[2] for item in page])}
-    sessions = sessions_by_rowid(conn, {item[3] for item in page})
+    hits = _hits(conn, plan.query, [(score, ev) for score, _, ev in page], context)
+    return SearchResult(hits, len(scored), found.capped, plan.query, plan.query.warnings, notes=plan.query.notes)
+
+
+def _session_view(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, limit: int, offset: int,
+                  context: int, shown_per_session: int) -> SearchResult:
+    ranking = rank_sessions(conn, plan, filters, offset + limit)
+    page = ranking.sessions[offset : offset + limit]
+    best: list[tuple[float, Evidence]] = []
+    shown: list[list[tuple[float, Evidence]]] = []
+    for ranked in page:
+        evs = sorted(((round(score, 3), ev) for score, ev in ranked.evidence),
+                     key=lambda item: (item[0], item[1].ts, item[1].candidate.id), reverse=True)
+        shown.append(evs[:shown_per_session])
+        best += evs[:shown_per_session]
+    hits = {h.message.id: h for h in _hits(conn, plan.query, best, context)}
+    results = []
+    for ranked, evs in zip(page, shown):
+        evidence_hits = tuple(hits[ev.candidate.id] for _, ev in evs)
+        first = evidence_hits[0]
+        results.append(SessionHit(first.session, round(ranked.score, 3), ranked.matches, evidence_hits,
+                                  first.parent))
+    return SearchResult(
+        [s.evidence[0] for s in results], len(ranking.sessions), ranking.capped, plan.query,
+        plan.query.warnings, tuple(results), by_session=True, notes=plan.query.notes,
+    )
+
+
+def _hits(conn: sqlite3.Connection, query: Query, scored: list[tuple[float, Evidence]], context: int) -> list[Hit]:
+    """Hits for scored messages, in the order given: message, session, snippet, context."""
+    terms: list[Term] = query.positive_terms
+    by_id = {r["id"]: r for r in fetch_messages(conn, [ev.candidate.id for _, ev in scored])}
+    sessions = sessions_by_rowid(conn, {ev.candidate.session_rowid for _, ev in scored})
+    parents = parents_of(conn, list(sessions.values()))
     hits = []
-    for score, _, mid, session_rowid in page:
-        message = message_from_row(by_id[mid])
-        snippet, spans = make_snippet(message.text, terms)
+    for score, ev in scored:
+        message = message_from_row(by_id[ev.candidate.id])
+        session = sessions[ev.candidate.session_rowid]
+        snippet, spans = make_snippet(message.text, terms, line=query.literal_line)
         before, after = fetch_context(conn, message, context, context) if context else ((), ())
-        hits.append(Hit(message, sessions[session_rowid], snippet, tuple(spans), score, before, after))
-    return SearchResult(hits, len(scored), capped, query, query.warnings)
+        parent = parents.get((session.agent, session.parent_session_id or ""))
+        hits.append(Hit(message, session, snippet, tuple(spans), score, before, after, parent))
+    return hits

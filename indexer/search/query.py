@@ -1,27 +1,45 @@
 """The search query language, parsed without ever raising a syntax error at the user.
 
-    plain words        all must match (substring, case-insensitive)
-    "quoted phrase"    matches exactly that run of characters
-    a OR b             either
-    -word / -"phrase"  must not match
+    plain words          all must match (substring, case-insensitive, Traditional = Simplified)
+    "quoted phrase"      matches exactly that run of characters
+    a OR b               either
+    NOT word             must not match (always)
+    -word / -"phrase"    must not match, unless the line is a command line (below)
     agent: project: session: role: since: until:   filters
 
-Anything that is not understood is searched for literally. The same parsed ``Query`` drives
-the session index (``indexer.search``) and the memory store, so both speak one language.
+A line that looks like a pasted command (it has a flag such as ``-s`` or ``--no-ff``, a pipe or
+``&&``, a leading ``VAR=value`` or ``sudo``) is searched literally: every ``-x`` in it is a word
+to find, not an exclusion. One-letter flags (``-s``, ``-1``) are always words. A ``-word`` right
+after another word (``ls -la``, ``java -version``) may be a flag too: ``ambiguous`` lists those,
+and the search takes them literally when that pair occurs in the index. One-letter words are dropped with a
+note; anything else not understood is searched for literally.
+
+The same parsed ``Query`` drives the session index (``indexer.search``) and the memory store.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
+from indexer.search.matching import occurs_in, spans_of
 from indexer.sources import agent_named
+from indexer.textfold import fold
 
 FILTER_KEYS = ("agent", "project", "session", "role", "since", "until")
+MAX_QUERY_CHARS = 4000  # a longer paste is cut here (with a note)
+MAX_TERMS = 32  # words searched for; the rest of a huge paste is dropped (with a note)
 
 _TOKEN = re.compile(r'-?"[^"]*(?:"|$)|\S+')
 _RELATIVE = re.compile(r"^(\d+)\s*(m|min|h|d|w|mo|y)$", re.IGNORECASE)
+# -s, -1, -O2, -j8, -std=c11: always an option. (-la or -rm could be either: see ``ambiguous``.)
+_SHORT_FLAG = re.compile(r"^-[A-Za-z0-9]$|^-[0-9]+$|^-[A-Za-z][0-9]+$|^-[A-Za-z0-9][^=\s]*=")
+_LONG_FLAG = re.compile(r"^--[A-Za-z0-9]")
+_SHELL_OPERATORS = {"|", "||", "&&", ";", ">", ">>", "<", "2>&1", "&>", "$", "\\"}
+_ENV_ASSIGNMENT = re.compile(r"^[A-Z_][A-Z0-9_]*=\S")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 class QueryError(ValueError):
@@ -47,7 +65,15 @@ class Query:
     role: str | None = None
     since: float | None = None
     until: float | None = None
-    warnings: tuple[str, ...] = field(default=())
+    warnings: tuple[str, ...] = field(default=())  # a filter that could not be used
+    notes: tuple[str, ...] = field(default=())  # how the line was read: dropped words, a command line
+    # The positive words in the order typed (one-letter ones too): a message holding this run
+    # is the strongest evidence. Empty when OR makes the order meaningless.
+    literal_line: str = ""
+    # ``-word`` exclusions that may be a flag of the word before them: (exclusion, "word -word"),
+    # and what ``literal_line`` would be if every one of them were a flag.
+    ambiguous: tuple[tuple[Term, str], ...] = field(default=())
+    line_as_command: str = ""
 
     @property
     def positive_terms(self) -> list[Term]:
@@ -96,15 +122,7 @@ def parse_date(value: str, now: float, *, end_of_day: bool = False) -> float | N
     m = _RELATIVE.match(v)
     if m:
         n, unit = int(m.group(1)), m.group(2).lower()
-        seconds = {
-            "m": 60,
-            "min": 60,
-            "h": 3600,
-            "d": 86400,
-            "w": 7 * 86400,
-            "mo": 30 * 86400,
-            "y": 365 * 86400,
-        }[unit]
+        seconds = {"m": 60, "min": 60, "h": 3600, "d": 86400, "w": 7 * 86400, "mo": 30 * 86400, "y": 365 * 86400}[unit]
         return now - n * seconds
     for fmt, step in (
         ("%Y-%m-%dT%H:%M:%S", timedelta(seconds=1)),
@@ -136,105 +154,217 @@ def _unquote(token: str) -> str:
     return token
 
 
+def looks_like_command_line(tokens: list[str]) -> bool:
+    """A pasted shell command: a flag, a shell operator, ``VAR=value`` or ``sudo`` first, ``.`` as
+    an argument. In one, ``-word`` is an option to find, not a word to exclude."""
+    if not tokens:
+        return False
+    if tokens[0] == "sudo" or _ENV_ASSIGNMENT.match(tokens[0]):
+        return True
+    return any(
+        _SHORT_FLAG.match(t) or _LONG_FLAG.match(t) or t in _SHELL_OPERATORS or t in (".", "..")
+        for t in tokens
+    )
+
+
+def is_searchable_alone(text: str) -> bool:
+    """Whether a word means anything on its own: two characters or more, or one CJK character
+    (表, 改 and 加 are words); a single Latin letter, digit or sign matches nearly everything."""
+    return len(text) >= 2 or (len(text) == 1 and is_cjk(text))
+
+
+def _clean(text: str, notes: list[str]) -> str:
+    if _CONTROL.search(text):
+        text = _CONTROL.sub(" ", text)
+        notes.append("control characters in the query were ignored")
+    if len(text) > MAX_QUERY_CHARS:
+        text = text[:MAX_QUERY_CHARS]
+        notes.append(f"only the first {MAX_QUERY_CHARS:,} characters of the query were searched")
+    return unicodedata.normalize("NFC", text)
+
+
+class _Builder:
+    """What ``parse_query`` collects, token by token."""
+
+    def __init__(self) -> None:
+        self.groups: list[list[Term]] = []
+        self.excluded: list[Term] = []
+        self.ambiguous: list[tuple[Term, str]] = []
+        self.filters: dict[str, object] = {}
+        self.warnings: list[str] = []
+        self.dropped: list[str] = []
+        self.line: list[str] = []
+        self.line_as_command: list[str] = []
+        self.seen: set[str] = set()
+        self.pending_or = False
+        self.used_or = False
+        self.previous_word: str | None = None  # the bare word just before, for ``word -word``
+
+    def add(self, term: Term, as_typed: str) -> None:
+        self.line.append(as_typed)
+        self.line_as_command.append(as_typed)
+        key = fold(term.text).lower()
+        if not is_searchable_alone(term.text):
+            self.dropped.append(term.text)
+        elif key not in self.seen:
+            self.seen.add(key)
+            if self.pending_or and self.groups:
+                self.groups[-1].append(term)
+                self.used_or = True
+            else:
+                self.groups.append([term])
+        self.pending_or = False
+
+    def exclude(self, term: Term, *, maybe_flag_of: str | None = None) -> None:
+        if maybe_flag_of:
+            self.ambiguous.append((term, f"{maybe_flag_of} -{term.text}"))
+            self.line_as_command.append(f"-{term.text}")
+        self.excluded.append(term)
+
+    def add_filter(self, key: str, value: str, now: float) -> None:
+        if not value:
+            self.warnings.append(f"{key}: needs a value")
+            return
+        if key in ("since", "until"):
+            ts = parse_date(value, now, end_of_day=(key == "until"))
+            if ts is None:
+                self.warnings.append(f"{key}:{value} is not a date (try 2026-04-02, 7d, 3h, 2w, yesterday)")
+                return
+            self.filters[key] = ts
+        elif key == "agent":
+            self.filters[key] = agent_named(value)
+        else:
+            self.filters[key] = value
+
+
 def parse_query(text: str, now: float) -> Query:
     """Parse ``text``; never raises. Unknown syntax becomes literal search text."""
-    groups: list[list[Term]] = []
-    excluded: list[Term] = []
-    filters: dict[str, object] = {}
-    warnings: list[str] = []
-    pending_or = False
-
-    for token in _TOKEN.findall(text):
-        if token == "OR":
-            if groups:
-                pending_or = True
+    notes: list[str] = []
+    text = _clean(text, notes)
+    tokens = _TOKEN.findall(text)
+    command_line = looks_like_command_line(tokens)
+    b = _Builder()
+    negate_next = False
+    for token in tokens:
+        if token in ("OR", "AND"):
+            b.pending_or = token == "OR" and bool(b.groups)
             continue
-        negated = token.startswith("-") and len(token) > 1
-        body = token[1:] if negated else token
-
-        key, sep, value = body.partition(":")
-        if sep and not negated and key.lower() in FILTER_KEYS and not body.startswith('"'):
-            key = key.lower()
-            value = _unquote(value)
-            if not value:
-                warnings.append(f"{key}: needs a value")
-                continue
-            if key in ("since", "until"):
-                ts = parse_date(value, now, end_of_day=(key == "until"))
-                if ts is None:
-                    warnings.append(
-                        f"{key}:{value} is not a date (try 2026-04-02, 7d, 3h, 2w, yesterday)"
-                    )
-                    continue
-                filters[key] = ts
-            elif key == "agent":
-                filters[key] = agent_named(value)
-            else:
-                filters[key] = value
-            pending_or = False
+        if token == "NOT":
+            negate_next = True
             continue
-
-        phrase = body.startswith('"')
-        term_text = _unquote(body).strip() if phrase else body
-        if not term_text:
+        key, sep, value = token.partition(":")
+        if sep and key.lower() in FILTER_KEYS and not token.startswith(('"', "-")):
+            b.add_filter(key.lower(), _unquote(value), now)
+            b.pending_or, negate_next, b.previous_word = False, False, None
             continue
-        term = Term(term_text, phrase=phrase)
-        if negated:
-            excluded.append(term)
+        phrase = token.lstrip("-").startswith('"')
+        dash = token.startswith("-") and len(token) > 1
+        body = _unquote(token[1:] if dash and phrase else token)
+        body = body.strip() if phrase else body
+        if not body:
+            negate_next = False
             continue
-        if pending_or and groups:
-            groups[-1].append(term)
-        else:
-            groups.append([term])
-        pending_or = False
+        if negate_next:
+            b.exclude(Term(body, phrase=phrase))
+            negate_next, b.previous_word = False, None
+            continue
+        if dash and not command_line and (phrase or _is_exclusion(body)):
+            word = body if phrase else body[1:]
+            flag_like = not phrase and word.isascii()
+            b.exclude(Term(word, phrase=phrase), maybe_flag_of=b.previous_word if flag_like else None)
+            b.previous_word = token if flag_like and b.previous_word else None  # -noout -dates: a chain
+            continue
+        b.add(Term(body, phrase=phrase), as_typed=token if command_line else body)
+        b.previous_word = None if phrase else body
+    return _finish(text, b, notes, command_line)
 
+
+def _is_exclusion(token: str) -> bool:
+    """``-word``: a dash, then a word of 2+ characters (or any CJK word); ``-s`` and ``-O2``
+    are flags, ``--x`` an option, ``-->`` and ``-5`` just text."""
+    body = token[1:]
+    if not body or body.startswith("-") or _SHORT_FLAG.match(token):
+        return False
+    return body[0].isalpha() or is_cjk(body[0])
+
+
+def _finish(text: str, b: _Builder, notes: list[str], command_line: bool) -> Query:
+    groups = b.groups
+    total = sum(len(g) for g in groups)
+    if total > MAX_TERMS:
+        kept, count = [], 0
+        for g in groups:
+            if count + len(g) > MAX_TERMS:
+                break
+            kept.append(g)
+            count += len(g)
+        groups = kept
+        notes.append(f"only the first {count} of {total:,} words were searched")
+    if b.dropped:
+        shown = " ".join(f"“{d}”" for d in dict.fromkeys(b.dropped))
+        notes.append(f"ignored {shown}: one letter or sign matches nearly everything")
+    if command_line and any(t.text.startswith("-") for g in groups for t in g):
+        notes.append("read as a command line: its -flags are searched for (use NOT word to exclude)")
+    f = b.filters
     return Query(
         raw=text,
         groups=tuple(tuple(g) for g in groups),
-        excluded=tuple(excluded),
-        agent=filters.get("agent"),  # type: ignore[arg-type]
-        project=filters.get("project"),  # type: ignore[arg-type]
-        session=filters.get("session"),  # type: ignore[arg-type]
-        role=filters.get("role"),  # type: ignore[arg-type]
-        since=filters.get("since"),  # type: ignore[arg-type]
-        until=filters.get("until"),  # type: ignore[arg-type]
-        warnings=tuple(warnings),
+        excluded=tuple(b.excluded[:MAX_TERMS]),
+        agent=f.get("agent"),  # type: ignore[arg-type]
+        project=f.get("project"),  # type: ignore[arg-type]
+        session=f.get("session"),  # type: ignore[arg-type]
+        role=f.get("role"),  # type: ignore[arg-type]
+        since=f.get("since"),  # type: ignore[arg-type]
+        until=f.get("until"),  # type: ignore[arg-type]
+        warnings=tuple(b.warnings),
+        notes=tuple(notes),
+        literal_line="" if b.used_or else " ".join(b.line),
+        ambiguous=tuple(b.ambiguous),
+        line_as_command="" if b.used_or else " ".join(b.line_as_command),
+    )
+
+
+def taking_literally(query: Query, flags: list[Term]) -> Query:
+    """``query`` with the ambiguous exclusions in ``flags`` searched for instead (a command's
+    flags, as the index showed: ``java -version`` was typed somewhere)."""
+    if not flags:
+        return query
+    chosen = {id(t) for t in flags}
+    words = [Term("-" + t.text) for t in flags]
+    return Query(
+        raw=query.raw, groups=query.groups + tuple((w,) for w in words),
+        excluded=tuple(t for t in query.excluded if id(t) not in chosen),
+        agent=query.agent, project=query.project, session=query.session, role=query.role,
+        since=query.since, until=query.until, warnings=query.warnings,
+        notes=(*query.notes, "read " + ", ".join(f"“-{t.text}”" for t in flags) + " as a flag: that command occurs"),
+        literal_line=query.line_as_command,
+        ambiguous=tuple(a for a in query.ambiguous if id(a[0]) not in chosen),
+        line_as_command=query.line_as_command,
     )
 
 
 def text_matches(query: Query, text: str) -> bool:
     """Whether ``text`` satisfies the query's terms (filters are the caller's business).
 
-    Plain substring semantics, so it agrees with the trigram index and works for CJK of
-    any length. Used where the corpus is small enough to scan (memory, rules).
+    Substring semantics, ignoring case and Traditional/Simplified, so it agrees with the index
+    and works for CJK of any length. Used where the corpus is small enough to scan (memory,
+    rules).
     """
-    low = text.lower()
     for group in query.groups:
-        if not any(t.text.lower() in low for t in group):
+        if not any(occurs_in(text, t.text) for t in group):
             return False
-    return not any(t.text.lower() in low for t in query.excluded)
+    return not any(occurs_in(text, t.text) for t in query.excluded)
 
 
 def match_spans(text: str, terms: list[Term]) -> list[tuple[int, int]]:
-    """Non-overlapping (start, end) spans of every occurrence of any term in ``text``."""
-    low = text.lower()
-    spans: list[tuple[int, int]] = []
-    for term in terms:
-        needle = term.text.lower()
-        if not needle:
-            continue
-        start = 0
-        while True:
-            i = low.find(needle, start)
-            if i < 0:
-                break
-            spans.append((i, i + len(needle)))
-            start = i + len(needle)
-    spans.sort()
-    merged: list[tuple[int, int]] = []
-    for s, e in spans:
-        if merged and s <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(e, merged[-1][1]))
-        else:
-            merged.append((s, e))
-    return merged
+    """Non-overlapping (start, end) spans of every occurrence of any term in ``text``
+    (case-insensitive, Traditional = Simplified)."""
+    return spans_of(text, [t.text for t in terms])
+
+
+def searchable_form(text: str) -> str:
+    """Folded and lower-cased, the same length as ``text`` so offsets carry over."""
+    low = fold(text).lower()
+    if len(low) == len(text):
+        return low
+    return "".join(c if len(c.lower()) != 1 else c.lower() for c in fold(text))

@@ -117,9 +117,10 @@ def search_everything(
     if not request.includes_sessions:
         return UnifiedResult(request, None, memory)
     try:
+        # One per session: the session-level search; the list shows each session's best message.
         sessions = index.search(
             request.query_text, now=now, limit=PAGE_SIZE, offset=request.page * PAGE_SIZE,
-            one_per_session=request.one_per_session,
+            by_session=request.one_per_session, evidence=1,
         )
     except QueryError as exc:
         return UnifiedResult(request, None, memory, str(exc))

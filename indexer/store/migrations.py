@@ -34,6 +34,8 @@ def migrate(conn: sqlite3.Connection, from_version: int) -> None:
                     conn.execute(statement)
             if 0 < version < 3:
                 _upgrade_to_3(conn)
+            if 0 < version < 4:
+                _upgrade_to_4(conn)
             # The message count lives in meta, so showing it costs no count(*).
             conn.execute("INSERT OR REPLACE INTO meta(key, value) SELECT 'message_count', count(*) FROM messages")
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -58,3 +60,12 @@ def _upgrade_to_3(conn: sqlite3.Connection) -> None:
     conn.execute("UPDATE sessions SET title_rank = 1 WHERE title_rank = 2 AND title GLOB '/[A-Za-z]*'")
     # The parsers read more record types now: every log still on disk is read again, whole.
     conn.execute("UPDATE files SET offset = 0, mtime_ns = 0, parser_state = NULL WHERE missing = 0")
+
+
+def _upgrade_to_4(conn: sqlite3.Connection) -> None:
+    """The indexes take folded text now: every id below this mark was indexed unfolded; the
+    next index run folds those entries in place (``indexer.ingest.refold``)."""
+    conn.execute(
+        "INSERT OR REPLACE INTO meta(key, value)"
+        " SELECT 'fold_below', max(id) + 1 FROM messages HAVING count(*) > 0"
+    )

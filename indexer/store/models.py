@@ -27,6 +27,7 @@ class MessageRow(NamedTuple):
     has_cjk: bool  # it has CJK bigrams (the side file's cjk2 table holds them)
     dedup: int  # 64-bit digest of the parser's dedup key
     mark: str | None = None  # e.g. "abandoned branch", "retracted": shown, see Message.mark
+    fts_text: str | None = None  # the folded text when it differs (indexer.textfold): what the indexes get
 
 
 @dataclass

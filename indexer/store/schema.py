@@ -4,7 +4,8 @@ Layout (see README "The index"):
 - ``sessions``  one row per agent session, keyed by (agent, session_id)
 - ``files``     one row per log file: where we stopped reading and how to tell it changed
 - ``messages``  every normalised message, in order; ``indexed`` says whether it is searchable
-- ``fts``       FTS5 trigram index over ``messages.text`` (external content: no second copy)
+- ``fts``       FTS5 trigram index over ``messages.text`` (external content: no second copy), fed the
+                Traditional/Simplified-folded text (``indexer.textfold``)
 - ``fts_side``  a second trigram shard, written by the helper process on big runs; each
                 message's text is in one of the two (``messages.indexed``: 1 main, 2 side)
 - ``cjk2``      FTS5 over CJK character bigrams, so 2-character words (驗收, 設定) are found
@@ -16,7 +17,9 @@ from __future__ import annotations
 
 # 1: first release. 2: the bigram table and a second trigram shard in a side file.
 # 3: branch links, resume folders and message marks; every log is read again by newer parsers.
-SCHEMA_VERSION = 3
+# 4: the trigram and bigram indexes hold Traditional/Simplified-folded text (indexer.textfold);
+#    an older index is folded in place by its next index run (indexer.ingest.refold).
+SCHEMA_VERSION = 4
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -85,6 +88,8 @@ CREATE TABLE IF NOT EXISTS messages (
 CREATE INDEX IF NOT EXISTS messages_by_session ON messages (session_rowid, ordinal);
 CREATE INDEX IF NOT EXISTS messages_by_file ON messages (file_id);
 
+-- Holds each message's Traditional/Simplified-folded text (indexer.textfold), not messages.text
+-- as it is: delete with the folded text, and never 'rebuild' it from its content table.
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (
     text, content='messages', content_rowid='id', tokenize='trigram'
 );

@@ -7,9 +7,9 @@ Each command parses, calls ``indexer``, and prints (``tui.cli.render`` for peopl
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 import time
+from collections import Counter
 
 from indexer import (
     AmbiguousSessionError,
@@ -47,6 +47,24 @@ index_command = command(
 SHOW_SECRETS_HELP = "show API keys, tokens and passwords in full (masked by default)"
 
 
+class PastedQueryParser(argparse.ArgumentParser):
+    """The ``search`` parser: an option it does not know (``-s``, ``--no-ff`` in a pasted
+    command) is a word of the query, in the place it was typed. Its own options (``-n``, ``-C``,
+    ``-1``...) keep their meaning: quote the query, or put it after ``--``, to search for those."""
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras:
+            words = Counter([*(namespace.query or []), *extras])
+            typed = []
+            for token in args or []:
+                if words[token] > 0:
+                    typed.append(token)
+                    words[token] -= 1
+            namespace.query = typed + list(words.elements())
+        return namespace, []
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("index", help="find agents' logs and update the index")
     add_index_options(p)
@@ -55,12 +73,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(func=cmd_index)
 
-    p = sub.add_parser("search", help="search sessions (words, \"phrases\", OR, -word, agent: project: since: ...)")
+    p = sub.add_parser("search", help="search sessions (words, \"phrases\", OR, NOT word, agent: project: since: ...)")
+    p.__class__ = PastedQueryParser  # `threadback search nginx -s reload` works unquoted
     add_index_options(p)
-    p.add_argument("query", nargs="+", help="the query")
+    p.add_argument("query", nargs="*", help="the query (a pasted command line works as it is)")
     p.add_argument("-n", "--limit", type=int, default=20, help="hits to show (default 20)")
     p.add_argument("--offset", type=int, default=0, help="skip this many hits (paging)")
-    p.add_argument("-1", "--one-per-session", action="store_true", help="only the best hit of each session")
+    p.add_argument("--sessions", "-1", "--one-per-session", dest="sessions", action="store_true",
+                   help="sessions, not messages: every word somewhere in one session; each with its best messages")
     p.add_argument("--exclude-session", action="append", default=[], metavar="ID", help="leave out a session (repeatable)")
     p.add_argument("-C", "--context", type=int, default=0, metavar="N", help="N messages before and after each hit")
     p.add_argument("--budget", type=int, default=0, metavar="BYTES", help="stop output at about this many bytes")
@@ -142,32 +162,37 @@ def cmd_index(args: argparse.Namespace) -> int:
 # -- search ----------------------------------------------------------------------------
 @index_command
 def cmd_search(args: argparse.Namespace) -> int:
-    index = open_existing_index(args)
     text = " ".join(args.query)
+    if not text.strip():
+        raise CommandError("give something to search for: threadback search WORDS")
+    index = open_existing_index(args)
     started = time.monotonic()
     query = parse_query(text, time.time())
-    for warning in query.warnings:
-        print(f"threadback: warning: {warning}", file=sys.stderr)
     excluded = tuple(args.exclude_session) or calling_session()
     result = index.search(
         query,
         limit=max(1, args.limit),
         offset=max(0, args.offset),
-        one_per_session=args.one_per_session,
+        by_session=args.sessions,
         exclude_sessions=excluded,
         context=max(0, args.context),
     )
+    if not args.json:
+        for warning in result.warnings:
+            print(f"threadback: warning: {warning}", file=sys.stderr)
+        for note in result.notes:
+            print(f"threadback: note: {safe_text(note)}", file=sys.stderr)
     record_usage(UsageEvent(ts=time.time(), kind="search", query=text, hits=result.total,
                             excluded=excluded, ms=(time.monotonic() - started) * 1000))
     if not args.show_secrets:
-        result = dataclasses.replace(result, hits=[masked_hit(h) for h in result.hits])
+        result = result.map_hits(masked_hit)
     if args.json:
         print(output.dumps(output.search_json(result, budget=args.budget)))
     elif result.hits:
         sys.stdout.write(render_hits_text(result, Style.for_stream(sys.stdout), budget=args.budget))
     else:
-        print(f"no hits for {text!r}.")
-        for tip in suggestions_for(query):
+        print(f"no hits for {safe_text(text)!r}.")
+        for tip in suggestions_for(result.query):
             print(f"  try: {tip}")
     index.close()
     return OK if result.hits else NOTHING_FOUND

@@ -13,7 +13,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from indexer import Hit, IndexStats, IndexSummary, Message, SearchResult, Session
+from indexer import Hit, IndexStats, IndexSummary, Message, SearchResult, Session, SessionHit
+from indexer.agents.resume import resume_command, resume_target
 from indexer.rules.model import rule_to_json
 from indexer.search.suggestions import suggestions_for
 from indexer.textsafe import escape_json_specials, suspicious_characters
@@ -81,11 +82,22 @@ def event_json(s: Session, m: Message) -> dict:
     return {"session": s.session_id, "agent": s.agent, "cwd": s.project_path, "model": s.model, **message_json(m)}
 
 
+def resume_json(session: Session, parent: Session | None) -> dict:
+    """What resumes the work a hit belongs to: a subagent's parent, else the session itself."""
+    try:
+        command = resume_command(session, parent)
+    except ValueError:  # an agent this version does not know
+        command = None
+    return {"session_id": resume_target(session), "agent": session.agent, "command": command}
+
+
 def hit_json(hit: Hit) -> dict:
     s = hit.session
     return {
         "agent": s.agent,
         "session_id": s.session_id,
+        "parent_session_id": s.parent_session_id,
+        "resume": resume_json(s, hit.parent),
         "project": s.project_name,
         "project_path": s.project_path,
         **message_json(hit.message, with_text=False),
@@ -97,26 +109,44 @@ def hit_json(hit: Hit) -> dict:
     }
 
 
-def search_json(result: SearchResult, *, budget: int = 0) -> dict:
-    """The hits that fit in ``budget`` bytes (0: all), and what to try when there are none."""
-    hits, used, omitted = [], 0, 0
-    for hit in result.hits:
-        item = hit_json(hit)
-        size = len(json.dumps(item, ensure_ascii=False).encode("utf-8"))
-        if budget and used + size > budget and hits:
-            omitted = len(result.hits) - len(hits)
-            break
-        hits.append(item)
-        used += size
+def session_hit_json(found: SessionHit) -> dict:
+    """A session of a session-level search: the session, its score and its evidence hits."""
     return {
+        **session_json(found.session),
+        "score": found.score,
+        "matching_messages": found.matches,
+        "resume": resume_json(found.session, found.parent),
+        "evidence": [hit_json(h) for h in found.evidence],
+    }
+
+
+def search_json(result: SearchResult, *, budget: int = 0) -> dict:
+    """The hits (or, in the session view, the sessions) that fit in ``budget`` bytes (0: all),
+    and what to try when there are none. ``hits`` is always there: in the session view it holds
+    each session's best hit, so a reader of hits works in both views."""
+    items = [session_hit_json(s) for s in result.sessions] if result.by_session else [hit_json(h) for h in result.hits]
+    kept, used, omitted = [], 0, 0
+    for item in items:
+        size = len(json.dumps(item, ensure_ascii=False).encode("utf-8"))
+        if budget and used + size > budget and kept:
+            omitted = len(items) - len(kept)
+            break
+        kept.append(item)
+        used += size
+    body = {
         "query": result.query.raw,
+        "view": "sessions" if result.by_session else "messages",
         "total": result.total,
         "capped": result.capped,
         "omitted": omitted,
         "warnings": list(result.warnings),
-        "hits": hits,
-        "suggestions": suggestions_for(result.query) if not hits else [],
+        "notes": list(result.notes),
+        "hits": [item["evidence"][0] for item in kept] if result.by_session else kept,
+        "suggestions": suggestions_for(result.query) if not kept else [],
     }
+    if result.by_session:
+        body["sessions"] = kept
+    return body
 
 
 def index_run_json(db: str, summary: IndexSummary, stats: IndexStats) -> dict:

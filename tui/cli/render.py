@@ -10,7 +10,8 @@ import sys
 import time
 from datetime import datetime
 
-from indexer import Hit, IndexProgress, SearchResult, Session
+from indexer import Hit, IndexProgress, SearchResult, Session, SessionHit
+from indexer.agents.resume import resume_target
 from indexer.models import Message
 from tui.cli.terminal import Style, safe_text
 
@@ -58,27 +59,53 @@ def render_hit_text(n: int, hit: Hit, style: Style) -> str:
     return "\n".join(lines) + "\n"
 
 
+def render_session_text(n: int, found: SessionHit, style: Style) -> str:
+    """A session of a session-level search: who, where, when, how many messages matched, what
+    resumes it, then its best messages."""
+    s = found.session
+    when = _when(s.end_ts or s.start_ts)
+    matches = f"{found.matches} matching message{'s' if found.matches != 1 else ''}"
+    head = " · ".join([s.agent, s.project_name or "?", when, f"session {s.session_id}", matches])
+    lines = [f"[{n}] {style.bold(safe_text(head))}"]
+    if s.title:
+        lines.append("    " + style.dim(safe_text(" ".join(s.title.split())[:120])))
+    target = resume_target(s)
+    if target != s.session_id:
+        lines.append("    " + style.dim(safe_text(f"subagent of {target}: resume that session")))
+    for hit in found.evidence:
+        m = hit.message
+        label = m.role if m.kind == "text" else m.kind.replace("_", " ")
+        lines.append(f"    {style.dim(label + ' · msg ' + str(m.id))}: " + marked_snippet(hit, style))
+    return "\n".join(lines) + "\n"
+
+
 def render_hits_text(result: SearchResult, style: Style, *, budget: int = 0, offset: int = 0) -> str:
-    """Hits as compact text. With ``budget`` (bytes), stop before exceeding it and say how
-    many hits were left out, so an agent's context is never flooded."""
+    """Hits (or the session view's sessions) as compact text. With ``budget`` (bytes), stop
+    before exceeding it and say how many were left out, so an agent's context is never flooded."""
     parts: list[str] = []
     used = 0
     shown = 0
-    for i, hit in enumerate(result.hits):
-        block = render_hit_text(offset + i + 1, hit, style)
+    items = result.sessions if result.by_session else result.hits
+    for i, item in enumerate(items):
+        if isinstance(item, SessionHit):
+            block = render_session_text(offset + i + 1, item, style)
+        else:
+            block = render_hit_text(offset + i + 1, item, style)
         size = len(block.encode("utf-8"))
         if budget and used + size > budget and shown:
             break
         parts.append(block)
         used += size
         shown += 1
-    omitted = len(result.hits) - shown
-    more = result.total - offset - len(result.hits)
+    omitted = len(items) - shown
+    more = result.total - offset - len(items)
+    what = "sessions" if result.by_session else "hits"
     if omitted:
-        parts.append(f"…[{omitted} more hits omitted]\n")
+        parts.append(f"…[{omitted} more {what} omitted]\n")
     if more > 0:
         plus = "+" if result.capped else ""
-        parts.append(style.dim(f"({more}{plus} more matches: --offset {offset + len(result.hits)} for the next page)") + "\n")
+        noun = "sessions" if result.by_session else "matches"
+        parts.append(style.dim(f"({more}{plus} more {noun}: --offset {offset + len(items)} for the next page)") + "\n")
     return "".join(parts)
 
 

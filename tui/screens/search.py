@@ -142,8 +142,9 @@ class SearchScreen(ReportsWorkerErrors, Screen):
     def _show(self, result: SearchResult | None, error: str | None, memory: MemoryResult | None) -> None:
         self.result, self.error, self.memory = result, error, memory
         results = self.query_one(ResultList)
+        matches = [s.matches for s in result.sessions] if result and result.by_session else ()
         results.show_hits(result.hits if result else [], self.context.now(),
-                          memory.hits if memory else (), memory.terms if memory else ())
+                          memory.hits if memory else (), memory.terms if memory else (), matches)
         if results.current_item is None:
             self.query_one(ContextPane).clear(self._empty_hint())
             if results.has_focus:
@@ -288,10 +289,11 @@ class SearchScreen(ReportsWorkerErrors, Screen):
                 first = request.page * PAGE_SIZE + 1
                 last = min(total, first + PAGE_SIZE - 1)
                 more = "+" if self.result.capped else ""
-                info.append(f"{first}–{last} of {total:,}{more} hits · page {request.page + 1}/{pages}")
+                noun = "sessions" if self.result.by_session else "hits"
+                info.append(f"{first}–{last} of {total:,}{more} {noun} · page {request.page + 1}/{pages}")
             else:
                 info.append("no hits")
-            for warning in self.result.warnings:
+            for warning in (*self.result.warnings, *self.result.notes):
                 info.append(f" · {warning}", style="yellow")
         self.query_one("#search-info", Static).update(info)
 

@@ -118,16 +118,19 @@ class ResultList(OptionList):
         now: float,
         memory_hits: Sequence[MemoryHit] = (),
         memory_terms: Sequence[Term] = (),
+        matches: Sequence[int] = (),
     ) -> None:
+        """``matches``: in the session view, how many messages of each hit's session matched."""
         self.hits = list(hits)
         self.memory_hits = list(memory_hits)
         options = [Option(self.memory_row(hit, memory_terms), id=f"memory-{i}") for i, hit in enumerate(self.memory_hits)]
-        options += [Option(self.row(hit, now), id=str(i)) for i, hit in enumerate(self.hits)]
+        counts = list(matches) + [0] * (len(self.hits) - len(matches))
+        options += [Option(self.row(hit, now, counts[i]), id=str(i)) for i, hit in enumerate(self.hits)]
         self.set_options(options)
         if options:
             self.highlighted = 0
 
-    def row(self, hit: Hit, now: float) -> Text:
+    def row(self, hit: Hit, now: float, matches: int = 0) -> Text:
         style = self.get_component_rich_style
         s = hit.session
         project = one_line(s.project_name or "?", 40)
@@ -139,6 +142,8 @@ class ResultList(OptionList):
         if hit.message.kind != "text":
             role += " · " + hit.message.kind.replace("_", " ")
         text.append(role, style=style("result-list--role", partial=True))
+        if matches:
+            text.append(f"  · {matches} matching in this session", style=style("result-list--time", partial=True))
         text.append("\n  ")
         text.append_text(highlighted(hit.snippet, hit.spans, style("result-list--match", partial=True)))
         return text

@@ -1,0 +1,81 @@
+"""Search latency per query class, in-process, on an index built by bench_index.py. Prints figures.
+
+    python bench/bench_search.py --db /tmp/threadback-bench/index.sqlite3 [--runs 30]
+
+Each class is timed in the message view (``Index.search``) and the session view
+(``by_session=True``: every word in one session, sessions with evidence): warm median and p95
+of ``--runs`` calls with ``limit=50``, as the app asks. The target (issue 13, 18): p50 under
+50 ms at 1 GB for every class.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from indexer import Index  # noqa: E402
+
+# The generated tree's words (bench_index.py): English from a small vocabulary, Traditional
+# Chinese, tool lines `grep -rn WORD src/`, 40 projects, sessions from 2026-01-01 on.
+CLASSES = (
+    ("common word", "timeout"),
+    ("rare word, common trigrams", "bletter"),
+    ("3-char CJK", "資料庫"),
+    ("2-char CJK", "驗收"),
+    ("Simplified for Traditional", "资料库"),
+    ("phrase", '"websocket test"'),
+    ("phrase, rare, of common words", '"retry the connection"'),
+    ("OR", "flamegraph OR profiler"),
+    ("filtered agent/project/time", "timeout agent:claude project:proj3 since:2026-01-02"),
+    ("pasted command", "grep -rn timeout src/"),
+    ("two words", "websocket flamegraph"),
+    ("English + CJK", "deploy 驗收"),
+)
+
+
+def timed(index: Index, query: str, runs: int, **kwargs) -> tuple[float, float, float, int]:
+    """Median and p95 wall time, median CPU time of this process (ms), and the result count.
+    The CPU time is what the search costs when other work shares the cores."""
+    index.search(query, limit=50, **kwargs)  # warm
+    times, cpu, total = [], [], 0
+    for _ in range(runs):
+        t, c = time.perf_counter(), time.process_time()
+        result = index.search(query, limit=50, **kwargs)
+        times.append((time.perf_counter() - t) * 1000)
+        cpu.append((time.process_time() - c) * 1000)
+        total = result.total
+    times.sort()
+    return statistics.median(times), times[max(0, int(len(times) * 0.95) - 1)], statistics.median(cpu), total
+
+
+def print_latencies(index: Index, runs: int = 30) -> None:
+    load = " (load average %.1f %.1f %.1f)" % os.getloadavg() if hasattr(os, "getloadavg") else ""
+    print(f"search latency, ms: wall p50 / p95 / CPU p50{load}")
+    print(f"{'class':<30} {'query':<54} {'messages':>22} {'sessions':>22}")
+    for label, query in CLASSES:
+        m50, m95, mcpu, mtotal = timed(index, query, runs)
+        s50, s95, scpu, stotal = timed(index, query, runs, by_session=True, evidence=1)  # as the app asks
+        print(f"{label:<30} {query!r:<54} {m50:6.1f} / {m95:5.1f} / {mcpu:5.1f}  {s50:6.1f} / {s95:5.1f} / {scpu:5.1f}"
+              f"   ({mtotal:,} messages, {stotal:,} sessions)", flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--db", type=Path, required=True, help="an index built by bench_index.py")
+    ap.add_argument("--runs", type=int, default=30)
+    args = ap.parse_args()
+    index = Index(args.db)
+    stats = index.stats()
+    print(f"{args.db}: {stats.messages:,} messages, {stats.sessions:,} sessions, {stats.size_bytes / 1e6:,.0f} MB")
+    print_latencies(index, args.runs)
+    index.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,328 @@
+"""The SQL of a search: matching messages, newest first, from the trigram and bigram indexes,
+narrowed by the query's filters and exclusions.
+
+Every read is bounded: a source is asked for its newest ``limit`` matches in rowid order, which
+FTS5 answers without walking every match (``ORDER BY rank`` or ``bm25()`` would, see
+SQLITE.md). A message whose folded text differs has an entry in both trigram shards
+(``indexer.ingest.side``): answers are merged by id.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+
+from indexer.models import Session
+from indexer.search.plan import SHORT, TRIGRAM, PlannedGroup, PlannedTerm, SearchPlan, fts_string
+from indexer.search.query import Query, is_cjk
+from indexer.store.models import SESSION_COLUMNS, session_from_row
+from indexer.textfold import variants
+
+# The two trigram shards (see indexer.ingest.side); the bigram table lives in the side file too.
+TRIGRAM_TABLES = ("fts", "fts_side")
+SCAN = "messages"  # no index can answer: read messages newest first, testing each
+WINDOW_ROUNDS = (8, 64, 512)  # how deep (times the limit) a bounded request looks, before all
+
+
+class _Floor:
+    """A parameter standing for the lowest id a request reads: a sub-query of another index
+    (``m.id IN (SELECT rowid FROM cjk2 ...)``, an exclusion) then reads only that far back,
+    not every match of its word."""
+
+
+FLOOR = _Floor()
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A matching message, before its text is read."""
+
+    id: int
+    session_rowid: int
+    ts: float | None
+    kind: str
+    role: str
+
+
+@dataclass(frozen=True)
+class Found:
+    """The newest matches of one request: newest first; ``capped`` when older ones exist."""
+
+    rows: tuple[Candidate, ...]
+    capped: bool
+    texts: dict[int, str] = field(default_factory=dict)  # with ``with_text``: each row's text
+
+    @property
+    def oldest(self) -> int:
+        return self.rows[-1].id if self.rows else 0
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where matches come from: an FTS table and its expression, or a scan of messages; plus
+    conditions on the message (``m``) that this source needs."""
+
+    table: str
+    match: str | None = None
+    where: tuple[str, ...] = ()
+    params: tuple = ()
+
+
+class Filters:
+    """The query's filters, SQL-side exclusions and left-out sessions, as a WHERE clause."""
+
+    def __init__(self, plan: SearchPlan, exclude_sessions: tuple[str, ...] = (), project_path: str | None = None):
+        q = plan.query
+        where: list[str] = ["m.indexed != 0"]
+        params: list = []
+        for term in plan.excluded:
+            if term.kind == SHORT:
+                continue  # checked in the text (indexer.search.scoring)
+            where.append(f"NOT {_in_index(term)}")
+            params += [fts_string(term.term.text), FLOOR] * (len(TRIGRAM_TABLES) if term.kind == TRIGRAM else 1)
+        session_where, session_params = _session_filters(q, exclude_sessions, project_path)
+        if q.role:
+            role = q.role.lower()
+            if role in ("tool", "tools"):
+                where.append("m.kind = 'tool_call'")
+            else:
+                where.append("m.role = ?")
+                params.append("user" if role in ("human", "me") else role)
+        if q.since is not None:
+            where.append("m.ts >= ?")
+            params.append(q.since)
+        if q.until is not None:
+            where.append("m.ts < ?")
+            params.append(q.until)
+        self.where = where + session_where
+        self.params = params + session_params
+        self.joins_sessions = bool(session_where)
+
+
+def _in_table(table: str) -> str:
+    return f"m.id IN (SELECT rowid FROM {table} WHERE {table} MATCH ? AND rowid >= ?)"
+
+
+def _in_index(term: PlannedTerm) -> str:
+    if term.kind == TRIGRAM:
+        return "(" + " OR ".join(_in_table(t) for t in TRIGRAM_TABLES) + ")"
+    return _in_table("cjk2")
+
+
+def _session_filters(q: Query, exclude_sessions: tuple[str, ...], project_path: str | None) -> tuple[list[str], list]:
+    where: list[str] = []
+    params: list = []
+    if q.agent:
+        where.append("s.agent = ?")
+        params.append(q.agent)
+    if q.project:
+        where.append("(s.project_name LIKE ? ESCAPE '\\' OR s.project_path LIKE ? ESCAPE '\\')")
+        pattern = "%" + _like_escape(q.project) + "%"
+        params += [pattern, pattern]
+    if project_path is not None:
+        where.append("s.project_path = ?")
+        params.append(project_path)
+    if q.session:
+        where.append("s.session_id LIKE ? ESCAPE '\\'")
+        params.append(_like_escape(q.session) + "%")
+    if exclude_sessions:
+        where.append(f"s.session_id NOT IN ({','.join('?' * len(exclude_sessions))})")
+        params += list(exclude_sessions)
+    return where, params
+
+
+def _like_escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def short_condition(terms: tuple[PlannedTerm, ...]) -> tuple[str, list]:
+    """SQL that keeps messages holding any of these short terms (a pre-filter for a scan: the
+    text check in scoring has the last word). A single CJK character is tested in each script."""
+    parts, params = [], []
+    for t in terms:
+        if len(t.typed) == 1 and is_cjk(t.typed):
+            for v in variants(t.typed):
+                parts.append("instr(m.text, ?) > 0")
+                params.append(v)
+        else:
+            parts.append("instr(lower(m.text), ?) > 0")
+            params.append(t.needle)
+    return "(" + " OR ".join(parts) + ")", params
+
+
+def group_sources(group: PlannedGroup) -> list[Source]:
+    """Where the matches of one OR group come from."""
+    sources = [Source(t, group.trigram) for t in TRIGRAM_TABLES] if group.trigram else []
+    if group.bigram:
+        sources.append(Source("cjk2", group.bigram))
+    if not sources:
+        sql, params = short_condition(group.terms)
+        sources.append(Source(SCAN, None, (sql,), tuple(params)))
+    return sources
+
+
+def all_groups_sources(plan: SearchPlan, trigram: str | None, bigram: str | None, mixed: list[PlannedGroup]) -> list[Source]:
+    """Where messages holding every indexed group come from; with no indexed group, a scan for
+    the short ones."""
+    where: list[str] = []
+    params: list = []
+    for g in mixed:
+        where.append("(" + " OR ".join(_in_table(t) for t in (*TRIGRAM_TABLES, "cjk2")) + ")")
+        params += [g.trigram, FLOOR, g.trigram, FLOOR, g.bigram, FLOOR]
+    if trigram and bigram:
+        # The trigram index drives; 2-character CJK words narrow, read only as far back as needed.
+        where.append(_in_table("cjk2"))
+        params += [bigram, FLOOR]
+        bigram = None
+    if trigram:
+        return [Source(t, trigram, tuple(where), tuple(params)) for t in TRIGRAM_TABLES]
+    if bigram:
+        return [Source("cjk2", bigram, tuple(where), tuple(params))]
+    if mixed:  # only mixed groups: drive by the first, the rest narrow
+        first, *_ = mixed
+        return [Source(s.table, s.match, tuple(where), tuple(params)) for s in group_sources(first)]
+    short_where, short_params = short_filter(plan)
+    return [Source(SCAN, None, tuple(where) + short_where, tuple(params) + short_params)]
+
+
+def short_filter(plan: SearchPlan) -> tuple[tuple[str, ...], tuple]:
+    """Conditions keeping messages that hold every short group."""
+    where: list[str] = []
+    params: list = []
+    for g in plan.short:
+        sql, p = short_condition(g.terms)
+        where.append(sql)
+        params += p
+    return tuple(where), tuple(params)
+
+
+COLUMNS = "m.id, m.session_rowid, m.ts, m.kind, m.role"
+
+
+def _select(source: Source, filters: Filters, *, ranged: bool, floor: int = 0,
+            with_text: bool = False) -> tuple[str, list]:
+    """The SELECT of one source, newest first. Its last parameters are the id bounds (``ranged``:
+    low and high; else the id to stay above) and the limit; ``floor`` is the lowest id any of it
+    needs, below which sub-queries do not read."""
+    join = " JOIN sessions s ON s.id = m.session_rowid" if filters.joins_sessions else ""
+    columns = COLUMNS + (", m.text" if with_text else "")
+    where = [*filters.where, *source.where]
+    params = [floor if p is FLOOR else p for p in (*filters.params, *source.params)]
+    if source.table == SCAN:
+        head = f"SELECT {columns} FROM messages m{join} WHERE "
+        key = "m.id"
+    else:
+        t = source.table
+        head = f"SELECT {columns} FROM {t} JOIN messages m ON m.id = {t}.rowid{join} WHERE {t} MATCH ? AND "
+        params.insert(0, source.match)
+        key = f"{t}.rowid"
+    bound = f"{key} BETWEEN ? AND ?" if ranged else f"{key} > ? AND {key} >= {int(floor)}"
+    return head + " AND ".join([*where, bound]) + f" ORDER BY {key} DESC LIMIT ?", params
+
+
+def newest(conn: sqlite3.Connection, sources: list[Source], filters: Filters, limit: int, *,
+           with_text: bool = False) -> Found:
+    """The newest ``limit`` messages any source matches (``with_text``: and their text).
+
+    With sub-queries on other indexes (a 2-character CJK word beside longer ones, an
+    exclusion), the newest stretch of ids is read first, then a deeper one only if it held too
+    few: the sub-queries read that stretch, not all their word's matches."""
+    bounded = any(p is FLOOR for p in (*filters.params, *(p for s in sources for p in s.params)))
+    depths = [d * (limit + 1) for d in WINDOW_ROUNDS] if bounded and sources[0].table != SCAN else []
+    for depth in [*depths, 0]:
+        floor = _nth_newest(conn, sources[0], depth) if depth else 0
+        found = _newest_above(conn, sources, filters, limit, floor, with_text)
+        if found.capped or not floor:
+            return found
+    return found
+
+
+def _nth_newest(conn: sqlite3.Connection, source: Source, depth: int) -> int:
+    """The id of ``source``'s ``depth``-th newest match of its own expression (0: fewer)."""
+    t = source.table
+    row = conn.execute(f"SELECT rowid FROM {t} WHERE {t} MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?",
+                       (source.match, depth - 1)).fetchone()
+    return row[0] if row else 0
+
+
+def _newest_above(conn: sqlite3.Connection, sources: list[Source], filters: Filters, limit: int, floor: int,
+                  with_text: bool) -> Found:
+    rows: dict[int, Candidate] = {}
+    texts: dict[int, str] = {}
+    kept_above = 0
+    for source in sources:
+        sql, params = _select(source, filters, ranged=False, floor=floor, with_text=with_text)
+        for r in conn.execute(sql, [*params, kept_above, limit + 1]):
+            rows[r[0]] = Candidate(*r[:5])
+            if with_text:
+                texts[r[0]] = r[5]
+        if len(rows) > limit:
+            # A later source only needs what is newer than the oldest candidate kept so far.
+            kept_above = sorted(rows, reverse=True)[limit]
+    ordered = sorted(rows.values(), key=lambda c: c.id, reverse=True)
+    return Found(tuple(ordered[:limit]), len(ordered) > limit, texts)
+
+
+def within(conn: sqlite3.Connection, sources: list[Source], filters: Filters, session_rowid: int,
+           low: int, high: int, limit: int) -> list[Candidate]:
+    """The newest ``limit`` matches among one session's messages with ids in [low, high]."""
+    rows: dict[int, Candidate] = {}
+    for source in sources:
+        sql, params = _select(source, filters, ranged=True, floor=low)
+        sql = sql.replace(" ORDER BY", " AND m.session_rowid = ? ORDER BY", 1)
+        rows.update((r[0], Candidate(*r)) for r in conn.execute(sql, [*params, low, high, session_rowid, limit]))
+    return sorted(rows.values(), key=lambda c: c.id, reverse=True)[:limit]
+
+
+def id_ranges(conn: sqlite3.Connection, session_rowids: list[int]) -> dict[int, tuple[int, int]]:
+    """Each session's first and last message id (two index seeks: ordinals grow with ids)."""
+    out = {}
+    for s in session_rowids:
+        lo, hi = conn.execute(
+            "SELECT (SELECT id FROM messages WHERE session_rowid = ?1 ORDER BY ordinal LIMIT 1),"
+            " (SELECT id FROM messages WHERE session_rowid = ?1 ORDER BY ordinal DESC LIMIT 1)",
+            (s,),
+        ).fetchone()
+        if lo is not None:
+            out[s] = (min(lo, hi), max(lo, hi))
+    return out
+
+
+def texts_of(conn: sqlite3.Connection, ids: list[int]) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for i in range(0, len(ids), 500):
+        chunk = ids[i : i + 500]
+        out.update(conn.execute(f"SELECT id, text FROM messages WHERE id IN ({','.join('?' * len(chunk))})", chunk))
+    return out
+
+
+def message_total(conn: sqlite3.Connection) -> int:
+    """How many messages the index holds (kept in meta by each index run)."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'message_count'").fetchone()
+    return max(1, int(row[0])) if row and row[0] is not None else 1
+
+
+def fold_pending(conn: sqlite3.Connection) -> bool:
+    """An older index not folded yet (indexer.ingest.refold): search the words as typed too."""
+    return conn.execute("SELECT 1 FROM meta WHERE key = 'fold_below'").fetchone() is not None
+
+
+def occurs(conn: sqlite3.Connection, text: str) -> bool:
+    """Whether ``text`` (3+ characters) occurs in any indexed message."""
+    return any(
+        conn.execute(f"SELECT 1 FROM {t} WHERE {t} MATCH ? LIMIT 1", (fts_string(text),)).fetchone()
+        for t in TRIGRAM_TABLES
+    )
+
+
+def parents_of(conn: sqlite3.Connection, sessions: list[Session]) -> dict[tuple[str, str], Session]:
+    """The indexed parents of subagent sessions, by (agent, session id)."""
+    wanted = {(s.agent, s.parent_session_id) for s in sessions if s.parent_session_id}
+    out: dict[tuple[str, str], Session] = {}
+    for agent, parent_id in wanted:
+        r = conn.execute(f"SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.agent = ? AND s.session_id = ?",
+                         (agent, parent_id)).fetchone()
+        if r is not None:
+            out[(agent, parent_id)] = session_from_row(r)
+    return out
+

@@ -1,0 +1,180 @@
+"""How well a message, and a session, answer a query: BM25-style evidence read from the text.
+
+Per message and term, each occurrence counts by how it matches: a whole word 1; a word that
+merely starts with the term less, the shorter the term (``act`` in "action"); the term inside
+a longer word least (``port`` in "import"). A short term typed in lower case counts less
+where the text has it in capitals (``uv`` against "UV index"). The sum is weighted by who
+wrote the message (prompts, replies and thinking above tool lines) and normalised by its
+length, continuously (BM25's ``1 - b + b·len/avg``, no cap).
+
+Per session the normalised counts of each term are added over its messages, then saturated
+(``x(k1+1)/(x+k1)``), so evidence adds up with diminishing returns, and weighted by the term's
+rarity (idf). A term found only inside longer words is capped at a share of what one whole
+word gives. The words as typed, in order (``literal_line``), are evidence of their own: a tool
+line that *is* the pasted command counts most, then a tool line holding it, then prose.
+Recency is left to break ties (the caller's sort).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from indexer.models import ERROR, SUMMARY, TEXT, THINKING, TOOL_CALL
+from indexer.search.candidates import Candidate
+from indexer.search.plan import SHORT, PlannedTerm, SearchPlan
+
+K1 = 1.2  # saturation: the 1st whole-word match gives 1, the 3rd brings it to 1.6, the limit is 2.2
+B = 0.75  # how much length matters
+AVG_CHARS = 300  # a typical message (tool lines are shorter, replies longer)
+KIND_WEIGHTS = {TEXT: 1.0, THINKING: 0.8, ERROR: 0.8, SUMMARY: 0.6, TOOL_CALL: 0.5}
+WHOLE = 0.75  # an occurrence of at least this quality counts as a whole word
+PARTIAL_SHARE = 0.4  # a term only ever inside longer words gives at most this share
+LINE_WEIGHT = 0.6  # the literal line's evidence, against the sum of its words' idf
+EXACT_TOOL_LINE, TOOL_LINE, PROSE_LINE = 3.0, 1.5, 1.0
+EXACT_COVERAGE = 0.6  # the pasted line is at least this much of a tool line: "the command it ran"
+BEST_MESSAGE_SHARE = 0.5  # of the best message's own score, added to its session's
+SHORT_IDF = 0.5  # words no index counts (``-s``, ``up``): known only to be short and common
+MAX_OCCURRENCES = 32  # per term and message
+SCAN_CHARS = 20_000  # of a long message, only this much is read for evidence
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """What one message holds of the query."""
+
+    candidate: Candidate
+    whole: tuple[float, ...]  # per planned term: quality-weighted whole-word occurrences
+    partial: tuple[float, ...]  # and the rest
+    line: float  # weighted occurrences of the literal line
+    norm: float  # length normalisation
+    weight: float  # who wrote it
+    groups: frozenset[int]  # the query's groups it matches
+
+    @property
+    def ts(self) -> float:
+        return self.candidate.ts or 0.0
+
+
+def saturate(x: float) -> float:
+    return x * (K1 + 1) / (x + K1) if x > 0 else 0.0
+
+
+def idf(matching: float, total: int) -> float:
+    """BM25's inverse document frequency (never negative)."""
+    return math.log(1 + (total - matching + 0.5) / (matching + 0.5))
+
+
+def quality(text: str, i: int, term: PlannedTerm) -> float:
+    """How well the occurrence of ``term`` at ``i`` of ``text`` matches: 1 for a whole word.
+
+    A word edge is a character that is no letter or digit, the text's end, or a change from
+    lower to upper case inside an identifier (``Agent|Session``)."""
+    j = i + len(term.needle)
+    free_left, free_right = term.edge_free
+    left = free_left or i == 0 or not (c := text[i - 1]).isalnum() or (c.islower() and text[i].isupper())
+    right = free_right or j >= len(text) or not (c := text[j]).isalnum() or (text[j - 1].islower() and c.isupper())
+    if left and right:
+        q = 1.0
+    elif left:  # the start of a longer word
+        q = term.prefix_quality
+    else:
+        q = 0.35 if right else 0.25
+    typed = term.typed
+    if not term.cjk and (seen := text[i:j]) != typed:
+        if len(typed) > 3:
+            q *= 0.9
+        elif typed.islower() and seen[:1].isupper() and seen[1:].islower():
+            q *= 0.9  # a capitalised word at a sentence start
+        else:
+            q *= 0.5  # "uv" typed, "UV" written: another word
+    return q
+
+
+def evidence(candidate: Candidate, text: str, plan: SearchPlan) -> Evidence | None:
+    """The message's evidence; ``None`` when a short excluded word is in it."""
+    head = text[:SCAN_CHARS]
+    for t in plan.excluded:
+        if t.kind == SHORT and t.needle and t.pattern.search(head):
+            return None
+    whole, partial, groups = [], [], set()
+    for term in plan.terms:
+        w = p = 0.0
+        if term.cjk:  # no case, no word edges: every match is whole
+            w = float(min(MAX_OCCURRENCES, len(term.pattern.findall(head))))
+        else:
+            for seen, m in enumerate(term.pattern.finditer(head), 1):
+                q = quality(head, m.start(), term)
+                if q >= WHOLE:
+                    w += q
+                else:
+                    p += q
+                if seen == MAX_OCCURRENCES:
+                    break
+        if w or p:
+            groups.add(term.group)
+        whole.append(w)
+        partial.append(p)
+    line = 0.0
+    if plan.line is not None:
+        count = sum(1 for _ in zip(range(8), plan.line.finditer(head)))
+        if count:
+            line = count * _line_weight(candidate, text, plan.line_length)
+    norm = 1 - B + B * len(text) / AVG_CHARS
+    weight = KIND_WEIGHTS.get(candidate.kind, 0.8)
+    return Evidence(candidate, tuple(whole), tuple(partial), line, norm, weight, frozenset(groups))
+
+
+def _line_weight(candidate: Candidate, text: str, line_length: int) -> float:
+    if candidate.kind != TOOL_CALL:
+        return PROSE_LINE
+    # "[Bash] <command> # <description>": the command is what a pasted line is compared with.
+    command = text.split("] ", 1)[1] if text.startswith("[") and "] " in text else text
+    command = command.rsplit(" # ", 1)[0]
+    return EXACT_TOOL_LINE if line_length >= EXACT_COVERAGE * len(command.strip()) else TOOL_LINE
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Each planned term's idf, and the literal line's."""
+
+    terms: tuple[float, ...]
+    line: float
+
+    @classmethod
+    def of(cls, plan: SearchPlan, group_idf: dict[int, float]) -> "Weights":
+        terms = tuple(SHORT_IDF if t.kind == SHORT else group_idf.get(t.group, 1.0) for t in plan.terms)
+        return cls(terms, LINE_WEIGHT * sum(terms) if plan.line is not None else 0.0)
+
+
+def _term_score(whole: float, partial: float) -> float:
+    if not partial:
+        return saturate(whole)
+    return max(saturate(whole), PARTIAL_SHARE * saturate(whole + partial))
+
+
+def message_score(ev: Evidence, weights: Weights) -> float:
+    scale = ev.weight / ev.norm
+    score = 0.0
+    for idf_, whole, partial in zip(weights.terms, ev.whole, ev.partial):
+        if whole or partial:
+            score += idf_ * _term_score(whole * scale, partial * scale)
+    return score + (weights.line * saturate(ev.line / ev.norm) if ev.line else 0.0)
+
+
+def session_score(evs: list[Evidence], weights: Weights, best: float) -> float:
+    """Evidence added up over a session's messages, then saturated per term; plus a share of
+    its ``best`` message's score, so words found together in one focused message count for
+    more than the same words scattered (a long session matches everything somewhere)."""
+    n = len(weights.terms)
+    whole, partial = [0.0] * n, [0.0] * n
+    line = 0.0
+    for ev in evs:
+        scale = ev.weight / ev.norm
+        for k in range(n):
+            whole[k] += ev.whole[k] * scale
+            partial[k] += ev.partial[k] * scale
+        line += ev.line / ev.norm
+    score = sum(idf_ * _term_score(whole[k], partial[k]) for k, idf_ in enumerate(weights.terms))
+    score += weights.line * saturate(line)
+    return score + BEST_MESSAGE_SHARE * best

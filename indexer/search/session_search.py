@@ -1,0 +1,170 @@
+"""Session-level search: every word must occur in one session, not necessarily in one message.
+
+Each indexed word group is asked for its newest matches (bounded), and so are the messages
+holding every group at once; a session whose matches cover every group qualifies. A common
+word's window may not reach back far enough: a session that has the rarer words but no match
+of a common one inside that word's window, while it has older messages, is checked directly
+(its id range in that word's index, a bounded FTS5 range read) for the sessions that already
+hold the most groups, at most ``PROBE_SESSIONS`` of them. Short words (``-s``, 表) are matched
+in the messages found, and the session's evidence is added up in ``indexer.search.scoring``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import defaultdict
+from dataclasses import dataclass
+
+from indexer.search.candidates import (
+    Candidate,
+    Filters,
+    Found,
+    all_groups_sources,
+    group_sources,
+    id_ranges,
+    message_total,
+    newest,
+    texts_of,
+    within,
+)
+from indexer.search.plan import SearchPlan, and_expressions
+from indexer.search.scoring import Evidence, Weights, evidence, idf, message_score, session_score
+
+GROUP_CANDIDATES = 300  # newest matches read for one word group; several share twice that
+PROBE_SESSIONS = 24  # sessions checked directly for a group outside its window
+PROBE_HITS = 8  # matches read per probed session and group
+TEXTS_PER_SESSION = 48  # newest candidate messages per session read for evidence
+
+
+@dataclass(frozen=True)
+class RankedSession:
+    session_rowid: int
+    score: float
+    newest: float
+    evidence: tuple[tuple[float, Evidence], ...]  # every matching message read, with its score
+    matches: int  # matching messages found (some may not have been read)
+
+
+@dataclass(frozen=True)
+class SessionRanking:
+    sessions: list[RankedSession]  # best first
+    weights: Weights
+    capped: bool  # some word had more matches than were read
+
+
+def rank_sessions(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, wanted_sessions: int) -> SessionRanking:
+    """Sessions holding every group, best first. ``wanted_sessions`` (offset + limit): when the
+    windows already hold that many complete sessions and more, no session is probed."""
+    groups = plan.indexed
+    # One group: every candidate counts, so read the text with it.
+    per_group = GROUP_CANDIDATES if len(groups) <= 1 else max(GROUP_CANDIDATES // 3, 2 * GROUP_CANDIDATES // len(groups))
+    found: list[Found] = [newest(conn, group_sources(g), filters, per_group, with_text=len(groups) == 1)
+                          for g in groups]
+    if len(groups) != 1:  # several groups, or only short words: messages holding them all
+        trigram, bigram, mixed = and_expressions(plan)
+        found.append(newest(conn, all_groups_sources(plan, trigram, bigram, mixed), filters, GROUP_CANDIDATES))
+    wanted = frozenset(g.index for g in groups)
+    candidates: dict[int, Candidate] = {}
+    member: dict[int, set[int]] = defaultdict(set)  # message id -> the groups it was found for
+    cover: dict[int, set[int]] = defaultdict(set)
+    for k, f in enumerate(found):
+        covers = {groups[k].index} if k < len(groups) else set(wanted)
+        for c in f.rows:
+            candidates[c.id] = c
+            member[c.id] |= covers
+            cover[c.session_rowid] |= covers
+    complete = {s for s, got in cover.items() if got >= wanted}
+    probing = len(complete) < wanted_sessions + PROBE_SESSIONS  # else enough sessions have every word
+    if probing and any(f.capped for f in found[: len(groups)]) and len(groups) > 1:
+        _probe(conn, plan, filters, found[: len(groups)], candidates, member, cover, complete)
+
+    total = message_total(conn)
+    top_id = conn.execute("SELECT coalesce(max(id), 1) FROM messages").fetchone()[0]
+    group_idf = {g.index: idf(_matching(found[k], top_id, total), total) for k, g in enumerate(groups)}
+    weights = Weights.of(plan, group_idf)
+
+    by_session: dict[int, list[Candidate]] = defaultdict(list)
+    for c in candidates.values():
+        if c.session_rowid in complete:
+            by_session[c.session_rowid].append(c)
+    chosen = [c for cs in by_session.values() for c in _to_read(cs, member, wanted)]
+    known = found[0].texts if len(groups) == 1 else {}
+    texts = known if all(c.id in known for c in chosen) else texts_of(conn, [c.id for c in chosen])
+    evs: dict[int, list[Evidence]] = defaultdict(list)
+    for c in chosen:
+        ev = evidence(c, texts.get(c.id, ""), plan)
+        if ev is not None:
+            evs[c.session_rowid].append(ev)
+    short = [g.index for g in plan.short]
+    found_in = defaultdict(int)
+    for c in candidates.values():
+        found_in[c.session_rowid] += 1
+    ranked = []
+    for s, items in evs.items():
+        held = frozenset().union(*(ev.groups for ev in items))
+        if any(g not in held for g in short):
+            continue  # a short word must be in the messages the other words found
+        scored = tuple((message_score(ev, weights), ev) for ev in items)
+        best = max(score for score, _ in scored)
+        ranked.append(RankedSession(s, session_score(items, weights, best), max(ev.ts for ev in items), scored,
+                                    found_in[s]))
+    ranked.sort(key=lambda r: (round(r.score, 3), r.newest), reverse=True)
+    return SessionRanking(ranked, weights, any(f.capped for f in found))
+
+
+def _to_read(found: list[Candidate], member: dict[int, set[int]], wanted: frozenset[int]) -> list[Candidate]:
+    """At most ``TEXTS_PER_SESSION`` of a session's matches: those holding the most groups
+    first, then an equal share of each group's newest, so a rare word's messages are read even
+    where a common word matched hundreds."""
+    if len(found) <= TEXTS_PER_SESSION:
+        return found
+    ordered = sorted(found, key=lambda c: (len(member[c.id]), c.id), reverse=True)
+    share = max(1, TEXTS_PER_SESSION // max(1, len(wanted)))
+    chosen: dict[int, Candidate] = {}
+    for g in sorted(wanted):
+        for c in [c for c in ordered if g in member[c.id]][:share]:
+            chosen[c.id] = c
+    for c in ordered:
+        if len(chosen) >= TEXTS_PER_SESSION:
+            break
+        chosen.setdefault(c.id, c)
+    return list(chosen.values())
+
+
+def _matching(found: Found, top_id: int, total: int) -> float:
+    """How many messages match, estimated from the newest ones read: all of them when the
+    window was not full, else scaled by how much of the id range the window spans."""
+    count = len(found.rows)
+    if not found.capped or not count:
+        return float(count)
+    span = max(1, top_id - found.oldest + 1)
+    return min(float(total), count * top_id / span)
+
+
+def _probe(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, found: list[Found],
+           candidates: dict[int, Candidate], member: dict[int, set[int]], cover: dict[int, set[int]],
+           complete: set[int]) -> None:
+    """Check the sessions holding the most groups for the groups missing from their windows."""
+    groups = plan.indexed
+    wanted = {g.index for g in groups}
+    per_session: dict[int, int] = defaultdict(int)
+    for c in candidates.values():
+        per_session[c.session_rowid] += 1
+    undecided = sorted((s for s in cover if s not in complete),
+                       key=lambda s: (len(cover[s]), per_session[s], s), reverse=True)
+    undecided = [s for s in undecided if all(found[k].capped for k, g in enumerate(groups) if g.index not in cover[s])]
+    ranges = id_ranges(conn, undecided[:PROBE_SESSIONS])
+    for s, (low, high) in ranges.items():
+        for k, g in enumerate(groups):
+            if g.index in cover[s]:
+                continue
+            top = min(high, found[k].oldest - 1)
+            got = within(conn, group_sources(g), filters, s, low, top, PROBE_HITS) if low <= top else []
+            if not got:
+                break
+            for c in got:
+                candidates[c.id] = c
+                member[c.id].add(g.index)
+            cover[s].add(g.index)
+        if cover[s] >= wanted:
+            complete.add(s)

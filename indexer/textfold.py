@@ -1,0 +1,75 @@
+"""Traditional → Simplified Chinese folding, so 遷移 and 迁移 find each other.
+
+Indexing stores each message's text as it is, but the trigram and bigram indexes receive the
+folded form; queries are folded the same way. The fold maps one character to one character
+(length-preserving), so a match found in the folded text is at the same offsets in the
+original, and ``fold(a + b) == fold(a) + fold(b)``: a substring of a folded text is the fold
+of a substring. That is why it is a per-character table rather than OpenCC's phrase
+conversion, which maps 乾淨 → 干净 but leaves 乾隆 alone depending on the neighbours.
+
+The table comes from OpenCC's Traditional → Simplified conversion (the ``opencc`` package),
+each character converted alone; it is built on first use (~7 ms), only by a process that meets
+a CJK character. Japanese kanji fold too (設定 → 设定): harmless, since both sides fold alike.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+
+# Where Traditional characters live: CJK unified ideographs, extension A, compatibility forms.
+_RANGES = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF))
+_MAY_FOLD = re.compile("[" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _RANGES) + "]")
+
+_table: dict[int, str] | None = None
+_variants: dict[str, tuple[str, ...]] | None = None
+_lock = threading.Lock()
+
+
+def _build() -> dict[int, str]:
+    import opencc  # loaded only when CJK text is met: an English search never pays for it
+
+    chars = [chr(c) for lo, hi in _RANGES for c in range(lo, hi + 1)]
+    # One conversion call for every character, a newline between each: no phrase can form.
+    converted = opencc.OpenCC("t2s").convert("\n".join(chars)).split("\n")
+    if len(converted) != len(chars):  # never seen; an empty table folds nothing rather than wrongly
+        return {}
+    return {ord(a): b for a, b in zip(chars, converted) if a != b and len(b) == 1}
+
+
+def fold_table() -> dict[int, str]:
+    """The character table (code point → folded character), built once per process."""
+    global _table
+    if _table is None:
+        with _lock:
+            if _table is None:
+                _table = _build()
+    return _table
+
+
+def fold(text: str) -> str:
+    """``text`` with Traditional characters replaced by their Simplified form; same length."""
+    if text.isascii() or not _MAY_FOLD.search(text):
+        return text
+    return text.translate(fold_table())
+
+
+def index_form(text: str) -> str | None:
+    """What the search indexes receive for ``text`` when that differs from the text itself
+    (``None``: index the text as it is). Used wherever text is indexed."""
+    folded = fold(text)
+    return folded if folded != text else None
+
+
+def variants(char: str) -> tuple[str, ...]:
+    """Every character that folds to the same as ``char`` (itself included), e.g. 滚 → 滚, 滾.
+
+    For a one-character term matched by a plain substring test on stored (unfolded) text."""
+    global _variants
+    if _variants is None:
+        groups: dict[str, list[str]] = {}
+        for code, target in fold_table().items():
+            groups.setdefault(target, []).append(chr(code))
+        _variants = {k: tuple(v) for k, v in groups.items()}
+    target = fold(char)
+    return (target, *(v for v in _variants.get(target, ()) if v != target))
