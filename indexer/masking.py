@@ -1,5 +1,6 @@
-"""Search hits and messages with their secrets masked, for whatever shows them to an agent or a
-person (hooks, ``threadback search`` and ``show``); the index itself keeps the originals.
+"""Search hits, results, sessions and messages with their secrets masked, for whatever shows them
+to an agent or a person (hooks, the MCP server, ``threadback search`` and ``show``); the index
+itself keeps the originals.
 
 A snippet is a window cut out of a message, so a secret can be cut in two at its edge: the
 secrets are found in the whole message, and any piece of one that the snippet shows is masked.
@@ -9,8 +10,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from indexer.models import Hit, Message
+from typing import TYPE_CHECKING
+
+from indexer.models import Hit, Message, Session
 from indexer.secret_mask import MASK, find_secrets, mask_secrets
+
+if TYPE_CHECKING:
+    from indexer.search.fts import SearchResult
 
 _MIN_PIECE = 4  # a shorter cut-off end of a secret gives nothing away
 
@@ -21,6 +27,12 @@ def masked_message(message: Message) -> Message:
     if text is message.text and detail is message.detail:
         return message
     return replace(message, text=text, detail=detail)
+
+
+def masked_session(session: Session) -> Session:
+    """``session`` with its title masked: a title is the first prompt, where tokens get pasted."""
+    title = mask_secrets(session.title) if session.title else session.title
+    return session if title is session.title else replace(session, title=title)
 
 
 def _secret_ranges(snippet: str, secrets: list[tuple[str, str]]) -> list[tuple[int, int, str]]:
@@ -88,3 +100,13 @@ def masked_hit(hit: Hit) -> Hit:
         context_before=tuple(masked_message(m) for m in hit.context_before),
         context_after=tuple(masked_message(m) for m in hit.context_after),
     )
+
+
+def masked_result(result: SearchResult) -> SearchResult:
+    """``result`` with every hit masked (``SearchResult.map_hits``: the session view's evidence
+    too) and the session view's titles, which it shows beside the evidence."""
+    masked = result.map_hits(masked_hit)
+    if not masked.sessions:
+        return masked
+    sessions = tuple(replace(s, session=masked_session(s.session)) for s in masked.sessions)
+    return replace(masked, sessions=sessions)

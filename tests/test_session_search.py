@@ -133,3 +133,31 @@ def test_a_change_to_every_hit_reaches_the_session_evidence(split):
     assert {h.snippet for h in hidden.hits} == {"[hidden]"}
     assert {e.snippet for s in hidden.sessions for e in s.evidence} == {"[hidden]"}
     assert hidden.hits[0] is hidden.sessions[0].evidence[0]  # still the same objects in both places
+
+
+def test_cli_sessions_masks_a_secret_in_every_evidence_message(tmp_path, capsys):
+    """The session view prints each session's evidence, not only its best hit, and its title (the
+    first prompt): a token pasted there is masked in text and JSON alike, as in `show`'s header
+    and the `sessions` list, and shown on request."""
+    token = "ghp_" + "R4nd0mT0k3nV4lu3" + "xY9zQ2wE5rT8uI1oP3aS"
+    root = tmp_path / "projects"
+    write_session(root, "s-leaky", [f"the websocket timeout is back; my token is {token}",
+                                    "Fixed the websocket timeout by raising ping_interval.",
+                                    f"websocket again? I pasted {token} in the env"], day=2)
+    index_of(root, tmp_path / "index.sqlite3").close()
+    db = ["--db", str(tmp_path / "index.sqlite3")]
+
+    assert main([*db, "search", "websocket", "ping_interval", "--sessions", "-C", "1"]) == exits.OK
+    out = capsys.readouterr().out
+    assert "session s-leaky" in out and "[masked" in out and "R4nd0mT0k3n" not in out
+    assert main([*db, "search", "websocket", "ping_interval", "--sessions", "-C", "1", "--json"]) == exits.OK
+    data = json.loads(capsys.readouterr().out)
+    evidence = data["sessions"][0]["evidence"]
+    assert len(evidence) >= 2 and any("[masked" in e["snippet"] for e in evidence)
+    assert "R4nd0mT0k3n" not in json.dumps(data)
+    for argv in (["show", "s-leaky"], ["sessions"], ["sessions", "--json"]):
+        assert main([*db, *argv]) == exits.OK
+        out = capsys.readouterr().out
+        assert "websocket" in out and "R4nd0mT0k3n" not in out, argv
+    assert main([*db, "search", "websocket", "ping_interval", "--sessions", "--show-secrets"]) == exits.OK
+    assert token in capsys.readouterr().out  # the index keeps the original

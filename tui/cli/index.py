@@ -24,7 +24,7 @@ from indexer import (
 )
 from indexer.agents.caller import calling_session
 from indexer.agents.usage import UsageEvent, record_usage
-from indexer.masking import masked_hit, masked_message
+from indexer.masking import masked_message, masked_result, masked_session
 from indexer.models import KINDS
 from indexer.search.query import parse_date
 from indexer.search.suggestions import suggestions_for
@@ -185,7 +185,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     record_usage(UsageEvent(ts=time.time(), kind="search", query=text, hits=result.total,
                             excluded=excluded, ms=(time.monotonic() - started) * 1000))
     if not args.show_secrets:
-        result = result.map_hits(masked_hit)
+        result = masked_result(result)
     if args.json:
         print(output.dumps(output.search_json(result, budget=args.budget)))
     elif result.hits:
@@ -226,6 +226,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     else:
         messages = index.messages(session)
     if not args.show_secrets:
+        session = masked_session(session)  # its title is printed in the header
         messages = [masked_message(m) for m in messages]
     if args.json:
         print(output.dumps({"session": output.session_json(session),
@@ -258,6 +259,7 @@ def cmd_sessions(args: argparse.Namespace) -> int:
     agent = agent_named(args.agent) if args.agent else None
     kwargs = {} if args.all else {"parent": None}
     sessions = index.sessions(agent=agent, project=args.project, since=since, until=until, limit=args.limit, **kwargs)
+    sessions = [masked_session(s) for s in sessions]  # a title is a first prompt; `show --show-secrets` reveals
     if args.json:
         print(output.dumps([output.session_json(s) for s in sessions]))
     else:
