@@ -92,9 +92,15 @@ def test_the_sdk_client_searches_shows_and_proposes(world):
 
     hits = found.structured_content["hits"]
     assert [h["session_id"] for h in hits] == ["redis-good"] and not found.is_error
-    assert set(hits[0]) == {"agent", "session_id", "project", "project_path", "message_id", "ordinal", "time", "role",
-                            "kind", "tool", "mark", "snippet", "spans", "score", "context_before", "context_after"}
+    assert set(hits[0]) == {"agent", "session_id", "parent_session_id", "resume", "project", "project_path",
+                            "message_id", "ordinal", "time", "role", "kind", "tool", "mark", "snippet", "spans",
+                            "score", "context_before", "context_after"}
     assert hits[0]["context_after"] or hits[0]["context_before"]
+    # per_session is the session-level search: each session with its best messages as evidence.
+    assert found.structured_content["view"] == "sessions"
+    [session] = found.structured_content["sessions"]
+    assert session["session_id"] == "redis-good" and session["matching_messages"] == 2
+    assert sorted(e["ordinal"] for e in session["evidence"]) == [0, 1] and session["evidence"][0] == hits[0]
     assert "reference data" in found.structured_content["note"]
     assert other_agent.structured_content["hits"] == []
     assert [s["session_id"] for s in sessions.structured_content["sessions"]] == ["redis-good"]
@@ -221,6 +227,26 @@ def test_secrets_in_logs_and_memory_are_masked_in_every_answer(tmp_path):
         answer = json.dumps(quoted, ensure_ascii=False)
         assert not result.is_error and "[masked" in answer, answer[:300]
         assert "R4nd0mT0k3n" not in answer and "ghp_R4nd" not in answer, answer
+
+
+def test_the_session_view_is_masked_before_it_is_serialised(tmp_path):
+    """`search` with per_session masks every evidence message and the session's title (its first
+    prompt) in the tools themselves, not only where the server escapes its answer."""
+    from indexer.agents.mcp_tools import HistoryTools
+
+    token = "ghp_" + "R4nd0mT0k3nV4lu3" + "xY9zQ2wE5rT8uI1oP3aS"
+    root = tmp_path / "logs"
+    claude_session(root, "leaky", "api", [f"the websocket timeout is back; my token is {token}",
+                                          "Fixed the websocket timeout by raising ping_interval.",
+                                          f"websocket again, with {token} in the env", "ok"])
+    (tmp_path / "db").mkdir()
+    tools = HistoryTools(build_index(root, tmp_path / "db" / "index.sqlite3"), memory_dir=str(tmp_path / "memory"))
+    result = tools.search("websocket ping_interval", per_session=True, context=1)
+    [found] = result.sessions
+    shown = [found.session.title or "", *(h.snippet for h in found.evidence),
+             *(m.text for h in found.evidence for m in (h.message, *h.context_before, *h.context_after))]
+    assert len(found.evidence) == 3 and "websocket" in found.session.title
+    assert all("R4nd0mT0k3n" not in text for text in shown) and any("[masked" in text for text in shown)
 
 
 def test_a_project_memory_folder_counts_only_once_allowed(tmp_path, monkeypatch):

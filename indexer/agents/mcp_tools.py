@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from indexer.index import Index
-from indexer.masking import masked_hit, masked_message
+from indexer.masking import masked_message, masked_result
 from indexer.models import Message, Session
 from indexer.search.fts import SearchResult
 from indexer.search.query import parse_date, parse_query
@@ -89,7 +89,9 @@ class HistoryTools:
     def search(self, query: str, *, agent: str | None = None, project: str | None = None,
                since: str | None = None, until: str | None = None, per_session: bool = False,
                context: int = 0, limit: int = 10, exclude_sessions: tuple[str, ...] = ()) -> SearchResult:
-        """The query language of ``threadback search``; the filters narrow it further."""
+        """The query language of ``threadback search``; the filters narrow it further. With
+        ``per_session`` the session-level search (``threadback search --sessions``): every word
+        somewhere in one session, each result a session with its best messages as evidence."""
         if not query.strip():
             raise ToolInputError("query is empty: give the words to search for")
         parsed = parse_query(query, self.clock())
@@ -106,11 +108,11 @@ class HistoryTools:
             parsed = dataclasses.replace(parsed, **changes)
         with self._index() as index:
             try:
-                result = index.search(parsed, limit=_clamp(limit, 1, MAX_LIMIT), one_per_session=per_session,
+                result = index.search(parsed, limit=_clamp(limit, 1, MAX_LIMIT), by_session=per_session,
                                       exclude_sessions=exclude_sessions, context=_clamp(context, 0, MAX_CONTEXT))
             except ValueError as exc:  # QueryError: a query the index cannot answer
                 raise ToolInputError(str(exc)) from None
-        return dataclasses.replace(result, hits=[masked_hit(h) for h in result.hits])
+        return masked_result(result)  # the session view's evidence and titles too
 
     def show(self, session: str, *, around: int | None = None, context: int = 5, start: int = 0,
              limit: int = 50) -> Transcript:

@@ -31,8 +31,10 @@ INSTRUCTIONS = (
     "Threadback indexes the user's past coding-agent sessions (Claude Code, Codex, pi) and keeps a "
     "memory of facts and lessons. When the user refers to earlier work ('last time', 'didn't we fix "
     "this before?', '我記得上次…', '前回…') or you are about to re-derive something that was probably "
-    "solved already, call `search` first (words AND, \"exact phrase\", a OR b, -exclude), then `show` "
-    "with a hit's session_id and message_id to read around it. `memory_search` finds remembered facts. "
+    "solved already, call `search` first (words AND, \"exact phrase\", a OR b, NOT word; a pasted "
+    "command or error line works as it is; per_session=true when the words may be in different "
+    "messages of one session), then `show` with a hit's session_id and message_id to read around it. "
+    "`memory_search` finds remembered facts. "
     "`propose_rule` suggests a rule for the user to review; it is never applied until they approve it. "
     + REFERENCE_NOTE
 )
@@ -84,15 +86,18 @@ def build_server(tools: HistoryTools) -> MCPServer:
 
     @server.tool(annotations=read_only)
     def search(
-        query: Annotated[str, Field(description='Words (all must match), "exact phrase", a OR b, -word; '
-                                                'filters agent: project: since: until: work inside too')],
+        query: Annotated[str, Field(description='Words (all must match), "exact phrase", a OR b, NOT word; a '
+                                                'pasted command line is searched as it is; filters agent: '
+                                                'project: since: until: work inside too')],
         agent: Annotated[str | None, Field(description="only this agent: claude-code, codex, pi")] = None,
         project: Annotated[str | None, Field(description="project name or path contains this")] = None,
         since: Annotated[str | None, Field(description="2026-04-02, 7d, 3h, 2w, yesterday")] = None,
         until: Annotated[str | None, Field(description="as since")] = None,
-        per_session: Annotated[bool, Field(description="only the best hit of each session")] = False,
+        per_session: Annotated[bool, Field(description=(
+            "search sessions, not messages: every word somewhere in one session; the answer's `sessions` "
+            "lists each with its best messages as `evidence` (`hits` holds each session's best one)"))] = False,
         context: Annotated[int, Field(description="messages before and after each hit (0-20)")] = 0,
-        limit: Annotated[int, Field(description="hits to return (1-100)")] = 10,
+        limit: Annotated[int, Field(description="hits (with per_session: sessions) to return (1-100)")] = 10,
         exclude_sessions: Annotated[list[str] | None, Field(
             description="session ids to leave out, e.g. the current session")] = None,
     ) -> dict[str, Any]:
