@@ -172,6 +172,13 @@ async def _search_results(pilot: Pilot) -> None:
     await settle(pilot)
 
 
+async def _search_preview(pilot: Pilot) -> None:
+    """The preview scrolled to a hit that long tool output pushed below the fold, focused."""
+    await type_query(pilot, "lmstudio")
+    await pilot.press("down", "plus", "tab")
+    await settle(pilot)
+
+
 async def _search_empty(pilot: Pilot) -> None:
     await settle(pilot)
 
@@ -239,6 +246,7 @@ async def _no_logs(pilot: Pilot) -> None:
 
 SCREEN_STATES = [
     ScreenState("search", _search_results),
+    ScreenState("search_preview", _search_preview),
     ScreenState("search_empty", _search_empty),
     ScreenState("search_no_hits", _search_no_hits),
     ScreenState("search_80x24", _search_narrow, size=(80, 24)),

@@ -247,6 +247,14 @@ class SearchScreen(ReportsWorkerErrors, Screen):
     def action_focus_query(self) -> None:
         self.query_one("#query", Input).focus()
 
+    @on(ResultList.Typed)
+    def _typed_on_results(self, event: ResultList.Typed) -> None:
+        """Typing on the results (after coming back from a transcript) goes on with the query."""
+        box = self.query_one("#query", Input)
+        box.focus()
+        box.cursor_position = len(box.value)
+        box.insert_text_at_cursor(event.character)
+
     # -- showing state ------------------------------------------------------------------------
     def _paint_info(self) -> None:
         request = self.request

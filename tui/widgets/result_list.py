@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from rich.cells import cell_len, set_cell_size
 from rich.text import Text
+from textual import events
 from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import OptionList
@@ -107,6 +108,12 @@ class ResultList(OptionList):
         hit: MemoryHit
         what: str
 
+    @dataclass
+    class Typed(Message):
+        """A printable key that no binding wants: it belongs in the search box."""
+
+        character: str
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.hits: list[Hit] = []
@@ -195,6 +202,12 @@ class ResultList(OptionList):
             self.post_message(self.MemoryChosen(item))
         elif item is not None:
             self.post_message(self.Chosen(item))
+
+    def on_key(self, event: events.Key) -> None:
+        if event.is_printable and event.character and event.key not in self.screen.active_bindings:
+            event.stop()
+            event.prevent_default()
+            self.post_message(self.Typed(event.character))
 
     def action_copy(self, what: str) -> None:
         item = self.current_item
