@@ -16,6 +16,7 @@ from typing import Callable, Iterator
 from indexer.config import SourceRoots
 from indexer.ingest import IndexLock, IndexSummary, ProgressCallback, update_index
 from indexer.models import Message, Session
+from indexer.project_scope import ProjectScope
 from indexer.search.fts import SearchResult, run_search
 from indexer.search.query import Query, parse_query
 from indexer.store import browse
@@ -100,8 +101,12 @@ class Index:
         one_per_session: bool = False,
         exclude_sessions: tuple[str, ...] | list[str] = (),
         context: int = 0,
+        project_scope: ProjectScope | None = None,
     ) -> SearchResult:
-        """Search; raises ``QueryError`` (with a message for the user) for unanswerable queries."""
+        """Search; raises ``QueryError`` (with a message for the user) for unanswerable queries.
+
+        ``project_scope`` keeps one project's sessions (its exact folder, or also the folders
+        under it), unlike ``project:`` in a query, which matches part of a name or path."""
         if isinstance(query, str):
             query = parse_query(query, now if now is not None else time.time())
         return run_search(
@@ -112,6 +117,7 @@ class Index:
             one_per_session=one_per_session,
             exclude_sessions=tuple(exclude_sessions),
             context=context,
+            project_scope=project_scope,
         )
 
     def context(self, message: Message, before: int, after: int) -> tuple[tuple[Message, ...], tuple[Message, ...]]:

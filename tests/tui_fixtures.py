@@ -17,6 +17,7 @@ from textual.widgets import Input
 
 from indexer import Index, SourceRoots, only_roots
 from indexer.agents.settings import install_hooks
+from indexer.project_scope import ProjectScope
 from tui.app import ThreadbackApp, make_app
 
 from conftest import FIXED_NOW, corpus_roots  # tests/ is on sys.path (pytest, or the script)
@@ -40,6 +41,7 @@ def app_for(index_path: Path, roots: SourceRoots | None = None, **overrides) -> 
         refresh_on_start=False,
         index_label="index.sqlite3",
         project_name="claude_p",
+        project_scope=ProjectScope("/src/experiments/claude_p"),
         offer_demo=False,
         claude_settings=(NO_CLAUDE / "user" / "settings.json", NO_CLAUDE / "project" / ".claude" / "settings.json"),
     )

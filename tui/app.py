@@ -20,6 +20,7 @@ from textual.reactive import reactive
 
 from indexer import Index, IndexError_, IndexStats, SourceRoots, resume_command
 from indexer.agents.settings import hooks_status, project_settings_path, user_settings_path
+from indexer.project_scope import ProjectScope, project_scope_of
 from tui import requests
 from tui.app_context import AppContext, IndexActivity, short_path
 from tui.clipboard import copy_text
@@ -262,6 +263,7 @@ def make_app(
     refresh_on_start: bool = True,
     index_label: str | None = None,
     project_name: str | None = None,
+    project_scope: ProjectScope | None = None,
     demo_opener: DemoOpener | None = None,
     offer_demo: bool = True,
     memory_dir: Path | None = None,
@@ -271,8 +273,9 @@ def make_app(
     """The one way to build the app: used by ``threadback``, the tests and the screenshot script.
 
     ``now`` fixes the clock for "3 days ago"; ``index_label`` is what the status line calls the
-    index (tests pass a fixed name); ``project_name`` is what "this project only" filters on
-    (default: the current folder's name); ``memory_dir`` is the memory folder (default: resolved
+    index (tests pass a fixed name); ``project_scope`` is what "this project only" keeps (default:
+    the git repository holding the current folder, else that folder: ``indexer.project_scope``)
+    and ``project_name`` what the project is called (default: the scope's folder name); ``memory_dir`` is the memory folder (default: resolved
     like the CLI's: ``$THREADBACK_MEMORY_DIR``, ``./memory``, the global one);
     ``claude_settings`` is the (user, project) pair of Claude Code settings files the hooks
     screen reads and writes (default: ``$CLAUDE_CONFIG_DIR``/``~/.claude`` and the current
@@ -281,12 +284,14 @@ def make_app(
     label = index_label if index_label is not None else short_path(index.path)
     if demo and index_label is None:
         label += " (demo)"
+    scope = project_scope if project_scope is not None else project_scope_of(Path.cwd())
     context = AppContext(
         index,
         roots,
         now=now or time.time,
         memory_dir=memory_dir,
-        project_name=project_name if project_name is not None else (Path.cwd().name or None),
+        project_name=project_name if project_name is not None else (scope.name or None),
+        project_scope=scope,
         index_label=label,
         path_label=path_label or short_path,
         demo=demo,

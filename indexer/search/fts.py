@@ -14,6 +14,7 @@ import sqlite3
 from dataclasses import dataclass, field
 
 from indexer.models import TEXT, Hit
+from indexer.project_scope import ProjectScope
 from indexer.search.query import Query, QueryError, Term, is_cjk
 from indexer.search.snippets import make_snippet
 from indexer.store.models import fetch_context, fetch_messages, message_from_row, sessions_by_rowid
@@ -65,7 +66,16 @@ TRIGRAM_TABLES = ("fts", "fts_side")
 TRIGRAM_ROWIDS = " UNION ALL ".join(f"SELECT rowid FROM {t} WHERE {t} MATCH ?" for t in TRIGRAM_TABLES)
 
 
-def build_sql(query: Query, exclude_sessions: tuple[str, ...], limit: int) -> list[tuple[str, list]]:
+def project_scope_condition(scope: ProjectScope) -> tuple[str, list]:
+    """Sessions whose folder is the scope's path (or under it): exact, never a substring."""
+    if scope.include_subfolders:
+        return ("(s.project_path = ? OR s.project_path LIKE ? ESCAPE '\\')",
+                [scope.path, _like_escape(scope.subfolder_prefix) + "%"])
+    return "s.project_path = ?", [scope.path]
+
+
+def build_sql(query: Query, exclude_sessions: tuple[str, ...], limit: int,
+              project_scope: ProjectScope | None = None) -> list[tuple[str, list]]:
     """SELECTs of matching message ids, each newest first, driven by an FTS table when they
     can be: one per trigram shard, whose answers the caller merges. Each takes the id its
     answers must exceed as its last parameter but one (0: no bound); see ``run_search``."""
@@ -103,6 +113,10 @@ def build_sql(query: Query, exclude_sessions: tuple[str, ...], limit: int) -> li
         where.append("(s.project_name LIKE ? ESCAPE '\\' OR s.project_path LIKE ? ESCAPE '\\')")
         pattern = "%" + _like_escape(query.project) + "%"
         params.extend([pattern, pattern])
+    if project_scope is not None:
+        sql, p = project_scope_condition(project_scope)
+        where.append(sql)
+        params.extend(p)
     if query.session:
         where.append("s.session_id LIKE ? ESCAPE '\\'")
         params.append(_like_escape(query.session) + "%")
@@ -175,13 +189,14 @@ def run_search(
     one_per_session: bool = False,
     exclude_sessions: tuple[str, ...] = (),
     context: int = 0,
+    project_scope: ProjectScope | None = None,
 ) -> SearchResult:
     if not query.groups:
         if query.excluded or query.has_filters:
             raise QueryError("add at least one word to search for (filters and -exclusions only narrow a search)")
         return SearchResult([], 0, False, query, query.warnings)
     rows: list = []
-    for sql, params in build_sql(query, exclude_sessions, CANDIDATES + 1):
+    for sql, params in build_sql(query, exclude_sessions, CANDIDATES + 1, project_scope):
         if len(rows) > CANDIDATES:
             # A later shard only needs what is newer than the oldest candidate so far.
             params = [*params[:-2], rows[CANDIDATES][0], params[-1]]

@@ -217,10 +217,15 @@ class SearchScreen(ReportsWorkerErrors, Screen):
         self.search(replace(self.request, agent=agent, page=0), immediate=True)
 
     def action_toggle_project(self) -> None:
-        project = None if self.request.project else self.context.project_name
-        if project is None:
+        """Only the sessions of the project Threadback was started in (its folder, or its git
+        repository and the folders under it), and back."""
+        scope = None if self.request.project_scope else self.context.project_scope
+        if scope is None:
             self.notify("No current project to filter on.", severity="warning")
-        self.search(replace(self.request, project=project, page=0), immediate=True)
+        elif not self.request.project_scope:
+            where = scope.path + ("/…" if scope.include_subfolders else "")
+            self.notify(f"Only sessions in {where}", timeout=3, markup=False)
+        self.search(replace(self.request, project_scope=scope, page=0), immediate=True)
 
     def action_toggle_one_per_session(self) -> None:
         self.search(replace(self.request, one_per_session=not self.request.one_per_session, page=0), immediate=True)
@@ -267,7 +272,8 @@ class SearchScreen(ReportsWorkerErrors, Screen):
             info.append("  " if narrow else "   ")
 
         toggle("agent", request.agent or "all", request.agent is not None)
-        toggle("project", request.project or "all", request.project is not None)
+        scope = request.project_scope
+        toggle("project", scope.name if scope else "all", scope is not None)
         toggle("1/session" if narrow else "one per session", "on" if request.one_per_session else "off",
                request.one_per_session)
         toggle("memory", SCOPE_LABELS[request.scope], request.includes_memory)
