@@ -159,7 +159,7 @@ async def test_archive_a_fact_from_the_list_and_restore_it(folder):
         keys = app.screen.query_one("#fact-keys", OptionList)
         keys.focus()
         keys.highlighted = keys.get_option_index("editor")
-        await pilot.press("a")
+        await pilot.press("x")
         await pilot.pause()
         text = (folder / "fact.yml").read_text()
         assert "editor:\n  archived: true\n" in text
@@ -521,7 +521,7 @@ async def test_promote_refuses_while_the_editor_has_unsaved_text(folder):
         await pilot.press("p")
         await pilot.pause()
         assert isinstance(app.screen, MemoryScreen)
-        assert any("Save the scratchpad" in n.message for n in app._notifications)
+        assert any("Save (ctrl+s) or reload (ctrl+l)" in n.message for n in app._notifications)
 
 
 def test_decayed_helpers_agree_with_the_store(folder):

@@ -108,8 +108,10 @@ class MemoryEpisodicPane(MemoryTierPane):
         return self.sort_reverse != (self.decayed_view and self.sort_by == "strength")
 
     def refresh_view(self) -> None:
+        """Redraw; the cursor stays on its entry, or at its place when the entry left the view
+        (archived while archived entries are hidden)."""
         now = self.now()
-        keep = self.selected_id()
+        keep, keep_row = self.selected_id(), self.table.cursor_row
         self.rows = self._current()
         self.marked &= {s.entry.id for s in self.rows}
         table = self.table
@@ -118,6 +120,8 @@ class MemoryEpisodicPane(MemoryTierPane):
             table.add_row(*entry_row(s, now, self.threshold, marked=s.entry.id in self.marked), key=s.entry.id)
         if keep is not None and any(s.entry.id == keep for s in self.rows):
             table.move_cursor(row=table.get_row_index(keep))
+        elif self.rows and keep_row > 0:
+            table.move_cursor(row=min(keep_row, len(self.rows) - 1))
         self._show_view_label()
         self._show_detail()
 
