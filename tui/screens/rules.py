@@ -2,7 +2,8 @@
 
 Approval is bound to the text on screen: the screen keeps the ``Rule`` it displayed and
 passes exactly that text to ``RuleStore.approve``; if the stored text changed meanwhile the
-store refuses, and the screen reloads and shows the new text instead.
+store refuses, and the screen reloads and shows the new text instead. ``u`` undoes the last
+decision and outside changes show up by themselves (``tui.screens.rules_upkeep``).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from indexer.textsafe import suspicious_characters
 from tui.display.log_text import one_line
 from tui.app_context import AppContext
 from tui.screens.confirm import ConfirmScreen
+from tui.screens.rules_upkeep import RulesUpkeep
 from tui.widgets.rule_detail import RuleDetail
 from tui.widgets.rule_edit_form import RuleEditForm
 from tui.widgets.status_bar import StatusBar
@@ -64,7 +66,7 @@ def rule_line(rule: Rule, width: int = 40) -> Text:
     return row
 
 
-class RulesScreen(Screen[None]):
+class RulesScreen(RulesUpkeep, Screen[None]):
     """Review proposed rules: approve exactly what is shown, reject, edit, undo."""
     HELP_TITLE = "Rules"  # its keys' section in the help screen
 
@@ -74,7 +76,8 @@ class RulesScreen(Screen[None]):
         Binding("n", "reject", "Reject", id="rules.reject"),
         Binding("e", "edit", "Edit", id="rules.edit"),
         Binding("s", "skip", "Skip", id="rules.skip"),
-        Binding("u", "undo", "Undo", id="rules.undo"),
+        Binding("u", "undo_last", "Undo last decision", id="rules.undo"),
+        Binding("U", "back_to_pending", "Back to pending", id="rules.back_to_pending", show=False),
         Binding("A", "approve_all", "Approve all…", id="rules.approve_all"),
         Binding("o", "open_session", "Open session", id="rules.open_session"),
         Binding("f", "next_filter", "Filter", id="rules.filter"),
@@ -130,6 +133,7 @@ class RulesScreen(Screen[None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
+        self.start_upkeep()
         self.refresh_rules()
         self.query_one("#rules-list", OptionList).focus()
         if self.context is not None:
@@ -144,8 +148,7 @@ class RulesScreen(Screen[None]):
 
     def on_screen_resume(self) -> None:
         if self.store.is_stale():
-            self.store.reload()
-            self.refresh_rules()
+            self.reload_keeping_edit()
 
     # --- list and detail -------------------------------------------------------------------
 
@@ -245,12 +248,14 @@ class RulesScreen(Screen[None]):
             self.notify(str(exc), severity="error")
             return
         self.notify(what)
+        self.remember_decision([rule.id])
         self._after_decision(rule.id)
 
     def action_reject(self) -> None:
         self._decide("reject")
 
-    def action_undo(self) -> None:
+    def action_back_to_pending(self) -> None:
+        """The highlighted rule back to pending, whoever decided it (u undoes your last one)."""
         self._decide("undo")
 
     def _decide(self, action: str) -> None:
@@ -271,6 +276,8 @@ class RulesScreen(Screen[None]):
             return
         self.notify(f"Rejected {rule.id}." if action == "reject"
                     else f"{rule.id} is pending again.")
+        if action == "reject":
+            self.remember_decision([rule.id])
         self._after_decision(rule.id)
 
     def _after_decision(self, rule_id: str) -> None:
@@ -292,7 +299,7 @@ class RulesScreen(Screen[None]):
         if rule is None:
             return
         if not rule.needs_review:
-            self.notify(f"{rule.id} is {rule.effective_status}; undo (u) the decision first.",
+            self.notify(f"{rule.id} is {rule.effective_status}; U sends it back to pending first.",
                         severity="warning")
             return
         start = self.edited_text if self.edited_text is not None else rule.text
@@ -349,6 +356,7 @@ class RulesScreen(Screen[None]):
             self.notify(str(exc), severity="error")
             return
         self.notify(f"Approved {len(done)} rules.")
+        self.remember_decision([r.id for r in done])
         self.shown = None
         self.refresh_rules()
 
