@@ -17,6 +17,7 @@ from textual.widgets import Input
 
 from indexer import Index, SourceRoots, only_roots
 from indexer.agents.settings import install_hooks
+from indexer.config import data_dir
 from indexer.project_scope import ProjectScope
 from tui.app import ThreadbackApp, make_app
 
@@ -145,10 +146,14 @@ class FakeHome:
         return self.root / ".local" / "share" / "threadback" / "memory"
 
     def label(self, path: Path) -> str:
-        try:
-            return "~/" + Path(path).relative_to(self.root).as_posix()
-        except ValueError:
-            return str(path)
+        """``~/…`` under the stand-in home; ``$THREADBACK_HOME/…`` under the data dir (the
+        global memory folder: a temp folder in the tests)."""
+        for base, shown in ((self.root, "~"), (data_dir(), "$THREADBACK_HOME")):
+            try:
+                return f"{shown}/" + Path(path).relative_to(base).as_posix()
+            except ValueError:
+                continue
+        return str(path)
 
     def app_options(self) -> dict:
         """``app_for`` overrides: these settings files and memory folder, labelled ``~/…``."""

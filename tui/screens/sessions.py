@@ -10,11 +10,14 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
+from rich.text import Text
 from textual.widgets import Footer, Input, Tree
+from textual.widgets.tree import TreeNode
 from textual.worker import get_current_worker
 
 from indexer import resume_command
 from tui.app_context import AppContext
+from tui.display.log_text import log_text
 from tui.requests import CopySession, OpenTranscript
 from tui.widgets.session_details import SessionDetails
 from tui.widgets.session_tree import ChildSpec, NodeData, SessionTree, filtered_tree
@@ -78,7 +81,9 @@ class SessionsScreen(ReportsWorkerErrors, Screen):
 
     def on_sessions_screen_agents_loaded(self, event: AgentsLoaded) -> None:
         if not self.filter_text:
-            self.query_one(SessionTree).show_agents(event.agents)
+            tree = self.query_one(SessionTree)
+            tree.show_agents(event.agents)
+            self._show_details(tree.cursor_node)
 
     # -- filtering -------------------------------------------------------------------------------
     @on(Input.Changed, "#session-filter")
@@ -107,14 +112,21 @@ class SessionsScreen(ReportsWorkerErrors, Screen):
 
     def on_sessions_screen_filter_ready(self, event: FilterReady) -> None:
         if event.text == self.filter_text:
-            self.query_one(SessionTree).show_filtered(event.specs)
-            if not event.specs:
-                self.query_one(SessionDetails).show_hint(f"No session title, id or project contains “{event.text}”.")
+            tree = self.query_one(SessionTree)
+            tree.show_filtered(event.specs)
+            if event.specs:
+                self._show_details(tree.cursor_node)  # the tree was refilled: no stale text
+            else:
+                self.query_one(SessionDetails).show_hint(
+                    Text.assemble("No session title, id or project contains “", log_text(event.text), "”."))
 
     # -- the cursor ---------------------------------------------------------------------------------
     @on(Tree.NodeHighlighted)
     def _node_highlighted(self, event: Tree.NodeHighlighted[NodeData]) -> None:
-        data = event.node.data
+        self._show_details(event.node)
+
+    def _show_details(self, node: TreeNode[NodeData] | None) -> None:
+        data = node.data if node is not None else None
         details = self.query_one(SessionDetails)
         if data is None or data.session is None:
             details.show_hint("enter or space expands; a session's transcript opens with enter.")

@@ -101,9 +101,38 @@ def children_of(index: Index, data: NodeData, now: float) -> list[ChildSpec]:
     return []
 
 
+def matching_sessions(index: Index, text: str, limit: int) -> tuple[list[Session], dict[int, list[Session]]]:
+    """Top-level sessions whose title, id or project contains ``text``, newest first, with the
+    subagents that match (by row id of their parent): a subagent's match brings its parent."""
+    tops: dict[int, Session] = {}
+    matched_subagents: dict[int, list[Session]] = {}
+    for s in index.sessions(text=text, limit=limit):
+        parent = index.parent(s) if s.parent_session_id else None
+        if parent is None:
+            tops.setdefault(s.id, s)
+            continue
+        tops.setdefault(parent.id, parent)
+        matched_subagents.setdefault(parent.id, []).append(s)
+    ordered = sorted(tops.values(), key=lambda s: (s.start_ts or 0.0, s.id), reverse=True)
+    return ordered, matched_subagents
+
+
+def _filtered_session_specs(index: Index, sessions: list[Session], subagents: dict[int, list[Session]],
+                            now: float) -> list[ChildSpec]:
+    specs = session_specs(index, sessions, now)
+    for spec in specs:
+        assert spec.data.session is not None
+        found = subagents.get(spec.data.session.id)
+        if found:  # only the matching subagents, shown open
+            spec.nested = session_specs(index, sorted(found, key=lambda s: (s.start_ts or 0.0, s.id)), now)
+            spec.expandable = spec.expand = spec.data.loaded = True
+    return specs
+
+
 def filtered_tree(index: Index, text: str, now: float, limit: int = 200) -> list[ChildSpec]:
-    """The whole path to every top-level session whose title, id or project contains ``text``."""
-    sessions = index.sessions(text=text, parent=None, limit=limit)
+    """The whole path to every session whose title, id or project contains ``text``; a matching
+    subagent is shown under its parent."""
+    sessions, subagents = matching_sessions(index, text, limit)
     agents: dict[str, dict[str | None, dict[str, list[Session]]]] = {}
     for s in sessions:
         day = day_of(s)
@@ -115,7 +144,7 @@ def filtered_tree(index: Index, text: str, now: float, limit: int = 200) -> list
             first = next(iter(days.values()))[0]
             day_specs = [
                 ChildSpec(Text(day_label(day, now)), NodeData("day", agent, path, day=day, loaded=True), expand=True,
-                          nested=session_specs(index, day_sessions, now))
+                          nested=_filtered_session_specs(index, day_sessions, subagents, now))
                 for day, day_sessions in days.items()
             ]
             project_specs.append(ChildSpec(Text(one_line(first.project_name or path or "(no project)", 60)),

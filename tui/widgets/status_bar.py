@@ -37,7 +37,7 @@ class StatusBar(Horizontal):
 
     DEFAULT_CSS = """
     StatusBar { height: 1; }
-    StatusBar > #status-text { width: 1fr; height: 1; }
+    StatusBar > #status-text { width: 1fr; height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
     StatusBar > ProgressBar { width: 40; height: 1; display: none; }
     StatusBar.-big-run > ProgressBar { display: block; }
     """
