@@ -20,6 +20,7 @@ from textual.reactive import reactive
 
 from indexer import Index, IndexError_, IndexStats, SourceRoots, resume_command
 from indexer.agents.settings import hooks_status, project_settings_path, user_settings_path
+from indexer.app_state import AppState
 from indexer.project_scope import ProjectScope, project_scope_of
 from tui import requests
 from tui.app_context import AppContext, IndexActivity, short_path
@@ -124,15 +125,21 @@ class ThreadbackApp(IndexRunner, ReportsWorkerErrors, App[None]):
 
     # -- the demo --------------------------------------------------------------------------
     def offer_demo_if_no_logs(self) -> None:
+        """Ask once, ever: the answer is remembered in the data dir (``indexer.app_state``), and
+        the search screen's panel keeps offering the demo."""
         if self.no_logs and self.offer_demo and not self.context.demo and not self._demo_offered:
             self._demo_offered = True
-            self.offer_demo_sessions()
+            if not AppState.load().demo_offered:
+                self.offer_demo_sessions()
 
     def offer_demo_sessions(self) -> None:
         paths = self.context.roots.all_paths()
         where = ", ".join(str(p) for p in paths[:3]) + (", …" if len(paths) > 3 else "")
 
         def answered(yes: bool | None) -> None:
+            state = AppState.load()
+            state.demo_offered = True
+            state.save()
             if yes:
                 self.action_open_demo()
 
