@@ -3,7 +3,14 @@ pane, the transcript header under a long title, and a long note under the search
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
 from textual.widgets import Input, Static
+
+from conftest import FIXED_NOW
+from indexer import Index, Message, SourceRoots, only_roots
 
 from test_tui_sessions import _walk, open_sessions
 from tui.screens.transcript import TranscriptScreen
@@ -82,3 +89,53 @@ async def test_a_long_query_error_fits_at_160_columns(corpus_index_path):
         assert error and len(error) > 60
         shown = " ".join(drawn(app.screen.query_one("#search-info", Static)))
         assert " ".join(error.split()) in " ".join(shown.split())
+
+
+# --- friction: a session is titled by its first real prompt, not a slash command -------------
+
+
+def write_commands_then_prompt(root: Path) -> SourceRoots:
+    folder = root / "-src-app"
+    folder.mkdir(parents=True)
+    lines = []
+    for n, content in enumerate(["<command-name>/clear</command-name>\n<command-args></command-args>",
+                                 "<command-name>/mode</command-name><command-args>plan</command-args>",
+                                 "Fix the flaky login test", "/init"]):
+        lines.append(json.dumps({"type": "user", "uuid": f"u{n}", "sessionId": "s-cmd", "cwd": "/src/app",
+                                 "timestamp": f"2026-06-01T10:0{n}:00Z",
+                                 "message": {"role": "user", "content": content}}))
+    (folder / "s-cmd.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return only_roots({"claude-code": [root]})
+
+
+async def test_sessions_are_titled_by_their_first_real_prompt(tmp_path):
+    roots = write_commands_then_prompt(tmp_path / "logs")
+    index = Index(tmp_path / "index.sqlite3")
+    index.update(roots, now=FIXED_NOW)
+    index.close()
+    app = app_for(tmp_path / "index.sqlite3", roots)
+    async with app.run_test(size=SIZE) as pilot:
+        tree = await open_sessions(pilot)
+        node = tree.root
+        for _ in range(3):  # agent, project, day
+            node = node.children[0]
+            node.expand()
+            await settle(pilot)
+        label = str(node.children[0].label)
+        assert label.startswith("Fix the flaky login test") and "/clear" not in label
+        tree.move_cursor(node.children[0])
+        await pilot.press("enter")
+        await settle(pilot)
+        title, _meta = drawn(app.screen.query_one("#transcript-header", Static))
+        assert title == "Fix the flaky login test"
+
+
+def test_an_untitled_session_falls_back_to_its_first_real_prompt(tmp_path):
+    from tui.widgets.session_tree import _first_prompt
+
+    class Stub:
+        def messages(self, session, limit=20):
+            return [Message(i, 1, i, "user", "text", None, None, text)
+                    for i, text in enumerate(["/clear", "Tidy the README", "/init"])]
+
+    assert _first_prompt(Stub(), SimpleNamespace(title=None)) == "Tidy the README"

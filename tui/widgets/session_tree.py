@@ -14,6 +14,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from indexer import Index, Session
+from indexer.sources.base import is_slash_command
 from tui.display.humanize_time import day_label, duration, short_ago
 from tui.display.log_text import one_line
 from tui.worker_errors import ReportsWorkerErrors
@@ -61,12 +62,12 @@ def session_label(session: Session, first_prompt: str | None, now: float, subage
 
 
 def _first_prompt(index: Index, session: Session) -> str | None:
+    """An untitled session's first real prompt (a slash command only when there is no other)."""
     if session.title:
         return None
-    for m in index.messages(session, limit=20):
-        if m.role == "user" and m.kind == "text" and m.text.strip():
-            return m.text
-    return None
+    typed = [m.text for m in index.messages(session, limit=20)
+             if m.role == "user" and m.kind == "text" and m.text.strip()]
+    return next((t for t in typed if not is_slash_command(t)), typed[0] if typed else None)
 
 
 def session_specs(index: Index, sessions: list[Session], now: float) -> list[ChildSpec]:
