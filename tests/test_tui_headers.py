@@ -122,7 +122,7 @@ async def test_sessions_are_titled_by_their_first_real_prompt(tmp_path):
             node.expand()
             await settle(pilot)
         label = str(node.children[0].label)
-        assert label.startswith("Fix the flaky login test") and "/clear" not in label
+        assert label.startswith("10:00  Fix the flaky login test") and "/clear" not in label
         tree.move_cursor(node.children[0])
         await pilot.press("enter")
         await settle(pilot)

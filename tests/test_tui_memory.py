@@ -249,7 +249,7 @@ async def test_table_rows_sort_and_filter(folder):
     async with app.run_test(size=SIZE) as pilot:
         assert row_ids(app) == ["ep-1a2b3c4d", "ep-2b3c4d5e", "ep-3c4d5e6f", "ep-4d5e6f70",
                                 "ep-5e6f7081", "ep-6f708192"]  # strongest first
-        assert table(app).get_cell("ep-1a2b3c4d", "time").plain == "6 days ago"
+        assert table(app).get_cell("ep-1a2b3c4d", "time").plain == "2026-06-24 · 6d"
         assert table(app).get_cell("ep-2b3c4d5e", "strength").plain == "█████░ 0.77"
         await pilot.press("s", "s")  # strength -> time -> importance
         assert row_ids(app)[:2] == ["ep-1a2b3c4d", "ep-2b3c4d5e"]
@@ -494,7 +494,7 @@ async def test_finish_task_end_to_end(folder):
         await pilot.pause()
         confirm = app.screen
         assert isinstance(confirm, ConfirmScreen)
-        assert "Promote 2 item(s)" in confirm.question
+        assert "Promote 2 items" in confirm.question
         assert "Decide whether links are directed" in confirm.question
         await pilot.press("y")
         await pilot.pause()

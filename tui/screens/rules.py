@@ -36,6 +36,7 @@ from indexer.rules import (
 )
 from indexer.textsafe import suspicious_characters
 from tui.display.log_text import one_line
+from tui.display.words import plural
 from tui.app_context import AppContext
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.rules_upkeep import RulesUpkeep
@@ -333,11 +334,12 @@ class RulesScreen(RulesUpkeep, Screen[None]):
             rows.append(f"• {r.id}  {one_line(r.first_line, 52)}{flags}")
         more = len(self.store.pending()) - len(waiting)
         question = (
-            f"Approve these {len(waiting)} rules, exactly as stored now?\n\n" + "\n".join(rows)
+            f"Approve {'this rule' if len(waiting) == 1 else f'these {len(waiting)} rules'}, exactly as stored now?\n\n"
+            + "\n".join(rows)
             + (f"\n\n{more} more stay pending (at most {BULK_LIMIT} at a time)." if more else "")
         )
         self.app.push_screen(
-            ConfirmScreen(f"Approve {len(waiting)} rules", question, yes="Approve all listed"),
+            ConfirmScreen(f"Approve {plural(len(waiting), 'rule')}", question, yes="Approve all listed"),
             lambda yes: yes and self._approve_listed(waiting),
         )
 
@@ -355,7 +357,7 @@ class RulesScreen(RulesUpkeep, Screen[None]):
         except RuleError as exc:
             self.notify(str(exc), severity="error")
             return
-        self.notify(f"Approved {len(done)} rules.")
+        self.notify(f"Approved {plural(len(done), 'rule')}.")
         self.remember_decision([r.id for r in done])
         self.shown = None
         self.refresh_rules()

@@ -26,6 +26,7 @@ from indexer.sources import AGENT_NAMES
 from tui.app_context import AppContext
 from tui.clipboard import copy_text
 from tui.display.log_text import visible
+from tui.display.words import page_label
 from tui.requests import CopySession, OpenDemo, OpenMemory, OpenTranscript
 from tui.widgets.context_pane import ContextPane
 from tui.widgets.result_list import ResultList
@@ -285,10 +286,7 @@ class SearchScreen(ReportsWorkerErrors, Screen):
                 shown = f"{len(memory.hits)} of " if len(memory.hits) < memory.total else ""
                 info.append(f"{shown}{memory.total:,} in memory")
             elif memory.total:
-                first = request.page * PAGE_SIZE + 1
-                last = first + len(memory.hits) - 1
-                pages = (memory.total + PAGE_SIZE - 1) // PAGE_SIZE
-                info.append(f"{first}–{last} of {memory.total:,} memory hits · page {request.page + 1}/{pages}")
+                info.append(page_label(memory.total, request.page, PAGE_SIZE, "memory hit"))
             else:
                 info.append("no memory hits")
             if request.includes_sessions:
@@ -298,11 +296,7 @@ class SearchScreen(ReportsWorkerErrors, Screen):
         elif self.result is not None and request.query_text and request.includes_sessions:
             total = self.result.total
             if total:
-                pages = (total + PAGE_SIZE - 1) // PAGE_SIZE
-                first = request.page * PAGE_SIZE + 1
-                last = min(total, first + PAGE_SIZE - 1)
-                more = "+" if self.result.capped else ""
-                info.append(f"{first}–{last} of {total:,}{more} hits · page {request.page + 1}/{pages}")
+                info.append(page_label(total, request.page, PAGE_SIZE, "hit", more=self.result.capped))
             else:
                 info.append("no hits")
             for warning in self.result.warnings:

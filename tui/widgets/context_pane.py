@@ -16,6 +16,7 @@ from indexer import Hit, Message
 from indexer.memory import MemoryHit
 from tui.display.humanize_time import clock
 from tui.display.log_text import log_text, mark_matches
+from tui.display.words import plural
 from tui.widgets.result_list import ROLE_LABELS, memory_hit_label
 
 LINES_PER_MESSAGE = 12  # context messages are trimmed hard, the hit itself gently
@@ -144,4 +145,4 @@ def _trim(text: str, max_lines: int) -> str:
     lines = text.splitlines()
     if len(lines) <= max_lines:
         return text if len(text) < max_lines * 160 else text[: max_lines * 160] + "…"
-    return "\n".join(lines[:max_lines]) + f"\n… {len(lines) - max_lines} more lines"
+    return "\n".join(lines[:max_lines]) + f"\n… {plural(len(lines) - max_lines, 'more line')}"

@@ -19,6 +19,7 @@ from indexer.memory import (
     ScratchpadItem,
 )
 from tui.display.log_text import one_line
+from tui.display.words import plural
 from tui.screens.confirm import ConfirmScreen
 from tui.widgets.memory_editor import MemoryEditor
 from tui.widgets.memory_entry_form import EntryFormResult, MemoryEntryForm
@@ -212,7 +213,7 @@ class MemoryScratchpadPane(MemoryTierPane):
         items = {i.line: i for i in self.store.scratchpad_items()}
         listed = "\n".join(f"  • {one_line(items[n].text, 60)}" for n in lines if n in items)
         question = (
-            (f"Promote {len(lines)} item(s) to episodic memory:\n{listed}\n\n" if lines
+            (f"Promote {plural(len(lines), 'item')} to episodic memory:\n{listed}\n\n" if lines
              else "Promote nothing.\n\n")
             + "Then clear scratchpad.md (a copy is kept in .history/)."
         )
@@ -229,5 +230,5 @@ class MemoryScratchpadPane(MemoryTierPane):
             return
         self.load()
         kept = f", copy in .history/{result.history_path.name}" if result.history_path else ""
-        self._status(f"Task finished: {len(result.promoted)} item(s) promoted{kept}.")
+        self._status(f"Task finished: {plural(len(result.promoted), 'item')} promoted{kept}.")
         self.written()

@@ -22,7 +22,7 @@ from indexer import Hit
 from indexer.memory import MemoryHit
 from indexer.search.query import Term, match_spans
 from indexer.search.snippets import make_snippet
-from tui.display.humanize_time import short_ago
+from tui.display.humanize_time import dated
 from tui.display.log_text import highlighted, one_line
 
 ROLE_LABELS = {"user": "user", "assistant": "assistant", "tool": "tool", "system": "system", "meta": "injected"}
@@ -141,7 +141,7 @@ class ResultList(OptionList):
         text = Text(no_wrap=True, overflow="ellipsis", end="")
         text.append(s.agent + "  ", style=style("result-list--agent", partial=True))
         text.append(fit(project, min(24, cell_len(project))) + "  ", style=style("result-list--project", partial=True))
-        text.append(short_ago(hit.message.ts or s.start_ts, now) + "  ", style=style("result-list--time", partial=True))
+        text.append(dated(hit.message.ts or s.start_ts, now) + "  ", style=style("result-list--time", partial=True))
         role = ROLE_LABELS.get(hit.message.role, hit.message.role)
         if hit.message.kind != "text":
             role += " · " + hit.message.kind.replace("_", " ")

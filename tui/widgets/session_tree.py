@@ -15,7 +15,8 @@ from textual.widgets.tree import TreeNode
 
 from indexer import Index, Session
 from indexer.sources.base import is_slash_command
-from tui.display.humanize_time import day_label, duration, short_ago
+from tui.display.humanize_time import clock, dated, day_label, duration
+from tui.display.words import plural
 from tui.display.log_text import one_line
 from tui.worker_errors import ReportsWorkerErrors
 
@@ -48,17 +49,22 @@ class ChildSpec:
 
 
 def session_label(session: Session, first_prompt: str | None, now: float, subagents: int = 0) -> Text:
+    """Its start (the time of day: the day is the node above), title, size and length."""
     title = session.title or first_prompt or "(no prompt)"
     label = Text(no_wrap=True, overflow="ellipsis")
-    label.append(one_line(title, 70))
-    details = [f"{session.message_count:,} msgs"]
+    label.append(clock(session.start_ts)[-5:] if session.start_ts is not None else "--:--", style="dim")
+    label.append("  " + one_line(title, 60))
+    details = [plural(session.message_count, "msg")]
     if span := duration(session.start_ts, session.end_ts):
         details.append(span)
     if subagents:
-        details.append(f"{subagents} subagent{'s' * (subagents != 1)}")
-    details.append(short_ago(session.start_ts, now))
+        details.append(plural(subagents, "subagent"))
     label.append("  " + " · ".join(details), style="dim")
     return label
+
+
+def last_seen(ts: float | None, now: float) -> str:
+    return f" · last {dated(ts, now)}" if ts is not None else ""
 
 
 def _first_prompt(index: Index, session: Session) -> str | None:
@@ -85,13 +91,13 @@ def children_of(index: Index, data: NodeData, now: float) -> list[ChildSpec]:
     if data.kind == "agent":
         return [
             ChildSpec(Text.assemble(one_line(p.project_name or p.project_path or "(no project)", 60),
-                                    (f"  {p.session_count} session{'s' * (p.session_count != 1)} · {short_ago(p.last_ts, now)}", "dim")),
+                                    (f"  {plural(p.session_count, 'session')}{last_seen(p.last_ts, now)}", "dim")),
                       NodeData("project", data.agent, p.project_path))
             for p in index.projects(data.agent)
         ]
     if data.kind == "project":
         return [
-            ChildSpec(Text.assemble(day_label(day, now), (f"  {count} session{'s' * (count != 1)}", "dim")),
+            ChildSpec(Text.assemble(day_label(day, now), (f"  {plural(count, 'session')}", "dim")),
                       NodeData("day", data.agent, data.project_path, day=day))
             for day, count in index.days(data.agent, data.project_path)
         ]
@@ -196,7 +202,7 @@ class SessionTree(ReportsWorkerErrors, Tree[NodeData]):
     def show_agents(self, agents: list[tuple[str, int]]) -> None:
         self.clear()
         for agent, count in agents:
-            self.root.add(Text.assemble((agent, "bold"), (f"  {count:,} sessions", "dim")), NodeData("agent", agent))
+            self.root.add(Text.assemble((agent, "bold"), (f"  {plural(count, 'session')}", "dim")), NodeData("agent", agent))
         self.root.expand()
         self.cursor_line = 0
 
