@@ -57,6 +57,7 @@ class ThreadbackApp(IndexRunner, ReportsWorkerErrors, App[None]):
         Binding("f3", "switch_mode('sessions')", "Sessions", id="app.mode.sessions", priority=True),
         Binding("f4", "switch_mode('memory')", "Memory", id="app.mode.memory", priority=True),
         Binding("f5", "switch_mode('rules')", "Rules", id="app.mode.rules", priority=True),
+        # Hidden by default, shown by the footer when there is room (tui.widgets.key_footer).
         Binding("f6", "hooks", "Claude Code hooks", id="app.hooks", priority=True, show=False),
         Binding("ctrl+r", "refresh_index", "Re-index", id="app.refresh_index", show=False),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True, show=False),
@@ -104,6 +105,22 @@ class ThreadbackApp(IndexRunner, ReportsWorkerErrors, App[None]):
             stats, logs_exist = self._first_counts
             self.set_reactive(ThreadbackApp.stats, stats)
             self.set_reactive(ThreadbackApp.no_logs, not logs_exist and stats.sessions == 0)
+
+    async def action_switch_mode(self, mode: str) -> None:
+        """F2 from a transcript opened in the search mode goes back to the search, as it does
+        from the other modes."""
+        if mode == self.current_mode:
+            while len(self.screen_stack) > 1 and isinstance(self.screen, TranscriptScreen):
+                self.pop_screen()
+            return
+        await self.switch_mode(mode)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The key of the mode on show does nothing there: it leaves the footer to the others."""
+        if action == "switch_mode" and parameters and parameters[0] == self.current_mode \
+                and len(self.screen_stack) == 1:
+            return False
+        return True
 
     def _memory_screen(self) -> MemoryScreen:
         return MemoryScreen(self.context.memory_store(), now=self.context.aware_now,

@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Static, TabbedContent, TabPane
+from textual.widgets import Static, TabbedContent, TabPane
 
 from indexer.config import global_memory_dir, project_memory_dir
 from indexer.memory import DEFAULT_DECAY_THRESHOLD, MemoryStore
@@ -29,6 +29,7 @@ from tui.widgets.memory_episodic_pane import MemoryEpisodicPane
 from tui.widgets.memory_fact_pane import MemoryFactPane
 from tui.widgets.memory_scratchpad_pane import MemoryScratchpadPane
 from tui.widgets.memory_tier_pane import MemoryTierPane
+from tui.widgets.key_footer import KeyFooter
 from tui.widgets.status_bar import StatusBar
 
 GLOBAL_REASON = "global folder, shared by all projects"
@@ -133,7 +134,7 @@ class MemoryScreen(Screen[None]):
             with TabPane("Scratchpad", id="scratchpad"):
                 yield MemoryScratchpadPane(self.store, self.now, id="memory-scratchpad")
         yield StatusBar(self.context)
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.show_folder()

@@ -18,7 +18,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static, Tab, Tabs
+from textual.widgets import OptionList, Static, Tab, Tabs
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from indexer.fileio import ChangedOnDiskError
@@ -42,6 +42,7 @@ from tui.screens.confirm import ConfirmScreen
 from tui.screens.rules_upkeep import RulesUpkeep
 from tui.widgets.rule_detail import RuleDetail
 from tui.widgets.rule_edit_form import RuleEditForm
+from tui.widgets.key_footer import KeyFooter
 from tui.widgets.status_bar import StatusBar
 
 FILTERS = (PENDING, APPROVED, REJECTED, ARCHIVED, "all")
@@ -131,7 +132,7 @@ class RulesScreen(RulesUpkeep, Screen[None]):
             yield OptionList(id="rules-list")
             yield RuleDetail(id="rule-detail")
         yield StatusBar(self.context)
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.start_upkeep()

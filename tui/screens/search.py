@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Static
+from textual.widgets import Button, Input, Static
 from textual.worker import get_current_worker
 
 from indexer import Hit, Message as LogMessage, SearchResult
@@ -30,6 +30,7 @@ from tui.display.words import page_label
 from tui.requests import CopySession, OpenDemo, OpenMemory, OpenTranscript
 from tui.widgets.context_pane import ContextPane
 from tui.widgets.result_list import ResultList
+from tui.widgets.key_footer import KeyFooter
 from tui.widgets.status_bar import StatusBar
 from tui.worker_errors import ReportsWorkerErrors
 
@@ -46,7 +47,7 @@ class SearchScreen(ReportsWorkerErrors, Screen):
     HELP_TITLE = "Search box"  # its keys' section in the help screen
     BINDINGS = [
         Binding("ctrl+t", "cycle_agent", "Agent", id="search.agent"),
-        Binding("ctrl+o", "toggle_project", "This project", id="search.project"),
+        Binding("ctrl+o", "toggle_project", "Project", id="search.project"),
         Binding("ctrl+g", "toggle_one_per_session", "1/session", id="search.one_per_session"),
         Binding("ctrl+f", "cycle_scope", "Scope", id="search.scope"),
         Binding("down", "focus_results", "Results", id="search.focus_results", show=False),
@@ -84,7 +85,7 @@ class SearchScreen(ReportsWorkerErrors, Screen):
             yield ResultList(id="results")
             yield ContextPane(id="context")
         yield StatusBar(self.context)
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def on_resize(self, event: events.Resize) -> None:
         narrow = event.size.width < NARROW_WIDTH

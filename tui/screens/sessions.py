@@ -11,7 +11,7 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
 from rich.text import Text
-from textual.widgets import Footer, Input, Tree
+from textual.widgets import Input, Tree
 from textual.widgets.tree import TreeNode
 from textual.worker import get_current_worker
 
@@ -21,6 +21,7 @@ from tui.display.log_text import log_text
 from tui.requests import CopySession, OpenTranscript
 from tui.widgets.session_details import SessionDetails
 from tui.widgets.session_tree import ChildSpec, NodeData, SessionTree, filtered_tree
+from tui.widgets.key_footer import KeyFooter
 from tui.widgets.status_bar import StatusBar
 from tui.worker_errors import ReportsWorkerErrors
 
@@ -55,7 +56,7 @@ class SessionsScreen(ReportsWorkerErrors, Screen):
             yield SessionTree(self.context, id="session-tree")
             yield SessionDetails(id="session-details")
         yield StatusBar(self.context)
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def on_resize(self, event: events.Resize) -> None:
         self.set_class(event.size.width < NARROW_WIDTH, "-narrow")

@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from indexer import Message as LogMessage, Session
 from tui.app_context import AppContext
@@ -18,6 +18,7 @@ from tui.display.humanize_time import ago, clock, duration
 from tui.display.log_text import log_text
 from tui.display.words import plural
 from tui.widgets.message_list import MessageList
+from tui.widgets.key_footer import KeyFooter
 from tui.widgets.status_bar import StatusBar
 from tui.worker_errors import ReportsWorkerErrors
 
@@ -51,7 +52,7 @@ class TranscriptScreen(ReportsWorkerErrors, Screen):
         yield Input(placeholder="Find in this transcript (enter: next, escape: close)", id="find")
         yield Static(id="find-info")
         yield StatusBar(self.context)
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def _header(self) -> Text:
         s = self.session
