@@ -143,12 +143,13 @@ class FakeHome:
 
     @property
     def memory_dir(self) -> Path:
-        return self.root / ".local" / "share" / "threadback" / "memory"
+        """The project's memory folder (the app is given it, as with ``--memory-dir``)."""
+        return self.root / "src" / "claude_p" / "memory"
 
     def label(self, path: Path) -> str:
-        """``~/…`` under the stand-in home; ``$THREADBACK_HOME/…`` under the data dir (the
-        global memory folder: a temp folder in the tests)."""
-        for base, shown in ((self.root, "~"), (data_dir(), "$THREADBACK_HOME")):
+        """``~/…`` under the stand-in home; the data dir (the global memory folder, a temp
+        folder in the tests) as its default place."""
+        for base, shown in ((self.root, "~"), (data_dir(), "~/.local/share/threadback")):
             try:
                 return f"{shown}/" + Path(path).relative_to(base).as_posix()
             except ValueError:
