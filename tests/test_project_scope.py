@@ -124,3 +124,5 @@ async def test_ctrl_o_keeps_this_project_only(tree, tmp_path):
         await settle(pilot)
         assert len(app.screen.query_one(ResultList).hits) == 5
         assert "project all" in str(app.screen.query_one("#search-info").render())
+        warnings = [n.message for n in app._notifications if n.severity == "warning"]
+        assert warnings == []  # turning it off is no "no current project"

@@ -20,7 +20,10 @@ def hit_row(pane: ContextPane) -> int:
 
 
 def in_view(pane: ContextPane, row: int) -> bool:
-    return pane.scroll_y <= row < pane.scroll_y + pane.scrollable_content_region.height
+    """The hit's label is on screen, and so is its text (or at least half a pane of it)."""
+    height = pane.scrollable_content_region.height
+    shown_to = pane.scroll_y + height
+    return pane.scroll_y <= row < shown_to and row + min(pane.hit_height, height // 2) <= shown_to
 
 
 async def test_the_preview_keeps_the_hit_in_view_below_long_tool_output(corpus_index_path):

@@ -221,12 +221,15 @@ class SearchScreen(ReportsWorkerErrors, Screen):
     def action_toggle_project(self) -> None:
         """Only the sessions of the project Threadback was started in (its folder, or its git
         repository and the folders under it), and back."""
-        scope = None if self.request.project_scope else self.context.project_scope
+        if self.request.project_scope is not None:
+            self.search(replace(self.request, project_scope=None, page=0), immediate=True)
+            return
+        scope = self.context.project_scope
         if scope is None:
             self.notify("No current project to filter on.", severity="warning")
-        elif not self.request.project_scope:
-            where = scope.path + ("/…" if scope.include_subfolders else "")
-            self.notify(f"Only sessions in {where}", timeout=3, markup=False)
+            return
+        where = scope.path + ("/…" if scope.include_subfolders else "")
+        self.notify(f"Only sessions in {where}", timeout=3, markup=False)
         self.search(replace(self.request, project_scope=scope, page=0), immediate=True)
 
     def action_toggle_one_per_session(self) -> None:

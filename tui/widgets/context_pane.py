@@ -44,6 +44,7 @@ class ContextPane(VerticalScroll):
         super().__init__(**kwargs)
         self.shown_ids: tuple[int, ...] = ()  # message ids on show, in order
         self.hit_line = 0  # the line of the hit's label in the shown content
+        self.hit_height = 0  # the lines of the hit (its label and text)
 
     def compose(self):
         yield Static(id="context-body")
@@ -70,6 +71,7 @@ class ContextPane(VerticalScroll):
             is_hit = message.id == hit.message.id
             if is_hit:
                 above_hit = list(parts)
+                hit_parts = len(parts)
             label = Text("\n")
             label.append(("▶ " if is_hit else "  ") + ROLE_LABELS.get(message.role, message.role),
                          style=style("context-pane--hit-role" if is_hit else "context-pane--role"))
@@ -83,6 +85,7 @@ class ContextPane(VerticalScroll):
             parts.append(body)
         self.query_one("#context-body", Static).update(Group(*parts))
         self.hit_line = self._lines(above_hit) + 1  # the label starts with an empty line
+        self.hit_height = self._lines(parts[hit_parts:hit_parts + 2]) - 1
         self.call_after_refresh(self.action_scroll_to_hit)
 
     def _lines(self, parts: list) -> int:
@@ -95,19 +98,20 @@ class ContextPane(VerticalScroll):
         return len(console.render_lines(Group(*parts), console.options.update_width(width), pad=False))
 
     def action_scroll_to_hit(self) -> None:
-        """Show the hit from its first line: from the top when it fits under the header, else
-        scrolled so that its label is near the top."""
+        """Show the hit from its first line: from the top when the hit (or half a pane of it)
+        fits under the header, else scrolled so that its label is near the top."""
         if not self.shown_ids:
             self.scroll_home(animate=False)
             return
-        fits = self.hit_line + LINES_ABOVE_HIT * 2 < self.scrollable_content_region.height
+        height = self.scrollable_content_region.height
+        fits = self.hit_line + min(self.hit_height, height // 2) < height
         self.scroll_to(y=0 if fits else self.hit_line - LINES_ABOVE_HIT, animate=False)
 
     def show_memory(self, hit: MemoryHit, terms: list[str], folder: str) -> None:
         """One memory hit in full, its matches marked; ``folder`` names the memory folder."""
         style = self.get_component_rich_style
         self.shown_ids = ()
-        self.hit_line = 0
+        self.hit_line = self.hit_height = 0
         header = Text(no_wrap=False)
         header.append(memory_hit_label(hit), style=style("context-pane--header"))
         header.append(f"\n{folder}", style=style("context-pane--dim"))
