@@ -2,8 +2,7 @@
 
 Approval is bound to the text on screen: the screen keeps the ``Rule`` it displayed and
 passes exactly that text to ``RuleStore.approve``; if the stored text changed meanwhile the
-store refuses, and the screen reloads and shows the new text instead. ``u`` undoes the last
-decision and outside changes show up by themselves (``tui.screens.rules_upkeep``).
+store refuses, and the screen reloads and shows the new text instead.
 """
 
 from __future__ import annotations
@@ -36,7 +35,6 @@ from indexer.rules import (
 )
 from indexer.textsafe import suspicious_characters
 from tui.display.log_text import one_line
-from tui.display.words import plural
 from tui.app_context import AppContext
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.rules_upkeep import RulesUpkeep
@@ -256,10 +254,6 @@ class RulesScreen(RulesUpkeep, Screen[None]):
     def action_reject(self) -> None:
         self._decide("reject")
 
-    def action_back_to_pending(self) -> None:
-        """The highlighted rule back to pending, whoever decided it (u undoes your last one)."""
-        self._decide("undo")
-
     def _decide(self, action: str) -> None:
         rule = self.shown
         if rule is None:
@@ -335,12 +329,12 @@ class RulesScreen(RulesUpkeep, Screen[None]):
             rows.append(f"• {r.id}  {one_line(r.first_line, 52)}{flags}")
         more = len(self.store.pending()) - len(waiting)
         question = (
-            f"Approve {'this rule' if len(waiting) == 1 else f'these {len(waiting)} rules'}, exactly as stored now?\n\n"
-            + "\n".join(rows)
+            f"Approve these {len(waiting)} rules, exactly as stored now?\n\n" + "\n".join(rows)
             + (f"\n\n{more} more stay pending (at most {BULK_LIMIT} at a time)." if more else "")
         )
         self.app.push_screen(
-            ConfirmScreen(f"Approve {plural(len(waiting), 'rule')}", question, yes="Approve all listed"),
+            ConfirmScreen(f"Approve {len(waiting)} rule{'s' * (len(waiting) != 1)}", question,
+                          yes="Approve all listed"),
             lambda yes: yes and self._approve_listed(waiting),
         )
 
@@ -358,7 +352,7 @@ class RulesScreen(RulesUpkeep, Screen[None]):
         except RuleError as exc:
             self.notify(str(exc), severity="error")
             return
-        self.notify(f"Approved {plural(len(done), 'rule')}.")
+        self.notify(f"Approved {len(done)} rule{'s' * (len(done) != 1)}.")
         self.remember_decision([r.id for r in done])
         self.shown = None
         self.refresh_rules()

@@ -88,6 +88,10 @@ class RulesUpkeep:
 
     # --- undo -------------------------------------------------------------------------------
 
+    def action_back_to_pending(self) -> None:
+        """The highlighted rule back to pending, whoever decided it (u undoes your last one)."""
+        self._decide("undo")  # type: ignore[attr-defined]
+
     def action_undo_last(self) -> None:
         """Undo the last decision made on this screen (a bulk approval as a whole): its rules
         go back to pending, whatever is highlighted."""
