@@ -76,14 +76,16 @@ async def test_u_undoes_the_last_decision_not_the_highlighted_rule(folder):
 async def test_u_undoes_a_bulk_approval_as_a_whole(folder):
     app, screen = host(folder)
     async with app.run_test(size=SIZE) as pilot:
+        waiting = len(RuleStore(folder).pending())
         await pilot.press("A")
         await pilot.pause()
         await pilot.press("enter")  # confirm
         await pilot.pause()
-        assert RuleStore(folder).pending() == []
+        approved = waiting - len(RuleStore(folder).pending())
+        assert approved >= 2, "a bulk approval of several rules expected"
         await pilot.press("u")
         await pilot.pause()
-        assert len(RuleStore(folder).pending()) == 4
+        assert len(RuleStore(folder).pending()) == waiting  # all of them back, in one undo
         assert len(RuleStore(folder).approved()) == 1  # the one approved before
 
 
