@@ -16,6 +16,7 @@ from typing import Callable, Iterator
 from indexer.config import SourceRoots
 from indexer.ingest import IndexLock, IndexSummary, ProgressCallback, update_index
 from indexer.models import Message, Session
+from indexer.project_scope import ProjectScope
 from indexer.search.fts import SearchResult, run_search
 from indexer.search.query import Query, parse_query
 from indexer.store import browse
@@ -101,13 +102,14 @@ class Index:
         one_per_session: bool = False,
         exclude_sessions: tuple[str, ...] | list[str] = (),
         context: int = 0,
-        project_path: str | None = None,
+        project_scope: ProjectScope | None = None,
         evidence: int = 3,
     ) -> SearchResult:
         """Search messages, or with ``by_session`` (``one_per_session`` is the same) sessions:
         every word somewhere in one session, each result with its best messages as evidence.
-        ``project_path`` keeps only sessions of exactly that project folder; ``evidence`` is how
-        many of each session's best messages the session view shows.
+        ``project_scope`` keeps one project's sessions (its exact folder, or also the folders
+        under it), unlike ``project:`` in a query, which matches part of a name or path;
+        ``evidence`` is how many of each session's best messages the session view shows.
 
         Raises ``QueryError`` (with a message for the user) when nothing in the query is
         searchable."""
@@ -121,7 +123,7 @@ class Index:
             by_session=by_session or one_per_session,
             exclude_sessions=tuple(exclude_sessions),
             context=context,
-            project_path=project_path,
+            project_scope=project_scope,
             evidence=evidence,
         )
 

@@ -159,7 +159,7 @@ async def test_archive_a_fact_from_the_list_and_restore_it(folder):
         keys = app.screen.query_one("#fact-keys", OptionList)
         keys.focus()
         keys.highlighted = keys.get_option_index("editor")
-        await pilot.press("a")
+        await pilot.press("x")
         await pilot.pause()
         text = (folder / "fact.yml").read_text()
         assert "editor:\n  archived: true\n" in text
@@ -249,7 +249,7 @@ async def test_table_rows_sort_and_filter(folder):
     async with app.run_test(size=SIZE) as pilot:
         assert row_ids(app) == ["ep-1a2b3c4d", "ep-2b3c4d5e", "ep-3c4d5e6f", "ep-4d5e6f70",
                                 "ep-5e6f7081", "ep-6f708192"]  # strongest first
-        assert table(app).get_cell("ep-1a2b3c4d", "time").plain == "6 days ago"
+        assert table(app).get_cell("ep-1a2b3c4d", "time").plain == "2026-06-24 · 6d"
         assert table(app).get_cell("ep-2b3c4d5e", "strength").plain == "█████░ 0.77"
         await pilot.press("s", "s")  # strength -> time -> importance
         assert row_ids(app)[:2] == ["ep-1a2b3c4d", "ep-2b3c4d5e"]
@@ -494,7 +494,7 @@ async def test_finish_task_end_to_end(folder):
         await pilot.pause()
         confirm = app.screen
         assert isinstance(confirm, ConfirmScreen)
-        assert "Promote 2 item(s)" in confirm.question
+        assert "Promote 2 items" in confirm.question
         assert "Decide whether links are directed" in confirm.question
         await pilot.press("y")
         await pilot.pause()
@@ -521,7 +521,7 @@ async def test_promote_refuses_while_the_editor_has_unsaved_text(folder):
         await pilot.press("p")
         await pilot.pause()
         assert isinstance(app.screen, MemoryScreen)
-        assert any("Save the scratchpad" in n.message for n in app._notifications)
+        assert any("Save (ctrl+s) or reload (ctrl+l)" in n.message for n in app._notifications)
 
 
 def test_decayed_helpers_agree_with_the_store(folder):

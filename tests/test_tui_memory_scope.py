@@ -103,7 +103,7 @@ async def test_a_memory_hit_shows_its_details_and_copies_its_id(corpus_index_pat
         await settle(pilot)
         text = pane_text(app)
         for expected in ("memory · episodic · ep-1a2b3c4d", "AI 誤刪設定檔", "settings.toml",
-                         "建立 Hook 守門系統", "safety, hook", "~/.local/share/threadback/memory"):
+                         "建立 Hook 守門系統", "safety, hook", "~/src/claude_p/memory"):
             assert expected in text
         await pilot.press("y")
         assert app.clipboard == EPISODE

@@ -32,8 +32,9 @@ async def test_help_lists_the_memory_and_rules_screens_own_keys(corpus_index_pat
         await settle(pilot)
         assert isinstance(app.screen, HelpScreen)
         text = help_text(app)
-        for expected in ("Memory", "Switch folder", "Fact tab", "Episodic tab", "Show archived",
-                         "Scratchpad tab", "Everywhere"):
+        for expected in ("Memory", "Next folder", "Fact tab", "Episodic tab", "Show archived",
+                         "Scratchpad tab", "Everywhere", "Editor", "Indent", "Next tab", "Promote",
+                         "Archive all decayed"):
             assert expected in text, expected
         assert "Approve" not in text  # not the rules screen's keys
         await pilot.press("escape")
@@ -43,7 +44,8 @@ async def test_help_lists_the_memory_and_rules_screens_own_keys(corpus_index_pat
         await settle(pilot)
         text = help_text(app)
         assert "Rules" in text and "Approve all…" in text and "Open session" in text
-        assert "Switch folder" not in text
+        assert "Undo last decision" in text and "Back to pending" in text
+        assert "Next folder" not in text
 
 
 async def test_switching_the_memory_folder_moves_search_and_rules_with_it(

@@ -4,6 +4,7 @@ screen runs it, without the app."""
 from __future__ import annotations
 
 from indexer.memory import MemoryStore
+from indexer.project_scope import ProjectScope
 from indexer.search.unified import MEMORY_WITH_SESSIONS, PAGE_SIZE, SearchRequest, search_everything
 
 from conftest import FIXED_NOW
@@ -32,7 +33,7 @@ def test_each_scope_asks_what_it_names(corpus_index, tmp_path):
 
 def test_agent_and_project_narrow_only_the_sessions(corpus_index, tmp_path):
     folder = write_sample_memory(tmp_path / "memory")
-    request = SearchRequest("設定", agent="pi", project="nowhere-at-all", scope="sessions+memory")
+    request = SearchRequest("設定", agent="pi", project_scope=ProjectScope("/nowhere-at-all"), scope="sessions+memory")
     result = search_everything(corpus_index, lambda: MemoryStore(folder), request, FIXED_NOW)
     assert result.sessions.hits == [] and result.memory.total >= 1
 

@@ -17,6 +17,8 @@ from textual.widgets import Input
 
 from indexer import Index, SourceRoots, only_roots
 from indexer.agents.settings import install_hooks
+from indexer.config import data_dir
+from indexer.project_scope import ProjectScope
 from tui.app import ThreadbackApp, make_app
 
 from conftest import FIXED_NOW, corpus_roots  # tests/ is on sys.path (pytest, or the script)
@@ -40,6 +42,7 @@ def app_for(index_path: Path, roots: SourceRoots | None = None, **overrides) -> 
         refresh_on_start=False,
         index_label="index.sqlite3",
         project_name="claude_p",
+        project_scope=ProjectScope("/src/experiments/claude_p"),
         offer_demo=False,
         claude_settings=(NO_CLAUDE / "user" / "settings.json", NO_CLAUDE / "project" / ".claude" / "settings.json"),
     )
@@ -140,13 +143,18 @@ class FakeHome:
 
     @property
     def memory_dir(self) -> Path:
-        return self.root / ".local" / "share" / "threadback" / "memory"
+        """The project's memory folder (the app is given it, as with ``--memory-dir``)."""
+        return self.root / "src" / "claude_p" / "memory"
 
     def label(self, path: Path) -> str:
-        try:
-            return "~/" + Path(path).relative_to(self.root).as_posix()
-        except ValueError:
-            return str(path)
+        """``~/…`` under the stand-in home; the data dir (the global memory folder, a temp
+        folder in the tests) as its default place."""
+        for base, shown in ((self.root, "~"), (data_dir(), "~/.local/share/threadback")):
+            try:
+                return f"{shown}/" + Path(path).relative_to(base).as_posix()
+            except ValueError:
+                continue
+        return str(path)
 
     def app_options(self) -> dict:
         """``app_for`` overrides: these settings files and memory folder, labelled ``~/…``."""
@@ -169,6 +177,13 @@ class ScreenState:
 async def _search_results(pilot: Pilot) -> None:
     await type_query(pilot, '"code organization"')
     await pilot.press("down")
+    await settle(pilot)
+
+
+async def _search_preview(pilot: Pilot) -> None:
+    """The preview scrolled to a hit that long tool output pushed below the fold, focused."""
+    await type_query(pilot, "lmstudio")
+    await pilot.press("down", "plus", "tab")
     await settle(pilot)
 
 
@@ -239,6 +254,7 @@ async def _no_logs(pilot: Pilot) -> None:
 
 SCREEN_STATES = [
     ScreenState("search", _search_results),
+    ScreenState("search_preview", _search_preview),
     ScreenState("search_empty", _search_empty),
     ScreenState("search_no_hits", _search_no_hits),
     ScreenState("search_80x24", _search_narrow, size=(80, 24)),

@@ -20,6 +20,8 @@ from textual.reactive import reactive
 
 from indexer import Index, IndexError_, IndexStats, SourceRoots, resume_command
 from indexer.agents.settings import hooks_status, project_settings_path, user_settings_path
+from indexer.app_state import AppState
+from indexer.project_scope import ProjectScope, project_scope_of
 from tui import requests
 from tui.app_context import AppContext, IndexActivity, short_path
 from tui.clipboard import copy_text
@@ -55,6 +57,7 @@ class ThreadbackApp(IndexRunner, ReportsWorkerErrors, App[None]):
         Binding("f3", "switch_mode('sessions')", "Sessions", id="app.mode.sessions", priority=True),
         Binding("f4", "switch_mode('memory')", "Memory", id="app.mode.memory", priority=True),
         Binding("f5", "switch_mode('rules')", "Rules", id="app.mode.rules", priority=True),
+        # Hidden by default, shown by the footer when there is room (tui.widgets.key_footer).
         Binding("f6", "hooks", "Claude Code hooks", id="app.hooks", priority=True, show=False),
         Binding("ctrl+r", "refresh_index", "Re-index", id="app.refresh_index", show=False),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True, show=False),
@@ -103,6 +106,22 @@ class ThreadbackApp(IndexRunner, ReportsWorkerErrors, App[None]):
             self.set_reactive(ThreadbackApp.stats, stats)
             self.set_reactive(ThreadbackApp.no_logs, not logs_exist and stats.sessions == 0)
 
+    async def action_switch_mode(self, mode: str) -> None:
+        """F2 from a transcript opened in the search mode goes back to the search, as it does
+        from the other modes."""
+        if mode == self.current_mode:
+            while len(self.screen_stack) > 1 and isinstance(self.screen, TranscriptScreen):
+                self.pop_screen()
+            return
+        await self.switch_mode(mode)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The key of the mode on show does nothing there: it leaves the footer to the others."""
+        if action == "switch_mode" and parameters and parameters[0] == self.current_mode \
+                and len(self.screen_stack) == 1:
+            return False
+        return True
+
     def _memory_screen(self) -> MemoryScreen:
         return MemoryScreen(self.context.memory_store(), now=self.context.aware_now,
                             folder_label=self.context.path_label, context=self.context)
@@ -123,15 +142,21 @@ class ThreadbackApp(IndexRunner, ReportsWorkerErrors, App[None]):
 
     # -- the demo --------------------------------------------------------------------------
     def offer_demo_if_no_logs(self) -> None:
+        """Ask once, ever: the answer is remembered in the data dir (``indexer.app_state``), and
+        the search screen's panel keeps offering the demo."""
         if self.no_logs and self.offer_demo and not self.context.demo and not self._demo_offered:
             self._demo_offered = True
-            self.offer_demo_sessions()
+            if not AppState.load().demo_offered:
+                self.offer_demo_sessions()
 
     def offer_demo_sessions(self) -> None:
         paths = self.context.roots.all_paths()
         where = ", ".join(str(p) for p in paths[:3]) + (", …" if len(paths) > 3 else "")
 
         def answered(yes: bool | None) -> None:
+            state = AppState.load()
+            state.demo_offered = True
+            state.save()
             if yes:
                 self.action_open_demo()
 
@@ -262,6 +287,7 @@ def make_app(
     refresh_on_start: bool = True,
     index_label: str | None = None,
     project_name: str | None = None,
+    project_scope: ProjectScope | None = None,
     demo_opener: DemoOpener | None = None,
     offer_demo: bool = True,
     memory_dir: Path | None = None,
@@ -271,8 +297,9 @@ def make_app(
     """The one way to build the app: used by ``threadback``, the tests and the screenshot script.
 
     ``now`` fixes the clock for "3 days ago"; ``index_label`` is what the status line calls the
-    index (tests pass a fixed name); ``project_name`` is what "this project only" filters on
-    (default: the current folder's name); ``memory_dir`` is the memory folder (default: resolved
+    index (tests pass a fixed name); ``project_scope`` is what "this project only" keeps (default:
+    the git repository holding the current folder, else that folder: ``indexer.project_scope``)
+    and ``project_name`` what the project is called (default: the scope's folder name); ``memory_dir`` is the memory folder (default: resolved
     like the CLI's: ``$THREADBACK_MEMORY_DIR``, ``./memory``, the global one);
     ``claude_settings`` is the (user, project) pair of Claude Code settings files the hooks
     screen reads and writes (default: ``$CLAUDE_CONFIG_DIR``/``~/.claude`` and the current
@@ -281,12 +308,14 @@ def make_app(
     label = index_label if index_label is not None else short_path(index.path)
     if demo and index_label is None:
         label += " (demo)"
+    scope = project_scope if project_scope is not None else project_scope_of(Path.cwd())
     context = AppContext(
         index,
         roots,
         now=now or time.time,
         memory_dir=memory_dir,
-        project_name=project_name if project_name is not None else (Path.cwd().name or None),
+        project_name=project_name if project_name is not None else (scope.name or None),
+        project_scope=scope,
         index_label=label,
         path_label=path_label or short_path,
         demo=demo,

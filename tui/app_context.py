@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from indexer import Index, IndexProgress, SourceRoots
 from indexer.memory import MemoryStore
+from indexer.project_scope import ProjectScope
 from indexer.rules import RuleStore
 
 if TYPE_CHECKING:
@@ -58,6 +59,7 @@ class AppContext:
         now: Callable[[], float],
         memory_dir: Path | None = None,
         project_name: str | None = None,
+        project_scope: ProjectScope | None = None,
         index_label: str = "",
         path_label: Callable[[Path], str] = short_path,
         demo: bool = False,
@@ -66,7 +68,8 @@ class AppContext:
         self.roots = roots
         self.now = now
         self.memory_dir = memory_dir  # None: resolved like the CLI's (indexer.config)
-        self.project_name = project_name  # what "this project only" filters on
+        self.project_name = project_name  # what the hooks screen calls the project
+        self.project_scope = project_scope  # what "this project only" (ctrl+o) keeps
         self.index_label = index_label  # what the status line calls the index
         self.path_label = path_label
         self.demo = demo

@@ -26,6 +26,16 @@ from indexer.store.side_file import IN_MAIN, IN_SIDE, next_message_id
 from indexer.textfold import index_form
 
 WRITER_CACHE_KIB = 128 * 1024
+WORKTREES_FOLDERS = ("/.claude/worktrees/", "\\.claude\\worktrees\\")  # where Claude Code puts them
+
+
+def is_worktree_of(path: str | None, project_path: str | None) -> bool:
+    """Whether ``path`` is a worktree folder Claude Code made inside ``project_path``: a
+    subagent working there belongs to the parent's project, not to ``agent-ab1e6e14``."""
+    if not path or not project_path:
+        return False
+    base = project_path.rstrip("/\\")
+    return any(path.startswith(base + folder) for folder in WORKTREES_FOLDERS)
 
 
 class Ingester:
@@ -217,12 +227,16 @@ class Ingester:
             (agent, meta.session_id),
         ).fetchone()
         project_path = meta.project_path
-        if not project_path and meta.parent_session_id:
+        if meta.parent_session_id:
             parent = conn.execute(
                 "SELECT project_path FROM sessions WHERE agent = ? AND session_id = ?",
                 (agent, meta.parent_session_id),
             ).fetchone()
-            project_path = parent["project_path"] if parent else None
+            parent_path = parent["project_path"] if parent else None
+            if not project_path or is_worktree_of(project_path, parent_path):
+                project_path = parent_path or project_path
+        elif project_path:
+            self._adopt_worktree_subagents(agent, meta.session_id, project_path)
         values = (
             meta.parent_session_id,
             path,
@@ -254,6 +268,17 @@ class Ingester:
                 (meta.title, meta.title_rank, existing["id"]),
             )
         return int(existing["id"])
+
+    def _adopt_worktree_subagents(self, agent: str, session_id: str | None, project_path: str) -> None:
+        """Subagents stored before their parent keep a worktree folder as their project: give
+        them the parent's (see ``is_worktree_of``)."""
+        for row in self.conn.execute(
+            "SELECT id, project_path FROM sessions WHERE agent = ? AND parent_session_id = ?",
+            (agent, session_id),
+        ).fetchall():
+            if is_worktree_of(row["project_path"], project_path):
+                self.conn.execute("UPDATE sessions SET project_path = ?, project_name = ? WHERE id = ?",
+                                  (project_path, project_name_of(project_path), row["id"]))
 
     def _upsert_file(self, prepared: PreparedFile, session_rowid: int | None) -> int:
         job, row = prepared.job, prepared.job.row

@@ -13,6 +13,7 @@ import sqlite3
 from dataclasses import dataclass, field
 
 from indexer.models import Session
+from indexer.project_scope import ProjectScope
 from indexer.search.plan import SHORT, TRIGRAM, PlannedGroup, PlannedTerm, SearchPlan, fts_string
 from indexer.search.query import Query, is_cjk
 from indexer.store.models import SESSION_COLUMNS, session_from_row
@@ -71,7 +72,8 @@ class Source:
 class Filters:
     """The query's filters, SQL-side exclusions and left-out sessions, as a WHERE clause."""
 
-    def __init__(self, plan: SearchPlan, exclude_sessions: tuple[str, ...] = (), project_path: str | None = None):
+    def __init__(self, plan: SearchPlan, exclude_sessions: tuple[str, ...] = (),
+                 project_scope: ProjectScope | None = None):
         q = plan.query
         where: list[str] = ["m.indexed != 0"]
         params: list = []
@@ -80,7 +82,7 @@ class Filters:
                 continue  # checked in the text (indexer.search.scoring)
             where.append(f"NOT {_in_index(term)}")
             params += [fts_string(term.term.text), FLOOR] * (len(TRIGRAM_TABLES) if term.kind == TRIGRAM else 1)
-        session_where, session_params = _session_filters(q, exclude_sessions, project_path)
+        session_where, session_params = _session_filters(q, exclude_sessions, project_scope)
         if q.role:
             role = q.role.lower()
             if role in ("tool", "tools"):
@@ -109,7 +111,8 @@ def _in_index(term: PlannedTerm) -> str:
     return _in_table("cjk2")
 
 
-def _session_filters(q: Query, exclude_sessions: tuple[str, ...], project_path: str | None) -> tuple[list[str], list]:
+def _session_filters(q: Query, exclude_sessions: tuple[str, ...], project_scope: ProjectScope | None
+                     ) -> tuple[list[str], list]:
     where: list[str] = []
     params: list = []
     if q.agent:
@@ -119,9 +122,10 @@ def _session_filters(q: Query, exclude_sessions: tuple[str, ...], project_path: 
         where.append("(s.project_name LIKE ? ESCAPE '\\' OR s.project_path LIKE ? ESCAPE '\\')")
         pattern = "%" + _like_escape(q.project) + "%"
         params += [pattern, pattern]
-    if project_path is not None:
-        where.append("s.project_path = ?")
-        params.append(project_path)
+    if project_scope is not None:  # "this project": a folder compared exactly, never a substring
+        sql, scope_params = project_scope_condition(project_scope)
+        where.append(sql)
+        params += scope_params
     if q.session:
         where.append("s.session_id LIKE ? ESCAPE '\\'")
         params.append(_like_escape(q.session) + "%")
@@ -129,6 +133,14 @@ def _session_filters(q: Query, exclude_sessions: tuple[str, ...], project_path: 
         where.append(f"s.session_id NOT IN ({','.join('?' * len(exclude_sessions))})")
         params += list(exclude_sessions)
     return where, params
+
+
+def project_scope_condition(scope: ProjectScope) -> tuple[str, list]:
+    """Sessions whose folder is the scope's path (or, with its subfolders, under it)."""
+    if scope.include_subfolders:
+        return ("(s.project_path = ? OR s.project_path LIKE ? ESCAPE '\\')",
+                [scope.path, _like_escape(scope.subfolder_prefix) + "%"])
+    return "s.project_path = ?", [scope.path]
 
 
 def _like_escape(value: str) -> str:

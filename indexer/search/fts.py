@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from indexer.models import Hit, Session
+from indexer.project_scope import ProjectScope
 from indexer.search.candidates import (
     Filters,
     all_groups_sources,
@@ -83,7 +84,7 @@ def run_search(
     by_session: bool = False,
     exclude_sessions: tuple[str, ...] = (),
     context: int = 0,
-    project_path: str | None = None,
+    project_scope: ProjectScope | None = None,
     evidence: int = EVIDENCE_PER_SESSION,
 ) -> SearchResult:
     if query.ambiguous:
@@ -96,7 +97,7 @@ def run_search(
                              "characters (a single CJK character such as 表 works)")
         return SearchResult([], 0, False, query, query.warnings, notes=query.notes)
     plan = make_plan(query, unfolded_too=fold_pending(conn))
-    filters = Filters(plan, exclude_sessions, project_path)
+    filters = Filters(plan, exclude_sessions, project_scope)
     if by_session:
         return _session_view(conn, plan, filters, limit, offset, context, max(1, evidence))
     return _message_view(conn, plan, filters, limit, offset, context)

@@ -14,6 +14,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from indexer.project_scope import ProjectScope
 from indexer.search.fts import SearchResult
 from indexer.search.query import QueryError, Term, parse_query
 
@@ -32,7 +33,7 @@ class SearchRequest:
 
     text: str = ""
     agent: str | None = None
-    project: str | None = None
+    project_scope: ProjectScope | None = None  # "this project" (ctrl+o): an exact folder
     one_per_session: bool = False
     page: int = 0
     scope: str = "sessions"  # one of SCOPES
@@ -55,8 +56,6 @@ class SearchRequest:
         parts = [self.text.strip()]
         if self.agent:
             parts.append(f"agent:{self.agent}")
-        if self.project:
-            parts.append(f'project:"{self.project}"' if " " in self.project else f"project:{self.project}")
         return " ".join(p for p in parts if p)
 
 
@@ -120,7 +119,7 @@ def search_everything(
         # One per session: the session-level search; the list shows each session's best message.
         sessions = index.search(
             request.query_text, now=now, limit=PAGE_SIZE, offset=request.page * PAGE_SIZE,
-            by_session=request.one_per_session, evidence=1,
+            by_session=request.one_per_session, evidence=1, project_scope=request.project_scope,
         )
     except QueryError as exc:
         return UnifiedResult(request, None, memory, str(exc))

@@ -50,6 +50,11 @@ TITLE_COMMAND, TITLE_FIRST_PROMPT, TITLE_SUMMARY, TITLE_AI, TITLE_NAMED = 1, 2, 
 _SLASH_COMMAND = re.compile(r"^/[A-Za-z][\w:.-]*(\s|$)")
 
 
+def is_slash_command(text: str) -> bool:
+    """``/clear``, ``/mode plan``: a command typed to the agent, not a prompt."""
+    return bool(_SLASH_COMMAND.match(text.lstrip()))
+
+
 @dataclass(slots=True)
 class SessionMeta:
     """Session facts a parser learns while reading; merged into the ``sessions`` row."""
@@ -76,7 +81,7 @@ class SessionMeta:
     def offer_prompt_title(self, prompt: str) -> None:
         """A typed prompt as the fallback title; a slash command (``/clear``) only until a
         real prompt comes."""
-        rank = TITLE_COMMAND if _SLASH_COMMAND.match(prompt.lstrip()) else TITLE_FIRST_PROMPT
+        rank = TITLE_COMMAND if is_slash_command(prompt) else TITLE_FIRST_PROMPT
         self.offer_title(prompt, rank)
 
 

@@ -28,6 +28,23 @@ def short_ago(ts: float | None, now: float) -> str:
     return "just now"
 
 
+def dated(ts: float | None, now: float, *, compact: bool = False) -> str:
+    """The date as well as how long ago, for lists: ``"2026-01-23 · 5mo ago"``; within the last
+    day the time instead of the date (``"14:03 · 3h ago"``). ``compact`` drops the "ago" (a
+    narrow table column). UTC, like ``clock``."""
+    if ts is None:
+        return "no time"
+    delta = now - ts
+    stamp = datetime.fromtimestamp(ts, timezone.utc)
+    when = stamp.strftime("%H:%M") if 0 <= delta < 86400 else stamp.strftime("%Y-%m-%d")
+    if delta < 0:
+        return f"{when} · future"
+    age = short_ago(ts, now)
+    if compact:
+        age = age.removesuffix(" ago")
+    return f"{when} · {age}"
+
+
 def duration(start: float | None, end: float | None) -> str:
     """``"12 minutes"``; empty when either end is unknown."""
     if start is None or end is None:

@@ -17,6 +17,7 @@ from rich.text import Text
 
 from indexer import Message
 from tui.display.humanize_time import clock
+from tui.display.words import plural
 from tui.display.log_text import mark_matches, one_line, visible
 
 FENCE = re.compile(r"^```[ \t]*([\w+#.-]*)[^\n]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
@@ -116,7 +117,7 @@ def render_message(m: Message, styles: MessageStyles, *, expanded: bool = False,
         body = _prose(text, styles, find, styles.dim, reveal)
         parts: list[RenderableType] = [header, body]
         if hidden:
-            parts.append(Text(f"  … {hidden:,} more lines · enter to expand", style=hint))
+            parts.append(Text(f"  … {plural(hidden, 'more line')} · enter to expand", style=hint))
         return Group(*parts)
     if m.role == "meta" and not expanded:
         header = _header(m, styles, focused=focused)
@@ -127,7 +128,7 @@ def render_message(m: Message, styles: MessageStyles, *, expanded: bool = False,
     text, hidden = (m.text, 0) if expanded else _cut(m.text, TEXT_LINES)
     parts = [header, *_body(text, styles, find, reveal=reveal)]
     if hidden:
-        parts.append(Text(f"  … {hidden:,} more lines · enter to expand", style=hint))
+        parts.append(Text(f"  … {plural(hidden, 'more line')} · enter to expand", style=hint))
     parts.append(Text(""))  # prose gets air below it; runs of tool lines stay compact
     return Group(*parts)
 

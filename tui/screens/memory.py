@@ -2,8 +2,9 @@
 
 Fact (fact.yml in an editor), Episodic (table, strength, decayed view, links) and Scratchpad
 (editor, promote, finish task). The tabs do their own work on the ``MemoryStore`` handed down;
-this screen owns the folder: switching global <-> project, reloading, and what happens when a
-write is refused because a file changed on disk (a notification and a reload offer).
+this screen owns the folder: cycling through the configured, the global and the project folder,
+reloading, and what happens when a write is refused because a file changed on disk (a
+notification and a reload offer). 1, 2, 3 switch tabs (from any list; the editors keep digits).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Static, TabbedContent, TabPane
+from textual.widgets import Static, TabbedContent, TabPane
 
 from indexer.config import global_memory_dir, project_memory_dir
 from indexer.memory import DEFAULT_DECAY_THRESHOLD, MemoryStore
@@ -28,12 +29,36 @@ from tui.widgets.memory_episodic_pane import MemoryEpisodicPane
 from tui.widgets.memory_fact_pane import MemoryFactPane
 from tui.widgets.memory_scratchpad_pane import MemoryScratchpadPane
 from tui.widgets.memory_tier_pane import MemoryTierPane
+from tui.widgets.key_footer import KeyFooter
 from tui.widgets.status_bar import StatusBar
 
 GLOBAL_REASON = "global folder, shared by all projects"
 PROJECT_REASON = "this project's memory/ folder"
 MAX_PROBLEMS_SHOWN = 3
 MEMORY_TABS = ("fact", "episodic", "scratchpad")  # a MemoryHit's kind is its tab's id
+TAB_FOCUS = {"fact": "#fact-keys", "episodic": "#episodic-table", "scratchpad": "#scratch-items"}
+TABS = Binding.Group("Tabs")
+
+
+@dataclass(frozen=True)
+class FolderChoice:
+    """A memory folder ctrl+o can open: which one (``kind``: configured, global, project) and
+    why it is that folder (``reason``, shown next to the open folder's name)."""
+
+    folder: Path
+    reason: str
+    kind: str = "configured"
+
+
+def folder_choices(configured: FolderChoice, global_dir: Path, project_dir: Path) -> list[FolderChoice]:
+    """The folder the app was given (``--memory-dir``, the environment, or the default rule),
+    then the global folder, then the project's: each folder once, with its first reason."""
+    choices: list[FolderChoice] = []
+    for choice in (configured, FolderChoice(global_dir, GLOBAL_REASON, "global"),
+                   FolderChoice(project_dir, PROJECT_REASON, "project")):
+        if not any(_same(choice.folder, c.folder) for c in choices):
+            choices.append(choice)
+    return choices
 
 
 def home_relative(path: Path) -> str:
@@ -54,13 +79,20 @@ class MemoryScreen(Screen[None]):
 
     CSS_PATH = "../memory_rules.tcss"
     BINDINGS = [
-        Binding("ctrl+o", "switch_folder", "Switch folder", id="memory.switch_folder"),
+        Binding("ctrl+o", "switch_folder", "Next folder", id="memory.switch_folder"),
         Binding("ctrl+l", "reload", "Reload", id="memory.reload"),
+        Binding("1", "show_tab('fact')", "Fact tab", id="memory.tab.fact", group=TABS),
+        Binding("2", "show_tab('episodic')", "Episodic tab", id="memory.tab.episodic", group=TABS),
+        Binding("3", "show_tab('scratchpad')", "Scratchpad tab", id="memory.tab.scratchpad", group=TABS),
+        # Priority: the table would scroll sideways with them.
+        Binding("ctrl+pagedown", "next_tab(1)", "Next tab", id="memory.tab.next", show=False, priority=True),
+        Binding("ctrl+pageup", "next_tab(-1)", "Previous tab", id="memory.tab.previous", show=False,
+                priority=True),
     ]
 
     @dataclass
     class FolderChanged(Message):
-        """The user switched between the global and the project memory folder."""
+        """The user opened another memory folder (ctrl+o)."""
 
         folder: Path
 
@@ -88,6 +120,7 @@ class MemoryScreen(Screen[None]):
         self.decay_threshold = decay_threshold
         self.initial_tab = initial_tab
         self.context = context  # the app's: its status line, and a memory folder opened elsewhere
+        self.configured = FolderChoice(self.store.folder, self.store.reason)  # the first of ctrl+o's
 
     def compose(self) -> ComposeResult:
         yield Static("", id="memory-folder")
@@ -101,7 +134,7 @@ class MemoryScreen(Screen[None]):
             with TabPane("Scratchpad", id="scratchpad"):
                 yield MemoryScratchpadPane(self.store, self.now, id="memory-scratchpad")
         yield StatusBar(self.context)
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.show_folder()
@@ -114,6 +147,7 @@ class MemoryScreen(Screen[None]):
         store = self.context.memory_store()
         if not _same(store.folder, self.store.folder):
             self.store = store
+            self.configured = FolderChoice(store.folder, store.reason)
             self.reload_all()
 
     @property
@@ -122,19 +156,27 @@ class MemoryScreen(Screen[None]):
 
     # --- the header ------------------------------------------------------------------------
 
-    def _other_folder(self) -> tuple[Path, str]:
-        if _same(self.store.folder, self.global_dir):
-            return self.project_dir, PROJECT_REASON
-        return self.global_dir, GLOBAL_REASON
+    def _choices(self) -> list[FolderChoice]:
+        return folder_choices(self.configured, self.global_dir, self.project_dir)
+
+    def _next_folder(self) -> FolderChoice:
+        """The folder after the open one in ``_choices`` (the first, when the open one is none
+        of them)."""
+        choices = self._choices()
+        here = next((i for i, c in enumerate(choices) if _same(c.folder, self.store.folder)), -1)
+        return choices[(here + 1) % len(choices)]
 
     def show_folder(self) -> None:
-        other, _ = self._other_folder()
+        choices = self._choices()
+        following = self._next_folder()
         header = Text(no_wrap=True, overflow="ellipsis")
         header.append("Memory ", style="bold")
         header.append(self.folder_label(self.store.folder), style="bold")
         if self.store.reason:
             header.append(f"  ({self.store.reason})", style="italic")
-        header.append(f"   ctrl+o: open {self.folder_label(other)}", style="dim")
+        if len(choices) > 1:
+            header.append(f"   ctrl+o: the {following.kind} folder, {self.folder_label(following.folder)}",
+                          style="dim")
         self.query_one("#memory-folder", Static).update(header)
         problems = self.store.problems()
         box = self.query_one("#memory-problems", Static)
@@ -182,11 +224,18 @@ class MemoryScreen(Screen[None]):
 
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        pane_id = event.pane.id
-        target = {"fact": "#fact-editor", "episodic": "#episodic-table",
-                  "scratchpad": "#scratch-editor"}.get(pane_id or "")
+        """A tab opens on its list, never in an editor: a key typed next edits no file."""
+        target = TAB_FOCUS.get(event.pane.id or "")
         if target:
             self.query_one(target).focus()
+
+    def action_show_tab(self, tab: str) -> None:
+        self.query_one("#memory-tabs", TabbedContent).active = tab
+
+    def action_next_tab(self, step: int) -> None:
+        tabs = self.query_one("#memory-tabs", TabbedContent)
+        position = MEMORY_TABS.index(tabs.active) if tabs.active in MEMORY_TABS else 0
+        tabs.active = MEMORY_TABS[(position + step) % len(MEMORY_TABS)]
 
     # --- reload, switch, refusals ----------------------------------------------------------
 
@@ -218,11 +267,14 @@ class MemoryScreen(Screen[None]):
         self._after_confirming_discard(self._switch)
 
     def _switch(self) -> None:
-        folder, reason = self._other_folder()
-        self.store = MemoryStore(folder, reason)
+        choice = self._next_folder()
+        if _same(choice.folder, self.store.folder):
+            self.notify("There is no other memory folder to open.")
+            return
+        self.store = MemoryStore(choice.folder, choice.reason)
         self.reload_all()
-        self.notify(f"Opened {self.folder_label(folder)}")
-        self.post_message(self.FolderChanged(folder))
+        self.notify(f"Opened {self.folder_label(choice.folder)} ({choice.reason})")
+        self.post_message(self.FolderChanged(choice.folder))
 
     def on_memory_tier_pane_changed_on_disk(self, event: MemoryTierPane.ChangedOnDisk) -> None:
         event.stop()

@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static, Tab, Tabs
+from textual.widgets import OptionList, Static, Tab, Tabs
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from indexer.fileio import ChangedOnDiskError
@@ -36,20 +36,24 @@ from indexer.rules import (
 from indexer.textsafe import suspicious_characters
 from tui.app_context import AppContext
 from tui.screens.confirm import ConfirmScreen
-from tui.widgets.rule_detail import RuleDetail
-from tui.widgets.rule_row import rule_line
 from tui.screens.rules_trust import TrustActions, person_at_terminal
+from tui.screens.rules_upkeep import RulesUpkeep
+from tui.widgets.key_footer import KeyFooter
+from tui.widgets.rule_detail import RuleDetail
 from tui.widgets.rule_dialogs import bulk_question, hidden_characters_question
 from tui.widgets.rule_edit_form import RuleEditForm
+from tui.widgets.rule_row import rule_line
 from tui.widgets.status_bar import StatusBar
 
 FILTERS = (PENDING, APPROVED, REJECTED, ARCHIVED, "all")
 BULK_LIMIT = 20  # a bulk approval lists every rule it approves; more than this would not fit
+
+
 def utc_now() -> datetime:
     return datetime.now(timezone.utc)
 
 
-class RulesScreen(TrustActions, Screen[None]):
+class RulesScreen(RulesUpkeep, TrustActions, Screen[None]):
     """Review proposed rules: approve exactly what is shown, reject, edit, undo."""
     HELP_TITLE = "Rules"  # its keys' section in the help screen
 
@@ -59,7 +63,8 @@ class RulesScreen(TrustActions, Screen[None]):
         Binding("n", "reject", "Reject", id="rules.reject"),
         Binding("e", "edit", "Edit", id="rules.edit"),
         Binding("s", "skip", "Skip", id="rules.skip"),
-        Binding("u", "undo", "Undo", id="rules.undo"),
+        Binding("u", "undo_last", "Undo last decision", id="rules.undo"),
+        Binding("U", "back_to_pending", "Back to pending", id="rules.back_to_pending", show=False),
         Binding("A", "approve_all", "Approve all…", id="rules.approve_all"),
         Binding("o", "open_session", "Open session", id="rules.open_session"),
         Binding("a", "allow_folder", "Allow folder…", id="rules.allow_folder"),
@@ -117,9 +122,10 @@ class RulesScreen(TrustActions, Screen[None]):
             yield OptionList(id="rules-list")
             yield RuleDetail(id="rule-detail")
         yield StatusBar(self.context)
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
+        self.start_upkeep()
         self.refresh_rules()
         self.query_one("#rules-list", OptionList).focus()
         if self.context is not None:
@@ -134,8 +140,7 @@ class RulesScreen(TrustActions, Screen[None]):
 
     def on_screen_resume(self) -> None:
         if self.store.is_stale():
-            self.store.reload()
-            self.refresh_rules()
+            self.reload_keeping_edit()
 
     # --- list and detail -------------------------------------------------------------------
 
@@ -256,13 +261,11 @@ class RulesScreen(TrustActions, Screen[None]):
             self.notify(str(exc), severity="error")
             return
         self.notify(what)
+        self.remember_decision([rule.id])
         self._after_decision(rule.id)
 
     def action_reject(self) -> None:
         self._decide("reject")
-
-    def action_undo(self) -> None:
-        self._decide("undo")
 
     def _decide(self, action: str) -> None:
         rule = self.shown
@@ -282,6 +285,8 @@ class RulesScreen(TrustActions, Screen[None]):
             return
         self.notify(f"Rejected {rule.id}." if action == "reject"
                     else f"{rule.id} is pending again.")
+        if action == "reject":
+            self.remember_decision([rule.id])
         self._after_decision(rule.id)
 
     def _after_decision(self, rule_id: str) -> None:
@@ -303,7 +308,7 @@ class RulesScreen(TrustActions, Screen[None]):
         if rule is None:
             return
         if not rule.needs_review:
-            self.notify(f"{rule.id} is {rule.effective_status}; undo (u) the decision first.",
+            self.notify(f"{rule.id} is {rule.effective_status}; U sends it back to pending first.",
                         severity="warning")
             return
         start = self.edited_text if self.edited_text is not None else rule.text
@@ -337,7 +342,8 @@ class RulesScreen(TrustActions, Screen[None]):
         more = len(pending) - len(hidden) - len(waiting)
         question = bulk_question(waiting, hidden, more, BULK_LIMIT)
         self.app.push_screen(
-            ConfirmScreen(f"Approve {len(waiting)} rules", question, yes="Approve all listed"),
+            ConfirmScreen(f"Approve {len(waiting)} rule{'s' * (len(waiting) != 1)}", question,
+                          yes="Approve all listed"),
             lambda yes: yes and self._approve_listed(waiting),
         )
 
@@ -355,7 +361,8 @@ class RulesScreen(TrustActions, Screen[None]):
         except RuleError as exc:
             self.notify(str(exc), severity="error")
             return
-        self.notify(f"Approved {len(done)} rules.")
+        self.notify(f"Approved {len(done)} rule{'s' * (len(done) != 1)}.")
+        self.remember_decision([r.id for r in done])
         self.shown = None
         self.refresh_rules()
 

@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Static
+from textual.widgets import Button, Input, Static
 from textual.worker import get_current_worker
 
 from indexer import Hit, Message as LogMessage, SearchResult
@@ -26,9 +26,11 @@ from indexer.sources import AGENT_NAMES
 from tui.app_context import AppContext
 from tui.clipboard import copy_text
 from tui.display.log_text import visible
+from tui.display.words import page_label
 from tui.requests import CopySession, OpenDemo, OpenMemory, OpenTranscript
 from tui.widgets.context_pane import ContextPane
 from tui.widgets.result_list import ResultList
+from tui.widgets.key_footer import KeyFooter
 from tui.widgets.status_bar import StatusBar
 from tui.worker_errors import ReportsWorkerErrors
 
@@ -45,7 +47,7 @@ class SearchScreen(ReportsWorkerErrors, Screen):
     HELP_TITLE = "Search box"  # its keys' section in the help screen
     BINDINGS = [
         Binding("ctrl+t", "cycle_agent", "Agent", id="search.agent"),
-        Binding("ctrl+o", "toggle_project", "This project", id="search.project"),
+        Binding("ctrl+o", "toggle_project", "Project", id="search.project"),
         Binding("ctrl+g", "toggle_one_per_session", "1/session", id="search.one_per_session"),
         Binding("ctrl+f", "cycle_scope", "Scope", id="search.scope"),
         Binding("down", "focus_results", "Results", id="search.focus_results", show=False),
@@ -83,7 +85,7 @@ class SearchScreen(ReportsWorkerErrors, Screen):
             yield ResultList(id="results")
             yield ContextPane(id="context")
         yield StatusBar(self.context)
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def on_resize(self, event: events.Resize) -> None:
         narrow = event.size.width < NARROW_WIDTH
@@ -218,10 +220,18 @@ class SearchScreen(ReportsWorkerErrors, Screen):
         self.search(replace(self.request, agent=agent, page=0), immediate=True)
 
     def action_toggle_project(self) -> None:
-        project = None if self.request.project else self.context.project_name
-        if project is None:
+        """Only the sessions of the project Threadback was started in (its folder, or its git
+        repository and the folders under it), and back."""
+        if self.request.project_scope is not None:
+            self.search(replace(self.request, project_scope=None, page=0), immediate=True)
+            return
+        scope = self.context.project_scope
+        if scope is None:
             self.notify("No current project to filter on.", severity="warning")
-        self.search(replace(self.request, project=project, page=0), immediate=True)
+            return
+        where = scope.path + ("/…" if scope.include_subfolders else "")
+        self.notify(f"Only sessions in {where}", timeout=3, markup=False)
+        self.search(replace(self.request, project_scope=scope, page=0), immediate=True)
 
     def action_toggle_one_per_session(self) -> None:
         self.search(replace(self.request, one_per_session=not self.request.one_per_session, page=0), immediate=True)
@@ -248,6 +258,14 @@ class SearchScreen(ReportsWorkerErrors, Screen):
     def action_focus_query(self) -> None:
         self.query_one("#query", Input).focus()
 
+    @on(ResultList.Typed)
+    def _typed_on_results(self, event: ResultList.Typed) -> None:
+        """Typing on the results (after coming back from a transcript) goes on with the query."""
+        box = self.query_one("#query", Input)
+        box.focus()
+        box.cursor_position = len(box.value)
+        box.insert_text_at_cursor(event.character)
+
     # -- showing state ------------------------------------------------------------------------
     def _paint_info(self) -> None:
         request = self.request
@@ -260,7 +278,8 @@ class SearchScreen(ReportsWorkerErrors, Screen):
             info.append("  " if narrow else "   ")
 
         toggle("agent", request.agent or "all", request.agent is not None)
-        toggle("project", request.project or "all", request.project is not None)
+        scope = request.project_scope
+        toggle("project", scope.name if scope else "all", scope is not None)
         toggle("1/session" if narrow else "one per session", "on" if request.one_per_session else "off",
                request.one_per_session)
         toggle("memory", SCOPE_LABELS[request.scope], request.includes_memory)
@@ -272,10 +291,7 @@ class SearchScreen(ReportsWorkerErrors, Screen):
                 shown = f"{len(memory.hits)} of " if len(memory.hits) < memory.total else ""
                 info.append(f"{shown}{memory.total:,} in memory")
             elif memory.total:
-                first = request.page * PAGE_SIZE + 1
-                last = first + len(memory.hits) - 1
-                pages = (memory.total + PAGE_SIZE - 1) // PAGE_SIZE
-                info.append(f"{first}–{last} of {memory.total:,} memory hits · page {request.page + 1}/{pages}")
+                info.append(page_label(memory.total, request.page, PAGE_SIZE, "memory hit"))
             else:
                 info.append("no memory hits")
             if request.includes_sessions:
@@ -285,12 +301,8 @@ class SearchScreen(ReportsWorkerErrors, Screen):
         elif self.result is not None and request.query_text and request.includes_sessions:
             total = self.result.total
             if total:
-                pages = (total + PAGE_SIZE - 1) // PAGE_SIZE
-                first = request.page * PAGE_SIZE + 1
-                last = min(total, first + PAGE_SIZE - 1)
-                more = "+" if self.result.capped else ""
-                noun = "sessions" if self.result.by_session else "hits"
-                info.append(f"{first}–{last} of {total:,}{more} {noun} · page {request.page + 1}/{pages}")
+                noun = "session" if self.result.by_session else "hit"
+                info.append(page_label(total, request.page, PAGE_SIZE, noun, more=self.result.capped))
             else:
                 info.append("no hits")
             for warning in (*self.result.warnings, *self.result.notes):

@@ -10,14 +10,18 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Tree
+from rich.text import Text
+from textual.widgets import Input, Tree
+from textual.widgets.tree import TreeNode
 from textual.worker import get_current_worker
 
 from indexer import resume_command
 from tui.app_context import AppContext
+from tui.display.log_text import log_text
 from tui.requests import CopySession, OpenTranscript
 from tui.widgets.session_details import SessionDetails
 from tui.widgets.session_tree import ChildSpec, NodeData, SessionTree, filtered_tree
+from tui.widgets.key_footer import KeyFooter
 from tui.widgets.status_bar import StatusBar
 from tui.worker_errors import ReportsWorkerErrors
 
@@ -52,7 +56,7 @@ class SessionsScreen(ReportsWorkerErrors, Screen):
             yield SessionTree(self.context, id="session-tree")
             yield SessionDetails(id="session-details")
         yield StatusBar(self.context)
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def on_resize(self, event: events.Resize) -> None:
         self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
@@ -78,7 +82,9 @@ class SessionsScreen(ReportsWorkerErrors, Screen):
 
     def on_sessions_screen_agents_loaded(self, event: AgentsLoaded) -> None:
         if not self.filter_text:
-            self.query_one(SessionTree).show_agents(event.agents)
+            tree = self.query_one(SessionTree)
+            tree.show_agents(event.agents)
+            self._show_details(tree.cursor_node)
 
     # -- filtering -------------------------------------------------------------------------------
     @on(Input.Changed, "#session-filter")
@@ -107,14 +113,21 @@ class SessionsScreen(ReportsWorkerErrors, Screen):
 
     def on_sessions_screen_filter_ready(self, event: FilterReady) -> None:
         if event.text == self.filter_text:
-            self.query_one(SessionTree).show_filtered(event.specs)
-            if not event.specs:
-                self.query_one(SessionDetails).show_hint(f"No session title, id or project contains “{event.text}”.")
+            tree = self.query_one(SessionTree)
+            tree.show_filtered(event.specs)
+            if event.specs:
+                self._show_details(tree.cursor_node)  # the tree was refilled: no stale text
+            else:
+                self.query_one(SessionDetails).show_hint(
+                    Text.assemble("No session title, id or project contains “", log_text(event.text), "”."))
 
     # -- the cursor ---------------------------------------------------------------------------------
     @on(Tree.NodeHighlighted)
     def _node_highlighted(self, event: Tree.NodeHighlighted[NodeData]) -> None:
-        data = event.node.data
+        self._show_details(event.node)
+
+    def _show_details(self, node: TreeNode[NodeData] | None) -> None:
+        data = node.data if node is not None else None
         details = self.query_one(SessionDetails)
         if data is None or data.session is None:
             details.show_hint("enter or space expands; a session's transcript opens with enter.")

@@ -9,14 +9,16 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from indexer import Message as LogMessage, Session
 from tui.app_context import AppContext
 from tui.requests import CopySession
 from tui.display.humanize_time import ago, clock, duration
 from tui.display.log_text import log_text
+from tui.display.words import plural
 from tui.widgets.message_list import MessageList
+from tui.widgets.key_footer import KeyFooter
 from tui.widgets.status_bar import StatusBar
 from tui.worker_errors import ReportsWorkerErrors
 
@@ -51,7 +53,7 @@ class TranscriptScreen(ReportsWorkerErrors, Screen):
         yield Input(placeholder="Find in this transcript (enter: next, escape: close)", id="find")
         yield Static(id="find-info")
         yield StatusBar(self.context)
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def _header(self) -> Text:
         s = self.session
@@ -63,7 +65,7 @@ class TranscriptScreen(ReportsWorkerErrors, Screen):
         bits = [s.agent, s.project_name or "?", s.session_id, f"{clock(s.start_ts)} ({ago(s.start_ts, now)})"]
         if span := duration(s.start_ts, s.end_ts):
             bits.append(span)
-        bits.append(f"{s.message_count:,} messages")
+        bits.append(plural(s.message_count, "message"))
         if s.parent_session_id:
             bits.append(f"subagent of {s.parent_session_id[:12]}")
         if s.branched_from:

@@ -1,10 +1,14 @@
 """The messages around the selected hit (N before and after), the hit itself marked; for a
-memory hit, the whole memory (an episodic entry's fields, a fact, a scratchpad line)."""
+memory hit, the whole memory (an episodic entry's fields, a fact, a scratchpad line).
+
+The pane scrolls to the hit when it is below the fold (long tool output before it, a wide
+context), and takes focus (tab) so the arrows and page keys scroll it."""
 
 from __future__ import annotations
 
 from rich.console import Group
 from rich.text import Text
+from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
@@ -12,13 +16,22 @@ from indexer import Hit, Message
 from indexer.memory import MemoryHit
 from tui.display.humanize_time import clock
 from tui.display.log_text import log_text, mark_matches
+from tui.display.words import plural
 from tui.widgets.result_list import ROLE_LABELS, memory_hit_label
 
 LINES_PER_MESSAGE = 12  # context messages are trimmed hard, the hit itself gently
 LINES_FOR_HIT = 200
+LINES_ABOVE_HIT = 2  # when scrolled to the hit, the end of the message before it stays in view
 
 
-class ContextPane(VerticalScroll, can_focus=False):
+class ContextPane(VerticalScroll):
+    HELP_TITLE = "Preview"  # its keys' section in the help screen
+    BINDINGS = [
+        Binding("plus,equals_sign", "screen.context(1)", "More context", id="preview.context_more",
+                key_display="+"),
+        Binding("minus", "screen.context(-1)", "Less context", id="preview.context_less", key_display="-"),
+        Binding("h", "scroll_to_hit", "To the hit", id="preview.to_hit"),
+    ]
     COMPONENT_CLASSES = {
         "context-pane--header",
         "context-pane--role",
@@ -30,12 +43,15 @@ class ContextPane(VerticalScroll, can_focus=False):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.shown_ids: tuple[int, ...] = ()  # message ids on show, in order
+        self.hit_line = 0  # the line of the hit's label in the shown content
+        self.hit_height = 0  # the lines of the hit (its label and text)
 
     def compose(self):
         yield Static(id="context-body")
 
     def clear(self, message: str = "") -> None:
         self.shown_ids = ()
+        self.hit_line = 0
         self.query_one("#context-body", Static).update(Text(message, style="italic"))
 
     def show(self, hit: Hit, before: tuple[Message, ...], after: tuple[Message, ...], size: int, terms: list[str]) -> None:
@@ -50,8 +66,12 @@ class ContextPane(VerticalScroll, can_focus=False):
         header.append(f"\ncontext: {size} before and after  (+/- to change)", style=style("context-pane--dim"))
         parts: list = [header]
         self.shown_ids = tuple(m.id for m in (*before, hit.message, *after))
+        above_hit: list = []
         for message in (*before, hit.message, *after):
             is_hit = message.id == hit.message.id
+            if is_hit:
+                above_hit = list(parts)
+                hit_parts = len(parts)
             label = Text("\n")
             label.append(("▶ " if is_hit else "  ") + ROLE_LABELS.get(message.role, message.role),
                          style=style("context-pane--hit-role" if is_hit else "context-pane--role"))
@@ -64,12 +84,34 @@ class ContextPane(VerticalScroll, can_focus=False):
             parts.append(label)
             parts.append(body)
         self.query_one("#context-body", Static).update(Group(*parts))
-        self.scroll_home(animate=False)
+        self.hit_line = self._lines(above_hit) + 1  # the label starts with an empty line
+        self.hit_height = self._lines(parts[hit_parts:hit_parts + 2]) - 1
+        self.call_after_refresh(self.action_scroll_to_hit)
+
+    def _lines(self, parts: list) -> int:
+        """How many lines ``parts`` take at the pane's width (the scrollbar's gutter is kept, so
+        the width does not change when a scrollbar appears)."""
+        width = self.scrollable_content_region.width
+        if not parts or width <= 0:
+            return 0
+        console = self.app.console
+        return len(console.render_lines(Group(*parts), console.options.update_width(width), pad=False))
+
+    def action_scroll_to_hit(self) -> None:
+        """Show the hit from its first line: from the top when the hit (or half a pane of it)
+        fits under the header, else scrolled so that its label is near the top."""
+        if not self.shown_ids:
+            self.scroll_home(animate=False)
+            return
+        height = self.scrollable_content_region.height
+        fits = self.hit_line + min(self.hit_height, height // 2) < height
+        self.scroll_to(y=0 if fits else self.hit_line - LINES_ABOVE_HIT, animate=False)
 
     def show_memory(self, hit: MemoryHit, terms: list[str], folder: str) -> None:
         """One memory hit in full, its matches marked; ``folder`` names the memory folder."""
         style = self.get_component_rich_style
         self.shown_ids = ()
+        self.hit_line = self.hit_height = 0
         header = Text(no_wrap=False)
         header.append(memory_hit_label(hit), style=style("context-pane--header"))
         header.append(f"\n{folder}", style=style("context-pane--dim"))
@@ -107,4 +149,4 @@ def _trim(text: str, max_lines: int) -> str:
     lines = text.splitlines()
     if len(lines) <= max_lines:
         return text if len(text) < max_lines * 160 else text[: max_lines * 160] + "…"
-    return "\n".join(lines[:max_lines]) + f"\n… {len(lines) - max_lines} more lines"
+    return "\n".join(lines[:max_lines]) + f"\n… {plural(len(lines) - max_lines, 'more line')}"

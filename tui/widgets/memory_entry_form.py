@@ -40,6 +40,14 @@ class TagSuggester(Suggester):
         return None
 
 
+class MarkedCheckbox(Checkbox):
+    """A checkbox whose mark itself says on (✓) or off (blank), not only its colour."""
+
+    @property
+    def BUTTON_INNER(self) -> str:  # type: ignore[override]
+        return "✓" if self.value else " "
+
+
 def split_tags(value: str) -> tuple[str, ...]:
     return tuple(t.strip() for t in value.split(",") if t.strip())
 
@@ -74,12 +82,14 @@ class MemoryEntryForm(ModalScreen[EntryFormResult | None]):
         *,
         known_tags: Sequence[str] = (),
         offer_remove: bool = False,
+        remove: bool = False,
     ) -> None:
         super().__init__()
         self.form_title = title
         self.draft = draft or EpisodicDraft(summary="")
         self.known_tags = list(known_tags)
         self.offer_remove = offer_remove
+        self.remove_at_first = remove  # the checkbox's first state
 
     def compose(self) -> ComposeResult:
         d = self.draft
@@ -87,26 +97,27 @@ class MemoryEntryForm(ModalScreen[EntryFormResult | None]):
             yield Label(self.form_title, id="entry-form-title", markup=False)
             yield Label("Type (decision, failure, milestone, lesson, note)",
                         classes="entry-form-label")
+            # Pre-filled fields keep their text on focus: the first key edits, never replaces.
             yield Input(d.type, id="entry-type", suggester=SuggestFromList(EPISODE_TYPES),
-                        compact=True)
+                        compact=True, select_on_focus=False)
             yield Label("Summary", classes="entry-form-label")
-            yield Input(d.summary, id="entry-summary", compact=True)
+            yield Input(d.summary, id="entry-summary", compact=True, select_on_focus=False)
             yield Label("Detail", classes="entry-form-label")
             yield TextArea(d.detail, id="entry-detail", soft_wrap=True, compact=True)
             yield Label("Lesson", classes="entry-form-label")
-            yield Input(d.lesson, id="entry-lesson", compact=True)
+            yield Input(d.lesson, id="entry-lesson", compact=True, select_on_focus=False)
             yield Label("Tags, comma-separated", classes="entry-form-label")
             yield Input(", ".join(d.tags), id="entry-tags", suggester=TagSuggester(self.known_tags),
-                        compact=True)
+                        compact=True, select_on_focus=False)
             if self.known_tags:
                 known = ", ".join(self.known_tags[:12])
                 yield Static(f"in use: {known}", id="entry-known-tags", markup=False)
             yield Label("Importance (1-10)", classes="entry-form-label")
             yield Input(str(d.importance), id="entry-importance", type="integer", max_length=2,
-                        compact=True)
+                        compact=True, select_on_focus=False)
             if self.offer_remove:
-                yield Checkbox("Remove the line from the scratchpad (else mark it)",
-                               id="entry-remove")
+                yield MarkedCheckbox("Remove the line from the scratchpad (else mark it)",
+                                     self.remove_at_first, id="entry-remove")
             yield Static("", id="entry-form-error", markup=False)
             with Horizontal(id="entry-form-buttons"):  # ctrl+s saves, escape cancels
                 yield Button("Save", id="entry-save", variant="primary")

@@ -26,6 +26,7 @@ from indexer.memory import (
     sort_scored,
 )
 from tui.display.log_text import one_line
+from tui.display.words import plural
 from tui.screens.confirm import ConfirmScreen
 from tui.widgets.memory_entry_detail import MemoryEntryDetail
 from tui.widgets.memory_episodic_rows import COLUMNS, entry_row
@@ -108,8 +109,10 @@ class MemoryEpisodicPane(MemoryTierPane):
         return self.sort_reverse != (self.decayed_view and self.sort_by == "strength")
 
     def refresh_view(self) -> None:
+        """Redraw; the cursor stays on its entry, or at its place when the entry left the view
+        (archived while archived entries are hidden)."""
         now = self.now()
-        keep = self.selected_id()
+        keep, keep_row = self.selected_id(), self.table.cursor_row
         self.rows = self._current()
         self.marked &= {s.entry.id for s in self.rows}
         table = self.table
@@ -118,6 +121,8 @@ class MemoryEpisodicPane(MemoryTierPane):
             table.add_row(*entry_row(s, now, self.threshold, marked=s.entry.id in self.marked), key=s.entry.id)
         if keep is not None and any(s.entry.id == keep for s in self.rows):
             table.move_cursor(row=table.get_row_index(keep))
+        elif self.rows and keep_row > 0:
+            table.move_cursor(row=min(keep_row, len(self.rows) - 1))
         self._show_view_label()
         self._show_detail()
 
@@ -129,7 +134,7 @@ class MemoryEpisodicPane(MemoryTierPane):
             if self.marked:
                 parts.append(f"{len(self.marked)} marked")
         else:
-            parts.append(f"{len(self.rows)} entries")
+            parts.append(plural(len(self.rows), "entry", "entries"))
             parts.append("with archived" if self.show_archived else "archived hidden")
         self.query_one("#episodic-view", Static).update(Text(" · ".join(parts)))
         self.set_class(self.decayed_view, "-decayed")
@@ -296,7 +301,7 @@ class MemoryEpisodicPane(MemoryTierPane):
             ids = [chosen] if chosen else []
         if not ids:
             return
-        noun = f"{len(ids)} entries" if len(ids) > 1 else ids[0]
+        noun = plural(len(ids), "entry", "entries") if len(ids) > 1 else ids[0]
         self._write(lambda: self.store.archive_entries(ids, self.now()), f"Archived {noun}.")
 
     def action_restore(self) -> None:
@@ -319,7 +324,7 @@ class MemoryEpisodicPane(MemoryTierPane):
         )
         more = f"\n  … and {len(weak) - 12} more" if len(weak) > 12 else ""
         question = (
-            f"Archive all {len(weak)} entries under strength {self.threshold:.2f}? "
+            f"Archive all {plural(len(weak), 'entry', 'entries')} under strength {self.threshold:.2f}? "
             f"They stay in episodic.jsonl, marked archived, and can be restored.\n\n"
             f"{listed}{more}"
         )
@@ -328,10 +333,11 @@ class MemoryEpisodicPane(MemoryTierPane):
         def answered(yes: bool | None) -> None:
             if yes:
                 self._write(lambda: self.store.archive_entries(ids, self.now()),
-                            f"Archived {len(ids)} decayed entries.")
+                            f"Archived {plural(len(ids), 'decayed entry', 'decayed entries')}.")
 
         self.app.push_screen(
-            ConfirmScreen(f"Archive {len(weak)} decayed entries", question, yes="Archive all"),
+            ConfirmScreen(f"Archive {plural(len(weak), 'decayed entry', 'decayed entries')}", question,
+                          yes="Archive all"),
             answered,
         )
 

@@ -4,26 +4,23 @@ from __future__ import annotations
 
 from datetime import datetime
 
-import humanize
 from rich.text import Text
 
 from indexer.memory import EpisodicEntry, ScoredEntry
+from tui.display.humanize_time import dated
 from tui.display.log_text import one_line
 from tui.widgets.memory_strength_bar import strength_bar
 
 
 def age_label(entry: EpisodicEntry, now: datetime) -> str:
+    """``2026-06-24 · 6d``: the date, and how long ago in a few letters (never cut off)."""
     when = entry.when
-    if when is None:
-        return "no time"
-    if when > now:
-        return "in the future"
-    return humanize.naturaltime(now - when)
+    return dated(when.timestamp() if when is not None else None, now.timestamp(), compact=True)
 
 
 COLUMNS = (
     ("mark", "", 1),
-    ("time", "When", 14),
+    ("time", "When", 16),
     ("type", "Type", 9),
     ("summary", "Summary", 42),
     ("tags", "Tags", 16),

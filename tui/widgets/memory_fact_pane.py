@@ -8,7 +8,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Label, OptionList, Static, TextArea
+from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from indexer.memory import (
@@ -19,6 +19,7 @@ from indexer.memory import (
     MemoryNotFoundError,
 )
 from tui.display.log_text import one_line
+from tui.widgets.memory_editor import MemoryEditor
 from tui.widgets.memory_tier_pane import MemoryTierPane
 
 
@@ -39,7 +40,8 @@ class MemoryFactPane(MemoryTierPane):
         Binding("ctrl+t", "archive_at_cursor", "Archive key at cursor",
                 id="memory.fact.archive_at_cursor"),
         # Printable keys reach these only from the key list: the editor keeps what it types.
-        Binding("a", "archive_highlighted", "Archive", id="memory.fact.archive"),
+        # The same letters as in the Episodic tab: x archives, r restores, h shows archived.
+        Binding("x", "archive_highlighted", "Archive", id="memory.fact.archive"),
         Binding("r", "restore_highlighted", "Restore", id="memory.fact.restore"),
         Binding("h", "toggle_archived", "Show archived", id="memory.fact.show_archived"),
     ]
@@ -47,17 +49,16 @@ class MemoryFactPane(MemoryTierPane):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="fact-body"):
-            yield TextArea(id="fact-editor", language=editor_language("yaml"),
-                           show_line_numbers=True, tab_behavior="indent", soft_wrap=False)
+            yield MemoryEditor(id="fact-editor", language=editor_language("yaml"), soft_wrap=False)
             with Vertical(id="fact-side"):
                 yield Label("Facts", id="fact-side-title")
                 yield OptionList(id="fact-keys")
-                yield Static("a archive · r restore · h show archived", id="fact-side-help")
+                yield Static("x archive · r restore\nh show archived · enter edit", id="fact-side-help")
         yield Static("", id="fact-status")
 
     @property
-    def editor(self) -> TextArea:
-        return self.query_one("#fact-editor", TextArea)
+    def editor(self) -> MemoryEditor:
+        return self.query_one("#fact-editor", MemoryEditor)
 
     def on_mount(self) -> None:
         self.load()
@@ -82,13 +83,21 @@ class MemoryFactPane(MemoryTierPane):
             return []
 
     def _fill_keys(self) -> None:
+        """List the keys; the highlight stays on the key it was on (or at its place in the
+        list, when that key is now hidden)."""
         keys = self.query_one("#fact-keys", OptionList)
+        kept_key, kept_index = self._highlighted_key(), keys.highlighted
         keys.clear_options()
         for fact in self._facts():
             label = Text(one_line(fact.key, 24), style="italic dim" if fact.archived else "")
             if fact.archived:
                 label.append(" (archived)")
             keys.add_option(Option(label, id=fact.key))
+        if keys.option_count:
+            try:
+                keys.highlighted = keys.get_option_index(kept_key or "")
+            except OptionDoesNotExist:
+                keys.highlighted = min(kept_index or 0, keys.option_count - 1)
         self.query_one("#fact-side-title", Label).update(
             "Facts (with archived)" if self.show_archived else "Facts"
         )
@@ -102,6 +111,8 @@ class MemoryFactPane(MemoryTierPane):
 
     def action_save(self) -> None:
         text = self.editor.text
+        if text and not text.endswith("\n"):
+            text += "\n"  # a text file ends with a newline; the editor shows no last empty line
         issues = self.store.validate_facts(text)
         if issues:
             first = issues[0]
@@ -112,13 +123,14 @@ class MemoryFactPane(MemoryTierPane):
         try:
             self.store.save_fact_text(text)
         except ChangedOnDiskError as exc:
-            self._status("Not saved: fact.yml changed on disk since it was loaded.", error=True)
+            self._status("Not saved: fact.yml changed on disk since it was loaded. "
+                         "Copy your edit, then ctrl+l reloads the file.", error=True)
             self.refused(exc)
             return
         except FactFileError as exc:  # validate() passed, so only on odd input
             self._status(f"Not saved: {exc}", error=True)
             return
-        self._loaded_text = text
+        self._loaded_text = self.editor.text
         self._fill_keys()
         self._status("Saved fact.yml.")
         self.written()
@@ -171,9 +183,16 @@ class MemoryFactPane(MemoryTierPane):
 
     def _change_key(self, key: str, *, archive: bool) -> None:
         if self.has_unsaved_edits():
-            self.notify("Save (ctrl+s) or reload your edit of fact.yml first.",
+            self.notify("Save (ctrl+s) or reload (ctrl+l) your edit of fact.yml first.",
                         severity="warning")
             return
+        fact = next((f for f in self._facts_all() if f.key == key), None)
+        if fact is not None and fact.archived == archive:
+            state = "already archived" if archive else "not archived: there is nothing to restore"
+            self.notify(f"{key!r} is {state}.", severity="warning")
+            return
+        cursor = self.editor.cursor_location
+        scroll = self.editor.scroll_offset
         try:
             if archive:
                 self.store.archive_fact(key, self.now())
@@ -186,8 +205,23 @@ class MemoryFactPane(MemoryTierPane):
             self.notify(str(exc), severity="error")
             return
         self.load()
+        self._put_cursor_back(cursor, scroll)
         self._status(f"{'Archived' if archive else 'Restored'} {key!r}.")
         self.written()
+
+    def _put_cursor_back(self, cursor: tuple[int, int], scroll) -> None:
+        """After a rewrite the editor shows the same place, not line 1."""
+        editor = self.editor
+        last = editor.document.line_count - 1
+        row = min(cursor[0], last)
+        editor.cursor_location = (row, min(cursor[1], len(editor.document.get_line(row))))
+        editor.scroll_to(scroll.x, scroll.y, animate=False, immediate=True)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """enter on a key: edit it (the editor's cursor on its line)."""
+        event.stop()
+        if event.option.id is not None:
+            self.select_key(event.option.id)
 
     def action_archive_highlighted(self) -> None:
         key = self._highlighted_key()
@@ -203,7 +237,10 @@ class MemoryFactPane(MemoryTierPane):
         self.show_archived = not self.show_archived
         self._fill_keys()
 
-    def on_text_area_selection_changed(self, event: TextArea.SelectionChanged) -> None:
+    def on_text_area_selection_changed(self, event: MemoryEditor.SelectionChanged) -> None:
+        """The key list follows the cursor while you edit (not while you work in the list)."""
+        if not self.editor.has_focus:
+            return
         key = self.key_at_cursor()
         keys = self.query_one("#fact-keys", OptionList)
         if key is None:

@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Label, OptionList, Static, TextArea
+from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from indexer.memory import (
@@ -19,13 +19,16 @@ from indexer.memory import (
     ScratchpadItem,
 )
 from tui.display.log_text import one_line
+from tui.display.words import plural
 from tui.screens.confirm import ConfirmScreen
+from tui.widgets.memory_editor import MemoryEditor
 from tui.widgets.memory_entry_form import EntryFormResult, MemoryEntryForm
 from tui.widgets.memory_fact_pane import editor_language
 from tui.widgets.memory_pick_list import MemoryPickList
 from tui.widgets.memory_tier_pane import MemoryTierPane
 
 T = TypeVar("T")
+RELOAD_HINT = "ctrl+l reloads the files"  # the memory screen's reload key
 
 
 def item_label(item: ScratchpadItem, width: int = 60) -> Text:
@@ -44,10 +47,13 @@ class MemoryScratchpadPane(MemoryTierPane):
         Binding("f", "finish_task", "Finish task", id="memory.scratchpad.finish"),
     ]
 
+    def on_mount(self) -> None:
+        self._refused_drafts: dict[str, EntryFormResult] = {}  # by item text, until promoted
+        self.load()
+
     def compose(self) -> ComposeResult:
         with Horizontal(id="scratch-body"):
-            yield TextArea(id="scratch-editor", language=editor_language("markdown"),
-                           show_line_numbers=True, soft_wrap=True, tab_behavior="indent")
+            yield MemoryEditor(id="scratch-editor", language=editor_language("markdown"), soft_wrap=True)
             with Vertical(id="scratch-side"):
                 yield Label("Items", id="scratch-side-title")
                 yield OptionList(id="scratch-items")
@@ -55,11 +61,8 @@ class MemoryScratchpadPane(MemoryTierPane):
         yield Static("", id="scratch-status")
 
     @property
-    def editor(self) -> TextArea:
-        return self.query_one("#scratch-editor", TextArea)
-
-    def on_mount(self) -> None:
-        self.load()
+    def editor(self) -> MemoryEditor:
+        return self.query_one("#scratch-editor", MemoryEditor)
 
     def load(self) -> None:
         self._loaded_text = self.store.scratchpad_text()
@@ -78,8 +81,8 @@ class MemoryScratchpadPane(MemoryTierPane):
         items.clear_options()
         for item in self.store.scratchpad_items():
             items.add_option(Option(item_label(item), id=f"line-{item.line}"))
-        if keep is not None and items.option_count:
-            items.highlighted = min(keep, items.option_count - 1)
+        if items.option_count:
+            items.highlighted = min(keep or 0, items.option_count - 1)
         count = items.option_count
         self.query_one("#scratch-side-title", Label).update(f"Items ({count})")
 
@@ -110,7 +113,8 @@ class MemoryScratchpadPane(MemoryTierPane):
 
     def _refuse_if_unsaved(self) -> bool:
         if self.has_unsaved_edits():
-            self.notify("Save the scratchpad (ctrl+s) first.", severity="warning")
+            self.notify("Save (ctrl+s) or reload (ctrl+l) your edit of the scratchpad first.",
+                        severity="warning")
             return True
         return False
 
@@ -118,14 +122,16 @@ class MemoryScratchpadPane(MemoryTierPane):
 
     def action_save(self) -> None:
         text = self.editor.text
+        if text and not text.endswith("\n"):
+            text += "\n"  # a text file ends with a newline; the editor shows no last empty line
         try:
             self.store.save_scratchpad_text(text)
         except ChangedOnDiskError as exc:
-            self._status("Not saved: scratchpad.md changed on disk since it was loaded.",
-                         error=True)
+            self._status("Not saved: scratchpad.md changed on disk since it was loaded. "
+                         f"Copy your edit, then {RELOAD_HINT}.", error=True)
             self.refused(exc)
             return
-        self._loaded_text = text
+        self._loaded_text = self.editor.text
         self._fill_items()
         self._status("Saved scratchpad.md.")
         self.written()
@@ -159,11 +165,13 @@ class MemoryScratchpadPane(MemoryTierPane):
             self.notify(f"Line {item.line} was already promoted to {item.promoted_to}.",
                         severity="warning")
             return
+        kept = self._refused_drafts.get(item.text)  # what was typed before a refused promote
         form = MemoryEntryForm(
             f"Promote line {item.line} to episodic memory",
-            self.store.suggest_promotion(item.line),
+            kept.draft if kept else self.store.suggest_promotion(item.line),
             known_tags=self.store.known_tags(),
             offer_remove=True,
+            remove=kept.remove_item if kept else False,
         )
         self.app.push_screen(form, lambda result: self._promoted(item, result))
 
@@ -172,10 +180,13 @@ class MemoryScratchpadPane(MemoryTierPane):
             return
         entry = self._change(
             lambda: self.store.promote(item.line, self.now(), result.draft, remove=result.remove_item),
-            "Not promoted: a memory file changed on disk since it was loaded.",
+            f"Not promoted: a memory file changed on disk since it was loaded; {RELOAD_HINT}, "
+            "then promote again.",
         )
         if entry is None:
+            self._refused_drafts[item.text] = result
             return
+        self._refused_drafts.pop(item.text, None)
         self.load()
         what = "removed" if result.remove_item else "marked"
         self._status(f"Promoted line {item.line} to {entry.id} (line {what}).")
@@ -202,7 +213,7 @@ class MemoryScratchpadPane(MemoryTierPane):
         items = {i.line: i for i in self.store.scratchpad_items()}
         listed = "\n".join(f"  • {one_line(items[n].text, 60)}" for n in lines if n in items)
         question = (
-            (f"Promote {len(lines)} item(s) to episodic memory:\n{listed}\n\n" if lines
+            (f"Promote {plural(len(lines), 'item')} to episodic memory:\n{listed}\n\n" if lines
              else "Promote nothing.\n\n")
             + "Then clear scratchpad.md (a copy is kept in .history/)."
         )
@@ -213,10 +224,11 @@ class MemoryScratchpadPane(MemoryTierPane):
 
     def _finish(self, lines: list[int]) -> None:
         result = self._change(lambda: self.store.finish_task(lines, self.now()),
-                              "Task not finished: a memory file changed on disk.")
+                              f"Task not finished: a memory file changed on disk; {RELOAD_HINT}, "
+                              "then finish again.")
         if result is None:
             return
         self.load()
         kept = f", copy in .history/{result.history_path.name}" if result.history_path else ""
-        self._status(f"Task finished: {len(result.promoted)} item(s) promoted{kept}.")
+        self._status(f"Task finished: {plural(len(result.promoted), 'item')} promoted{kept}.")
         self.written()

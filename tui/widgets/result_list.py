@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from rich.cells import cell_len, set_cell_size
 from rich.text import Text
+from textual import events
 from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import OptionList
@@ -21,7 +22,7 @@ from indexer import Hit
 from indexer.memory import MemoryHit
 from indexer.search.query import Term, match_spans
 from indexer.search.snippets import make_snippet
-from tui.display.humanize_time import short_ago
+from tui.display.humanize_time import dated
 from tui.display.log_text import highlighted, one_line
 
 ROLE_LABELS = {"user": "user", "assistant": "assistant", "tool": "tool", "system": "system", "meta": "injected"}
@@ -107,6 +108,12 @@ class ResultList(OptionList):
         hit: MemoryHit
         what: str
 
+    @dataclass
+    class Typed(Message):
+        """A printable key that no binding wants: it belongs in the search box."""
+
+        character: str
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.hits: list[Hit] = []
@@ -137,7 +144,7 @@ class ResultList(OptionList):
         text = Text(no_wrap=True, overflow="ellipsis", end="")
         text.append(s.agent + "  ", style=style("result-list--agent", partial=True))
         text.append(fit(project, min(24, cell_len(project))) + "  ", style=style("result-list--project", partial=True))
-        text.append(short_ago(hit.message.ts or s.start_ts, now) + "  ", style=style("result-list--time", partial=True))
+        text.append(dated(hit.message.ts or s.start_ts, now) + "  ", style=style("result-list--time", partial=True))
         role = ROLE_LABELS.get(hit.message.role, hit.message.role)
         if hit.message.kind != "text":
             role += " · " + hit.message.kind.replace("_", " ")
@@ -200,6 +207,12 @@ class ResultList(OptionList):
             self.post_message(self.MemoryChosen(item))
         elif item is not None:
             self.post_message(self.Chosen(item))
+
+    def on_key(self, event: events.Key) -> None:
+        if event.is_printable and event.character and event.key not in self.screen.active_bindings:
+            event.stop()
+            event.prevent_default()
+            self.post_message(self.Typed(event.character))
 
     def action_copy(self, what: str) -> None:
         item = self.current_item

@@ -140,7 +140,7 @@ class RuleDetail(VerticalScroll):
         elif status in (REJECTED, ARCHIVED):
             parts.append(Text(
                 f"{STATUS_LABELS[status].capitalize()} {when(rule.decided_at, now)}"
-                f" by {make_visible(rule.decided_by or 'unknown')} · u sends it back to pending",
+                f" by {make_visible(rule.decided_by or 'unknown')} · U sends it back to pending",
                 style=muted,
             ))
         self.query_one("#rule-detail-text", Static).update(Group(*parts))

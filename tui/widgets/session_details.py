@@ -18,8 +18,10 @@ class SessionDetails(VerticalScroll, can_focus=False):
     def compose(self):
         yield Static(id="session-details-body")
 
-    def show_hint(self, hint: str) -> None:
-        self.query_one("#session-details-body", Static).update(Text(hint, style="italic"))
+    def show_hint(self, hint: str | Text) -> None:
+        text = Text(hint) if isinstance(hint, str) else hint.copy()
+        text.stylize("italic")
+        self.query_one("#session-details-body", Static).update(text)
 
     def show(self, session: Session, resume: str, now: float) -> None:
         key_style = self.get_component_rich_style("session-details--key")

@@ -14,7 +14,9 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from indexer import Index, Session
-from tui.display.humanize_time import day_label, duration, short_ago
+from indexer.sources.base import is_slash_command
+from tui.display.humanize_time import clock, dated, day_label, duration
+from tui.display.words import plural
 from tui.display.log_text import one_line
 from tui.worker_errors import ReportsWorkerErrors
 
@@ -47,26 +49,31 @@ class ChildSpec:
 
 
 def session_label(session: Session, first_prompt: str | None, now: float, subagents: int = 0) -> Text:
+    """Its start (the time of day: the day is the node above), title, size and length."""
     title = session.title or first_prompt or "(no prompt)"
     label = Text(no_wrap=True, overflow="ellipsis")
-    label.append(one_line(title, 70))
-    details = [f"{session.message_count:,} msgs"]
+    label.append(clock(session.start_ts)[-5:] if session.start_ts is not None else "--:--", style="dim")
+    label.append("  " + one_line(title, 60))
+    details = [plural(session.message_count, "msg")]
     if span := duration(session.start_ts, session.end_ts):
         details.append(span)
     if subagents:
-        details.append(f"{subagents} subagent{'s' * (subagents != 1)}")
-    details.append(short_ago(session.start_ts, now))
+        details.append(plural(subagents, "subagent"))
     label.append("  " + " · ".join(details), style="dim")
     return label
 
 
+def last_seen(ts: float | None, now: float) -> str:
+    return f" · last {dated(ts, now)}" if ts is not None else ""
+
+
 def _first_prompt(index: Index, session: Session) -> str | None:
+    """An untitled session's first real prompt (a slash command only when there is no other)."""
     if session.title:
         return None
-    for m in index.messages(session, limit=20):
-        if m.role == "user" and m.kind == "text" and m.text.strip():
-            return m.text
-    return None
+    typed = [m.text for m in index.messages(session, limit=20)
+             if m.role == "user" and m.kind == "text" and m.text.strip()]
+    return next((t for t in typed if not is_slash_command(t)), typed[0] if typed else None)
 
 
 def session_specs(index: Index, sessions: list[Session], now: float) -> list[ChildSpec]:
@@ -84,13 +91,13 @@ def children_of(index: Index, data: NodeData, now: float) -> list[ChildSpec]:
     if data.kind == "agent":
         return [
             ChildSpec(Text.assemble(one_line(p.project_name or p.project_path or "(no project)", 60),
-                                    (f"  {p.session_count} session{'s' * (p.session_count != 1)} · {short_ago(p.last_ts, now)}", "dim")),
+                                    (f"  {plural(p.session_count, 'session')}{last_seen(p.last_ts, now)}", "dim")),
                       NodeData("project", data.agent, p.project_path))
             for p in index.projects(data.agent)
         ]
     if data.kind == "project":
         return [
-            ChildSpec(Text.assemble(day_label(day, now), (f"  {count} session{'s' * (count != 1)}", "dim")),
+            ChildSpec(Text.assemble(day_label(day, now), (f"  {plural(count, 'session')}", "dim")),
                       NodeData("day", data.agent, data.project_path, day=day))
             for day, count in index.days(data.agent, data.project_path)
         ]
@@ -101,9 +108,38 @@ def children_of(index: Index, data: NodeData, now: float) -> list[ChildSpec]:
     return []
 
 
+def matching_sessions(index: Index, text: str, limit: int) -> tuple[list[Session], dict[int, list[Session]]]:
+    """Top-level sessions whose title, id or project contains ``text``, newest first, with the
+    subagents that match (by row id of their parent): a subagent's match brings its parent."""
+    tops: dict[int, Session] = {}
+    matched_subagents: dict[int, list[Session]] = {}
+    for s in index.sessions(text=text, limit=limit):
+        parent = index.parent(s) if s.parent_session_id else None
+        if parent is None:
+            tops.setdefault(s.id, s)
+            continue
+        tops.setdefault(parent.id, parent)
+        matched_subagents.setdefault(parent.id, []).append(s)
+    ordered = sorted(tops.values(), key=lambda s: (s.start_ts or 0.0, s.id), reverse=True)
+    return ordered, matched_subagents
+
+
+def _filtered_session_specs(index: Index, sessions: list[Session], subagents: dict[int, list[Session]],
+                            now: float) -> list[ChildSpec]:
+    specs = session_specs(index, sessions, now)
+    for spec in specs:
+        assert spec.data.session is not None
+        found = subagents.get(spec.data.session.id)
+        if found:  # only the matching subagents, shown open
+            spec.nested = session_specs(index, sorted(found, key=lambda s: (s.start_ts or 0.0, s.id)), now)
+            spec.expandable = spec.expand = spec.data.loaded = True
+    return specs
+
+
 def filtered_tree(index: Index, text: str, now: float, limit: int = 200) -> list[ChildSpec]:
-    """The whole path to every top-level session whose title, id or project contains ``text``."""
-    sessions = index.sessions(text=text, parent=None, limit=limit)
+    """The whole path to every session whose title, id or project contains ``text``; a matching
+    subagent is shown under its parent."""
+    sessions, subagents = matching_sessions(index, text, limit)
     agents: dict[str, dict[str | None, dict[str, list[Session]]]] = {}
     for s in sessions:
         day = day_of(s)
@@ -115,7 +151,7 @@ def filtered_tree(index: Index, text: str, now: float, limit: int = 200) -> list
             first = next(iter(days.values()))[0]
             day_specs = [
                 ChildSpec(Text(day_label(day, now)), NodeData("day", agent, path, day=day, loaded=True), expand=True,
-                          nested=session_specs(index, day_sessions, now))
+                          nested=_filtered_session_specs(index, day_sessions, subagents, now))
                 for day, day_sessions in days.items()
             ]
             project_specs.append(ChildSpec(Text(one_line(first.project_name or path or "(no project)", 60)),
@@ -166,7 +202,7 @@ class SessionTree(ReportsWorkerErrors, Tree[NodeData]):
     def show_agents(self, agents: list[tuple[str, int]]) -> None:
         self.clear()
         for agent, count in agents:
-            self.root.add(Text.assemble((agent, "bold"), (f"  {count:,} sessions", "dim")), NodeData("agent", agent))
+            self.root.add(Text.assemble((agent, "bold"), (f"  {plural(count, 'session')}", "dim")), NodeData("agent", agent))
         self.root.expand()
         self.cursor_line = 0
 

@@ -10,6 +10,7 @@ from textual.containers import Horizontal
 from textual.widgets import ProgressBar, Static
 
 from tui.display.humanize_time import ago
+from tui.display.words import plural
 
 if TYPE_CHECKING:
     from tui.app_context import AppContext, IndexActivity
@@ -27,7 +28,7 @@ def describe_activity(activity: "IndexActivity") -> str:
     p = activity.progress
     return (
         f"indexing {p.files_done:,}/{p.files_total:,} files · {p.bytes_done / 1e6:,.1f}/"
-        f"{p.bytes_total / 1e6:,.1f} MB · {p.sessions_touched:,} sessions{_eta(p.eta_seconds)}"
+        f"{p.bytes_total / 1e6:,.1f} MB · {plural(p.sessions_touched, 'session')}{_eta(p.eta_seconds)}"
     )
 
 
@@ -37,7 +38,7 @@ class StatusBar(Horizontal):
 
     DEFAULT_CSS = """
     StatusBar { height: 1; }
-    StatusBar > #status-text { width: 1fr; height: 1; }
+    StatusBar > #status-text { width: 1fr; height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
     StatusBar > ProgressBar { width: 40; height: 1; display: none; }
     StatusBar.-big-run > ProgressBar { display: block; }
     """
@@ -63,15 +64,14 @@ class StatusBar(Horizontal):
         text.append(context.index_label, style="bold")
         stats = context.value("stats")
         if stats is not None:
-            text.append(f" · {stats.sessions:,} sessions · {stats.messages:,} messages")
+            text.append(f" · {plural(stats.sessions, 'session')} · {plural(stats.messages, 'message')}")
             if stats.last_indexed:
                 text.append(f" · updated {ago(stats.last_indexed, context.now())}")
             else:
                 text.append(" · never updated")
         pending = context.value("pending_rules")
         if pending:
-            plural = "s" if pending != 1 else ""
-            text.append(f" · {pending} rule{plural} to review (F5)", style="bold")
+            text.append(f" · {plural(pending, 'rule')} to review (F5)", style="bold")
         activity = context.value("activity")
         if activity is not None:
             text.append(" · ")
