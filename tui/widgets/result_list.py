@@ -24,6 +24,7 @@ from indexer.search.query import Term, match_spans
 from indexer.search.snippets import make_snippet
 from tui.display.humanize_time import dated
 from tui.display.log_text import highlighted, one_line
+from tui.display.words import plural
 
 ROLE_LABELS = {"user": "user", "assistant": "assistant", "tool": "tool", "system": "system", "meta": "injected"}
 MEMORY_SNIPPET_COLUMNS = 120
@@ -150,7 +151,8 @@ class ResultList(OptionList):
             role += " · " + hit.message.kind.replace("_", " ")
         text.append(role, style=style("result-list--role", partial=True))
         if matches:
-            text.append(f"  · {matches} matching in this session", style=style("result-list--time", partial=True))
+            # messages of this session that matched; short, so the date beside it leaves it whole
+            text.append(f"  · {plural(matches, 'match', 'matches')}", style=style("result-list--time", partial=True))
         text.append("\n  ")
         text.append_text(highlighted(hit.snippet, hit.spans, style("result-list--match", partial=True)))
         return text
