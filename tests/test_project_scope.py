@@ -69,6 +69,18 @@ def test_a_repository_means_its_root_and_what_is_under_it(tree, tmp_path):
     assert len(found(index, None)) == 5
 
 
+def test_the_session_view_keeps_the_same_project(tree, tmp_path):
+    """ctrl+g with ctrl+o on: the session-level search keeps the same project's sessions, for
+    one word and for several (a sibling folder named repo-other has them all, and is left out)."""
+    scope = project_scope_of(tree["repo-sub"], home=tree["home"])
+    index = Index(indexed(tree, tmp_path))
+    for query in ("needle", "needle found repo"):
+        result = index.search(query, now=FIXED_NOW, project_scope=scope, by_session=True)
+        assert {s.session.session_id for s in result.sessions} == {"s-repo", "s-repo-sub"}, query
+    unscoped = index.search("needle found repo", now=FIXED_NOW, by_session=True)
+    assert {s.session.session_id for s in unscoped.sessions} == {"s-repo", "s-repo-sub", "s-repo-other"}
+
+
 def test_outside_a_repository_the_folder_alone(tree, tmp_path):
     """Started from ~/work: neither the projects under it nor every path containing "work"."""
     scope = project_scope_of(tree["work"], home=tree["home"])
