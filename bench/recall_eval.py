@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
 
 FRESH = """
 import sys, time
-import indexer, indexer.query  # the hook has these already
+import indexer, indexer.search.query  # the hook has these already
 t0 = time.perf_counter()
 import indexer.agents.recall as recall
 t1 = time.perf_counter()
