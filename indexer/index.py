@@ -15,6 +15,7 @@ from typing import Callable, Iterator
 
 from indexer.config import SourceRoots
 from indexer.ingest import IndexLock, IndexSummary, ProgressCallback, update_index
+from indexer.ingest.failures import FailedFile, failed_files
 from indexer.models import Message, Session
 from indexer.search.fts import SearchResult, run_search
 from indexer.search.query import Query, parse_query
@@ -79,6 +80,10 @@ class Index:
     ) -> IndexSummary:
         """Index what is new under ``roots``. Raises ``IndexBusyError`` if another run holds the lock."""
         return update_index(self.conn, self.path, roots, progress=progress, should_stop=should_stop, now=now)
+
+    def failing_files(self) -> list[FailedFile]:
+        """Log files that could not be stored, as they were then (skipped until they change)."""
+        return failed_files(self.conn)
 
     def delete_files(self) -> None:
         """Delete the index and its side file (``--rebuild``: the next ``update`` starts afresh).

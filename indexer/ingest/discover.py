@@ -5,13 +5,27 @@ from __future__ import annotations
 import os
 from typing import Iterator
 
+from pathlib import Path
+
 from indexer.config import SourceRoots
 from indexer.sources import PARSERS
 
 
+def resolved_roots(roots: SourceRoots) -> SourceRoots:
+    """Each root as an absolute path with symlinks resolved, once: the same folder spelled two
+    ways (``logs`` and ``/home/me/logs``) is one folder, so its files are indexed once."""
+    out: dict[str, tuple[Path, ...]] = {}
+    for agent, paths in roots.items():
+        unique = dict.fromkeys(Path(os.path.realpath(os.path.expanduser(str(p)))) for p in paths)
+        out[agent] = tuple(unique)
+    return SourceRoots(out)
+
+
 def discover(roots: SourceRoots, problems: list[str]) -> Iterator[tuple[str, str, os.stat_result]]:
-    """Yield (agent, path, stat) for every log file under the roots; errors are collected."""
+    """Yield (agent, path, stat) for every log file under the roots; errors are collected.
+    A file reached twice (nested roots, a symlink to a file) is yielded once."""
     seen: set[str] = set()
+    seen_files: set[tuple[int, int]] = set()
     for agent, paths in roots.items():
         module = PARSERS[agent]
         for root in paths:
@@ -36,7 +50,8 @@ def discover(roots: SourceRoots, problems: list[str]) -> Iterator[tuple[str, str
                     except OSError as exc:
                         problems.append(f"{entry.path}: cannot stat ({exc.strerror or exc})")
                         continue
-                    if entry.path in seen:
+                    if entry.path in seen or (st.st_dev, st.st_ino) in seen_files:
                         continue
                     seen.add(entry.path)
+                    seen_files.add((st.st_dev, st.st_ino))
                     yield agent, entry.path, st

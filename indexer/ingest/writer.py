@@ -1,10 +1,12 @@
 """The only writer of the main index file: stores prepared files, keeps sessions and files current.
 
-A file that disappears keeps its rows: agents prune old transcripts, we do not.
+A file that disappears keeps its rows: agents prune old transcripts, we do not. A file that
+cannot be stored costs that file only (``indexer.ingest.failures``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sqlite3
@@ -13,10 +15,12 @@ from pathlib import Path
 from typing import Callable
 
 from indexer.config import SourceRoots
-from indexer.ingest.discover import discover
+from indexer.ingest import failures
+from indexer.ingest.discover import discover, resolved_roots
 from indexer.ingest.lock import IndexLock
 from indexer.ingest.prepare import FileJob, PreparedFile
 from indexer.ingest.progress import IndexProgress, IndexSummary, ProgressCallback
+from indexer.ingest.sanitise import storable_path
 from indexer.ingest.side import ensure_paired
 from indexer.ingest.stream import PreparedStream
 from indexer.sources.base import SessionMeta, project_name_of
@@ -45,22 +49,36 @@ class Ingester:
     ) -> IndexSummary:
         started = time.monotonic()
         conn = self.conn
+        roots = resolved_roots(roots)
         # Only what the stat comparison needs: a no-change run must stay cheap at 50k files.
         known: dict[str, tuple] = {
             r[0]: r[1:]
-            for r in conn.execute("SELECT path, id, size, mtime_ns, inode, missing FROM files").fetchall()
+            for r in conn.execute("SELECT path, id, size, mtime_ns, ctime_ns, inode, missing FROM files").fetchall()
         }
-        found = list(discover(roots, self.summary.problems))
+        failed = failures.load_failures(conn)
+        found = [(agent, path, st, storable_path(path)) for agent, path, st in discover(roots, self.summary.problems)]
         self.summary.files_seen = len(found)
         work = []
-        for agent, path, st in found:
-            seen = known.get(path)
-            if seen and seen[1:] == (st.st_size, st.st_mtime_ns, st.st_ino, 0):
-                continue
-            work.append((agent, path, st, self._file_row(seen[0]) if seen else None))
+        ctime_unknown: list[tuple[int, int]] = []
+        for agent, path, st, key in found:
+            if key in failed and failed[key] == failures.stat_key(st):
+                continue  # failed as it is now: tried again when it changes
+            seen = known.get(key)
+            from_start = False
+            if seen and (seen[1], seen[2], seen[4], seen[5]) == (st.st_size, st.st_mtime_ns, st.st_ino, 0):
+                if seen[3] == st.st_ctime_ns:
+                    continue
+                if seen[3] == 0:  # indexed before inode change times were kept: note it, read nothing
+                    ctime_unknown.append((st.st_ctime_ns, seen[0]))
+                    continue
+                # Same size and mtime but its inode changed since: rewritten with its mtime put back.
+                from_start = True
+            work.append((agent, path, st, self._file_row(seen[0]) if seen else None, from_start))
+        if ctime_unknown:
+            conn.executemany("UPDATE files SET ctime_ns = ? WHERE id = ?", ctime_unknown)
         # Newest first: the sessions people look for are mostly recent ones.
         work.sort(key=lambda w: w[2].st_mtime_ns, reverse=True)
-        prog = IndexProgress(files_total=len(work), bytes_total=sum(max(0, w[2].st_size - (w[3].offset if w[3] else 0)) for w in work))
+        prog = IndexProgress(files_total=len(work), bytes_total=sum(max(0, w[2].st_size - (w[3].offset if w[3] and not w[4] else 0)) for w in work))
         if progress:
             progress(prog)
 
@@ -71,7 +89,7 @@ class Ingester:
 
         ensure_paired(conn, announce)
         touched: set[int] = set()
-        jobs = [self._job(agent, path, st, row) for agent, path, st, row in work]
+        jobs = [self._job(agent, path, st, row, from_start) for agent, path, st, row, from_start in work]
         stream = PreparedStream(
             jobs, self.now, self.db_path, next_message_id(conn), bytes_total=prog.bytes_total
         )
@@ -84,6 +102,7 @@ class Ingester:
             stream.close()
         if progress:
             progress(prog)
+        self.summary.files_failing = failures.failing_count(conn)
         self.summary.sessions_touched = len(touched)
         self.summary.seconds = time.monotonic() - started
         return self.summary
@@ -108,8 +127,8 @@ class Ingester:
                     self.summary.stopped = True
                     break
                 job = prepared.job
-                prog.current = job.path
-                self._store(prepared, touched)
+                prog.current = job.key
+                self._store_one(prepared, touched)
                 prog.files_done += 1
                 prog.bytes_done += max(0, job.size - (job.row.offset if job.row else 0))
                 prog.sessions_touched = len(touched)
@@ -122,7 +141,9 @@ class Ingester:
                         progress(prog)
             stream.commit_side()
             if not self.summary.stopped:
-                self._mark_missing(roots, known, {p for _, p, _ in found})
+                present = {key for _, _, _, key in found}
+                self._mark_missing(roots, known, present)
+                self._forget_gone_failures(present)
             conn.execute(
                 "INSERT INTO meta(key, value) VALUES('last_indexed', ?)"
                 " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -130,7 +151,8 @@ class Ingester:
             )
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
             raise
 
     def _file_row(self, file_id: int) -> FileRow:
@@ -142,19 +164,53 @@ class Ingester:
         return FileRow(*r)
 
     def _mark_missing(self, roots: SourceRoots, known: dict[str, tuple], present: set[str]) -> None:
-        root_prefixes = tuple(str(p).rstrip("/") + "/" for p in roots.all_paths())
-        for path, (file_id, _size, _mtime, _inode, missing) in known.items():
+        root_prefixes = tuple(storable_path(str(p)).rstrip("/") + "/" for p in roots.all_paths())
+        for path, (file_id, _size, _mtime, _ctime, _inode, missing) in known.items():
             if path in present or missing or not path.startswith(root_prefixes):
                 continue
             self.conn.execute("UPDATE files SET missing = 1 WHERE id = ?", (file_id,))
             self.summary.files_missing += 1
 
+    def _forget_gone_failures(self, present: set[str]) -> None:
+        for path in failures.load_failures(self.conn):
+            if path not in present:
+                failures.clear_failure(self.conn, path)
+
     # -- one file --------------------------------------------------------------
-    def _job(self, agent: str, path: str, st: os.stat_result, row: FileRow | None) -> FileJob:
+    def _job(self, agent: str, path: str, st: os.stat_result, row: FileRow | None, from_start: bool = False) -> FileJob:
         meta = SessionMeta()
         if row and row.session_rowid is not None:
             self._load_meta(row.session_rowid, meta)
-        return FileJob(agent, path, st.st_size, st.st_mtime, st.st_mtime_ns, st.st_ino, row, meta)
+        return FileJob(agent, path, st.st_size, st.st_mtime, st.st_mtime_ns, st.st_ino, row, meta,
+                       ctime_ns=st.st_ctime_ns, from_start=from_start)
+
+    def _store_one(self, prepared: PreparedFile, touched: set[int]) -> None:
+        """Store one file inside a savepoint: what one file raises rolls back that file only,
+        and the file is recorded as failing (see ``indexer.ingest.failures``)."""
+        job = prepared.job
+        stat = (job.size, job.mtime_ns, job.ctime_ns, job.inode)
+        if prepared.problem and not prepared.problem.endswith("vanished before it could be read"):
+            self.summary.problems.append(prepared.problem)
+            reason = prepared.problem.split(": ", 1)[-1] if prepared.problem.startswith(job.key) else prepared.problem
+            failures.record_failure(self.conn, job.agent, job.key, stat, prepared.first_line, reason, self.now)
+            return
+        before = dataclasses.replace(self.summary, problems=list(self.summary.problems))
+        self.conn.execute("SAVEPOINT one_file")
+        try:
+            self._store(prepared, touched)
+        except Exception as exc:
+            if not failures.is_per_file(exc):
+                raise
+            self.conn.execute("ROLLBACK TO one_file")
+            self.conn.execute("RELEASE one_file")
+            self.summary = before
+            self._next_ordinal.clear()  # what it counted may have been rolled back
+            reason = failures.reason_of(exc)
+            self.summary.problems.append(f"{job.key}:{prepared.first_line}: {reason} (file skipped until it changes)")
+            failures.record_failure(self.conn, job.agent, job.key, stat, prepared.first_line, reason, self.now)
+            return
+        self.conn.execute("RELEASE one_file")
+        failures.clear_failure(self.conn, job.key)
 
     def _store(self, prepared: PreparedFile, touched: set[int]) -> None:
         """Write one prepared file: replace or extend its rows, update its session and file."""
@@ -176,7 +232,7 @@ class Ingester:
         meta = prepared.meta
         session_rowid = row.session_rowid if row else None
         if meta.session_id and (prepared.rows or session_rowid is not None):
-            session_rowid = self._upsert_session(job.agent, job.path, meta, session_rowid)
+            session_rowid = self._upsert_session(job.agent, job.key, meta, session_rowid)
             file_id = self._upsert_file(prepared, session_rowid)
             added = self._insert_messages(session_rowid, file_id, prepared)
             self._refresh_session_counts(session_rowid)
@@ -257,24 +313,25 @@ class Ingester:
             session_rowid,
             job.size,
             job.mtime_ns,
+            job.ctime_ns,
             job.inode,
             prepared.consumed,
             prepared.head_hash,
             prepared.tail_hash,
-            json.dumps(prepared.state, ensure_ascii=False),
+            json.dumps(prepared.state),  # ASCII: a lone surrogate in the state is kept as an escape
             self.now,
         )
         if row:
             self.conn.execute(
-                "UPDATE files SET agent=?, session_rowid=?, size=?, mtime_ns=?, inode=?, offset=?,"
+                "UPDATE files SET agent=?, session_rowid=?, size=?, mtime_ns=?, ctime_ns=?, inode=?, offset=?,"
                 " head_hash=?, tail_hash=?, parser_state=?, indexed_at=?, missing=0 WHERE id=?",
                 (*values, row.id),
             )
             return row.id
         cur = self.conn.execute(
-            "INSERT INTO files(path, agent, session_rowid, size, mtime_ns, inode, offset, head_hash,"
-            " tail_hash, parser_state, indexed_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-            (job.path, *values),
+            "INSERT INTO files(path, agent, session_rowid, size, mtime_ns, ctime_ns, inode, offset, head_hash,"
+            " tail_hash, parser_state, indexed_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            (job.key, *values),
         )
         return int(cur.lastrowid)
 
