@@ -17,7 +17,6 @@ from typing import Callable
 from indexer.config import SourceRoots
 from indexer.ingest import failures
 from indexer.ingest.discover import discover, resolved_roots
-from indexer.ingest.lock import IndexLock
 from indexer.ingest.prepare import FileJob, PreparedFile
 from indexer.ingest.progress import IndexProgress, IndexSummary, ProgressCallback
 from indexer.ingest.sanitise import storable_path
@@ -27,14 +26,13 @@ from indexer.sources.base import SessionMeta, project_name_of
 from indexer.store.models import FileRow
 from indexer.store.side_file import IN_MAIN, IN_SIDE, next_message_id
 
-WRITER_CACHE_KIB = 128 * 1024
-
 
 class Ingester:
     """One index run over a connection. Not thread-safe; one per run."""
 
-    def __init__(self, conn: sqlite3.Connection, db_path: Path, now: float | None = None):
+    def __init__(self, conn: sqlite3.Connection, db_path: Path, now: float | None = None, *, one_process: bool = False):
         self.conn = conn
+        self.one_process = one_process  # no helper process (after one died)
         self.db_path = Path(db_path)
         self.now = now if now is not None else time.time()
         self.summary = IndexSummary()
@@ -91,7 +89,8 @@ class Ingester:
         touched: set[int] = set()
         jobs = [self._job(agent, path, st, row, from_start) for agent, path, st, row, from_start in work]
         stream = PreparedStream(
-            jobs, self.now, self.db_path, next_message_id(conn), bytes_total=prog.bytes_total
+            jobs, self.now, self.db_path, next_message_id(conn), bytes_total=prog.bytes_total,
+            allow_helper=not self.one_process,
         )
         try:
             # Deferred, not IMMEDIATE: IMMEDIATE would also lock the attached side file, which
@@ -151,8 +150,11 @@ class Ingester:
             )
             conn.execute("COMMIT")
         except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
+            if conn.in_transaction:  # SQLite may have rolled back itself (a full disk): keep its error
+                try:
+                    conn.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
             raise
 
     def _file_row(self, file_id: int) -> FileRow:
@@ -383,19 +385,3 @@ class Ingester:
             " (SELECT count(*), min(ts), max(ts) FROM messages WHERE session_rowid = ?) WHERE id = ?",
             (session_rowid, session_rowid),
         )
-
-
-def update_index(
-    conn: sqlite3.Connection,
-    db_path: Path,
-    roots: SourceRoots,
-    *,
-    progress: ProgressCallback | None = None,
-    should_stop: Callable[[], bool] | None = None,
-    now: float | None = None,
-) -> IndexSummary:
-    """Bring the index up to date with the logs under ``roots`` (one writer at a time)."""
-    with IndexLock(db_path):
-        # The dedup index takes random keys: a bigger page cache saves ~20% of a cold build.
-        conn.execute(f"PRAGMA cache_size = -{WRITER_CACHE_KIB}")
-        return Ingester(conn, db_path, now=now).run(roots, progress, should_stop)

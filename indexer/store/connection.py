@@ -1,27 +1,58 @@
-"""Opening the index: WAL mode, the schema version checked (and migrated), the side file attached."""
+"""Opening the index: WAL mode, the schema version checked (and migrated), the side file attached.
+
+Readers open it read-only, so searching works on read-only media and never takes a write lock;
+where even SQLite's shared-memory file cannot be made (read-only media), the file is opened as
+immutable. Every failure comes out as an ``IndexError_`` that says what is wrong
+(``indexer.store.health``).
+"""
 
 from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from urllib.parse import quote
 
 from indexer.store import side_file
-from indexer.store.errors import IndexCorruptError, IndexOutdatedError, IndexTooNewError
+from indexer.store.errors import IndexOutdatedError, IndexTooNewError, IndexUnavailableError
+from indexer.store.health import diagnose, is_read_only_place
 from indexer.store.migrations import migrate
 from indexer.store.schema import SCHEMA_VERSION
 
+BUSY_TIMEOUT_MS = 5000
 
-def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
+
+def read_only_uri(path: Path, *, immutable: bool = False) -> str:
+    """A ``file:`` URI opening ``path`` read-only (``immutable``: without a lock or a -shm file)."""
+    return f"file:{quote(str(path))}?mode=ro" + ("&immutable=1" if immutable else "")
+
+
+def connect(path: Path, *, readonly: bool = False, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Connection:
     """Open the index with WAL so searches read while an index run writes."""
     path = Path(path)
+    if path.is_dir():
+        raise IndexUnavailableError(path, "it is a folder, not an index file; give --db a file path")
+    if not readonly and path.exists() and is_read_only_place(path):
+        readonly = True  # read-only media or rights: read it as it is; an update says why it cannot
+    try:
+        conn = _open(path, readonly, busy_timeout_ms)
+    except sqlite3.Error as exc:
+        raise diagnose(path, exc) from exc
+    except OSError as exc:
+        raise diagnose(path, exc) from exc
+    return conn
+
+
+def _open(path: Path, readonly: bool, busy_timeout_ms: int) -> sqlite3.Connection:
     if readonly:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False, isolation_level=None)
+        immutable = is_read_only_place(path)
+        conn = sqlite3.connect(read_only_uri(path, immutable=immutable), uri=True, check_same_thread=False,
+                               isolation_level=None)
     else:
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
     conn.row_factory = sqlite3.Row
     try:
-        conn.execute("PRAGMA busy_timeout = 5000")
+        conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
         if not readonly:
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
@@ -36,9 +67,9 @@ def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
             # Touch the tables so a truncated or foreign file fails here, not mid-search.
             conn.execute("SELECT count(*) FROM meta").fetchone()
         side_file.attach(conn, path, readonly=readonly)
-    except sqlite3.DatabaseError as exc:
+    except BaseException:
         conn.close()
-        raise IndexCorruptError(path, str(exc)) from exc
+        raise
     return conn
 
 
@@ -51,3 +82,4 @@ def remove_index_files(path: Path) -> None:
     """Delete the index and its side files (for ``--rebuild``)."""
     for p in index_files(path):
         p.unlink(missing_ok=True)
+    Path(str(path) + ".side-damaged").unlink(missing_ok=True)

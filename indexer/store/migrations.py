@@ -41,7 +41,8 @@ def migrate(conn: sqlite3.Connection, from_version: int) -> None:
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        if conn.in_transaction:  # SQLite may have rolled back itself (a full disk): keep its error
+            conn.execute("ROLLBACK")
         raise
 
 

@@ -131,6 +131,7 @@ def index_run_json(db: str, summary: IndexSummary, stats: IndexStats) -> dict:
         "sessions": stats.sessions,
         "messages": stats.messages,
         "problems": summary.problems,
+        "files_failing": summary.files_failing,
     }
 
 
