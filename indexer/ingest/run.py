@@ -12,7 +12,8 @@ from indexer.ingest.helper import HelperError
 from indexer.ingest.lock import IndexLock
 from indexer.ingest.progress import IndexSummary, ProgressCallback
 from indexer.ingest.writer import Ingester
-from indexer.store.health import quick_check, side_damage_marker
+from indexer.store.errors import IndexCorruptError
+from indexer.store.health import damage_marker, quick_check, side_damage_marker
 from indexer.store.side_file import replace_side, side_path
 
 WRITER_CACHE_KIB = 128 * 1024
@@ -35,14 +36,17 @@ def update_index(
     with IndexLock(db_path):
         # The dedup index takes random keys: a bigger page cache saves ~20% of a cold build.
         conn.execute(f"PRAGMA cache_size = -{WRITER_CACHE_KIB}")
+        notes: list[str] = []
+        _check_if_found_damaged(db_path)
         marker = side_damage_marker(db_path)
         if marker.exists():
             replace_side(conn, db_path)
             marker.unlink(missing_ok=True)
-        notes: list[str] = []
+            notes.append(f"the side index beside {db_path} was found damaged; it has been rebuilt")
         for attempt in range(3):
             try:
-                summary = Ingester(conn, db_path, now=now, one_process=bool(notes)).run(roots, progress, should_stop)
+                one_process = any("helper" in note for note in notes)
+                summary = Ingester(conn, db_path, now=now, one_process=one_process).run(roots, progress, should_stop)
                 summary.problems[:0] = notes
                 return summary
             except HelperError as exc:
@@ -54,6 +58,17 @@ def update_index(
                     raise
                 notes.append(f"the side index beside {db_path} was damaged and has been rebuilt")
         raise HelperError("the index run could not finish after its helper process failed twice")
+
+
+def _check_if_found_damaged(db_path: Path) -> None:
+    """A search found the main file damaged: check it now, and stop with the rebuild hint if so."""
+    marker = damage_marker(db_path)
+    if not marker.exists():
+        return
+    damage = quick_check(db_path)
+    if damage is not None:
+        raise IndexCorruptError(db_path, damage)
+    marker.unlink(missing_ok=True)
 
 
 def _rebuild_side_if_damaged(conn: sqlite3.Connection, db_path: Path) -> bool:

@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 from indexer.store import side_file
 from indexer.store.errors import IndexOutdatedError, IndexTooNewError, IndexUnavailableError
-from indexer.store.health import diagnose, is_read_only_place
+from indexer.store.health import damage_marker, diagnose, is_read_only_place, side_damage_marker
 from indexer.store.migrations import migrate
 from indexer.store.schema import SCHEMA_VERSION
 
@@ -82,4 +82,5 @@ def remove_index_files(path: Path) -> None:
     """Delete the index and its side files (for ``--rebuild``)."""
     for p in index_files(path):
         p.unlink(missing_ok=True)
-    Path(str(path) + ".side-damaged").unlink(missing_ok=True)
+    for marker in (damage_marker(path), side_damage_marker(path)):
+        marker.unlink(missing_ok=True)

@@ -36,6 +36,12 @@ def side_damage_marker(main_path: Path) -> Path:
     return Path(str(main_path) + ".side-damaged")
 
 
+def damage_marker(main_path: Path) -> Path:
+    """A file beside the index saying a reader found the main file damaged: the next index run
+    checks it (a run with nothing new would not read the damaged pages) and says so."""
+    return Path(str(main_path) + ".damaged")
+
+
 def quick_check(path: Path) -> str | None:
     """None when SQLite finds ``path`` sound, else what it found (one line)."""
     try:
@@ -46,7 +52,7 @@ def quick_check(path: Path) -> str | None:
         conn.execute("PRAGMA busy_timeout = 2000")
         rows = conn.execute("PRAGMA quick_check(1)").fetchall()
         result = rows[0][0] if rows else "no answer"
-        return None if result == "ok" else str(result)
+        return None if result == "ok" else " ".join(str(result).replace("***", " ").split())
     except sqlite3.OperationalError as exc:
         text = str(exc).lower()
         if "locked" in text or "busy" in text or "unable to open" in text or "readonly" in text:
@@ -80,10 +86,11 @@ def diagnose(path: Path, exc: BaseException) -> IndexError_:
         return IndexReadOnlyError(path, str(exc))
     damage = quick_check(path)
     if damage is not None:
+        _touch(damage_marker(path))
         return IndexCorruptError(path, damage)
     side = side_path(path)
     if side.exists() and (side_damage := quick_check(side)) is not None:
-        _mark_side_damaged(path)
+        _touch(side_damage_marker(path))
         return IndexSideDamagedError(path, side_damage)
     return IndexError_(f"cannot use the index at {path}: {exc} (its files check out sound; try again)")
 
@@ -133,8 +140,8 @@ def is_read_only_place(path: Path) -> bool:
     return not _writable(Path(path))
 
 
-def _mark_side_damaged(path: Path) -> None:
+def _touch(marker: Path) -> None:
     try:
-        side_damage_marker(path).touch()
+        marker.touch()
     except OSError:
-        pass  # read-only: the index run that could rebuild it cannot run there either
+        pass  # read-only: the index run that would act on it cannot run there either
