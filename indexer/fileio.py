@@ -108,11 +108,15 @@ def atomic_write_bytes(path: Path, data: bytes, *, backup: bool = True, expect: 
             shutil.copymode(path, tmp)
         if expect is not None and not expect.exists:
             _create_new(tmp, path)
-        elif expect is not None and _exchange(tmp, path):
-            _keep_swapped_out(tmp, path, expect, backup)
+        elif expect is not None:
+            check_unchanged(path, expect)  # again, just before: the window left is microseconds
+            if _exchange(tmp, path):
+                _keep_swapped_out(tmp, path, expect, backup, hashlib.sha256(data).hexdigest())
+            else:
+                if backup and path.exists():
+                    _backup(path)
+                os.replace(tmp, path)
         else:
-            if expect is not None:
-                check_unchanged(path, expect)  # as late as possible without an exchange
             if backup and path.exists():
                 _backup(path)
             os.replace(tmp, path)
@@ -134,13 +138,18 @@ def _create_new(tmp: str, path: Path) -> None:
     os.unlink(tmp)
 
 
-def _keep_swapped_out(tmp: str, path: Path, expect: FileStamp, backup: bool) -> None:
+def _keep_swapped_out(tmp: str, path: Path, expect: FileStamp, backup: bool, ours: str) -> None:
     """After an exchange ``tmp`` holds what ``path`` held: if that is not what was loaded, put
-    it back and refuse; else it becomes the backup."""
+    it back and refuse; else it becomes the backup. Should yet another save have landed in the
+    instant between (so what comes back is not ours), it is kept as ``<name>.conflict``."""
     with open(tmp, "rb") as fh:
         swapped_out = hashlib.sha256(fh.read()).hexdigest()
     if swapped_out != expect.sha256:
         _exchange(tmp, path)
+        with open(tmp, "rb") as fh:
+            came_back = hashlib.sha256(fh.read()).hexdigest()
+        if came_back != ours:
+            os.replace(tmp, path.with_name(path.name + ".conflict"))
         raise ChangedOnDiskError(path)
     if backup:
         os.replace(tmp, backup_path(path))

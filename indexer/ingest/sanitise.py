@@ -9,40 +9,12 @@ never become one). Valid text passes through untouched and almost free.
 
 from __future__ import annotations
 
-import os
 from dataclasses import fields
 
 from indexer.sources.base import ParsedMessage, SessionMeta
+from indexer.storable import storable, storable_or_none, storable_path
 
-REPLACEMENT = "\ufffd"
-
-
-def storable(text: str) -> str:
-    """``text`` as valid UTF-8: lone surrogates become U+FFFD, valid pairs are joined."""
-    if text.isascii():
-        return text
-    try:
-        text.encode("utf-8")
-        return text
-    except UnicodeEncodeError:
-        # UTF-16 with surrogatepass joins a valid high+low pair into one character; what is
-        # left alone is replaced on the way back.
-        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
-
-
-def storable_or_none(text: str | None) -> str | None:
-    return None if text is None else storable(text)
-
-
-def storable_path(path: str) -> str:
-    """A file name as stored and shown: bytes that are not UTF-8 written as ``\\xNN``."""
-    if path.isascii():
-        return path
-    try:
-        path.encode("utf-8")
-        return path
-    except UnicodeEncodeError:
-        return storable(os.fsencode(path).decode("utf-8", "backslashreplace"))
+__all__ = ["sanitise_message", "sanitise_meta", "storable", "storable_path"]
 
 
 def sanitise_message(m: ParsedMessage) -> None:

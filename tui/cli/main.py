@@ -94,7 +94,7 @@ def _safe_output() -> None:
 
 def _text_arguments_as_utf8(args: argparse.Namespace) -> None:
     """Replace bytes that are not UTF-8 in text arguments (a query, a summary) by U+FFFD."""
-    from indexer.ingest.sanitise import storable
+    from indexer.storable import storable
 
     changed = False
     for name, value in vars(args).items():
