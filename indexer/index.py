@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, TypeVar
 
 from indexer.config import SourceRoots
-from indexer.ingest import IndexLock, IndexSummary, ProgressCallback, update_index
+from indexer.ingest import IndexBusyError, IndexLock, IndexSummary, ProgressCallback, update_index
+from indexer.ingest.outcome import RunOutcome, read_outcome, record_outcome
 from indexer.ingest.failures import FailedFile, failed_files
 from indexer.models import Message, Session
 from indexer.search.fts import SearchResult, run_search
@@ -91,7 +92,6 @@ class Index:
         return self.path.exists()
 
     # -- writing ----------------------------------------------------------------
-    @_told_truthfully
     def update(
         self,
         roots: SourceRoots,
@@ -99,9 +99,29 @@ class Index:
         progress: ProgressCallback | None = None,
         should_stop: Callable[[], bool] | None = None,
         now: float | None = None,
+        where: str = "",
     ) -> IndexSummary:
-        """Index what is new under ``roots``. Raises ``IndexBusyError`` if another run holds the lock."""
+        """Index what is new under ``roots``. Raises ``IndexBusyError`` if another run holds the
+        lock. How the run ended is left beside the index (``last_run``), for runs nobody watches."""
+        try:
+            summary = self._update(roots, progress, should_stop, now)
+        except IndexBusyError:
+            raise  # the run holding the lock records its own outcome
+        except IndexError_ as exc:
+            record_outcome(self.path, RunOutcome(time.time(), False, " ".join(str(exc).split()), where=where))
+            raise
+        record_outcome(self.path, RunOutcome(time.time(), True, files_failing=summary.files_failing,
+                                             messages_added=summary.messages_added, where=where))
+        return summary
+
+    @_told_truthfully
+    def _update(self, roots: SourceRoots, progress: ProgressCallback | None,
+                should_stop: Callable[[], bool] | None, now: float | None) -> IndexSummary:
         return update_index(self.conn, self.path, roots, progress=progress, should_stop=should_stop, now=now)
+
+    def last_run(self) -> RunOutcome | None:
+        """How the last index run over this index ended (any process: the app, a hook, the CLI)."""
+        return read_outcome(self.path)
 
     @_told_truthfully
     def failing_files(self) -> list[FailedFile]:

@@ -125,11 +125,15 @@ def cmd_index(args: argparse.Namespace) -> int:
         return show_problems(args)
     roots = roots_of(args)
     index = Index(path)
+    previous = index.last_run()
+    if previous is not None and not previous.ok and not args.json:
+        who = {"hook": "a hook's background run", "app": "the app's run"}.get(previous.where, "the last run")
+        print(f"threadback: note: {who} failed: {safe_text(previous.message)}", file=sys.stderr)
     if args.rebuild:
         index.delete_files()
     reporter = ProgressLine() if sys.stderr.isatty() and not args.quiet and not args.json else None
     try:
-        summary = index.update(roots, progress=reporter)
+        summary = index.update(roots, progress=reporter, where="cli")
     finally:
         if reporter:
             reporter.clear()
@@ -158,6 +162,9 @@ def show_problems(args: argparse.Namespace) -> int:
     """``index --problems``: the files still failing, one ``path:line: reason`` each."""
     index = open_existing_index(args)
     failing = index.failing_files()
+    last = index.last_run()
+    if last is not None and not last.ok and not args.json:
+        print(safe_text(f"the last index run failed: {last.message}"))
     if args.json:
         print(output.dumps([{"path": f.path, "agent": f.agent, "line": f.line, "reason": f.reason,
                              "failed_at": f.failed_at} for f in failing]))
