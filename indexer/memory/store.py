@@ -18,13 +18,7 @@ from pathlib import Path
 from indexer.config import resolve_memory_dir
 from indexer.memory.associations import DEFAULT_WEIGHT, AssociationLog, Link
 from indexer.memory.episodic import EpisodicDraft, EpisodicEntry, EpisodicLog
-from indexer.memory.errors import (
-    FactFileError,
-    MemoryInputError,
-    MemoryNotFoundError,
-    Problem,
-    YamlIssue,
-)
+from indexer.memory.errors import FactFileError, MemoryInputError, MemoryNotFoundError, Problem, YamlIssue
 from indexer.memory.facts import Fact, FactFile, validate
 from indexer.memory.folder_lock import FolderLock
 from indexer.memory.search import TIERS, MemoryHit, search_tiers
@@ -32,13 +26,8 @@ from indexer.memory.promotion import suggest_draft
 from indexer.memory.promotion_steps import finish_items, promote_item
 from indexer.memory.retrievals import RetrievalLog
 from indexer.memory.scratchpad import Scratchpad, ScratchpadItem
-from indexer.memory.strength import (
-    DEFAULT_DECAY_THRESHOLD,
-    StrengthBreakdown,
-    strength_breakdown,
-)
+from indexer.memory.strength import DEFAULT_DECAY_THRESHOLD, StrengthBreakdown, strength_breakdown
 from indexer.memory.timeutil import as_aware
-
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,9 @@ from indexer import (
     Index,
     IndexBusyError,
     IndexError_,
+    IndexFullError,
+    IndexLockedError,
+    IndexReadOnlyError,
     QueryError,
     Session,
     parse_query,
@@ -28,7 +31,6 @@ from indexer.search.query import parse_date
 from indexer.search.suggestions import suggestions_for
 from indexer.sources import AGENT_NAMES, agent_named
 from tui.cli import output
-from indexer.store.errors import IndexFullError, IndexLockedError, IndexReadOnlyError
 from tui.cli.exits import (
     BUSY,
     DISK_FULL,

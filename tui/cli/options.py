@@ -6,10 +6,19 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from indexer import Index, IndexBusyError, IndexError_, SourceRoots, load_roots
+from indexer import (
+    Index,
+    IndexBusyError,
+    IndexError_,
+    IndexFullError,
+    IndexLockedError,
+    IndexOutdatedError,
+    IndexReadOnlyError,
+    SourceRoots,
+    load_roots,
+)
 from indexer.config import default_db_path
 from indexer.sources import AGENTS, CLAUDE_CODE
-from indexer.store.errors import IndexFullError, IndexLockedError, IndexOutdatedError, IndexReadOnlyError
 from tui.cli.exits import BUSY, DISK_FULL, INDEX, READ_ONLY, CommandError
 
 

@@ -55,6 +55,8 @@ def session_label(session: Session, first_prompt: str | None, now: float, subage
         details.append(span)
     if subagents:
         details.append(f"{subagents} subagent{'s' * (subagents != 1)}")
+    if session.parent_missing:
+        details.append("subagent, parent not indexed")
     details.append(short_ago(session.start_ts, now))
     label.append("  " + " · ".join(details), style="dim")
     return label
