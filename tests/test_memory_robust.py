@@ -17,7 +17,7 @@ from indexer.memory import episodic as episodic_module
 from indexer.memory.promotion_steps import PromotionUnfinishedError
 from indexer.memory.scratchpad import Scratchpad
 
-from cli_process import cli_env, start, threadback
+from cli_process import cli_env, start, threadback_many
 
 NOW = datetime(2026, 4, 2, 9, 15, tzinfo=timezone.utc)
 
@@ -168,31 +168,34 @@ def odd_folder(tmp_path):
     return folder
 
 
-@pytest.mark.parametrize("argv, code", [
+COMMANDS = [
     (["memory", "list"], 0), (["memory", "list", "--json"], 0), (["memory", "search", "caf"], 0),
     (["memory", "search", "half", "--json"], 0), (["memory", "show", "ep-00000002"], 0), (["memory", "show", "name"], 0),
     (["memory", "show", "scratchpad:2"], 0), (["memory", "decay"], 0), (["memory", "decay", "--json"], 0),
     (["context"], 0), (["rules", "list", "--status", "all"], 0), (["rules", "list", "--status", "all", "--json"], 0),
     (["rules", "export"], 0),
-])
-def test_no_command_crashes_on_odd_bytes_and_shows_them_escaped(odd_folder, argv, code):
-    proc = threadback(*argv[:1], *(["--memory-dir", str(odd_folder)]), *argv[1:])
-    assert proc.returncode == code, proc.stderr
-    assert "Traceback" not in proc.stderr and "unexpected error" not in proc.stderr
-    if "--json" in argv:
-        json.loads(proc.stdout)  # escapes keep it valid JSON
-    shown = proc.stdout
-    if argv[:2] == ["memory", "search"] and argv[2] == "caf":
-        assert "caf\\udce9" in shown  # the byte shown escaped, never a crash or a silent U+FFFD
-    if argv == ["context"]:
-        assert "never push \ufffd to main" in shown  # the approved rule still reaches the agent
+]
+
+
+def test_no_command_crashes_on_odd_bytes_and_shows_them_escaped(odd_folder):
+    results = threadback_many([[argv[0], "--memory-dir", str(odd_folder), *argv[1:]] for argv, _ in COMMANDS])
+    for (argv, code), (got, out, err) in zip(COMMANDS, results):
+        assert got == code, (argv, err)
+        assert "Traceback" not in err and "unexpected error" not in err, (argv, err)
+        if "--json" in argv:
+            json.loads(out)  # escapes keep it valid JSON
+        if argv[:3] == ["memory", "search", "caf"]:
+            assert "caf\\udce9" in out  # the byte shown escaped, never a crash or a silent U+FFFD
+        if argv == ["context"]:
+            assert "never push \ufffd to main" in out  # the approved rule still reaches the agent
 
 
 def test_rewrites_keep_odd_bytes_byte_for_byte(odd_folder):
-    for argv in (["archive", "ep-00000003"], ["archive", "style"], ["promote", "1"], ["add", "--summary", "new"],
-                 ["decay", "--archive-all", "--yes", "--threshold", "0.5"], ["restore", "ep-00000003"]):
-        proc = threadback("memory", "--memory-dir", str(odd_folder), *argv)
-        assert proc.returncode in (0, 1) and "Traceback" not in proc.stderr, (argv, proc.stderr)
+    commands = [["archive", "ep-00000003"], ["archive", "style"], ["promote", "1"], ["add", "--summary", "new"],
+                ["decay", "--archive-all", "--yes", "--threshold", "0.5"], ["restore", "ep-00000003"]]
+    results = threadback_many([["memory", "--memory-dir", str(odd_folder), *argv] for argv in commands])
+    for argv, (code, _out, err) in zip(commands, results):
+        assert code in (0, 1) and "Traceback" not in err, (argv, err)
     episodic = (odd_folder / "episodic.jsonl").read_bytes()
     assert b'"summary":"latin1 caf\xe9 bytes"' in episodic and b'"summary":"half \\ud83d emoji"' in episodic
     facts = (odd_folder / "fact.yml").read_bytes()

@@ -8,6 +8,7 @@ immutable. Every failure comes out as an ``IndexError_`` that says what is wrong
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
 from urllib.parse import quote
@@ -21,9 +22,13 @@ from indexer.store.schema import SCHEMA_VERSION
 BUSY_TIMEOUT_MS = 5000
 
 
-def read_only_uri(path: Path, *, immutable: bool = False) -> str:
-    """A ``file:`` URI opening ``path`` read-only (``immutable``: without a lock or a -shm file)."""
-    return f"file:{quote(str(path))}?mode=ro" + ("&immutable=1" if immutable else "")
+def file_uri(path: Path, *, readonly: bool = False, immutable: bool = False) -> str:
+    """A ``file:`` URI for ``path`` (any bytes its name holds), read-only if asked
+    (``immutable``: without a lock or a -shm file, for read-only media)."""
+    uri = f"file:{quote(os.fsencode(str(path)))}"
+    if readonly:
+        uri += "?mode=ro" + ("&immutable=1" if immutable else "")
+    return uri
 
 
 def connect(path: Path, *, readonly: bool = False, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Connection:
@@ -43,13 +48,10 @@ def connect(path: Path, *, readonly: bool = False, busy_timeout_ms: int = BUSY_T
 
 
 def _open(path: Path, readonly: bool, busy_timeout_ms: int) -> sqlite3.Connection:
-    if readonly:
-        immutable = is_read_only_place(path)
-        conn = sqlite3.connect(read_only_uri(path, immutable=immutable), uri=True, check_same_thread=False,
-                               isolation_level=None)
-    else:
+    if not readonly:
         path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+    uri = file_uri(path, readonly=readonly, immutable=readonly and is_read_only_place(path))
+    conn = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
     conn.row_factory = sqlite3.Row
     try:
         conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")

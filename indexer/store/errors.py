@@ -43,7 +43,7 @@ class IndexSideDamagedError(IndexError_):
     def __init__(self, path: Path, detail: str):
         super().__init__(
             f"the side index beside {path} is damaged ({detail}); run `threadback index`: it rebuilds "
-            "the side index from the main one (no --rebuild needed)"
+            "the side index from the main one, which is sound"
         )
         self.path = path
 

@@ -14,6 +14,7 @@ import errno
 import os
 import sqlite3
 from pathlib import Path
+from urllib.parse import quote
 
 from indexer.store.errors import (
     IndexCorruptError,
@@ -45,7 +46,7 @@ def damage_marker(main_path: Path) -> Path:
 def quick_check(path: Path) -> str | None:
     """None when SQLite finds ``path`` sound, else what it found (one line)."""
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        conn = sqlite3.connect(f"file:{quote(os.fsencode(str(path)))}?mode=ro", uri=True)
     except sqlite3.Error as exc:
         return str(exc)
     try:

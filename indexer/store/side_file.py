@@ -61,7 +61,7 @@ def attach(conn: sqlite3.Connection, main_path: Path, *, readonly: bool) -> None
     if readonly:
         if side.exists():
             try:
-                uri = f"file:{quote(str(side))}?mode=ro" + ("&immutable=1" if _read_only_place(side) else "")
+                uri = _uri(side) + "?mode=ro" + ("&immutable=1" if _read_only_place(side) else "")
                 conn.execute(f"ATTACH DATABASE ? AS {SCHEMA_NAME}", (uri,))
                 have = {r[0] for r in conn.execute(f"SELECT name FROM {SCHEMA_NAME}.sqlite_master")}
                 if SIDE_TABLES <= have:
@@ -74,7 +74,7 @@ def attach(conn: sqlite3.Connection, main_path: Path, *, readonly: bool) -> None
         return
     for attempt in (1, 2):
         try:
-            conn.execute(f"ATTACH DATABASE ? AS {SCHEMA_NAME}", (str(side),))
+            conn.execute(f"ATTACH DATABASE ? AS {SCHEMA_NAME}", (_uri(side),))
             conn.execute(f"PRAGMA {SCHEMA_NAME}.journal_mode = WAL")
             have = {r[0] for r in conn.execute(f"SELECT name FROM {SCHEMA_NAME}.sqlite_master")}
             if not SIDE_TABLES <= have:
@@ -86,6 +86,12 @@ def attach(conn: sqlite3.Connection, main_path: Path, *, readonly: bool) -> None
                 raise
             for path in side_files(main_path):
                 path.unlink(missing_ok=True)
+
+
+def _uri(path: Path) -> str:
+    """A ``file:`` URI for ``path``, whatever bytes its name holds (the main connection is
+    opened with URIs on, so ATTACH takes one)."""
+    return f"file:{quote(os.fsencode(str(path)))}"
 
 
 def _read_only_place(path: Path) -> bool:
