@@ -17,6 +17,7 @@ from indexer import Index, only_roots
 from indexer.ingest import stream
 
 from bad_logs import BAD_CLASSES, build
+from cli_process import threadback_many
 from conftest import FIXED_NOW
 
 POISON = ("CREATE TEMP TRIGGER poison BEFORE INSERT ON main.messages WHEN NEW.text LIKE '%poisonword%'"
@@ -183,3 +184,20 @@ def test_any_mix_of_bad_files_and_random_bytes_leaves_every_good_message_searcha
         missing = [m for m in [*markers, "goodfirst", "goodlast"] if not found(index, m)]
         assert missing == []
     shutil.rmtree(base)
+
+
+def test_the_command_line_counts_and_lists_failing_files(tmp_path):
+    root = tmp_path / "logs"
+    bad = claude_log(root / "-w-demo" / "bad.jsonl", "bad", ["poisonword"])
+    claude_log(root / "-w-demo" / "good.jsonl", "good", ["fine words"])
+    db = tmp_path / "i.sqlite3"
+    with Index(db) as index:
+        index.conn.execute(POISON)
+        index.update(only_roots({"claude-code": [root]}), now=FIXED_NOW)
+    results = threadback_many([["index", "--db", str(db), "--claude-dir", str(root)],
+                               ["index", "--problems", "--db", str(db)],
+                               ["index", "--problems", "--json", "--db", str(db)]])
+    (code, out, err), (listed_code, listed, _), (_, as_json, _) = results
+    assert code == 0 and "1 file still failing, see `threadback index --problems`" in err
+    assert listed_code == 0 and f"{bad}:1: IntegrityError: this message cannot be stored" in listed
+    assert json.loads(as_json)[0]["path"] == str(bad)

@@ -365,7 +365,7 @@ class RuleStore:
     def _commit(self, changed: Sequence[Rule], decisions: Sequence[dict[str, Any]]) -> None:
         """Write the changed rules (one atomic replace), then log the decisions."""
         with self._locked():
-            check_unchanged(self.path, self._stamp)
+            check_unchanged(self.path, self._stamp)  # before anything is computed or written
             lines = list(self._lines)
             line_of = dict(self._line_of)
             for rule in changed:
@@ -376,7 +376,8 @@ class RuleStore:
                     line_of[rule.id] = len(lines)
                     lines.append(line)
             data = "".join(line + "\n" for line in lines).encode("utf-8", "surrogateescape")
-            self._stamp = atomic_write_bytes(self.path, data)
+            # ``expect``: an editor's save landing meanwhile is swapped back, never overwritten.
+            self._stamp = atomic_write_bytes(self.path, data, expect=self._stamp)
             self._lines, self._line_of = lines, line_of
             for rule in changed:
                 self._rules[rule.id] = rule
