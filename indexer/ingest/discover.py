@@ -24,10 +24,9 @@ def resolved_roots(roots: SourceRoots) -> SourceRoots:
 def discover(roots: SourceRoots, problems: list[str]) -> Iterator[tuple[str, str, os.stat_result]]:
     """Yield (agent, path, stat) for every log file under the roots; errors are collected.
     A file reached twice (nested roots, a symlink to a file) is yielded once."""
-    seen: set[str] = set()
-    seen_files: set[tuple[int, int]] = set()
+    seen: set[tuple[int, int]] = set()  # (device, inode): one file however it is reached
     for agent, paths in roots.items():
-        module = PARSERS[agent]
+        is_log_file = PARSERS[agent].is_log_file
         for root in paths:
             if not root.exists():
                 continue
@@ -44,14 +43,14 @@ def discover(roots: SourceRoots, problems: list[str]) -> Iterator[tuple[str, str
                         if entry.is_dir(follow_symlinks=False):
                             stack.append(entry.path)
                             continue
-                        if not entry.is_file() or not module.is_log_file(entry.name):
+                        if not entry.is_file() or not is_log_file(entry.name):
                             continue
                         st = entry.stat()
                     except OSError as exc:
                         problems.append(f"{entry.path}: cannot stat ({exc.strerror or exc})")
                         continue
-                    if entry.path in seen or (st.st_dev, st.st_ino) in seen_files:
+                    key = (st.st_dev, st.st_ino)
+                    if key in seen and st.st_ino:  # some file systems give every file inode 0
                         continue
-                    seen.add(entry.path)
-                    seen_files.add((st.st_dev, st.st_ino))
+                    seen.add(key)
                     yield agent, entry.path, st

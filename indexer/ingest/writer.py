@@ -54,7 +54,8 @@ class Ingester:
             for r in conn.execute("SELECT path, id, size, mtime_ns, ctime_ns, inode, missing FROM files").fetchall()
         }
         failed = failures.load_failures(conn)
-        found = [(agent, path, st, storable_path(path)) for agent, path, st in discover(roots, self.summary.problems)]
+        found = [(agent, path, st, path if path.isascii() else storable_path(path))
+                 for agent, path, st in discover(roots, self.summary.problems)]
         self.summary.files_seen = len(found)
         work = []
         ctime_unknown: list[tuple[int, int]] = []
