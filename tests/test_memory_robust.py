@@ -100,6 +100,36 @@ def test_promote_is_all_or_nothing_when_the_entry_cannot_be_written(tmp_path, mo
     assert f"(→ {entry.id})" in (folder / "scratchpad.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize("remove", [False, True], ids=["mark the line", "remove the line"])
+def test_an_edit_between_the_two_writes_never_leaves_half_a_promotion(tmp_path, monkeypatch, remove):
+    """An editor saves scratchpad.md while the entry is being appended: the promotion either
+    finishes (the line marked before the entry was added) or writes nothing and says so; a
+    retry then adds the entry once."""
+    folder = tmp_path / "mem"
+    folder.mkdir()
+    (folder / "scratchpad.md").write_text("- [ ] keep the hook tests\n- [ ] second\n", encoding="utf-8")
+    real_append = episodic_module.EpisodicLog.append
+
+    def editor_saves_meanwhile(self, *args, **kwargs):
+        pad = folder / "scratchpad.md"
+        pad.write_text(pad.read_text(encoding="utf-8") + "- typed in the editor\n", encoding="utf-8")
+        return real_append(self, *args, **kwargs)
+
+    monkeypatch.setattr(episodic_module.EpisodicLog, "append", editor_saves_meanwhile)
+    try:
+        MemoryStore(folder).promote(1, NOW, remove=remove)
+        finished = True
+    except ChangedOnDiskError:
+        finished = False
+    monkeypatch.setattr(episodic_module.EpisodicLog, "append", real_append)
+    written = entries(folder) if (folder / "episodic.jsonl").exists() else []
+    assert len(written) == (1 if finished else 0)  # never "nothing written" after writing
+    assert "- typed in the editor" in (folder / "scratchpad.md").read_text(encoding="utf-8")
+    if not finished:
+        MemoryStore(folder).promote(1, NOW, remove=remove)
+        assert len(entries(folder)) == 1
+
+
 def test_a_promote_cut_short_is_finished_by_a_retry_never_twice(tmp_path, monkeypatch):
     folder = tmp_path / "mem"
     folder.mkdir()
