@@ -8,11 +8,13 @@ that is not UTF-8, non-UTF-8 bytes, a line nested thousands deep, truncated and 
 pretty-printed records, an empty file, a 1 MB line) beside a generated tree of ``--size-mb``
 (bench/bench_index.py's generator: big enough that runs use the helper process).
 
-Then: a reference index built by one uninterrupted run; a second index built by
-``threadback index`` processes killed (SIGKILL) at random moments, ``--kills`` times, then one
-run left to finish. Printed: messages found / expected, rows lost and doubled (by session and
-content), the bad logs' markers found, tracebacks seen in any run's output or saved trace
-files, and SQLite's own checks of the killed-and-resumed index.
+Then ``threadback index`` processes are killed (SIGKILL) at random moments, ``--kills`` times;
+before each run the tree changes (lines appended to a few logs, a new log, a log rewritten in
+place with its size and mtime put back), so every run has work to be killed in. One last run
+is left to finish, and a reference index is built from the final tree by one uninterrupted
+run. Printed: messages found / expected, rows lost and doubled (by session and content), the
+bad logs' markers found, tracebacks seen in any run's output or saved trace files, and
+SQLite's own checks of the killed-and-resumed index.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ sys.path.insert(0, str(REPO / "tests"))
 sys.path.insert(0, str(REPO / "bench"))
 
 from bad_logs import build  # noqa: E402
-from bench_index import generate  # noqa: E402
+from bench_index import claude_session, generate  # noqa: E402
 
 from indexer import Index  # noqa: E402
 
@@ -59,6 +61,31 @@ def run_index(db: Path, logs: Path, env: dict[str, str], kill_after: float | Non
         proc.send_signal(signal.SIGKILL)
         out, err = proc.communicate()
         return None, (out + err).decode("utf-8", "backslashreplace")
+
+
+def mutate(logs: Path, rng: random.Random, round_no: int) -> str:
+    """Give the next run work: append to three logs, add one, rewrite one in place (same size,
+    mtime put back). What changed, in a few words."""
+    files = sorted((logs / "gen" / "claude").rglob("*.jsonl"))
+    for path in rng.sample(files, 3):
+        sid = path.stem
+        data = claude_session(rng, sid, "/home/dev/torture", 20_000, 1767225600.0 + round_no * 3600)
+        data = data.replace(f'"{sid}-'.encode(), f'"{sid}-r{round_no}-'.encode())
+        data = data.replace(f"msg_{sid}_".encode(), f"msg_{sid}_r{round_no}_".encode())
+        data = data.replace(f"toolu_{sid}_".encode(), f"toolu_{sid}_r{round_no}_".encode())
+        with path.open("ab") as fh:
+            fh.write(data)
+    sid = f"{round_no:08x}-1111-4000-8000-{round_no:012x}"
+    new = logs / "gen" / "claude" / "-home-dev-torture" / f"{sid}.jsonl"
+    new.parent.mkdir(parents=True, exist_ok=True)
+    new.write_bytes(claude_session(rng, sid, "/home/dev/torture", 50_000, 1767225600.0 + round_no * 3600))
+    victim = rng.choice(files)
+    st = victim.stat()
+    data = victim.read_bytes()
+    swapped = data.replace(b"websocket", b"WEBSOCKET") if b"websocket" in data else data.replace(b"WEBSOCKET", b"websocket")
+    victim.write_bytes(swapped)
+    os.utime(victim, ns=(st.st_atime_ns, st.st_mtime_ns))
+    return f"3 grown, 1 new, 1 rewritten in place ({victim.name[:8]})"
 
 
 def rows(db: Path) -> Counter:
@@ -107,14 +134,15 @@ def main() -> int:
     ap.add_argument("--size-mb", type=int, default=300)
     ap.add_argument("--files", type=int, default=3000)
     ap.add_argument("--kills", type=int, default=12)
+    ap.add_argument("--max-kill-seconds", type=float, default=15.0, help="kill moments are drawn up to this")
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--out", type=Path, default=Path("/tmp/threadback-torture"))
-    ap.add_argument("--keep", action="store_true", help="reuse the generated tree and the reference index")
+    ap.add_argument("--keep", action="store_true", help="reuse the generated tree")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     logs, reference, tortured = args.out / "logs", args.out / "reference.sqlite3", args.out / "tortured.sqlite3"
     home = args.out / "home"
-    if not (args.keep and logs.exists() and reference.exists()):
+    if not (args.keep and logs.exists()):
         shutil.rmtree(args.out, ignore_errors=True)
         started = time.perf_counter()
         bad = build(logs / "bad")
@@ -124,28 +152,31 @@ def main() -> int:
     bad = build(args.out / "bad-markers")  # the same markers, written aside to list them
     env = {**os.environ, "PYTHONPATH": str(REPO), "THREADBACK_HOME": str(home), "THREADBACK_CONFIG": str(home / "none.toml")}
     env.pop("THREADBACK_DEBUG", None)
-    if not (args.keep and reference.exists()):
-        started = time.perf_counter()
-        code, output = run_index(reference, logs, env, None)
-        print(f"reference: one uninterrupted run, exit {code}, {time.perf_counter() - started:.1f} s", flush=True)
-    ref_seconds = max(5.0, (time.perf_counter() - started) if not args.keep else 60.0)
-
-    for suffix in ("", "-wal", "-shm", ".side", ".side-wal", ".side-shm", ".lock", ".last-run.json"):
-        Path(str(tortured) + suffix).unlink(missing_ok=True)
+    for db in (reference, tortured):
+        for suffix in ("", "-wal", "-shm", ".side", ".side-wal", ".side-shm", ".lock", ".last-run.json"):
+            Path(str(db) + suffix).unlink(missing_ok=True)
     shutil.rmtree(home / "errors", ignore_errors=True)
-    tracebacks, outputs = 0, []
+    tracebacks, killed, code = 0, 0, None
     started = time.perf_counter()
     for n in range(args.kills):
-        moment = rng.uniform(0.05, 0.6) * ref_seconds
+        note = mutate(logs, rng, n) if n else "the whole tree"
+        # While the big tree is still being built, kills land anywhere in a long run; after,
+        # the runs are short (a few changed logs) and so are the moments drawn.
+        moment = rng.uniform(0.3, args.max_kill_seconds) if code is None else rng.uniform(0.2, 3.0)
         code, output = run_index(tortured, logs, env, moment)
-        outputs.append(output)
         tracebacks += output.count("Traceback")
+        killed += code is None
         state = "killed" if code is None else f"finished first (exit {code})"
-        print(f"run {n + 1:>2}: SIGKILL after {moment:5.1f} s: {state}; {stored(tortured):,} messages stored", flush=True)
+        print(f"run {n + 1:>2} ({note}): SIGKILL after {moment:5.1f} s: {state}; {stored(tortured):,} messages stored",
+              flush=True)
     code, output = run_index(tortured, logs, env, None)
     tracebacks += output.count("Traceback")
-    print(f"last run, left to finish: exit {code} ({time.perf_counter() - started:.0f} s of torture in all)")
+    print(f"last run, left to finish: exit {code}; {killed} of {args.kills} runs killed mid-run "
+          f"({time.perf_counter() - started:.0f} s in all)", flush=True)
     saved = list((home / "errors").glob("*.txt")) if (home / "errors").exists() else []
+    started = time.perf_counter()
+    ref_code, _ = run_index(reference, logs, env, None)
+    print(f"reference: one uninterrupted run over the final tree, exit {ref_code}, {time.perf_counter() - started:.1f} s")
 
     expected, found = rows(reference), rows(tortured)
     lost = sum((expected - found).values())
