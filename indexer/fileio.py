@@ -104,14 +104,17 @@ def atomic_write_bytes(path: Path, data: bytes, *, backup: bool = True, expect: 
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+            ours = os.fstat(fh.fileno()).st_ino
         if path.exists():
             shutil.copymode(path, tmp)
         if expect is not None and not expect.exists:
             _create_new(tmp, path)
         elif expect is not None:
-            check_unchanged(path, expect)  # again, just before: the window left is microseconds
+            verified = _verified_inode(path, expect)  # again, just before the swap
+            if os.lstat(path).st_ino != verified:  # one syscall from the swap: replaced since?
+                raise ChangedOnDiskError(path)
             if _exchange(tmp, path):
-                _keep_swapped_out(tmp, path, expect, backup, hashlib.sha256(data).hexdigest())
+                _keep_swapped_out(tmp, path, verified, ours, backup)
             else:
                 if backup and path.exists():
                     _backup(path)
@@ -138,23 +141,44 @@ def _create_new(tmp: str, path: Path) -> None:
     os.unlink(tmp)
 
 
-def _keep_swapped_out(tmp: str, path: Path, expect: FileStamp, backup: bool, ours: str) -> None:
-    """After an exchange ``tmp`` holds what ``path`` held: if that is not what was loaded, put
-    it back and refuse; else it becomes the backup. Should yet another save have landed in the
-    instant between (so what comes back is not ours), it is kept as ``<name>.conflict``."""
-    with open(tmp, "rb") as fh:
-        swapped_out = hashlib.sha256(fh.read()).hexdigest()
-    if swapped_out != expect.sha256:
-        _exchange(tmp, path)
-        with open(tmp, "rb") as fh:
-            came_back = hashlib.sha256(fh.read()).hexdigest()
-        if came_back != ours:
-            os.replace(tmp, path.with_name(path.name + ".conflict"))
+def _verified_inode(path: Path, expect: FileStamp) -> int:
+    """The inode now at ``path``, after checking its content is still what was loaded."""
+    try:
+        with open(path, "rb") as fh:
+            inode = os.fstat(fh.fileno()).st_ino
+            content = fh.read()
+    except FileNotFoundError:
+        raise ChangedOnDiskError(path) from None
+    if hashlib.sha256(content).hexdigest() != expect.sha256:
+        raise ChangedOnDiskError(path)
+    return inode
+
+
+def _keep_swapped_out(tmp: str, path: Path, verified: int, ours: int, backup: bool) -> None:
+    """After an exchange ``tmp`` names what ``path`` held. If that is not the file just
+    verified (an editor saved in the instant between), the swap is undone at once, by inode,
+    with no reading in between: our version is visible for microseconds at most."""
+    if os.lstat(tmp).st_ino != verified:
+        _undo_swap(tmp, path, ours)
         raise ChangedOnDiskError(path)
     if backup:
         os.replace(tmp, backup_path(path))
     else:
         os.unlink(tmp)
+
+
+def _undo_swap(tmp: str, path: Path, ours: int) -> None:
+    """Put back what our swap displaced, unless an editor has saved over ours since: its save is
+    the newest and stays. Whichever editor save is not left at ``path`` is kept as
+    ``<name>.conflict``, never deleted."""
+    conflict = path.with_name(path.name + ".conflict")
+    if os.lstat(path).st_ino == ours:
+        _exchange(tmp, path)
+        if os.lstat(tmp).st_ino == ours:
+            os.unlink(tmp)
+            return
+        _exchange(tmp, path)  # a save landed between the check and the swap back: it is the newest
+    os.replace(tmp, conflict)
 
 
 def _backup(path: Path) -> None:
