@@ -102,14 +102,13 @@ def test_a_lock_held_by_another_program_is_not_damage_and_hooks_answer_fast(inde
             assert "locked by another program" in line and "--rebuild" not in line
         payload = {"session_id": "s", "cwd": str(tmp_path), "hook_event_name": "UserPromptSubmit",
                    "prompt": "didn't we fix the flaky websocket test last week?"}
-        started = time.monotonic()
         hook = subprocess.run([sys.executable, "-m", "tui.cli", "hook", "prompt"], input=json.dumps(payload).encode(),
                               capture_output=True, env=cli_env(THREADBACK_DB=str(index_copy)), cwd=REPO, timeout=30)
-        elapsed = time.monotonic() - started
         assert hook.returncode == 0 and b"Traceback" not in hook.stderr
-        assert elapsed < 4.0  # not the default 5 s busy wait (interpreter start-up included)
         usage = [json.loads(x) for x in (Path(os.environ["THREADBACK_HOME"]) / "usage.jsonl").read_text().splitlines()]
-        assert usage[-1]["kind"] == "hook-prompt" and usage[-1]["ms"] < 1000  # the hook's own answer time
+        # The hook's own answer time (opening the index and searching; the interpreter's start
+        # is the agent's cost either way): not the 5 s a default busy wait would take.
+        assert usage[-1]["kind"] == "hook-prompt" and usage[-1]["ms"] < 1000
     finally:
         holder.execute("ROLLBACK")
         holder.close()
