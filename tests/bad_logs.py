@@ -24,7 +24,7 @@ HALF = "\\ud83d"  # a JSON escape of a lone high surrogate: what a log holds, as
 LOW = "\\udc00"
 BAD_CLASSES = (
     "surrogate-text", "surrogate-tool-output", "surrogate-cwd", "surrogate-branch", "surrogate-model",
-    "surrogate-parent-id", "pi-header-id", "codex-cwd", "non-utf8-name", "non-utf8-bytes", "deep-nesting",
+    "surrogate-parent-id", "pi-header-id", "codex-cwd", "codex-parent-id", "non-utf8-name", "non-utf8-bytes", "deep-nesting",
     "truncated-line", "two-objects", "pretty-claude", "pretty-codex", "pretty-pi", "empty-file", "huge-line",
 )
 
@@ -94,8 +94,8 @@ def build(root: Path) -> BadTree:
     claude_file("surrogate-cwd", "s-cwd", [_claude("s-cwd", "b3", "cwd line", cwd=f"/w/demo{HALF}")], where="first")
     claude_file("surrogate-branch", "s-branch", [_claude("s-branch", "b4", "branch line", branch=f"fix{HALF}")], where="last")
     claude_file("surrogate-model", "s-model", [_claude("s-model", "b5", "model line", role="assistant", model=f"m{HALF}")], where="last")
-    # A subagent whose parent session id holds a lone surrogate (and its parent, a good log).
-    sub = claude / "s-parent" / "subagents" / "agent-a1.jsonl"
+    # A subagent whose parent session id (read from its records) holds a lone surrogate.
+    sub = claude / "agent-a1.jsonl"
     line = _claude(f"s-parent{HALF}", "b6", f"subagent work {t.marker()}", extra=',"isSidechain":true,"agentId":"a1"')
     t.files["surrogate-parent-id"] = _write(sub, [line])
     claude_file("non-utf8-bytes", "s-bytes", [])
@@ -117,6 +117,9 @@ def build(root: Path) -> BadTree:
     cid = "019c0000-0000-7000-8000-00000000000"
     meta = f'{{"type":"session_meta","timestamp":"2026-03-01T10:00:00Z","payload":{{"id":"{cid}1","cwd":"/w/c{HALF}","timestamp":"2026-03-01T10:00:00Z"}}}}'
     t.files["codex-cwd"] = _write(codex / f"rollout-2026-03-01T10-00-00-{cid}1.jsonl", [meta, _codex_user(f"codex says {t.marker()} {HALF}")])
+    child = (f'{{"type":"session_meta","timestamp":"2026-03-01T10:00:00Z","payload":{{"id":"{cid}3","cwd":"/w/c",'
+             f'"timestamp":"2026-03-01T10:00:00Z","source":{{"subagent":{{"thread_spawn":{{"parent_thread_id":"p{HALF}"}}}}}}}}}}')
+    t.files["codex-parent-id"] = _write(codex / f"rollout-2026-03-01T10-00-02-{cid}3.jsonl", [child, _codex_user(f"codex child {t.marker()}")])
     records = [f'{{"type":"session_meta","timestamp":"2026-03-01T10:00:00Z","payload":{{"id":"{cid}2","cwd":"/w/c","timestamp":"2026-03-01T10:00:00Z"}}}}',
                _codex_user(f"pretty codex {t.marker()}")]
     t.files["pretty-codex"] = _write(codex / f"rollout-2026-03-01T10-00-01-{cid}2.jsonl",

@@ -54,6 +54,8 @@ def test_every_bad_class_costs_only_itself(tmp_path):
         assert index.session("s-branch").git_branch == "fix\ufffd"
         assert index.session("s-model").model == "m\ufffd"
         assert index.session("pi:p\ufffd1") is not None
+        assert index.session("agent-a1").parent_session_id == "s-parent\ufffd"
+        assert index.session("019c0000-0000-7000-8000-000000000003").parent_session_id == "p\ufffd"
         tool = [m for m in index.messages(index.session("s-tool")) if m.kind == "tool_result"]
         assert tool and "\ufffd" in tool[0].text
         # A file name that is not UTF-8 is stored with the byte written out.
