@@ -9,7 +9,7 @@ pretty-printed records, an empty file, a 1 MB line) beside a generated tree of `
 (bench/bench_index.py's generator: big enough that runs use the helper process).
 
 Then ``threadback index`` processes are killed (SIGKILL) at random moments, ``--kills`` times;
-before each run the tree changes (lines appended to a few logs, a new log, a log rewritten in
+before each run the tree changes (``--grow`` logs appended to, a new log, a log rewritten in
 place with its size and mtime put back), so every run has work to be killed in. One last run
 is left to finish, and a reference index is built from the final tree by one uninterrupted
 run. Printed: messages found / expected, rows lost and doubled (by session and content), the
@@ -63,13 +63,13 @@ def run_index(db: Path, logs: Path, env: dict[str, str], kill_after: float | Non
         return None, (out + err).decode("utf-8", "backslashreplace")
 
 
-def mutate(logs: Path, rng: random.Random, round_no: int) -> str:
-    """Give the next run work: append to three logs, add one, rewrite one in place (same size,
-    mtime put back). What changed, in a few words."""
+def mutate(logs: Path, rng: random.Random, round_no: int, grow: int, grow_kb: int) -> str:
+    """Give the next run work: append to ``grow`` logs, add one, rewrite one in place (same
+    size, mtime put back). What changed, in a few words."""
     files = sorted((logs / "gen" / "claude").rglob("*.jsonl"))
-    for path in rng.sample(files, 3):
+    for path in rng.sample(files, grow):
         sid = path.stem
-        data = claude_session(rng, sid, "/home/dev/torture", 20_000, 1767225600.0 + round_no * 3600)
+        data = claude_session(rng, sid, "/home/dev/torture", grow_kb * 1000, 1767225600.0 + round_no * 3600)
         data = data.replace(f'"{sid}-'.encode(), f'"{sid}-r{round_no}-'.encode())
         data = data.replace(f"msg_{sid}_".encode(), f"msg_{sid}_r{round_no}_".encode())
         data = data.replace(f"toolu_{sid}_".encode(), f"toolu_{sid}_r{round_no}_".encode())
@@ -85,7 +85,7 @@ def mutate(logs: Path, rng: random.Random, round_no: int) -> str:
     swapped = data.replace(b"websocket", b"WEBSOCKET") if b"websocket" in data else data.replace(b"WEBSOCKET", b"websocket")
     victim.write_bytes(swapped)
     os.utime(victim, ns=(st.st_atime_ns, st.st_mtime_ns))
-    return f"3 grown, 1 new, 1 rewritten in place ({victim.name[:8]})"
+    return f"{grow} grown, 1 new, 1 rewritten in place"
 
 
 def rows(db: Path) -> Counter:
@@ -135,6 +135,8 @@ def main() -> int:
     ap.add_argument("--files", type=int, default=3000)
     ap.add_argument("--kills", type=int, default=12)
     ap.add_argument("--max-kill-seconds", type=float, default=15.0, help="kill moments are drawn up to this")
+    ap.add_argument("--grow", type=int, default=40, help="logs appended to before each run")
+    ap.add_argument("--grow-kb", type=int, default=200, help="how much is appended to each")
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--out", type=Path, default=Path("/tmp/threadback-torture"))
     ap.add_argument("--keep", action="store_true", help="reuse the generated tree")
@@ -159,10 +161,10 @@ def main() -> int:
     tracebacks, killed, code = 0, 0, None
     started = time.perf_counter()
     for n in range(args.kills):
-        note = mutate(logs, rng, n) if n else "the whole tree"
+        note = mutate(logs, rng, n, args.grow, args.grow_kb) if n else "the whole tree"
         # While the big tree is still being built, kills land anywhere in a long run; after,
         # the runs are short (a few changed logs) and so are the moments drawn.
-        moment = rng.uniform(0.3, args.max_kill_seconds) if code is None else rng.uniform(0.2, 3.0)
+        moment = rng.uniform(0.3, args.max_kill_seconds) if code is None else rng.uniform(0.1, 2.5)
         code, output = run_index(tortured, logs, env, moment)
         tracebacks += output.count("Traceback")
         killed += code is None
