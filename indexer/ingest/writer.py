@@ -197,22 +197,25 @@ class Ingester:
             reason = prepared.problem.split(": ", 1)[-1] if prepared.problem.startswith(job.key) else prepared.problem
             failures.record_failure(self.conn, job.agent, job.key, stat, prepared.first_line, reason, self.now)
             return
-        before = dataclasses.replace(self.summary, problems=list(self.summary.problems))
+        before, problems_before = dataclasses.replace(self.summary), len(self.summary.problems)
+        its_sessions: set[int] = set()
         self.conn.execute("SAVEPOINT one_file")
         try:
-            self._store(prepared, touched)
+            self._store(prepared, its_sessions)
         except Exception as exc:
             if not failures.is_per_file(exc):
                 raise
             self.conn.execute("ROLLBACK TO one_file")
             self.conn.execute("RELEASE one_file")
-            self.summary = before
+            del self.summary.problems[problems_before:]
+            self.summary = dataclasses.replace(before, problems=self.summary.problems)  # its counts undone
             self._next_ordinal.clear()  # what it counted may have been rolled back
             reason = failures.reason_of(exc)
             self.summary.problems.append(f"{job.key}:{prepared.first_line}: {reason} (file skipped until it changes)")
             failures.record_failure(self.conn, job.agent, job.key, stat, prepared.first_line, reason, self.now)
             return
         self.conn.execute("RELEASE one_file")
+        touched |= its_sessions
         failures.clear_failure(self.conn, job.key)
 
     def _store(self, prepared: PreparedFile, touched: set[int]) -> None:
