@@ -20,9 +20,10 @@ from indexer.ingest.discover import discover, resolved_roots
 from indexer.ingest.prepare import FileJob, PreparedFile
 from indexer.ingest.progress import IndexProgress, IndexSummary, ProgressCallback
 from indexer.ingest.sanitise import storable_path
+from indexer.ingest.session_rows import load_meta, upsert_session
 from indexer.ingest.side import ensure_paired
 from indexer.ingest.stream import PreparedStream
-from indexer.sources.base import SessionMeta, project_name_of
+from indexer.sources.base import SessionMeta
 from indexer.store.models import FileRow
 from indexer.store.side_file import IN_MAIN, IN_SIDE, next_message_id
 
@@ -37,6 +38,13 @@ class Ingester:
         self.now = now if now is not None else time.time()
         self.summary = IndexSummary()
         self._next_ordinal: dict[int, int] = {}
+        # Trigram index changes are written just before each commit, outside the per-file
+        # savepoints: FTS5 writes a segment at every savepoint it takes part in, which would
+        # cost a segment per file (see ``_flush_fts``).
+        self._fts_adds: list[tuple[int, str]] = []
+        self._fts_drops: list[tuple[int, str]] = []
+        self._file_fts_adds: list[tuple[int, str]] = []
+        self._file_fts_drops: list[tuple[int, str]] = []
 
     # -- the run ---------------------------------------------------------------
     def run(
@@ -135,6 +143,7 @@ class Ingester:
                 prog.messages_added = self.summary.messages_added
                 if prepared.side_committed:
                     # Every file stored so far is covered in the side file: commit ours.
+                    self._flush_fts()
                     conn.execute("COMMIT")
                     conn.execute("BEGIN")
                     if progress:
@@ -149,6 +158,7 @@ class Ingester:
                 " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                 (str(self.now),),
             )
+            self._flush_fts()
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:  # SQLite may have rolled back itself (a full disk): keep its error
@@ -157,6 +167,14 @@ class Ingester:
                 except sqlite3.Error:
                     pass
             raise
+
+    def _flush_fts(self) -> None:
+        """The trigram index changes of every file stored since the last commit, at once."""
+        if self._fts_drops:
+            self.conn.executemany("INSERT INTO fts(fts, rowid, text) VALUES ('delete', ?, ?)", self._fts_drops)
+        if self._fts_adds:
+            self.conn.executemany("INSERT INTO fts(rowid, text) VALUES (?, ?)", self._fts_adds)
+        self._fts_adds, self._fts_drops = [], []
 
     def _file_row(self, file_id: int) -> FileRow:
         r = self.conn.execute(
@@ -183,7 +201,7 @@ class Ingester:
     def _job(self, agent: str, path: str, st: os.stat_result, row: FileRow | None, from_start: bool = False) -> FileJob:
         meta = SessionMeta()
         if row and row.session_rowid is not None:
-            self._load_meta(row.session_rowid, meta)
+            load_meta(self.conn, row.session_rowid, meta)
         return FileJob(agent, path, st.st_size, st.st_mtime, st.st_mtime_ns, st.st_ino, row, meta,
                        ctime_ns=st.st_ctime_ns, from_start=from_start)
 
@@ -199,6 +217,7 @@ class Ingester:
             return
         before, problems_before = dataclasses.replace(self.summary), len(self.summary.problems)
         its_sessions: set[int] = set()
+        self._file_fts_adds, self._file_fts_drops = [], []
         self.conn.execute("SAVEPOINT one_file")
         try:
             self._store(prepared, its_sessions)
@@ -216,6 +235,8 @@ class Ingester:
             return
         self.conn.execute("RELEASE one_file")
         touched |= its_sessions
+        self._fts_adds += self._file_fts_adds
+        self._fts_drops += self._file_fts_drops
         failures.clear_failure(self.conn, job.key)
 
     def _store(self, prepared: PreparedFile, touched: set[int]) -> None:
@@ -238,7 +259,7 @@ class Ingester:
         meta = prepared.meta
         session_rowid = row.session_rowid if row else None
         if meta.session_id and (prepared.rows or session_rowid is not None):
-            session_rowid = self._upsert_session(job.agent, job.key, meta, session_rowid)
+            session_rowid = upsert_session(self.conn, job.agent, job.key, meta)
             file_id = self._upsert_file(prepared, session_rowid)
             added = self._insert_messages(session_rowid, file_id, prepared)
             self._refresh_session_counts(session_rowid)
@@ -252,65 +273,6 @@ class Ingester:
             self.conn.execute(
                 "UPDATE meta SET value = value + ? WHERE key = 'message_count'", (added - removed,)
             )
-
-    def _load_meta(self, session_rowid: int, meta: SessionMeta) -> None:
-        r = self.conn.execute("SELECT * FROM sessions WHERE id = ?", (session_rowid,)).fetchone()
-        if r is None:
-            return
-        meta.session_id = r["session_id"]
-        meta.parent_session_id = r["parent_session_id"]
-        meta.branched_from = r["branched_from"]
-        meta.project_path = r["project_path"]
-        meta.resume_cwd = r["resume_cwd"]
-        meta.git_branch = r["git_branch"]
-        meta.model = r["model"]
-        meta.title = r["title"]
-        meta.title_rank = r["title_rank"]
-
-    def _upsert_session(self, agent: str, path: str, meta: SessionMeta, rowid: int | None) -> int:
-        conn = self.conn
-        existing = conn.execute(
-            "SELECT id, title_rank, project_path FROM sessions WHERE agent = ? AND session_id = ?",
-            (agent, meta.session_id),
-        ).fetchone()
-        project_path = meta.project_path
-        if not project_path and meta.parent_session_id:
-            parent = conn.execute(
-                "SELECT project_path FROM sessions WHERE agent = ? AND session_id = ?",
-                (agent, meta.parent_session_id),
-            ).fetchone()
-            project_path = parent["project_path"] if parent else None
-        values = (
-            meta.parent_session_id,
-            path,
-            project_path,
-            project_name_of(project_path),
-            meta.git_branch or None,
-            meta.model,
-            meta.branched_from,
-            meta.resume_cwd,
-        )
-        if existing is None:
-            cur = conn.execute(
-                "INSERT INTO sessions(agent, session_id, parent_session_id, source_path, project_path,"
-                " project_name, git_branch, model, branched_from, resume_cwd, title, title_rank)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                (agent, meta.session_id, *values, meta.title, meta.title_rank),
-            )
-            return int(cur.lastrowid)
-        conn.execute(
-            "UPDATE sessions SET parent_session_id = coalesce(?, parent_session_id), source_path = ?,"
-            " project_path = coalesce(?, project_path), project_name = coalesce(?, project_name),"
-            " git_branch = coalesce(?, git_branch), model = coalesce(?, model),"
-            " branched_from = coalesce(?, branched_from), resume_cwd = coalesce(?, resume_cwd) WHERE id = ?",
-            (*values, existing["id"]),
-        )
-        if meta.title and meta.title_rank >= existing["title_rank"]:
-            conn.execute(
-                "UPDATE sessions SET title = ?, title_rank = ? WHERE id = ?",
-                (meta.title, meta.title_rank, existing["id"]),
-            )
-        return int(existing["id"])
 
     def _upsert_file(self, prepared: PreparedFile, session_rowid: int | None) -> int:
         job, row = prepared.job, prepared.job.row
@@ -366,7 +328,7 @@ class Ingester:
             ordinal += 1
             added += 1
             if row.indexed and where == IN_MAIN:
-                conn.execute("INSERT INTO fts(rowid, text) VALUES (?, ?)", (rowid, row.text))
+                self._file_fts_adds.append((rowid, row.text))
         self._next_ordinal[session_rowid] = ordinal
         return added
 
@@ -377,7 +339,7 @@ class Ingester:
         for r in conn.execute(
             "SELECT id, text FROM messages WHERE file_id = ? AND indexed = ?", (row.id, IN_MAIN)
         ).fetchall():
-            conn.execute("INSERT INTO fts(fts, rowid, text) VALUES ('delete', ?, ?)", (r["id"], r["text"]))
+            self._file_fts_drops.append((r["id"], r["text"]))
         removed = conn.execute("DELETE FROM messages WHERE file_id = ?", (row.id,)).rowcount
         if row.session_rowid is not None:
             self._next_ordinal.pop(row.session_rowid, None)
