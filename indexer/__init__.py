@@ -10,7 +10,17 @@ from indexer.ingest import IndexBusyError, IndexProgress, IndexSummary
 from indexer.models import Hit, Message, Session
 from indexer.search.fts import SearchResult, SessionHit
 from indexer.search.query import Query, QueryError, parse_query
-from indexer.store.errors import IndexCorruptError, IndexError_, IndexTooNewError
+from indexer.store.errors import (
+    IndexCorruptError,
+    IndexError_,
+    IndexFullError,
+    IndexLockedError,
+    IndexOutdatedError,
+    IndexReadOnlyError,
+    IndexSideDamagedError,
+    IndexTooNewError,
+    IndexUnavailableError,
+)
 
 # The memory and rule stores pull in a YAML library: loaded on first use, so `threadback
 # search` and the hooks start fast.
@@ -33,10 +43,16 @@ __all__ = [
     "IndexBusyError",
     "IndexCorruptError",
     "IndexError_",
+    "IndexFullError",
+    "IndexLockedError",
+    "IndexOutdatedError",
     "IndexProgress",
+    "IndexReadOnlyError",
+    "IndexSideDamagedError",
     "IndexStats",
     "IndexSummary",
     "IndexTooNewError",
+    "IndexUnavailableError",
     "MemoryStore",
     "Message",
     "ProjectSummary",

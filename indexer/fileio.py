@@ -1,8 +1,17 @@
 """Writing the user's files safely: atomic replace, a backup of the previous version, and
-detection of changes made on disk since we read a file."""
+detection of changes made on disk since we read a file.
+
+A write that must not lose an outside change (``expect``) swaps the new file in with Linux's
+``renameat2(RENAME_EXCHANGE)`` and then looks at what it swapped out: if that is not what was
+loaded (an editor saved in between), it swaps it straight back and refuses. The old version
+then becomes the ``.bak`` by a rename, so a full disk never leaves a half-written backup.
+"""
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import errno
 import hashlib
 import os
 import shutil
@@ -62,29 +71,58 @@ def backup_path(path: Path) -> Path:
     return path.with_name(path.name + ".bak")
 
 
-def atomic_write_text(path: Path, text: str, *, backup: bool = True) -> FileStamp:
-    """Write ``text`` to ``path`` via a temp file in the same folder and ``os.replace``.
+def atomic_write_text(path: Path, text: str, *, backup: bool = True, expect: FileStamp | None = None) -> FileStamp:
+    """Write ``text`` to ``path`` via a temp file in the same folder and an atomic rename.
 
     The previous version, if any, is kept as ``<name>.bak``. Returns the new file's stamp so
-    the caller can detect the next outside change.
+    the caller can detect the next outside change. Text that came from a file decoded with
+    ``surrogateescape`` gets its undecodable bytes back as they were (``encode_exact``).
     """
-    return atomic_write_bytes(path, text.encode("utf-8"), backup=backup)
+    return atomic_write_bytes(path, encode_exact(text), backup=backup, expect=expect)
 
 
-def atomic_write_bytes(path: Path, data: bytes, *, backup: bool = True) -> FileStamp:
+def encode_exact(text: str) -> bytes:
+    """UTF-8, with ``surrogateescape`` bytes written back as the bytes they were; any other lone
+    surrogate (typed, or from a JSON escape) becomes U+FFFD."""
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        fixed = "".join("\ufffd" if "\ud800" <= c <= "\udfff" and not "\udc80" <= c <= "\udcff" else c for c in text)
+        return fixed.encode("utf-8", "surrogateescape")
+
+
+def atomic_write_bytes(path: Path, data: bytes, *, backup: bool = True, expect: FileStamp | None = None) -> FileStamp:
+    """Replace ``path`` by ``data`` atomically. With ``expect`` (the file as it was loaded),
+    raise ``ChangedOnDiskError`` instead of replacing anything else (see the module doc)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    if backup and path.exists():
-        shutil.copy2(path, backup_path(path))
+    if expect is not None:
+        check_unchanged(path, expect)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+            ours = os.fstat(fh.fileno()).st_ino
         if path.exists():
             shutil.copymode(path, tmp)
-        os.replace(tmp, path)
+        if expect is not None and not expect.exists:
+            _create_new(tmp, path)
+        elif expect is not None:
+            verified = _verified_inode(path, expect)  # again, just before the swap
+            if os.lstat(path).st_ino != verified:  # one syscall from the swap: replaced since?
+                raise ChangedOnDiskError(path)
+            if _exchange(tmp, path):
+                _keep_swapped_out(tmp, path, verified, ours, backup)
+            else:
+                if backup and path.exists():
+                    _backup(path)
+                os.replace(tmp, path)
+        else:
+            if backup and path.exists():
+                _backup(path)
+            os.replace(tmp, path)
     except BaseException:
         try:
             os.unlink(tmp)
@@ -92,6 +130,99 @@ def atomic_write_bytes(path: Path, data: bytes, *, backup: bool = True) -> FileS
             pass
         raise
     return FileStamp.of_bytes(path, data)
+
+
+def _create_new(tmp: str, path: Path) -> None:
+    """Put ``tmp`` at ``path`` only if nothing is there (someone may have created it meanwhile)."""
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise ChangedOnDiskError(path) from None
+    os.unlink(tmp)
+
+
+def _verified_inode(path: Path, expect: FileStamp) -> int:
+    """The inode now at ``path``, after checking its content is still what was loaded."""
+    try:
+        with open(path, "rb") as fh:
+            inode = os.fstat(fh.fileno()).st_ino
+            content = fh.read()
+    except FileNotFoundError:
+        raise ChangedOnDiskError(path) from None
+    if hashlib.sha256(content).hexdigest() != expect.sha256:
+        raise ChangedOnDiskError(path)
+    return inode
+
+
+def _keep_swapped_out(tmp: str, path: Path, verified: int, ours: int, backup: bool) -> None:
+    """After an exchange ``tmp`` names what ``path`` held. If that is not the file just
+    verified (an editor saved in the instant between), the swap is undone at once, by inode,
+    with no reading in between: our version is visible for microseconds at most."""
+    if os.lstat(tmp).st_ino != verified:
+        _undo_swap(tmp, path, ours)
+        raise ChangedOnDiskError(path)
+    if backup:
+        os.replace(tmp, backup_path(path))
+    else:
+        os.unlink(tmp)
+
+
+def _undo_swap(tmp: str, path: Path, ours: int) -> None:
+    """Put back what our swap displaced, unless an editor has saved over ours since: its save is
+    the newest and stays. Whichever editor save is not left at ``path`` is kept as
+    ``<name>.conflict``, never deleted."""
+    conflict = path.with_name(path.name + ".conflict")
+    if os.lstat(path).st_ino == ours:
+        _exchange(tmp, path)
+        if os.lstat(tmp).st_ino == ours:
+            os.unlink(tmp)
+            return
+        _exchange(tmp, path)  # a save landed between the check and the swap back: it is the newest
+    os.replace(tmp, conflict)
+
+
+def _backup(path: Path) -> None:
+    """``<name>.bak`` := the current file, by a hard link (no copy: works on a full disk)."""
+    bak = backup_path(path)
+    link = bak.with_name(bak.name + ".tmp")
+    try:
+        link.unlink(missing_ok=True)
+        os.link(path, link)
+        os.replace(link, bak)
+    except OSError as exc:
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise
+        shutil.copy2(path, bak)  # no hard links on this file system
+
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def _load_renameat2():
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+        fn = libc.renameat2
+    except (OSError, AttributeError):
+        return None
+    fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    fn.restype = ctypes.c_int
+    return fn
+
+
+_renameat2 = _load_renameat2()
+
+
+def _exchange(a: str | Path, b: str | Path) -> bool:
+    """Swap two paths atomically; False where the system cannot (then nothing changed)."""
+    if _renameat2 is None:
+        return False
+    if _renameat2(_AT_FDCWD, os.fsencode(str(a)), _AT_FDCWD, os.fsencode(str(b)), _RENAME_EXCHANGE) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOTSUP):
+        return False
+    raise OSError(err, os.strerror(err), str(b))
 
 
 def append_line(path: Path, line: str) -> None:

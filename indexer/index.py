@@ -7,33 +7,56 @@ in WAL mode so reads never wait for an index run. The work itself lives in ``ind
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 import threading
 import time
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator, TypeVar
 
 from indexer.config import SourceRoots
-from indexer.ingest import IndexLock, IndexSummary, ProgressCallback, update_index
+from indexer.ingest import IndexBusyError, IndexLock, IndexSummary, ProgressCallback, update_index
+from indexer.ingest.outcome import RunOutcome, read_outcome, record_outcome
+from indexer.ingest.failures import FailedFile, failed_files
 from indexer.models import Message, Session
 from indexer.project_scope import ProjectScope
 from indexer.search.fts import SearchResult, run_search
-from indexer.search.query import Query, parse_query
+from indexer.search.query import Query, QueryError, parse_query
 from indexer.store import browse
 from indexer.store.browse import AmbiguousSessionError, IndexStats, ProjectSummary
-from indexer.store.connection import connect, remove_index_files
+from indexer.store.connection import BUSY_TIMEOUT_MS, connect, remove_index_files
 from indexer.store.errors import IndexError_
+from indexer.store.health import diagnose
 from indexer.store.models import fetch_context
 
 __all__ = ["AmbiguousSessionError", "Index", "IndexStats", "ProjectSummary"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+# SQLite's words for a query too big or too odd to run: the query's fault, not the index's.
+_QUERY_PROBLEMS = ("fts5", "syntax error", "too many", "too large", "too big", "parser stack", "unterminated")
+
+
+def _told_truthfully(method: F) -> F:
+    """A database or OS error from ``method`` becomes the ``IndexError_`` that says what is
+    wrong: damage (checked with ``PRAGMA quick_check``), read-only media, a lock, a full disk."""
+
+    @functools.wraps(method)
+    def run(self: "Index", *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except (sqlite3.Error, OSError) as exc:
+            raise diagnose(self.path, exc) from exc
+
+    return run  # type: ignore[return-value]
 
 
 class Index:
     """An index file. Cheap to create; connections open lazily, one per thread."""
 
-    def __init__(self, path: Path | str, *, readonly: bool = False):
+    def __init__(self, path: Path | str, *, readonly: bool = False, busy_timeout_ms: int = BUSY_TIMEOUT_MS):
         self.path = Path(path)
         self.readonly = readonly
+        self.busy_timeout_ms = busy_timeout_ms  # hooks wait less for a lock than people do
         self._local = threading.local()
         self._all: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
@@ -43,7 +66,7 @@ class Index:
     def conn(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            conn = connect(self.path, readonly=self.readonly)
+            conn = connect(self.path, readonly=self.readonly, busy_timeout_ms=self.busy_timeout_ms)
             self._local.conn = conn
             with self._lock:
                 self._all.append(conn)
@@ -77,9 +100,34 @@ class Index:
         progress: ProgressCallback | None = None,
         should_stop: Callable[[], bool] | None = None,
         now: float | None = None,
+        where: str = "",
     ) -> IndexSummary:
-        """Index what is new under ``roots``. Raises ``IndexBusyError`` if another run holds the lock."""
+        """Index what is new under ``roots``. Raises ``IndexBusyError`` if another run holds the
+        lock. How the run ended is left beside the index (``last_run``), for runs nobody watches."""
+        try:
+            summary = self._update(roots, progress, should_stop, now)
+        except IndexBusyError:
+            raise  # the run holding the lock records its own outcome
+        except IndexError_ as exc:
+            record_outcome(self.path, RunOutcome(time.time(), False, " ".join(str(exc).split()), where=where))
+            raise
+        record_outcome(self.path, RunOutcome(time.time(), True, files_failing=summary.files_failing,
+                                             messages_added=summary.messages_added, where=where))
+        return summary
+
+    @_told_truthfully
+    def _update(self, roots: SourceRoots, progress: ProgressCallback | None,
+                should_stop: Callable[[], bool] | None, now: float | None) -> IndexSummary:
         return update_index(self.conn, self.path, roots, progress=progress, should_stop=should_stop, now=now)
+
+    def last_run(self) -> RunOutcome | None:
+        """How the last index run over this index ended (any process: the app, a hook, the CLI)."""
+        return read_outcome(self.path)
+
+    @_told_truthfully
+    def failing_files(self) -> list[FailedFile]:
+        """Log files that could not be stored, as they were then (skipped until they change)."""
+        return failed_files(self.conn)
 
     def delete_files(self) -> None:
         """Delete the index and its side file (``--rebuild``: the next ``update`` starts afresh).
@@ -87,10 +135,14 @@ class Index:
         Taken under the index lock, so a running index run is never pulled from under; raises
         ``IndexBusyError`` then."""
         self.close()
-        with IndexLock(self.path):
-            remove_index_files(self.path)
+        try:
+            with IndexLock(self.path):
+                remove_index_files(self.path)
+        except OSError as exc:
+            raise diagnose(self.path, exc) from exc
 
     # -- searching --------------------------------------------------------------
+    @_told_truthfully
     def search(
         self,
         query: str | Query,
@@ -115,40 +167,48 @@ class Index:
         searchable."""
         if isinstance(query, str):
             query = parse_query(query, now if now is not None else time.time())
-        return run_search(
-            self.conn,
-            query,
-            limit=limit,
-            offset=offset,
-            by_session=by_session or one_per_session,
-            exclude_sessions=tuple(exclude_sessions),
-            context=context,
-            project_scope=project_scope,
-            evidence=evidence,
-        )
+        try:
+            return run_search(
+                self.conn,
+                query,
+                limit=limit,
+                offset=offset,
+                by_session=by_session or one_per_session,
+                exclude_sessions=tuple(exclude_sessions),
+                context=context,
+                project_scope=project_scope,
+                evidence=evidence,
+            )
+        except sqlite3.OperationalError as exc:
+            text = str(exc).lower()
+            if any(word in text for word in _QUERY_PROBLEMS) and "corrupt" not in text:
+                raise QueryError(f"this query cannot be run ({exc}); try fewer or simpler terms") from exc
+            raise
 
+    @_told_truthfully
     def context(self, message: Message, before: int, after: int) -> tuple[tuple[Message, ...], tuple[Message, ...]]:
         """The ``before`` messages preceding and ``after`` following ``message`` in its session."""
         return fetch_context(self.conn, message, before, after)
 
     # -- browsing ---------------------------------------------------------------
+    @_told_truthfully
     def stats(self) -> IndexStats:
         """The counts; an index that cannot be read raises ``IndexError_`` with the reason."""
-        try:
-            return browse.stats(self.conn, self.path)
-        except sqlite3.Error as exc:
-            raise IndexError_(f"cannot read the index at {self.path}: {exc}") from exc
+        return browse.stats(self.conn, self.path)
 
+    @_told_truthfully
     def check(self) -> None:
         """Open the index now, so a missing schema or a damaged file is reported here
         (``IndexCorruptError``, ``IndexTooNewError``) rather than mid-search."""
         self.conn  # noqa: B018 - opening checks the schema version and touches the tables
 
+    @_told_truthfully
     def session(self, ref: str | int) -> Session | None:
         """A session by row id, full session id, ``agent:id``, or a unique id prefix; raises
         ``AmbiguousSessionError`` when a prefix matches several."""
         return browse.session(self.conn, ref)
 
+    @_told_truthfully
     def sessions(
         self,
         *,
@@ -180,22 +240,28 @@ class Index:
         """Subagent sessions spawned by ``session``, oldest first."""
         return self.sessions(agent=session.agent, parent=session.session_id, limit=None, newest_first=False)
 
+    @_told_truthfully
     def agents(self) -> list[tuple[str, int]]:
         """(agent, top-level session count), by agent name."""
         return browse.agents(self.conn)
 
+    @_told_truthfully
     def projects(self, agent: str) -> list[ProjectSummary]:
         return browse.projects(self.conn, agent)
 
+    @_told_truthfully
     def days(self, agent: str, project_path: str | None) -> list[tuple[str, int]]:
         return browse.days(self.conn, agent, project_path)
 
+    @_told_truthfully
     def sessions_on_day(self, agent: str, project_path: str | None, day: str) -> list[Session]:
         return browse.sessions_on_day(self.conn, agent, project_path, day)
 
+    @_told_truthfully
     def messages(self, session: Session | int, start: int = 0, limit: int | None = None) -> list[Message]:
         return browse.messages(self.conn, session, start, limit)
 
+    @_told_truthfully
     def message(self, message_id: int) -> Message | None:
         return browse.message(self.conn, message_id)
 
@@ -210,6 +276,9 @@ class Index:
         session_rowid: int | None = None,
     ) -> Iterator[tuple[Session, Message]]:
         """(Session, Message) pairs in time order: the normalised event stream."""
-        return browse.iter_events(
-            self.conn, since=since, until=until, kinds=kinds, tools=tools, agent=agent, session_rowid=session_rowid
-        )
+        try:
+            yield from browse.iter_events(
+                self.conn, since=since, until=until, kinds=kinds, tools=tools, agent=agent, session_rowid=session_rowid
+            )
+        except (sqlite3.Error, OSError) as exc:
+            raise diagnose(self.path, exc) from exc

@@ -44,6 +44,7 @@ class Session:
     # session linked to its origin, unlike ``parent_session_id`` (a subagent's spawner).
     branched_from: str | None = None
     resume_cwd: str | None = None  # the folder to resume from when the session moved there
+    parent_missing: bool = False  # a subagent whose parent is not in the index: listed at the top
 
 
 @dataclass(frozen=True, slots=True)

@@ -352,6 +352,6 @@ def test_a_no_change_run_reads_what_it_compares_from_a_covering_index(tree):
     index.conn.set_trace_callback(statements.append)
     assert run(index, root).files_changed == 0
     index.conn.set_trace_callback(None)
-    [known] = [s for s in statements if s.startswith("SELECT path, id, size, mtime_ns, inode, missing FROM files")]
+    [known] = [s for s in statements if s.startswith("SELECT path, id, size, mtime_ns, ctime_ns, inode, missing FROM files")]
     plan = " ".join(r[3] for r in index.conn.execute("EXPLAIN QUERY PLAN " + known))
     assert "COVERING INDEX files_by_stat" in plan  # 50,000 narrow index rows, not the wide table

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from indexer import Index, only_roots
-from indexer.ingest.writer import is_worktree_of
+from indexer.ingest.session_rows import is_worktree_of
 
 from conftest import FIXED_NOW
 

@@ -228,19 +228,17 @@ async def test_external_scratchpad_edit_is_refused_then_reloaded(folder):
 # --- episodic ------------------------------------------------------------------------------
 
 
-async def test_external_episodic_edit_is_refused(folder):
+async def test_an_entry_added_meanwhile_survives_an_archive(folder):
+    """Archiving by id re-reads the file under the folder's lock: an agent's new entry is kept."""
     app = host(folder, "episodic")
     async with app.run_test(size=SIZE) as pilot:
         table(app).focus()
         with (folder / "episodic.jsonl").open("a", encoding="utf-8") as f:
             f.write('{"id":"ep-agent001","summary":"written by an agent meanwhile"}\n')
-        external = (folder / "episodic.jsonl").read_text(encoding="utf-8")
         await pilot.press("x")
         await pilot.pause()
-        assert isinstance(app.screen, ConfirmScreen)
-        assert (folder / "episodic.jsonl").read_text(encoding="utf-8") == external
-        await pilot.press("y")  # reload
-        await pilot.pause()
+        text = (folder / "episodic.jsonl").read_text(encoding="utf-8")
+        assert '"ep-agent001"' in text and '"archived":true' in text
         assert "ep-agent001" in row_ids(app)
 
 

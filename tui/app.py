@@ -71,6 +71,7 @@ class ThreadbackApp(IndexRunner, ReportsWorkerErrors, App[None]):
     pending_rules: reactive[int] = reactive(0)
     hooks: reactive[HooksState | None] = reactive(None)
     memory_generation: reactive[int] = reactive(0)
+    index_problem: reactive[str | None] = reactive(None)  # a failed index run, files still failing
 
     def __init__(
         self,

@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 #   pending_rules     int                 rules waiting for review
 #   hooks             tuple | None        which Claude Code hooks are installed
 #   memory_generation int                 bumped when the memory folder changed
-LIVE_VALUES = ("stats", "activity", "index_generation", "no_logs", "pending_rules", "hooks", "memory_generation")
+LIVE_VALUES = ("stats", "activity", "index_generation", "no_logs", "pending_rules", "hooks", "memory_generation",
+               "index_problem")
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """Keeping the index and the app's counts current while the app runs: the background index run,
 its progress for the status line, new batches shown as they land, and the counts, pending
-rules and hooks read again after it."""
+rules and hooks read again after it. A failed run, the app's own or a hook's in the background,
+is shown in the status line and once as a notification."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from textual.message import Message
 from textual.worker import get_current_worker
 
 from indexer import IndexBusyError, IndexError_, IndexProgress, IndexStats, IndexSummary
+from indexer.ingest.outcome import RunOutcome
 from indexer.agents.settings import HooksStatus
 from tui.app_context import AppContext, IndexActivity
 
@@ -32,8 +34,10 @@ class IndexRunner:
     no_logs: bool
     pending_rules: int
     hooks: HooksState | None
+    index_problem: str | None
     _last_research: float = 0.0
     _messages_seen: int = 0
+    _notified_run: float = 0.0  # finished_at of the last failed run a notification told of
 
     @dataclasses.dataclass
     class IndexProgressed(Message):
@@ -54,16 +58,17 @@ class IndexRunner:
 
         pending_rules: int
         hooks: HooksState
+        last_run: RunOutcome | None = None
 
     def _read_counts(self) -> tuple[IndexStats, bool]:
         return self.context.index.stats(), any(path.exists() for path in self.context.roots.all_paths())
 
-    def _read_extras(self) -> tuple[int, HooksState]:
+    def _read_extras(self) -> tuple[int, HooksState, RunOutcome | None]:
         try:
             pending = len(self.context.rule_store().pending())
         except Exception:  # noqa: BLE001 - a broken rules file must not stop the app; the pane says why
             pending = 0
-        return pending, self.read_hooks()
+        return pending, self.read_hooks(), self.context.index.last_run()
 
     @work(thread=True, exclusive=True, group="stats", exit_on_error=False)
     def load_stats(self) -> None:
@@ -84,6 +89,18 @@ class IndexRunner:
     def on_index_runner_extras_loaded(self, event: ExtrasLoaded) -> None:
         self.pending_rules = event.pending_rules
         self.hooks = event.hooks
+        self.show_run_outcome(event.last_run)
+
+    def show_run_outcome(self, outcome: RunOutcome | None) -> None:
+        """The status line names a failed last run (or files still failing); a failure not told
+        of yet also gets a notification."""
+        if outcome is None:
+            return
+        self.index_problem = outcome.summary or None
+        if not outcome.ok and outcome.finished_at > self._notified_run:
+            self._notified_run = outcome.finished_at
+            title = "Background index run failed" if outcome.where == "hook" else "Index run failed"
+            self.notify(outcome.message, title=title, severity="error", timeout=10, markup=False)
 
     def on_index_runner_stats_loaded(self, event: StatsLoaded) -> None:
         self.stats = event.stats
@@ -107,12 +124,14 @@ class IndexRunner:
         summary: IndexSummary | None = None
         try:
             summary = self.context.index.update(self.context.roots, progress=on_progress,
-                                                should_stop=lambda: worker.is_cancelled)
+                                                should_stop=lambda: worker.is_cancelled, where="app")
         except IndexBusyError:
             self.notify("Another Threadback run is updating the index; searching what is there so far.",
                         title="Index busy", severity="information")
-        except IndexError_ as exc:
-            self.notify(str(exc), title="Index problem", severity="error", timeout=10, markup=False)
+        except IndexError_:
+            # The run left its outcome beside the index; show it now (reading the counts after a
+            # failed run may fail too).
+            self.call_from_thread(self.show_run_outcome, self.context.index.last_run())
         finally:
             self.post_message(self.IndexFinished(summary))
 

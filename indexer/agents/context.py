@@ -23,6 +23,7 @@ from indexer.memory.errors import FactFileError
 from indexer.memory.timeutil import as_aware
 from indexer.memory_trust import folder_trust
 from indexer.rules import RuleStore
+from indexer.storable import storable
 from indexer.textsafe import make_safe
 
 DEFAULT_MAX_BYTES = 16384
@@ -276,8 +277,8 @@ def render_context(material: ContextMaterial, *, max_bytes: int = DEFAULT_MAX_BY
     ):
         if items:
             reference += [title, *items, ""]
-    head = "# Threadback memory\n\n" + "\n".join(trusted)
-    body = escape_for_wrapper("\n".join(reference).rstrip("\n")) if reference else ""
+    head = storable("# Threadback memory\n\n" + "\n".join(trusted))  # a lone surrogate: U+FFFD
+    body = storable(escape_for_wrapper("\n".join(reference).rstrip("\n"))) if reference else ""
     full = head + (f"{WRAP_OPEN}\n{body}\n{WRAP_CLOSE}\n" if body else "")
     if _nbytes(full) <= max_bytes:
         return full

@@ -212,9 +212,9 @@ def open_index_quietly(path: Path) -> Index | None:
     None when it is missing or unusable."""
     if not path.is_file():
         return None
-    index = Index(path, readonly=True)
+    # The short wait applies from the first statement on: opening reads the schema too.
+    index = Index(path, readonly=True, busy_timeout_ms=INDEX_BUSY_TIMEOUT_MS)
     try:
-        index.conn.execute(f"PRAGMA busy_timeout = {INDEX_BUSY_TIMEOUT_MS}")
         index.conn.execute("SELECT 1 FROM messages LIMIT 1").fetchall()
     except Exception:
         index.close()

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from indexer.config import ConfigError, data_dir, load_roots
 from indexer.index import Index
+from indexer.ingest.outcome import RunOutcome, record_outcome
 from indexer.store.errors import IndexError_
 
 STOP_REFRESH_INTERVAL = 20.0
@@ -45,11 +47,17 @@ def start_refresh(db_path: Path, now: float, *, after_every_turn: bool) -> bool:
 
 
 def refresh(db_path: Path) -> int:
-    """One quiet index run over the configured log folders; 0 when it ran, 1 when it could not."""
+    """One quiet index run over the configured log folders; 0 when it ran, 1 when it could not.
+    Nobody sees it: how it ended is left beside the index (``Index.last_run``) for the app's
+    status line and ``threadback index``."""
     try:
         with Index(db_path) as index:
-            index.update(load_roots())
-    except (ConfigError, IndexError_, OSError):
+            index.update(load_roots(), where="hook")  # records its own outcome
+    except IndexError_:
+        return 1
+    except Exception as exc:  # noqa: BLE001 - a config error, a disk error, a bug: say so where it is seen
+        message = " ".join(f"{type(exc).__name__}: {exc}".split()) if not isinstance(exc, ConfigError) else str(exc)
+        record_outcome(db_path, RunOutcome(time.time(), False, message, where="hook"))
         return 1
     return 0
 

@@ -8,11 +8,12 @@ scratch. A file that disappears keeps its rows: agents prune old transcripts, we
 Rooms: ``discover`` finds log files; ``prepare`` reads and parses one file into rows (pure:
 no database, runs in the helper process on big runs); ``helper`` is that process; ``side``
 writes the side file; ``stream`` feeds prepared files to ``writer``, the only writer of the
-main index file; ``lock`` keeps it to one run at a time.
+main index file; ``lock`` keeps it to one run at a time; ``run`` starts a run under that lock;
+``sanitise`` makes text storable and ``failures`` keeps the files that could not be stored.
 """
 
 from indexer.ingest.lock import IndexBusyError, IndexLock
 from indexer.ingest.progress import IndexProgress, IndexSummary, ProgressCallback
-from indexer.ingest.writer import update_index
+from indexer.ingest.run import update_index
 
 __all__ = ["IndexBusyError", "IndexLock", "IndexProgress", "IndexSummary", "ProgressCallback", "update_index"]

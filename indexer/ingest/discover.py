@@ -5,15 +5,28 @@ from __future__ import annotations
 import os
 from typing import Iterator
 
+from pathlib import Path
+
 from indexer.config import SourceRoots
 from indexer.sources import PARSERS
 
 
-def discover(roots: SourceRoots, problems: list[str]) -> Iterator[tuple[str, str, os.stat_result]]:
-    """Yield (agent, path, stat) for every log file under the roots; errors are collected."""
-    seen: set[str] = set()
+def resolved_roots(roots: SourceRoots) -> SourceRoots:
+    """Each root as an absolute path with symlinks resolved, once: the same folder spelled two
+    ways (``logs`` and ``/home/me/logs``) is one folder, so its files are indexed once."""
+    out: dict[str, tuple[Path, ...]] = {}
     for agent, paths in roots.items():
-        module = PARSERS[agent]
+        unique = dict.fromkeys(Path(os.path.realpath(os.path.expanduser(str(p)))) for p in paths)
+        out[agent] = tuple(unique)
+    return SourceRoots(out)
+
+
+def discover(roots: SourceRoots, problems: list[str]) -> Iterator[tuple[str, str, os.stat_result]]:
+    """Yield (agent, path, stat) for every log file under the roots; errors are collected.
+    A file reached twice (nested roots, a symlink to a file) is yielded once."""
+    seen: set[tuple[int, int]] = set()  # (device, inode): one file however it is reached
+    for agent, paths in roots.items():
+        is_log_file = PARSERS[agent].is_log_file
         for root in paths:
             if not root.exists():
                 continue
@@ -30,13 +43,14 @@ def discover(roots: SourceRoots, problems: list[str]) -> Iterator[tuple[str, str
                         if entry.is_dir(follow_symlinks=False):
                             stack.append(entry.path)
                             continue
-                        if not entry.is_file() or not module.is_log_file(entry.name):
+                        if not entry.is_file() or not is_log_file(entry.name):
                             continue
                         st = entry.stat()
                     except OSError as exc:
                         problems.append(f"{entry.path}: cannot stat ({exc.strerror or exc})")
                         continue
-                    if entry.path in seen:
+                    key = (st.st_dev, st.st_ino)
+                    if key in seen and st.st_ino:  # some file systems give every file inode 0
                         continue
-                    seen.add(entry.path)
+                    seen.add(key)
                     yield agent, entry.path, st

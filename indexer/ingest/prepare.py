@@ -14,6 +14,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from indexer.ingest.sanitise import sanitise_message, sanitise_meta, storable_path
 from indexer.ingest.side import SideWriter
 from indexer.sources import PARSERS, is_whole_document
 from indexer.sources.base import ParsedMessage, SessionMeta, load_whole_json
@@ -48,6 +49,13 @@ class FileJob:
     inode: int
     row: FileRow | None
     meta: SessionMeta  # the session as indexed so far (empty for a new file)
+    ctime_ns: int = 0
+    from_start: bool = False  # read it whole even if it only seems to have grown
+    key: str = ""  # ``path`` as stored in the index and shown (see ``storable_path``)
+
+    def __post_init__(self) -> None:
+        if not self.key:
+            self.key = storable_path(self.path)
 
 
 @dataclass
@@ -68,7 +76,8 @@ class PreparedFile:
     side_committed: bool = False  # the side file is committed up to this file
     head_hash: str = ""
     tail_hash: str = ""
-    problem: str | None = None  # could not read: nothing else is set
+    problem: str | None = None  # could not read or parse: nothing else is set
+    first_line: int = 1  # the line reading started at, for ``path:line: reason``
     bad_lines: str | None = None
 
 
@@ -97,7 +106,8 @@ def message_row(m: ParsedMessage) -> tuple[MessageRow, str]:
 def prepare_file(job: FileJob, now: float, *, from_start: bool = False) -> PreparedFile:
     """Read what is new in a file and parse it. No database: runs in a helper process on big runs.
     ``from_start``: read the whole file even if it only grew."""
-    row, path = job.row, job.path
+    row, path, shown = job.row, job.path, job.key
+    from_start = from_start or job.from_start
     p = Path(path)
     out = PreparedFile(job)
     previous_state: dict = json.loads(row.parser_state) if row and row.parser_state else {}
@@ -131,10 +141,10 @@ def prepare_file(job: FileJob, now: float, *, from_start: bool = False) -> Prepa
             out.tail_hash = _hash(fh.read(consumed - max(0, consumed - HASH_SPAN)))
             out.head_hash = _hash(head[: min(HASH_SPAN, consumed)])
     except FileNotFoundError:
-        out.problem = f"{path}: vanished before it could be read"
+        out.problem = f"{shown}: vanished before it could be read"
         return out
     except OSError as exc:
-        out.problem = f"{path}: cannot read ({exc.strerror or exc})"
+        out.problem = f"{shown}: cannot read ({exc.strerror or exc})"
         return out
     out.start, out.consumed, out.bytes_read = start, consumed, len(data)
 
@@ -142,6 +152,7 @@ def prepare_file(job: FileJob, now: float, *, from_start: bool = False) -> Prepa
     if whole:
         state["_whole"] = True
     first_line_no = int(state.get("_lines", 0)) + 1 if out.append else 1
+    out.first_line = first_line_no
     meta = job.meta
     if not out.append:
         meta.session_id = None  # let the parser name it from the file again
@@ -152,19 +163,44 @@ def prepare_file(job: FileJob, now: float, *, from_start: bool = False) -> Prepa
     state["_lines"] = first_line_no - 1 + (complete.count(b"\n") if not whole else 0)
     if parsed.bad_lines:
         where = f" (first at line {parsed.first_bad_line})" if parsed.first_bad_line else ""
-        out.bad_lines = f"{path}: {parsed.bad_lines} line(s) are not valid JSON and were skipped{where}"
+        out.bad_lines = f"{shown}: {parsed.bad_lines} line(s) are not valid JSON and were skipped{where}"
+    if parsed.non_utf8_lines:
+        note = (f"{shown}:{parsed.first_non_utf8_line}: {parsed.non_utf8_lines} line(s) hold bytes that are"
+                " not UTF-8; read with replacement characters")
+        out.bad_lines = f"{out.bad_lines}\n{note}" if out.bad_lines else note
+    sanitise_meta(meta)
     out.state, out.meta = state, meta
     for m in parsed.messages:
+        sanitise_message(m)
         row, grams = message_row(m)
         out.rows.append(row)
         out.grams.append(grams)
     return out
 
 
+def prepare_safely(job: FileJob, now: float) -> PreparedFile:
+    """``prepare_file``, with anything it raises turned into that file's problem: one file
+    never stops a run (the file is skipped until it changes, see ``indexer.ingest.writer``)."""
+    try:
+        return prepare_file(job, now)
+    except Exception as exc:  # noqa: BLE001 - whatever one file does, the run goes on
+        first_line = int(_previous_lines(job)) + 1
+        out = PreparedFile(job, first_line=first_line)
+        out.problem = f"{job.key}:{first_line}: cannot be read ({type(exc).__name__}: {exc})"
+        return out
+
+
+def _previous_lines(job: FileJob) -> int:
+    try:
+        return int(json.loads(job.row.parser_state).get("_lines", 0)) if job.row and job.row.parser_state else 0
+    except (ValueError, TypeError, AttributeError):
+        return 0
+
+
 def prepare_with_side(writer: SideWriter, job: FileJob, now: float, *, take_text: bool) -> PreparedFile:
-    """``prepare_file``, then ids and side-file entries for its rows; with ``take_text`` the
+    """``prepare_safely``, then ids and side-file entries for its rows; with ``take_text`` the
     side file's trigram table takes the file's text, sparing the main writer."""
-    prepared = prepare_file(job, now)
+    prepared = prepare_safely(job, now)
     prepared.first_id, prepared.side_committed = writer.add(
         prepared.rows, prepared.grams, prepared.bytes_read, take_text=take_text
     )

@@ -45,6 +45,15 @@ class IndexSummary:
     seconds: float = 0.0
     problems: list[str] = field(default_factory=list)
     stopped: bool = False
+    files_failing: int = 0  # files that could not be stored, this run or before, unchanged since
+
+    @property
+    def failing_note(self) -> str:
+        """"2 files still failing, see `threadback index --problems`", or "" when none are."""
+        if not self.files_failing:
+            return ""
+        plural = "s" if self.files_failing != 1 else ""
+        return f"{self.files_failing:,} file{plural} still failing, see `threadback index --problems`"
 
     @property
     def files_changed(self) -> int:

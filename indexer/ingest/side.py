@@ -76,7 +76,8 @@ def ensure_paired(conn: sqlite3.Connection, progress: Callable[[str], None] | No
         )
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        if conn.in_transaction:  # SQLite may have rolled back itself (a full disk): keep its error
+            conn.execute("ROLLBACK")
         raise
     return True
 
@@ -146,9 +147,12 @@ class SideWriter:
 
     def close(self) -> None:
         """Drop what was not committed (its messages were not committed either)."""
-        if self._open:
-            self.conn.execute("ROLLBACK")
-            self._open = False
+        if self._open and self.conn.in_transaction:
+            try:
+                self.conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # closing drops it anyway
+        self._open = False
         self.conn.close()
 
     def _begin(self) -> None:

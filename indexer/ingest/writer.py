@@ -1,10 +1,12 @@
 """The only writer of the main index file: stores prepared files, keeps sessions and files current.
 
-A file that disappears keeps its rows: agents prune old transcripts, we do not.
+A file that disappears keeps its rows: agents prune old transcripts, we do not. A file that
+cannot be stored costs that file only (``indexer.ingest.failures``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sqlite3
@@ -13,40 +15,38 @@ from pathlib import Path
 from typing import Callable
 
 from indexer.config import SourceRoots
-from indexer.ingest.discover import discover
-from indexer.ingest.lock import IndexLock
+from indexer.ingest import failures
+from indexer.ingest.discover import discover, resolved_roots
 from indexer.ingest.prepare import FileJob, PreparedFile
 from indexer.ingest.progress import IndexProgress, IndexSummary, ProgressCallback
 from indexer.ingest.refold import refold_index
+from indexer.ingest.sanitise import storable_path
+from indexer.ingest.session_rows import load_meta, upsert_session
 from indexer.ingest.side import ensure_paired
 from indexer.ingest.stream import PreparedStream
-from indexer.sources.base import SessionMeta, project_name_of
+from indexer.sources.base import SessionMeta
 from indexer.store.models import FileRow
 from indexer.store.side_file import IN_MAIN, IN_SIDE, next_message_id
 from indexer.textfold import index_form
-
-WRITER_CACHE_KIB = 128 * 1024
-WORKTREES_FOLDERS = ("/.claude/worktrees/", "\\.claude\\worktrees\\")  # where Claude Code puts them
-
-
-def is_worktree_of(path: str | None, project_path: str | None) -> bool:
-    """Whether ``path`` is a worktree folder Claude Code made inside ``project_path``: a
-    subagent working there belongs to the parent's project, not to ``agent-ab1e6e14``."""
-    if not path or not project_path:
-        return False
-    base = project_path.rstrip("/\\")
-    return any(path.startswith(base + folder) for folder in WORKTREES_FOLDERS)
 
 
 class Ingester:
     """One index run over a connection. Not thread-safe; one per run."""
 
-    def __init__(self, conn: sqlite3.Connection, db_path: Path, now: float | None = None):
+    def __init__(self, conn: sqlite3.Connection, db_path: Path, now: float | None = None, *, one_process: bool = False):
         self.conn = conn
+        self.one_process = one_process  # no helper process (after one died)
         self.db_path = Path(db_path)
         self.now = now if now is not None else time.time()
         self.summary = IndexSummary()
         self._next_ordinal: dict[int, int] = {}
+        # Trigram index changes are written just before each commit, outside the per-file
+        # savepoints: FTS5 writes a segment at every savepoint it takes part in, which would
+        # cost a segment per file (see ``_flush_fts``).
+        self._fts_adds: list[tuple[int, str]] = []
+        self._fts_drops: list[tuple[int, str]] = []
+        self._file_fts_adds: list[tuple[int, str]] = []
+        self._file_fts_drops: list[tuple[int, str]] = []
 
     # -- the run ---------------------------------------------------------------
     def run(
@@ -57,22 +57,37 @@ class Ingester:
     ) -> IndexSummary:
         started = time.monotonic()
         conn = self.conn
+        roots = resolved_roots(roots)
         # Only what the stat comparison needs: a no-change run must stay cheap at 50k files.
         known: dict[str, tuple] = {
             r[0]: r[1:]
-            for r in conn.execute("SELECT path, id, size, mtime_ns, inode, missing FROM files").fetchall()
+            for r in conn.execute("SELECT path, id, size, mtime_ns, ctime_ns, inode, missing FROM files").fetchall()
         }
-        found = list(discover(roots, self.summary.problems))
+        failed = failures.load_failures(conn)
+        found = [(agent, path, st, path if path.isascii() else storable_path(path))
+                 for agent, path, st in discover(roots, self.summary.problems)]
         self.summary.files_seen = len(found)
         work = []
-        for agent, path, st in found:
-            seen = known.get(path)
-            if seen and seen[1:] == (st.st_size, st.st_mtime_ns, st.st_ino, 0):
-                continue
-            work.append((agent, path, st, self._file_row(seen[0]) if seen else None))
+        ctime_unknown: list[tuple[int, int]] = []
+        for agent, path, st, key in found:
+            if key in failed and failed[key] == failures.stat_key(st):
+                continue  # failed as it is now: tried again when it changes
+            seen = known.get(key)
+            from_start = False
+            if seen and (seen[1], seen[2], seen[4], seen[5]) == (st.st_size, st.st_mtime_ns, st.st_ino, 0):
+                if seen[3] == st.st_ctime_ns:
+                    continue
+                if seen[3] == 0:  # indexed before inode change times were kept: note it, read nothing
+                    ctime_unknown.append((st.st_ctime_ns, seen[0]))
+                    continue
+                # Same size and mtime but its inode changed since: rewritten with its mtime put back.
+                from_start = True
+            work.append((agent, path, st, self._file_row(seen[0]) if seen else None, from_start))
+        if ctime_unknown:
+            conn.executemany("UPDATE files SET ctime_ns = ? WHERE id = ?", ctime_unknown)
         # Newest first: the sessions people look for are mostly recent ones.
         work.sort(key=lambda w: w[2].st_mtime_ns, reverse=True)
-        prog = IndexProgress(files_total=len(work), bytes_total=sum(max(0, w[2].st_size - (w[3].offset if w[3] else 0)) for w in work))
+        prog = IndexProgress(files_total=len(work), bytes_total=sum(max(0, w[2].st_size - (w[3].offset if w[3] and not w[4] else 0)) for w in work))
         if progress:
             progress(prog)
 
@@ -86,9 +101,10 @@ class Ingester:
             self.summary.stopped = True  # asked to stop while folding an older index
             return self.summary
         touched: set[int] = set()
-        jobs = [self._job(agent, path, st, row) for agent, path, st, row in work]
+        jobs = [self._job(agent, path, st, row, from_start) for agent, path, st, row, from_start in work]
         stream = PreparedStream(
-            jobs, self.now, self.db_path, next_message_id(conn), bytes_total=prog.bytes_total
+            jobs, self.now, self.db_path, next_message_id(conn), bytes_total=prog.bytes_total,
+            allow_helper=not self.one_process,
         )
         try:
             # Deferred, not IMMEDIATE: IMMEDIATE would also lock the attached side file, which
@@ -99,6 +115,7 @@ class Ingester:
             stream.close()
         if progress:
             progress(prog)
+        self.summary.files_failing = failures.failing_count(conn)
         self.summary.sessions_touched = len(touched)
         self.summary.seconds = time.monotonic() - started
         return self.summary
@@ -123,30 +140,46 @@ class Ingester:
                     self.summary.stopped = True
                     break
                 job = prepared.job
-                prog.current = job.path
-                self._store(prepared, touched)
+                prog.current = job.key
+                self._store_one(prepared, touched)
                 prog.files_done += 1
                 prog.bytes_done += max(0, job.size - (job.row.offset if job.row else 0))
                 prog.sessions_touched = len(touched)
                 prog.messages_added = self.summary.messages_added
                 if prepared.side_committed:
                     # Every file stored so far is covered in the side file: commit ours.
+                    self._flush_fts()
                     conn.execute("COMMIT")
                     conn.execute("BEGIN")
                     if progress:
                         progress(prog)
             stream.commit_side()
             if not self.summary.stopped:
-                self._mark_missing(roots, known, {p for _, p, _ in found})
+                present = {key for _, _, _, key in found}
+                self._mark_missing(roots, known, present)
+                self._forget_gone_failures(present)
             conn.execute(
                 "INSERT INTO meta(key, value) VALUES('last_indexed', ?)"
                 " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                 (str(self.now),),
             )
+            self._flush_fts()
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:  # SQLite may have rolled back itself (a full disk): keep its error
+                try:
+                    conn.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
             raise
+
+    def _flush_fts(self) -> None:
+        """The trigram index changes of every file stored since the last commit, at once."""
+        if self._fts_drops:
+            self.conn.executemany("INSERT INTO fts(fts, rowid, text) VALUES ('delete', ?, ?)", self._fts_drops)
+        if self._fts_adds:
+            self.conn.executemany("INSERT INTO fts(rowid, text) VALUES (?, ?)", self._fts_adds)
+        self._fts_adds, self._fts_drops = [], []
 
     def _file_row(self, file_id: int) -> FileRow:
         r = self.conn.execute(
@@ -157,19 +190,59 @@ class Ingester:
         return FileRow(*r)
 
     def _mark_missing(self, roots: SourceRoots, known: dict[str, tuple], present: set[str]) -> None:
-        root_prefixes = tuple(str(p).rstrip("/") + "/" for p in roots.all_paths())
-        for path, (file_id, _size, _mtime, _inode, missing) in known.items():
+        root_prefixes = tuple(storable_path(str(p)).rstrip("/") + "/" for p in roots.all_paths())
+        for path, (file_id, _size, _mtime, _ctime, _inode, missing) in known.items():
             if path in present or missing or not path.startswith(root_prefixes):
                 continue
             self.conn.execute("UPDATE files SET missing = 1 WHERE id = ?", (file_id,))
             self.summary.files_missing += 1
 
+    def _forget_gone_failures(self, present: set[str]) -> None:
+        for path in failures.load_failures(self.conn):
+            if path not in present:
+                failures.clear_failure(self.conn, path)
+
     # -- one file --------------------------------------------------------------
-    def _job(self, agent: str, path: str, st: os.stat_result, row: FileRow | None) -> FileJob:
+    def _job(self, agent: str, path: str, st: os.stat_result, row: FileRow | None, from_start: bool = False) -> FileJob:
         meta = SessionMeta()
         if row and row.session_rowid is not None:
-            self._load_meta(row.session_rowid, meta)
-        return FileJob(agent, path, st.st_size, st.st_mtime, st.st_mtime_ns, st.st_ino, row, meta)
+            load_meta(self.conn, row.session_rowid, meta)
+        return FileJob(agent, path, st.st_size, st.st_mtime, st.st_mtime_ns, st.st_ino, row, meta,
+                       ctime_ns=st.st_ctime_ns, from_start=from_start)
+
+    def _store_one(self, prepared: PreparedFile, touched: set[int]) -> None:
+        """Store one file inside a savepoint: what one file raises rolls back that file only,
+        and the file is recorded as failing (see ``indexer.ingest.failures``)."""
+        job = prepared.job
+        stat = (job.size, job.mtime_ns, job.ctime_ns, job.inode)
+        if prepared.problem and not prepared.problem.endswith("vanished before it could be read"):
+            self.summary.problems.append(prepared.problem)
+            reason = prepared.problem.split(": ", 1)[-1] if prepared.problem.startswith(job.key) else prepared.problem
+            failures.record_failure(self.conn, job.agent, job.key, stat, prepared.first_line, reason, self.now)
+            return
+        before, problems_before = dataclasses.replace(self.summary), len(self.summary.problems)
+        its_sessions: set[int] = set()
+        self._file_fts_adds, self._file_fts_drops = [], []
+        self.conn.execute("SAVEPOINT one_file")
+        try:
+            self._store(prepared, its_sessions)
+        except Exception as exc:
+            if not failures.is_per_file(exc):
+                raise
+            self.conn.execute("ROLLBACK TO one_file")
+            self.conn.execute("RELEASE one_file")
+            del self.summary.problems[problems_before:]
+            self.summary = dataclasses.replace(before, problems=self.summary.problems)  # its counts undone
+            self._next_ordinal.clear()  # what it counted may have been rolled back
+            reason = failures.reason_of(exc)
+            self.summary.problems.append(f"{job.key}:{prepared.first_line}: {reason} (file skipped until it changes)")
+            failures.record_failure(self.conn, job.agent, job.key, stat, prepared.first_line, reason, self.now)
+            return
+        self.conn.execute("RELEASE one_file")
+        touched |= its_sessions
+        self._fts_adds += self._file_fts_adds
+        self._fts_drops += self._file_fts_drops
+        failures.clear_failure(self.conn, job.key)
 
     def _store(self, prepared: PreparedFile, touched: set[int]) -> None:
         """Write one prepared file: replace or extend its rows, update its session and file."""
@@ -191,7 +264,7 @@ class Ingester:
         meta = prepared.meta
         session_rowid = row.session_rowid if row else None
         if meta.session_id and (prepared.rows or session_rowid is not None):
-            session_rowid = self._upsert_session(job.agent, job.path, meta, session_rowid)
+            session_rowid = upsert_session(self.conn, job.agent, job.key, meta)
             file_id = self._upsert_file(prepared, session_rowid)
             added = self._insert_messages(session_rowid, file_id, prepared)
             self._refresh_session_counts(session_rowid)
@@ -206,80 +279,6 @@ class Ingester:
                 "UPDATE meta SET value = value + ? WHERE key = 'message_count'", (added - removed,)
             )
 
-    def _load_meta(self, session_rowid: int, meta: SessionMeta) -> None:
-        r = self.conn.execute("SELECT * FROM sessions WHERE id = ?", (session_rowid,)).fetchone()
-        if r is None:
-            return
-        meta.session_id = r["session_id"]
-        meta.parent_session_id = r["parent_session_id"]
-        meta.branched_from = r["branched_from"]
-        meta.project_path = r["project_path"]
-        meta.resume_cwd = r["resume_cwd"]
-        meta.git_branch = r["git_branch"]
-        meta.model = r["model"]
-        meta.title = r["title"]
-        meta.title_rank = r["title_rank"]
-
-    def _upsert_session(self, agent: str, path: str, meta: SessionMeta, rowid: int | None) -> int:
-        conn = self.conn
-        existing = conn.execute(
-            "SELECT id, title_rank, project_path FROM sessions WHERE agent = ? AND session_id = ?",
-            (agent, meta.session_id),
-        ).fetchone()
-        project_path = meta.project_path
-        if meta.parent_session_id:
-            parent = conn.execute(
-                "SELECT project_path FROM sessions WHERE agent = ? AND session_id = ?",
-                (agent, meta.parent_session_id),
-            ).fetchone()
-            parent_path = parent["project_path"] if parent else None
-            if not project_path or is_worktree_of(project_path, parent_path):
-                project_path = parent_path or project_path
-        elif project_path:
-            self._adopt_worktree_subagents(agent, meta.session_id, project_path)
-        values = (
-            meta.parent_session_id,
-            path,
-            project_path,
-            project_name_of(project_path),
-            meta.git_branch or None,
-            meta.model,
-            meta.branched_from,
-            meta.resume_cwd,
-        )
-        if existing is None:
-            cur = conn.execute(
-                "INSERT INTO sessions(agent, session_id, parent_session_id, source_path, project_path,"
-                " project_name, git_branch, model, branched_from, resume_cwd, title, title_rank)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                (agent, meta.session_id, *values, meta.title, meta.title_rank),
-            )
-            return int(cur.lastrowid)
-        conn.execute(
-            "UPDATE sessions SET parent_session_id = coalesce(?, parent_session_id), source_path = ?,"
-            " project_path = coalesce(?, project_path), project_name = coalesce(?, project_name),"
-            " git_branch = coalesce(?, git_branch), model = coalesce(?, model),"
-            " branched_from = coalesce(?, branched_from), resume_cwd = coalesce(?, resume_cwd) WHERE id = ?",
-            (*values, existing["id"]),
-        )
-        if meta.title and meta.title_rank >= existing["title_rank"]:
-            conn.execute(
-                "UPDATE sessions SET title = ?, title_rank = ? WHERE id = ?",
-                (meta.title, meta.title_rank, existing["id"]),
-            )
-        return int(existing["id"])
-
-    def _adopt_worktree_subagents(self, agent: str, session_id: str | None, project_path: str) -> None:
-        """Subagents stored before their parent keep a worktree folder as their project: give
-        them the parent's (see ``is_worktree_of``)."""
-        for row in self.conn.execute(
-            "SELECT id, project_path FROM sessions WHERE agent = ? AND parent_session_id = ?",
-            (agent, session_id),
-        ).fetchall():
-            if is_worktree_of(row["project_path"], project_path):
-                self.conn.execute("UPDATE sessions SET project_path = ?, project_name = ? WHERE id = ?",
-                                  (project_path, project_name_of(project_path), row["id"]))
-
     def _upsert_file(self, prepared: PreparedFile, session_rowid: int | None) -> int:
         job, row = prepared.job, prepared.job.row
         values = (
@@ -287,24 +286,25 @@ class Ingester:
             session_rowid,
             job.size,
             job.mtime_ns,
+            job.ctime_ns,
             job.inode,
             prepared.consumed,
             prepared.head_hash,
             prepared.tail_hash,
-            json.dumps(prepared.state, ensure_ascii=False),
+            json.dumps(prepared.state),  # ASCII: a lone surrogate in the state is kept as an escape
             self.now,
         )
         if row:
             self.conn.execute(
-                "UPDATE files SET agent=?, session_rowid=?, size=?, mtime_ns=?, inode=?, offset=?,"
+                "UPDATE files SET agent=?, session_rowid=?, size=?, mtime_ns=?, ctime_ns=?, inode=?, offset=?,"
                 " head_hash=?, tail_hash=?, parser_state=?, indexed_at=?, missing=0 WHERE id=?",
                 (*values, row.id),
             )
             return row.id
         cur = self.conn.execute(
-            "INSERT INTO files(path, agent, session_rowid, size, mtime_ns, inode, offset, head_hash,"
-            " tail_hash, parser_state, indexed_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-            (job.path, *values),
+            "INSERT INTO files(path, agent, session_rowid, size, mtime_ns, ctime_ns, inode, offset, head_hash,"
+            " tail_hash, parser_state, indexed_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            (job.key, *values),
         )
         return int(cur.lastrowid)
 
@@ -333,7 +333,7 @@ class Ingester:
             ordinal += 1
             added += 1
             if row.indexed and where == IN_MAIN:
-                conn.execute("INSERT INTO fts(rowid, text) VALUES (?, ?)", (rowid, row.fts_text or row.text))
+                self._file_fts_adds.append((rowid, row.fts_text or row.text))  # the folded text (indexer.textfold)
         self._next_ordinal[session_rowid] = ordinal
         return added
 
@@ -345,8 +345,7 @@ class Ingester:
             "SELECT id, text FROM messages WHERE file_id = ? AND indexed = ?", (row.id, IN_MAIN)
         ).fetchall():
             # fts holds the folded text (indexer.textfold): delete exactly what was inserted.
-            indexed = index_form(r["text"]) or r["text"]
-            conn.execute("INSERT INTO fts(fts, rowid, text) VALUES ('delete', ?, ?)", (r["id"], indexed))
+            self._file_fts_drops.append((r["id"], index_form(r["text"]) or r["text"]))
         removed = conn.execute("DELETE FROM messages WHERE file_id = ?", (row.id,)).rowcount
         if row.session_rowid is not None:
             self._next_ordinal.pop(row.session_rowid, None)
@@ -358,19 +357,3 @@ class Ingester:
             " (SELECT count(*), min(ts), max(ts) FROM messages WHERE session_rowid = ?) WHERE id = ?",
             (session_rowid, session_rowid),
         )
-
-
-def update_index(
-    conn: sqlite3.Connection,
-    db_path: Path,
-    roots: SourceRoots,
-    *,
-    progress: ProgressCallback | None = None,
-    should_stop: Callable[[], bool] | None = None,
-    now: float | None = None,
-) -> IndexSummary:
-    """Bring the index up to date with the logs under ``roots`` (one writer at a time)."""
-    with IndexLock(db_path):
-        # The dedup index takes random keys: a bigger page cache saves ~20% of a cold build.
-        conn.execute(f"PRAGMA cache_size = -{WRITER_CACHE_KIB}")
-        return Ingester(conn, db_path, now=now).run(roots, progress, should_stop)

@@ -74,6 +74,9 @@ class AssociationLog:
     def path(self) -> Path:
         return self.file.path
 
+    def is_stale(self) -> bool:
+        return self.file.is_stale()
+
     def _index(self) -> None:
         self._links = [
             link

@@ -236,14 +236,33 @@ class EpisodicLog:
         self.file.write(lines)
         self._index()
 
-    def append(self, drafts: Iterable[EpisodicDraft], now: datetime) -> list[EpisodicEntry]:
-        """Add entries at the end (one atomic write); returns them with their ids."""
+    def snapshot(self) -> list[JsonlLine]:
+        """The lines as they are now, for ``put_back`` if a change spanning two files fails."""
+        return list(self.file.lines)
+
+    def put_back(self, lines: list[JsonlLine]) -> None:
+        """Write ``lines`` (a ``snapshot``) back, byte for byte."""
+        self._write(lines)
+
+    def is_stale(self) -> bool:
+        return self.file.is_stale()
+
+    def new_id(self) -> str:
+        """An id no entry has, for an entry about to be added."""
+        return new_id({e.id for e in self._entries})
+
+    def append(
+        self, drafts: Iterable[EpisodicDraft], now: datetime, ids: Iterable[str] | None = None
+    ) -> list[EpisodicEntry]:
+        """Add entries at the end (one atomic write); returns them with their ids (``ids``: the
+        ids to give them, chosen beforehand)."""
         valid = [d.validated() for d in drafts]
         taken = {e.id for e in self._entries}
+        chosen = list(ids) if ids is not None else []
         lines = self._with_ids()
         new_ids = []
-        for draft in valid:
-            entry_id = new_id(taken)
+        for n, draft in enumerate(valid):
+            entry_id = chosen[n] if n < len(chosen) else new_id(taken)
             taken.add(entry_id)
             new_ids.append(entry_id)
             lines.append(new_line(draft.to_obj(entry_id, now)))

@@ -31,7 +31,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from indexer.fileio import FileStamp, atomic_write_text, check_unchanged
+from indexer.fileio import FileStamp, atomic_write_text
 from indexer.memory.errors import (
     FactEditError,
     FactFileError,
@@ -113,7 +113,7 @@ def _issue(exc: YAMLError) -> YamlIssue:
 def _load(text: str) -> Any:
     """Parse, raising ``FactFileError`` (path unset) with line and column on any problem."""
     try:
-        doc = _yaml().load(text)
+        doc = _yaml().load(_parseable(text))
         check_alias_expansion(doc)
     except FactFileError:
         raise
@@ -126,6 +126,21 @@ def _load(text: str) -> Any:
             None, [YamlIssue(1, 1, "fact.yml must be a mapping of fact names to values")]
         )
     return doc
+
+
+def _decoded(data: bytes) -> str:
+    """fact.yml's text; bytes that are not UTF-8 are kept as surrogate escapes, so a rewrite
+    (an archive, a save from the editor) writes them back byte for byte."""
+    return data.decode("utf-8", "surrogateescape")
+
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def _parseable(text: str) -> str:
+    """What the YAML parser reads: each surrogate (a byte that was not UTF-8) as U+FFFD, one
+    character for one, so lines and columns stay those of ``text``."""
+    return _SURROGATES.sub("\ufffd", text)
 
 
 def validate(text: str) -> list[YamlIssue]:
@@ -233,7 +248,7 @@ def _comment_lines(text: str) -> Counter[str]:
 
 
 def archive_text(text: str, key: str, now: datetime) -> str:
-    root = _yaml().compose(text)
+    root = _yaml().compose(_parseable(text))
     if not isinstance(root, MappingNode):
         raise MemoryNotFoundError(f"no fact {key!r}")
     knode, vnode = _pair(root, key)
@@ -259,7 +274,7 @@ def archive_text(text: str, key: str, now: datetime) -> str:
 
 
 def restore_text(text: str, key: str) -> str:
-    root = _yaml().compose(text)
+    root = _yaml().compose(_parseable(text))
     if not isinstance(root, MappingNode):
         raise MemoryNotFoundError(f"no fact {key!r}")
     knode, wnode = _pair(root, key)
@@ -331,19 +346,18 @@ class FactFile:
             self.text = ""
             return
         self.stamp = FileStamp.of_bytes(self.path, data)
-        try:
-            self.text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            self.text = data.decode("utf-8", "replace")
-            line = data[: exc.start].count(b"\n") + 1
-            self.error = FactFileError(self.path, [YamlIssue(line, 1, "not UTF-8 text")])
-            return
+        self.text = _decoded(data)
         try:
             self._doc = _load(self.text)
             self.error = None
         except FactFileError as exc:
             self._doc = None
             self.error = FactFileError(self.path, exc.issues)
+
+    def is_stale(self) -> bool:
+        """Whether fact.yml changed on disk since it was loaded or written by us."""
+        current = FileStamp.of(self.path)
+        return (current.exists, current.sha256) != (self.stamp.exists, self.stamp.sha256)
 
     def facts(self, *, include_archived: bool = False) -> list[Fact]:
         if self.error:
@@ -361,8 +375,7 @@ class FactFile:
         issues = validate(text)
         if issues:
             raise FactFileError(self.path, issues)
-        check_unchanged(self.path, self.stamp)
-        self.stamp = atomic_write_text(self.path, text)
+        self.stamp = atomic_write_text(self.path, text, expect=self.stamp)
         self.text = text
         self._doc = _load(text)
         self.error = None

@@ -9,11 +9,12 @@ Every write checks that the file is still what we loaded, then replaces it atomi
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from indexer.fileio import FileStamp, atomic_write_bytes, check_unchanged
+from indexer.fileio import FileStamp, atomic_write_bytes
 from indexer.memory.errors import Problem
 
 ENCODING = "utf-8"
@@ -37,9 +38,25 @@ class JsonlLine:
         return self.raw[len(self.body) :]
 
 
-def dump_obj(obj: dict[str, Any]) -> str:
-    """The compact one-line form new and rewritten lines use (non-ASCII kept readable)."""
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def dump_obj(obj: dict[str, Any], like: str = "") -> str:
+    """The compact one-line form new and rewritten lines use (non-ASCII kept readable).
+
+    A lone surrogate in a value is written as a JSON escape (``\\ud83d``), as the file had
+    it, unless it stands for a byte that was not UTF-8 in ``like`` (the line it replaces): that
+    byte is written back as it was."""
+    text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    if not _SURROGATE.search(text):
+        return text
+    return _SURROGATE.sub(lambda m: _surrogate(m.group(), like), text)
+
+
+def _surrogate(char: str, like: str) -> str:
+    if "\udc80" <= char <= "\udcff" and char in like:
+        return char  # a raw byte of the original line: surrogateescape writes it back
+    return f"\\u{ord(char):04x}"
 
 
 def parse_line(raw: str) -> JsonlLine:
@@ -66,7 +83,7 @@ def split_lines(text: str) -> list[str]:
 
 def with_body(line: JsonlLine, obj: dict[str, Any]) -> JsonlLine:
     """The same line rewritten to hold ``obj`` (keeping its line ending)."""
-    return JsonlLine(dump_obj(obj) + (line.ending or "\n"), obj=obj)
+    return JsonlLine(dump_obj(obj, like=line.raw) + (line.ending or "\n"), obj=obj)
 
 
 def new_line(obj: dict[str, Any]) -> JsonlLine:
@@ -99,6 +116,11 @@ class JsonlFile:
             if line.error
         ]
 
+    def is_stale(self) -> bool:
+        """Whether the file changed on disk since it was loaded or written by us."""
+        current = FileStamp.of(self.path)
+        return (current.exists, current.sha256) != (self.stamp.exists, self.stamp.sha256)
+
     def write(self, lines: list[JsonlLine]) -> None:
         """Replace the file with ``lines``; refuses if it changed on disk since loading."""
         lines = list(lines)
@@ -106,7 +128,6 @@ class JsonlFile:
         for i, line in enumerate(lines[:-1]):
             if not line.raw.endswith("\n"):
                 lines[i] = JsonlLine(line.raw + "\n", line.obj, line.error)
-        check_unchanged(self.path, self.stamp)
         data = "".join(line.raw for line in lines).encode(ENCODING, ERRORS)
-        self.stamp = atomic_write_bytes(self.path, data)
+        self.stamp = atomic_write_bytes(self.path, data, expect=self.stamp)
         self.lines = lines

@@ -105,7 +105,8 @@ class Scratchpad:
         try:
             data = self.path.read_bytes()
             self.stamp = FileStamp.of_bytes(self.path, data)
-            self.text = data.decode("utf-8", "replace")
+            # Bytes that are not UTF-8 are kept (as surrogate escapes) and written back as they were.
+            self.text = data.decode("utf-8", "surrogateescape")
         except FileNotFoundError:
             self.stamp = FileStamp.of(self.path)
             self.text = ""
@@ -133,7 +134,7 @@ class Scratchpad:
         check_unchanged(self.path, self.stamp)
 
     def save_text(self, text: str) -> None:
-        """Atomic write with a ``.bak``; refuses if the file changed since it was loaded."""
-        check_unchanged(self.path, self.stamp)
-        self.stamp = atomic_write_text(self.path, text)
+        """Atomic write with a ``.bak``; refuses if the file changed since it was loaded, even
+        when an editor saves it while we write (see ``indexer.fileio``)."""
+        self.stamp = atomic_write_text(self.path, text, expect=self.stamp)
         self.text = text

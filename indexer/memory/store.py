@@ -1,40 +1,33 @@
 """MemoryStore: the one object the CLI and the TUI use to read and change a memory folder.
 
-Each tier file is loaded on first use and remembered with its ``FileStamp``; every write
-first checks the file is still what was loaded and raises ``ChangedOnDiskError`` otherwise
-(call ``reload()`` and try again). Time is always passed in as ``now`` (an aware datetime).
+Each tier file is loaded on first use and remembered with its ``FileStamp``. Every write holds
+the memory folder's lock (``indexer.memory.folder_lock``), so writers in other processes go one
+at a time. Under it, a change that does not depend on what the caller saw (adding an entry,
+archiving one by id) first re-reads a file that changed on disk; a whole-text save (the app's
+editors) and a promotion of a scratchpad line refuse with ``ChangedOnDiskError`` instead (call
+``reload()`` and try again). Time is always passed in as ``now`` (an aware datetime).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 
 from indexer.config import resolve_memory_dir
-from indexer.fileio import atomic_write_text
 from indexer.memory.associations import DEFAULT_WEIGHT, AssociationLog, Link
 from indexer.memory.episodic import EpisodicDraft, EpisodicEntry, EpisodicLog
-from indexer.memory.errors import (
-    FactFileError,
-    MemoryInputError,
-    MemoryNotFoundError,
-    Problem,
-    YamlIssue,
-)
+from indexer.memory.errors import FactFileError, MemoryInputError, MemoryNotFoundError, Problem, YamlIssue
 from indexer.memory.facts import Fact, FactFile, validate
+from indexer.memory.folder_lock import FolderLock
 from indexer.memory.search import TIERS, MemoryHit, search_tiers
 from indexer.memory.promotion import suggest_draft
+from indexer.memory.promotion_steps import finish_items, promote_item
 from indexer.memory.retrievals import RetrievalLog
-from indexer.memory.scratchpad import Scratchpad, ScratchpadItem, mark_line
-from indexer.memory.strength import (
-    DEFAULT_DECAY_THRESHOLD,
-    StrengthBreakdown,
-    strength_breakdown,
-)
+from indexer.memory.scratchpad import Scratchpad, ScratchpadItem
+from indexer.memory.strength import DEFAULT_DECAY_THRESHOLD, StrengthBreakdown, strength_breakdown
 from indexer.memory.timeutil import as_aware
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +57,7 @@ class MemoryStore:
     def __init__(self, folder: Path, reason: str = ""):
         self.folder = Path(folder)
         self.reason = reason  # why this folder (for the UI), e.g. "--memory-dir"
+        self._lock = FolderLock(self.folder)
         self.reload()
 
     @classmethod
@@ -140,6 +134,19 @@ class MemoryStore:
             self._retrievals = RetrievalLog(self.retrievals_path)
         return self._retrievals
 
+    def _fresh_log(self) -> EpisodicLog:
+        """episodic.jsonl as it is on disk now (call with the lock held); the same for the others."""
+        self._episodic = None if self._episodic and self._episodic.is_stale() else self._episodic
+        return self._log
+
+    def _fresh_facts(self) -> FactFile:
+        self._facts = None if self._facts and self._facts.is_stale() else self._facts
+        return self._fact_file
+
+    def _fresh_links(self) -> AssociationLog:
+        self._links = None if self._links and self._links.is_stale() else self._links
+        return self._assoc
+
     def problems(self) -> list[Problem]:
         """Unreadable lines (kept in their files) and a broken fact.yml, for a warning."""
         found = self._log.problems() + self._assoc.problems() + self._retrieved.problems()
@@ -170,13 +177,16 @@ class MemoryStore:
 
     def save_fact_text(self, text: str) -> None:
         """Validate then write; a broken text raises ``FactFileError`` and writes nothing."""
-        self._fact_file.save_text(text)
+        with self._lock:
+            self._fact_file.save_text(text)
 
     def archive_fact(self, key: str, now: datetime) -> Fact:
-        return self._fact_file.archive(key, as_aware(now))
+        with self._lock:
+            return self._fresh_facts().archive(key, as_aware(now))
 
     def restore_fact(self, key: str) -> Fact:
-        return self._fact_file.restore(key)
+        with self._lock:
+            return self._fresh_facts().restore(key)
 
     # --- episodic -------------------------------------------------------------------------
 
@@ -190,32 +200,41 @@ class MemoryStore:
         return self._log.known_tags()
 
     def add(self, draft: EpisodicDraft, now: datetime) -> EpisodicEntry:
-        return self._log.append([draft], as_aware(now))[0]
+        with self._lock:
+            return self._fresh_log().append([draft], as_aware(now))[0]
 
     def update(self, entry_id: str, **changes: object) -> EpisodicEntry:
-        return self._log.update(entry_id, **changes)
+        with self._lock:
+            return self._fresh_log().update(entry_id, **changes)
 
     def archive_entry(self, entry_id: str, now: datetime) -> EpisodicEntry:
-        return self._log.archive(entry_id, as_aware(now))
+        with self._lock:
+            return self._fresh_log().archive(entry_id, as_aware(now))
 
     def restore_entry(self, entry_id: str) -> EpisodicEntry:
-        return self._log.restore(entry_id)
+        with self._lock:
+            return self._fresh_log().restore(entry_id)
 
     def archive_entries(self, entry_ids: Iterable[str], now: datetime) -> list[EpisodicEntry]:
-        return self._log.archive_many(entry_ids, as_aware(now))
+        with self._lock:
+            return self._fresh_log().archive_many(entry_ids, as_aware(now))
 
     def archive(self, ref: str, now: datetime) -> EpisodicEntry | Fact:
         """Archive an episodic entry by id, else a fact by key."""
-        if self._has_entry(ref):
-            return self.archive_entry(ref, now)
-        self._require_fact(ref)
-        return self.archive_fact(ref, now)
+        with self._lock:
+            self._fresh_log()
+            if self._has_entry(ref):
+                return self.archive_entry(ref, now)
+            self._require_fact(ref)
+            return self.archive_fact(ref, now)
 
     def restore(self, ref: str) -> EpisodicEntry | Fact:
-        if self._has_entry(ref):
-            return self.restore_entry(ref)
-        self._require_fact(ref)
-        return self.restore_fact(ref)
+        with self._lock:
+            self._fresh_log()
+            if self._has_entry(ref):
+                return self.restore_entry(ref)
+            self._require_fact(ref)
+            return self.restore_fact(ref)
 
     def _require_fact(self, ref: str) -> None:
         try:
@@ -272,13 +291,15 @@ class MemoryStore:
         return self._assoc.links(entry_id, include_archived=include_archived)
 
     def link(self, a: str, b: str, now: datetime, weight: float = DEFAULT_WEIGHT) -> Link:
-        for entry_id in (a, b):
-            self.entry(entry_id)  # raises MemoryNotFoundError
-        return self._assoc.link(a, b, as_aware(now), weight)
+        with self._lock:
+            for entry_id in (a, b):
+                self._fresh_log().get(entry_id)  # raises MemoryNotFoundError
+            return self._fresh_links().link(a, b, as_aware(now), weight)
 
     def unlink(self, a: str, b: str, now: datetime) -> list[Link]:
         """Archive the link line(s) between a and b; nothing is deleted."""
-        return self._assoc.unlink(a, b, as_aware(now))
+        with self._lock:
+            return self._fresh_links().unlink(a, b, as_aware(now))
 
     # --- scratchpad -----------------------------------------------------------------------
 
@@ -289,7 +310,8 @@ class MemoryStore:
         return self._pad.items()
 
     def save_scratchpad_text(self, text: str) -> None:
-        self._pad.save_text(text)
+        with self._lock:
+            self._pad.save_text(text)
 
     def suggest_promotion(self, line: int) -> EpisodicDraft:
         """The form's prefill for promoting the item on ``line``."""
@@ -303,15 +325,17 @@ class MemoryStore:
         *,
         remove: bool = False,
     ) -> EpisodicEntry:
-        """Append the item as an episodic entry, then mark (or remove) its scratchpad line."""
-        item = self._promotable(line)
-        draft = (draft or suggest_draft(item, self.known_tags())).validated()
-        self._pad.check_writable()
-        self._log.check_writable()
-        entry = self._log.append([draft], as_aware(now))[0]
-        pad = self._pad
-        pad.save_text(pad.removed_text(line) if remove else pad.marked_text(line, entry.id))
-        return entry
+        """Append the item as an episodic entry and mark (or remove) its scratchpad line: both
+        or neither (see ``indexer.memory.promotion_steps``). A promotion cut short after marking
+        the line is finished by running it again, with the id the line names: never twice."""
+        with self._lock:
+            self._pad.check_writable()  # ``line`` is a line of the scratchpad as loaded
+            log = self._fresh_log()
+            item = self._pad.item_at(line)
+            if item.promoted_to and any(e.id == item.promoted_to for e in log.entries(include_archived=True)):
+                raise MemoryInputError(f"line {line} was already promoted to {item.promoted_to}")
+            draft = (draft or suggest_draft(item, self.known_tags())).validated()
+            return promote_item(self._pad, log, line, item, draft, as_aware(now), remove=remove)
 
     def finish_task(
         self,
@@ -320,26 +344,19 @@ class MemoryStore:
     ) -> FinishResult:
         """Promote the chosen items (line -> draft, or None for the suggestion), then clear
         the scratchpad. The old text, chosen items marked, goes to ``.history/`` and the
-        previous file stays as ``scratchpad.md.bak``."""
+        previous file stays as ``scratchpad.md.bak``. All of it or, on an error, none."""
         now = as_aware(now)
         picks = dict(chosen) if isinstance(chosen, Mapping) else dict.fromkeys(chosen)
-        tags = self.known_tags()
-        drafts = []
-        for line, draft in sorted(picks.items()):
-            item = self._promotable(line)
-            drafts.append((draft or suggest_draft(item, tags)).validated())
-        self._pad.check_writable()
-        self._log.check_writable()
-        promoted = self._log.append(drafts, now) if drafts else []
-        history = self._pad.text.split("\n")
-        for (line, _), entry in zip(sorted(picks.items()), promoted):
-            history[line - 1] = mark_line(history[line - 1], entry.id)
-        history_text = "\n".join(history)
-        history_path = None
-        if history_text.strip():
-            history_path = self._history_path(now)
-            atomic_write_text(history_path, history_text, backup=False)
-        self._pad.save_text("")
+        with self._lock:
+            self._pad.check_writable()
+            log = self._fresh_log()
+            tags = self.known_tags()
+            drafts = []
+            for line, draft in sorted(picks.items()):
+                item = self._promotable(line)
+                drafts.append((draft or suggest_draft(item, tags)).validated())
+            lines = [line for line, _ in sorted(picks.items())]
+            promoted, history_path = finish_items(self._pad, log, lines, drafts, now, self.history_dir)
         return FinishResult(promoted, history_path)
 
     def _promotable(self, line: int) -> ScratchpadItem:
@@ -347,15 +364,6 @@ class MemoryStore:
         if item.promoted_to:
             raise MemoryInputError(f"line {line} was already promoted to {item.promoted_to}")
         return item
-
-    def _history_path(self, now: datetime) -> Path:
-        stamp = now.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-        path = self.history_dir / f"scratchpad-{stamp}.md"
-        n = 1
-        while path.exists():
-            path = self.history_dir / f"scratchpad-{stamp}-{n}.md"
-            n += 1
-        return path
 
     # --- search ---------------------------------------------------------------------------
 

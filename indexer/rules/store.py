@@ -376,7 +376,7 @@ class RuleStore:
     def _commit(self, changed: Sequence[Rule], decisions: Sequence[dict[str, Any]]) -> None:
         """Write the changed rules (one atomic replace), then log the decisions."""
         with self._locked():
-            check_unchanged(self.path, self._stamp)
+            check_unchanged(self.path, self._stamp)  # before anything is computed or written
             lines = list(self._lines)
             line_of = dict(self._line_of)
             for rule in changed:
@@ -388,7 +388,9 @@ class RuleStore:
                     lines.append(line)
             data = "".join(line + "\n" for line in lines).encode("utf-8", "surrogateescape")
             before = self._stamp.sha256 if self._stamp is not None and self._stamp.exists else None
-            self._stamp = atomic_write_bytes(self.path, data)
+            # ``expect``: an editor's save landing meanwhile is swapped back, never overwritten
+            # (and then the allow is not carried forward: the file is not ours).
+            self._stamp = atomic_write_bytes(self.path, data, expect=self._stamp)
             carry_allow_forward(self.memory_dir, RULES_FILE, before, self._stamp.sha256)
             self._lines, self._line_of = lines, line_of
             for rule in changed:

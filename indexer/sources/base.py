@@ -90,6 +90,8 @@ class ParseOutput:
     messages: list[ParsedMessage] = field(default_factory=list)
     bad_lines: int = 0
     first_bad_line: int | None = None  # 1-based line number within the file, when known
+    non_utf8_lines: int = 0  # lines read with replacement characters for bytes not UTF-8
+    first_non_utf8_line: int | None = None
     # The new lines change what earlier ones mean (a Pi branch switch, a retraction): read the
     # whole file again rather than append.
     restart: bool = False
@@ -163,12 +165,17 @@ def strip_binary(text: str) -> str:
 def iter_json_lines(data: bytes, out: ParseOutput, first_line_no: int = 1) -> Iterator[tuple[int, Any]]:
     """Yield (line number, object) for each JSON value in complete lines of ``data``.
 
-    Forgiving: non-UTF-8 bytes are replaced, two objects on one line are both read, and a
-    line that is not JSON is counted in ``out`` (the caller reports it once per file).
+    Forgiving: non-UTF-8 bytes are replaced (and counted in ``out``), two objects on one line
+    are both read, a pretty-printed record spread over several lines is read as one (at the
+    line it starts on), and a line that is not JSON is counted in ``out`` (the caller reports
+    it once per file).
     """
-    line_no = first_line_no - 1
-    for raw in data.split(b"\n"):
-        line_no += 1
+    lines = data.split(b"\n")
+    i, n = 0, len(lines)
+    while i < n:
+        raw = lines[i]
+        line_no = first_line_no + i
+        i += 1
         stripped = raw.strip()
         if not stripped:
             continue
@@ -177,14 +184,68 @@ def iter_json_lines(data: bytes, out: ParseOutput, first_line_no: int = 1) -> It
             continue
         except ValueError:
             pass
-        text = stripped.decode("utf-8", "replace")
+        text = _decoded(stripped, line_no, out)
         values, complete = _decode_concatenated(text)
+        if not complete and not values and stripped[:1] in (b"{", b"["):
+            record, used = _pretty_record(lines, i - 1, out, line_no)
+            if used:
+                yield line_no, record
+                i += used - 1
+                continue
         for v in values:
             yield line_no, v
         if not complete:
             out.bad_lines += 1
             if out.first_bad_line is None:
                 out.first_bad_line = line_no
+
+
+PRETTY_MAX_LINES = 20_000  # a pretty-printed record longer than this is not looked for
+PRETTY_MAX_TRIES = 64  # closing lines tried before a line is given up as not JSON
+
+
+def _decoded(raw: bytes, line_no: int, out: ParseOutput) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        out.non_utf8_lines += 1
+        if out.first_non_utf8_line is None:
+            out.first_non_utf8_line = line_no
+        return raw.decode("utf-8", "replace")
+
+
+def _pretty_record(lines: list[bytes], start: int, out: ParseOutput, line_no: int) -> tuple[Any, int]:
+    """A JSON value opened on ``lines[start]`` and closed on a later line that starts with
+    ``}`` or ``]``: (the value, lines it spans), or (None, 0) when there is none."""
+    end = min(len(lines), start + PRETTY_MAX_LINES)
+    tries = 0
+    for j in range(start + 1, end):
+        if lines[j][:1] not in (b"}", b"]"):
+            continue
+        tries += 1
+        if tries > PRETTY_MAX_TRIES:
+            break
+        chunk = b"\n".join(lines[start : j + 1])
+        try:
+            return _loads(chunk), j + 1 - start
+        except ValueError:
+            pass
+        values, complete = _decode_concatenated(chunk.decode("utf-8", "replace"))
+        if complete and len(values) == 1:
+            if any(_has_bad_bytes(x) for x in lines[start + 1 : j + 1]):
+                out.non_utf8_lines += 1
+                if out.first_non_utf8_line is None:
+                    out.first_non_utf8_line = line_no
+            return values[0], j + 1 - start
+    return None, 0
+
+
+def _has_bad_bytes(raw: bytes) -> bool:
+    try:
+        raw.decode("utf-8")
+        return False
+    except UnicodeDecodeError:
+        return True
 
 
 _DECODER = json.JSONDecoder()

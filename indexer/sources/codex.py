@@ -65,9 +65,10 @@ def parse(path: Path, data: bytes, first_line_no: int, state: dict, meta: Sessio
     if meta.session_id is None:
         init_meta(path, meta)
     reader = CodexReader(out, meta, state)
-    if is_whole_document(path) or state.get("_whole"):
+    if is_whole_document(path) or (state.get("_whole") and _is_ts_era(data)):
         _parse_ts_era(data, reader)
         return out
+    # Otherwise one record per line, or records pretty-printed over several lines.
     for line_no, rec in iter_json_lines(data, out, first_line_no):
         if not isinstance(rec, dict):
             continue
@@ -91,6 +92,12 @@ def _header(reader: CodexReader, rec: dict) -> None:
     branch = as_str(as_dict(rec.get("git")).get("branch"))
     if branch:
         reader.meta.git_branch = branch
+
+
+def _is_ts_era(data: bytes) -> bool:
+    """A TypeScript-era document (``{"session": ..., "items": [...]}``), not envelope records."""
+    doc = load_whole_json(data)
+    return isinstance(doc, dict) and ("items" in doc or "session" in doc)
 
 
 def _parse_ts_era(data: bytes, reader: CodexReader) -> None:

@@ -12,7 +12,7 @@ from typing import Iterator
 from indexer.models import Message, Session
 from indexer.sources import AGENT_NAMES
 from indexer.store.connection import index_files
-from indexer.store.models import MESSAGE_COLUMNS, SESSION_COLUMNS, message_from_row, session_from_row
+from indexer.store.models import MESSAGE_COLUMNS, SESSION_COLUMNS, TOP_LEVEL, message_from_row, session_from_row
 
 
 @dataclass(frozen=True)
@@ -101,7 +101,8 @@ def sessions(
     newest_first: bool = True,
 ) -> list[Session]:
     """Sessions filtered by agent, project (substring of name or path), exact project path,
-    time range, parent (``None`` = top-level only) and title/id text."""
+    time range, parent (``None`` = top-level only, orphans included: a subagent whose parent is
+    not in the index is listed at the top, marked) and title/id text."""
     where, params = ["1=1"], []
     if agent:
         where.append("s.agent = ?")
@@ -123,7 +124,7 @@ def sessions(
         params.append(until)
     if parent is not ...:
         if parent is None:
-            where.append("s.parent_session_id IS NULL")
+            where.append(TOP_LEVEL)
         else:
             where.append("s.parent_session_id = ?")
             params.append(parent)
@@ -145,16 +146,16 @@ def agents(c: sqlite3.Connection) -> list[tuple[str, int]]:
     return [
         (r[0], r[1])
         for r in c.execute(
-            "SELECT agent, count(*) FROM sessions WHERE parent_session_id IS NULL GROUP BY agent ORDER BY agent"
+            f"SELECT s.agent, count(*) FROM sessions s WHERE {TOP_LEVEL} GROUP BY s.agent ORDER BY s.agent"
         )
     ]
 
 
 def projects(c: sqlite3.Connection, agent: str) -> list[ProjectSummary]:
     rows = c.execute(
-        "SELECT project_path, max(project_name), count(*), max(coalesce(end_ts, start_ts))"
-        " FROM sessions WHERE agent = ? AND parent_session_id IS NULL"
-        " GROUP BY project_path ORDER BY max(coalesce(end_ts, start_ts)) DESC",
+        "SELECT s.project_path, max(s.project_name), count(*), max(coalesce(s.end_ts, s.start_ts))"
+        f" FROM sessions s WHERE s.agent = ? AND {TOP_LEVEL}"
+        " GROUP BY s.project_path ORDER BY max(coalesce(s.end_ts, s.start_ts)) DESC",
         (agent,),
     )
     return [ProjectSummary(r[0], r[1], r[2], r[3]) for r in rows]
@@ -162,11 +163,11 @@ def projects(c: sqlite3.Connection, agent: str) -> list[ProjectSummary]:
 
 def days(c: sqlite3.Connection, agent: str, project_path: str | None) -> list[tuple[str, int]]:
     """(YYYY-MM-DD in UTC, session count) for a project's top-level sessions, newest first."""
-    cond = "project_path IS NULL" if project_path is None else "project_path = ?"
+    cond = "s.project_path IS NULL" if project_path is None else "s.project_path = ?"
     params = [agent] + ([] if project_path is None else [project_path])
     rows = c.execute(
-        "SELECT date(start_ts, 'unixepoch') AS day, count(*) FROM sessions"
-        f" WHERE agent = ? AND {cond} AND parent_session_id IS NULL"
+        "SELECT date(s.start_ts, 'unixepoch') AS day, count(*) FROM sessions s"
+        f" WHERE s.agent = ? AND {cond} AND {TOP_LEVEL}"
         " GROUP BY day ORDER BY day DESC",
         params,
     )
@@ -175,7 +176,7 @@ def days(c: sqlite3.Connection, agent: str, project_path: str | None) -> list[tu
 
 def sessions_on_day(c: sqlite3.Connection, agent: str, project_path: str | None, day: str) -> list[Session]:
     """A project's top-level sessions that started on ``day`` (UTC, or "undated"), newest first."""
-    where = ["s.agent = ?", "s.parent_session_id IS NULL"]
+    where = ["s.agent = ?", TOP_LEVEL]
     params: list = [agent]
     if project_path is None:
         where.append("s.project_path IS NULL")

@@ -1,27 +1,60 @@
-"""Opening the index: WAL mode, the schema version checked (and migrated), the side file attached."""
+"""Opening the index: WAL mode, the schema version checked (and migrated), the side file attached.
+
+Readers open it read-only, so searching works on read-only media and never takes a write lock;
+where even SQLite's shared-memory file cannot be made (read-only media), the file is opened as
+immutable. Every failure comes out as an ``IndexError_`` that says what is wrong
+(``indexer.store.health``).
+"""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
+from urllib.parse import quote
 
 from indexer.store import side_file
-from indexer.store.errors import IndexCorruptError, IndexOutdatedError, IndexTooNewError
+from indexer.store.errors import IndexOutdatedError, IndexTooNewError, IndexUnavailableError
+from indexer.store.health import damage_marker, diagnose, is_read_only_place, side_damage_marker
 from indexer.store.migrations import migrate
 from indexer.store.schema import SCHEMA_VERSION
 
+BUSY_TIMEOUT_MS = 5000
 
-def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
+
+def file_uri(path: Path, *, readonly: bool = False, immutable: bool = False) -> str:
+    """A ``file:`` URI for ``path`` (any bytes its name holds), read-only if asked
+    (``immutable``: without a lock or a -shm file, for read-only media)."""
+    uri = f"file:{quote(os.fsencode(str(path)))}"
+    if readonly:
+        uri += "?mode=ro" + ("&immutable=1" if immutable else "")
+    return uri
+
+
+def connect(path: Path, *, readonly: bool = False, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Connection:
     """Open the index with WAL so searches read while an index run writes."""
     path = Path(path)
-    if readonly:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False, isolation_level=None)
-    else:
+    if path.is_dir():
+        raise IndexUnavailableError(path, "it is a folder, not an index file; give --db a file path")
+    if not readonly and path.exists() and is_read_only_place(path):
+        readonly = True  # read-only media or rights: read it as it is; an update says why it cannot
+    try:
+        conn = _open(path, readonly, busy_timeout_ms)
+    except sqlite3.Error as exc:
+        raise diagnose(path, exc) from exc
+    except OSError as exc:
+        raise diagnose(path, exc) from exc
+    return conn
+
+
+def _open(path: Path, readonly: bool, busy_timeout_ms: int) -> sqlite3.Connection:
+    if not readonly:
         path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+    uri = file_uri(path, readonly=readonly, immutable=readonly and is_read_only_place(path))
+    conn = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
     conn.row_factory = sqlite3.Row
     try:
-        conn.execute("PRAGMA busy_timeout = 5000")
+        conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
         if not readonly:
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
@@ -36,9 +69,9 @@ def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
             # Touch the tables so a truncated or foreign file fails here, not mid-search.
             conn.execute("SELECT count(*) FROM meta").fetchone()
         side_file.attach(conn, path, readonly=readonly)
-    except sqlite3.DatabaseError as exc:
+    except BaseException:
         conn.close()
-        raise IndexCorruptError(path, str(exc)) from exc
+        raise
     return conn
 
 
@@ -51,3 +84,5 @@ def remove_index_files(path: Path) -> None:
     """Delete the index and its side files (for ``--rebuild``)."""
     for p in index_files(path):
         p.unlink(missing_ok=True)
+    for marker in (damage_marker(path), side_damage_marker(path)):
+        marker.unlink(missing_ok=True)

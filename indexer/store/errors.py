@@ -32,5 +32,58 @@ class IndexTooNewError(IndexError_):
     def __init__(self, path: Path, version: int):
         super().__init__(
             f"the index at {path} has schema version {version}, newer than this Threadback "
-            f"understands ({SCHEMA_VERSION}); upgrade Threadback or use --rebuild"
+            f"understands ({SCHEMA_VERSION}): it was written by a newer Threadback; upgrade this one "
+            "(or give --db another path)"
         )
+
+
+class IndexSideDamagedError(IndexError_):
+    """The side file (2-character CJK words, a trigram shard) is damaged; the main file is sound."""
+
+    def __init__(self, path: Path, detail: str):
+        super().__init__(
+            f"the side index beside {path} is damaged ({detail}); run `threadback index`: it rebuilds "
+            "the side index from the main one, which is sound"
+        )
+        self.path = path
+
+
+class IndexReadOnlyError(IndexError_):
+    """The index cannot be written (read-only media, or no write permission): searching still works."""
+
+    def __init__(self, path: Path, detail: str):
+        super().__init__(
+            f"the index at {path} cannot be written ({detail}): the disk or the file is read-only; "
+            "searching still works; to update it, make it writable or use --db elsewhere"
+        )
+        self.path = path
+
+
+class IndexLockedError(IndexError_):
+    """Another program holds a lock on the index file (not a Threadback index run)."""
+
+    def __init__(self, path: Path):
+        super().__init__(
+            f"the index at {path} is locked by another program (a database browser, a backup?); "
+            "try again when it lets go"
+        )
+        self.path = path
+
+
+class IndexFullError(IndexError_):
+    """The disk holding the index is full: nothing was lost, the last batch was rolled back."""
+
+    def __init__(self, path: Path, detail: str):
+        super().__init__(
+            f"the disk holding {path} is full ({detail}); nothing indexed so far was lost: "
+            "free some space and run `threadback index` again"
+        )
+        self.path = path
+
+
+class IndexUnavailableError(IndexError_):
+    """The index cannot be opened at all: its path is a folder, its folder is missing..."""
+
+    def __init__(self, path: Path, detail: str):
+        super().__init__(f"cannot open the index at {path}: {detail}")
+        self.path = path

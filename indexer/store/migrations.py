@@ -26,6 +26,8 @@ def migrate(conn: sqlite3.Connection, from_version: int) -> None:
         elif version == 1:
             # The bigram table moves to the side file; the next index run refills it there.
             conn.execute("DROP TABLE IF EXISTS cjk2")
+        if 0 < version < 5:
+            _upgrade_to_5(conn)
         if version < SCHEMA_VERSION:
             # Every statement is IF NOT EXISTS: this creates a new file's tables and adds what
             # an older file lacks (version 1: the files_missing and files_by_stat indexes).
@@ -41,7 +43,8 @@ def migrate(conn: sqlite3.Connection, from_version: int) -> None:
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        if conn.in_transaction:  # SQLite may have rolled back itself (a full disk): keep its error
+            conn.execute("ROLLBACK")
         raise
 
 
@@ -69,3 +72,11 @@ def _upgrade_to_4(conn: sqlite3.Connection) -> None:
         "INSERT OR REPLACE INTO meta(key, value)"
         " SELECT 'fold_below', max(id) + 1 FROM messages HAVING count(*) > 0"
     )
+
+
+def _upgrade_to_5(conn: sqlite3.Connection) -> None:
+    """Inode change times of log files; runs before the schema so its index finds the column.
+    Existing rows keep 0 (unknown): the next run fills them in without reading the files."""
+    if "ctime_ns" not in {r[1] for r in conn.execute("PRAGMA table_info(files)")}:
+        conn.execute("ALTER TABLE files ADD COLUMN ctime_ns INTEGER NOT NULL DEFAULT 0")
+    conn.execute("DROP INDEX IF EXISTS files_by_stat")  # rebuilt with ctime_ns by the schema

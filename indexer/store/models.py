@@ -77,11 +77,19 @@ def message_from_row(r: sqlite3.Row) -> Message:
     )
 
 
+_PARENT_NOT_INDEXED = (
+    "NOT EXISTS (SELECT 1 FROM sessions p WHERE p.agent = s.agent AND p.session_id = s.parent_session_id)"
+)
+# A session listed at the top: no parent, or a parent the index does not hold (its log was never
+# found, or was empty): an orphan is shown, marked, rather than lost from every list.
+TOP_LEVEL = f"(s.parent_session_id IS NULL OR {_PARENT_NOT_INDEXED})"
+
 SESSION_COLUMNS = (
     "s.id, s.agent, s.session_id, s.parent_session_id, s.source_path, s.project_path,"
     " s.project_name, s.git_branch, s.model, s.title, s.start_ts, s.end_ts, s.message_count,"
     " s.branched_from, s.resume_cwd,"
-    " coalesce((SELECT min(f.missing) FROM files f WHERE f.session_rowid = s.id), 0) AS missing"
+    " coalesce((SELECT min(f.missing) FROM files f WHERE f.session_rowid = s.id), 0) AS missing,"
+    f" (s.parent_session_id IS NOT NULL AND {_PARENT_NOT_INDEXED}) AS parent_missing"
 )
 
 
@@ -103,6 +111,7 @@ def session_from_row(r: sqlite3.Row) -> Session:
         source_missing=bool(r["missing"]),
         branched_from=r["branched_from"],
         resume_cwd=r["resume_cwd"],
+        parent_missing=bool(r["parent_missing"]),
     )
 
 

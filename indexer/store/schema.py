@@ -10,6 +10,8 @@ Layout (see README "The index"):
                 message's text is in one of the two (``messages.indexed``: 1 main, 2 side)
 - ``cjk2``      FTS5 over CJK character bigrams, so 2-character words (驗收, 設定) are found
                 from an index (the trigram index cannot match a 2-character term)
+- ``failures``  log files that could not be stored, as they were when they failed: skipped
+                until they change, counted in every run's summary (``index --problems``)
 - ``fts_side`` and ``cjk2`` live in the side file attached as ``side``, see ``indexer.ingest.side``
 """
 
@@ -19,7 +21,8 @@ from __future__ import annotations
 # 3: branch links, resume folders and message marks; every log is read again by newer parsers.
 # 4: the trigram and bigram indexes hold Traditional/Simplified-folded text (indexer.textfold);
 #    an older index is folded in place by its next index run (indexer.ingest.refold).
-SCHEMA_VERSION = 4
+# 5: files.ctime_ns (a same-size rewrite with its mtime restored is noticed) and ``failures``.
+SCHEMA_VERSION = 5
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -56,6 +59,7 @@ CREATE TABLE IF NOT EXISTS files (
     session_rowid INTEGER,
     size          INTEGER NOT NULL DEFAULT 0,
     mtime_ns      INTEGER NOT NULL DEFAULT 0,
+    ctime_ns      INTEGER NOT NULL DEFAULT 0,  -- 0: not known yet (an index from before version 5)
     inode         INTEGER NOT NULL DEFAULT 0,
     offset        INTEGER NOT NULL DEFAULT 0,
     head_hash     TEXT,
@@ -67,7 +71,19 @@ CREATE TABLE IF NOT EXISTS files (
 CREATE INDEX IF NOT EXISTS files_by_session ON files (session_rowid);
 CREATE INDEX IF NOT EXISTS files_missing ON files (missing) WHERE missing = 1;  -- counted at start-up
 -- What a no-change run compares with stat(): read from this index, not the wide rows.
-CREATE INDEX IF NOT EXISTS files_by_stat ON files (path, size, mtime_ns, inode, missing);
+CREATE INDEX IF NOT EXISTS files_by_stat ON files (path, size, mtime_ns, ctime_ns, inode, missing);
+
+CREATE TABLE IF NOT EXISTS failures (
+    path      TEXT PRIMARY KEY,
+    agent     TEXT NOT NULL,
+    size      INTEGER NOT NULL,
+    mtime_ns  INTEGER NOT NULL,
+    ctime_ns  INTEGER NOT NULL,
+    inode     INTEGER NOT NULL,
+    line      INTEGER NOT NULL,
+    reason    TEXT NOT NULL,
+    failed_at REAL NOT NULL
+);
 
 CREATE TABLE IF NOT EXISTS messages (
     id            INTEGER PRIMARY KEY,

@@ -8,9 +8,11 @@ and how the two stay consistent: see ``indexer.ingest.side``.
 
 from __future__ import annotations
 
+import os
 import re
 import sqlite3
 from operator import add
+from urllib.parse import quote
 from pathlib import Path
 
 SCHEMA_NAME = "side"  # the side file's schema name on a main connection
@@ -59,7 +61,8 @@ def attach(conn: sqlite3.Connection, main_path: Path, *, readonly: bool) -> None
     if readonly:
         if side.exists():
             try:
-                conn.execute(f"ATTACH DATABASE ? AS {SCHEMA_NAME}", (f"file:{side}?mode=ro",))
+                uri = _uri(side) + "?mode=ro" + ("&immutable=1" if _read_only_place(side) else "")
+                conn.execute(f"ATTACH DATABASE ? AS {SCHEMA_NAME}", (uri,))
                 have = {r[0] for r in conn.execute(f"SELECT name FROM {SCHEMA_NAME}.sqlite_master")}
                 if SIDE_TABLES <= have:
                     return
@@ -71,7 +74,7 @@ def attach(conn: sqlite3.Connection, main_path: Path, *, readonly: bool) -> None
         return
     for attempt in (1, 2):
         try:
-            conn.execute(f"ATTACH DATABASE ? AS {SCHEMA_NAME}", (str(side),))
+            conn.execute(f"ATTACH DATABASE ? AS {SCHEMA_NAME}", (_uri(side),))
             conn.execute(f"PRAGMA {SCHEMA_NAME}.journal_mode = WAL")
             have = {r[0] for r in conn.execute(f"SELECT name FROM {SCHEMA_NAME}.sqlite_master")}
             if not SIDE_TABLES <= have:
@@ -83,6 +86,27 @@ def attach(conn: sqlite3.Connection, main_path: Path, *, readonly: bool) -> None
                 raise
             for path in side_files(main_path):
                 path.unlink(missing_ok=True)
+
+
+def _uri(path: Path) -> str:
+    """A ``file:`` URI for ``path``, whatever bytes its name holds (the main connection is
+    opened with URIs on, so ATTACH takes one)."""
+    return f"file:{quote(os.fsencode(str(path)))}"
+
+
+def _read_only_place(path: Path) -> bool:
+    try:
+        return not os.access(path, os.W_OK) or bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
+def replace_side(conn: sqlite3.Connection, main_path: Path) -> None:
+    """Swap a damaged side file for an empty one; the next ``ensure_paired`` refills it."""
+    _detach(conn)
+    for path in side_files(main_path):
+        path.unlink(missing_ok=True)
+    attach(conn, main_path, readonly=False)
 
 
 def _detach(conn: sqlite3.Connection) -> None:

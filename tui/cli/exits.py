@@ -1,8 +1,10 @@
 """Exit codes a script can rely on, and the one way a command's error becomes one.
 
-  0 success; 1 nothing found; 2 bad usage or query; 3 index missing or damaged;
-  4 not found (session, memory, rule); 5 refused (e.g. needs a terminal); 75 busy or changed
-  meanwhile (try again); 130 interrupted.
+  0 success; 1 nothing found; 2 bad usage or query; 3 index missing, damaged or not usable;
+  4 not found (session, memory, rule); 5 refused (e.g. needs a terminal); 6 cannot write (a
+  read-only disk or file); 7 the disk is full; 70 unexpected error (one line, the trace saved
+  to a file, see ``tui.cli.crash``); 75 busy, locked or changed meanwhile (try again);
+  130 interrupted.
 
 A command raises; ``command(...)`` turns what it raised into one ``threadback: ...`` line on
 stderr and the exit code its group maps that error to. Nothing else prints an error.
@@ -22,6 +24,9 @@ USAGE = 2
 INDEX = 3
 NOT_FOUND = 4
 REFUSED = 5
+READ_ONLY = 6
+DISK_FULL = 7
+INTERNAL = 70
 BUSY = 75
 INTERRUPTED = 130
 

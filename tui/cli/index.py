@@ -17,6 +17,9 @@ from indexer import (
     Index,
     IndexBusyError,
     IndexError_,
+    IndexFullError,
+    IndexLockedError,
+    IndexReadOnlyError,
     QueryError,
     Session,
     parse_query,
@@ -30,13 +33,28 @@ from indexer.search.query import parse_date
 from indexer.search.suggestions import suggestions_for
 from indexer.sources import AGENT_NAMES, agent_named
 from tui.cli import output
-from tui.cli.exits import BUSY, INDEX, NOT_FOUND, NOTHING_FOUND, OK, USAGE, CommandError, ErrorExit, command
+from tui.cli.exits import (
+    BUSY,
+    DISK_FULL,
+    INDEX,
+    NOT_FOUND,
+    NOTHING_FOUND,
+    OK,
+    READ_ONLY,
+    USAGE,
+    CommandError,
+    ErrorExit,
+    command,
+)
 from tui.cli.options import add_index_options, db_path_of, open_existing_index, roots_of
 from tui.cli.render import ProgressLine, format_message, render_hits_text, session_header, session_line
 from tui.cli.terminal import Style, safe_text
 
 index_command = command(
     ErrorExit(IndexBusyError, BUSY),
+    ErrorExit(IndexLockedError, BUSY),
+    ErrorExit(IndexReadOnlyError, READ_ONLY),
+    ErrorExit(IndexFullError, DISK_FULL),
     ErrorExit(IndexError_, INDEX),
     ErrorExit(ConfigError, USAGE),
     ErrorExit(QueryError, USAGE),
@@ -71,6 +89,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--rebuild", action="store_true", help="delete the index and build it again")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress, only problems")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--problems", action="store_true",
+                   help="list the log files that could not be indexed (skipped until they change), and stop")
     p.set_defaults(func=cmd_index)
 
     p = sub.add_parser("search", help="search sessions (words, \"phrases\", OR, NOT word, agent: project: since: ...)")
@@ -130,13 +150,19 @@ def register(sub: argparse._SubParsersAction) -> None:
 @index_command
 def cmd_index(args: argparse.Namespace) -> int:
     path = db_path_of(args)
+    if args.problems:
+        return show_problems(args)
     roots = roots_of(args)
     index = Index(path)
+    previous = index.last_run()
+    if previous is not None and not previous.ok and not args.json:
+        who = {"hook": "a hook's background run", "app": "the app's run"}.get(previous.where, "the last run")
+        print(f"threadback: note: {who} failed: {safe_text(previous.message)}", file=sys.stderr)
     if args.rebuild:
         index.delete_files()
     reporter = ProgressLine() if sys.stderr.isatty() and not args.quiet and not args.json else None
     try:
-        summary = index.update(roots, progress=reporter)
+        summary = index.update(roots, progress=reporter, where="cli")
     finally:
         if reporter:
             reporter.clear()
@@ -156,6 +182,27 @@ def cmd_index(args: argparse.Namespace) -> int:
             f"{stats.sessions:,} sessions · {stats.messages:,} messages "
             f"(+{summary.messages_added:,}) · {summary.bytes_read / 1e6:.1f} MB read in {summary.seconds:.2f} s"
         )
+    if summary.failing_note:
+        print(f"threadback: {summary.failing_note}", file=sys.stderr)
+    return OK
+
+
+def show_problems(args: argparse.Namespace) -> int:
+    """``index --problems``: the files still failing, one ``path:line: reason`` each."""
+    index = open_existing_index(args)
+    failing = index.failing_files()
+    last = index.last_run()
+    if last is not None and not last.ok and not args.json:
+        print(safe_text(f"the last index run failed: {last.message}"))
+    if args.json:
+        print(output.dumps([{"path": f.path, "agent": f.agent, "line": f.line, "reason": f.reason,
+                             "failed_at": f.failed_at} for f in failing]))
+    elif not failing:
+        print("no log file is failing: every file found was indexed")
+    else:
+        for f in failing:
+            print(safe_text(str(f)))
+        print(f"{len(failing):,} file(s) skipped until they change; `threadback index` tries them again then")
     return OK
 
 

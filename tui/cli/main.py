@@ -2,7 +2,8 @@
 
 Each command group registers itself from its own module (``tui.cli.index``, ``tui.cli.memory``,
 ``tui.cli.rules``, ``tui.cli.agents``), so this file stays a switchboard. Exit codes:
-``tui.cli.exits``.
+``tui.cli.exits``. Whatever a command did not expect ends here as one line and a saved trace
+(``tui.cli.crash``), never a traceback.
 """
 
 from __future__ import annotations
@@ -11,6 +12,10 @@ import argparse
 import sys
 
 from tui.cli.exits import INTERRUPTED, OK
+
+# Arguments that name files keep their bytes as the OS gave them (a folder name that is not
+# UTF-8 must still be found); every other argument is text, made valid UTF-8 at once.
+PATH_ARGUMENTS = {"db", "memory_dir", "settings", "program", "source"}
 
 
 def _version() -> str:
@@ -40,19 +45,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args_list = sys.argv[1:] if argv is None else argv
-    if args_list[:1] == ["hook"]:
-        # Hooks run on every prompt: skip building the whole parser (and its imports).
-        from tui.cli.hook import run_hook
-
-        return run_hook(args_list[1:])
-    args = build_parser().parse_args(argv)
+    _safe_output()
     try:
-        if args.command is None:
-            from tui.cli import launch
-
-            return launch.launch(args)
-        return int(args.func(args) or OK)
+        return _dispatch(argv)
+    except SystemExit:
+        raise
     except BrokenPipeError:
         # `threadback search ... | head` closes the pipe early: not an error.
         try:
@@ -63,6 +60,55 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return INTERRUPTED
+    except Exception as exc:  # noqa: BLE001 - the last resort: one line and a saved trace
+        from tui.cli.crash import report_unexpected
+
+        return report_unexpected(exc)
+
+
+def _dispatch(argv: list[str] | None) -> int:
+    args_list = sys.argv[1:] if argv is None else argv
+    if args_list[:1] == ["hook"]:
+        # Hooks run on every prompt: skip building the whole parser (and its imports).
+        from tui.cli.hook import run_hook
+
+        return run_hook(args_list[1:])
+    args = build_parser().parse_args(argv)
+    _text_arguments_as_utf8(args)
+    if args.command is None:
+        from tui.cli import launch
+
+        return launch.launch(args)
+    return int(args.func(args) or OK)
+
+
+def _safe_output() -> None:
+    """Text that cannot be written as UTF-8 (a lone surrogate from a log or a memory file) is
+    printed escaped (``\\ud83d``, a valid JSON escape too) instead of raising."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            pass
+
+
+def _text_arguments_as_utf8(args: argparse.Namespace) -> None:
+    """Replace bytes that are not UTF-8 in text arguments (a query, a summary) by U+FFFD."""
+    from indexer.storable import storable
+
+    changed = False
+    for name, value in vars(args).items():
+        if name in PATH_ARGUMENTS or name.startswith("dirs_"):
+            continue
+        if isinstance(value, str) and (fixed := storable(value)) != value:
+            setattr(args, name, fixed)
+            changed = True
+        elif isinstance(value, list) and any(isinstance(v, str) and storable(v) != v for v in value):
+            setattr(args, name, [storable(v) if isinstance(v, str) else v for v in value])
+            changed = True
+    if changed:
+        print("threadback: warning: an argument held bytes that are not UTF-8; they were replaced by \ufffd",
+              file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ from indexer.memory import (
     ScratchpadItem,
     find_memory,
 )
+from indexer.memory.promotion_steps import PromotionUnfinishedError
 from tui.cli import memory_allow, output
 from tui.cli.memory_text import breakdown_line, entry_line, fact_line, hit_line, item_line
 from tui.cli.terminal import visible_output
@@ -155,6 +156,7 @@ def _handler(fn: Callable[[argparse.Namespace, MemoryStore], int]) -> Handler:
         ErrorExit(MemoryNotFoundError, NOT_FOUND),
         ErrorExit(MemoryInputError, USAGE),
         ErrorExit(ChangedOnDiskError, BUSY, "; nothing was written"),
+        ErrorExit(PromotionUnfinishedError, BUSY),
         prefix="threadback memory",
     )
     @functools.wraps(fn)

@@ -6,10 +6,20 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from indexer import Index, IndexError_, SourceRoots, load_roots
+from indexer import (
+    Index,
+    IndexBusyError,
+    IndexError_,
+    IndexFullError,
+    IndexLockedError,
+    IndexOutdatedError,
+    IndexReadOnlyError,
+    SourceRoots,
+    load_roots,
+)
 from indexer.config import default_db_path
 from indexer.sources import AGENTS, CLAUDE_CODE
-from tui.cli.exits import INDEX, CommandError
+from tui.cli.exits import BUSY, DISK_FULL, INDEX, READ_ONLY, CommandError
 
 
 def _dest(agent_name: str) -> str:
@@ -54,13 +64,32 @@ def claude_dirs_of(args: argparse.Namespace) -> list[str] | None:
 
 
 def open_existing_index(args: argparse.Namespace) -> Index:
-    """The index, opened and checked; raises ``CommandError`` saying why it cannot be used."""
+    """The index, opened read-only (so it works on read-only media) and checked; raises
+    ``CommandError`` saying why it cannot be used. An index of an older schema is upgraded
+    once first, where it can be written."""
     path = db_path_of(args)
     if not path.exists():
         raise CommandError(f"no index at {path} yet: run `threadback index` first", INDEX)
-    index = Index(path)
+    index = Index(path, readonly=True)
     try:
-        index.check()
+        try:
+            index.check()
+        except IndexOutdatedError:
+            index.close()
+            with Index(path) as upgrading:
+                upgrading.check()  # opening it writable migrates it
+            index.check()
     except IndexError_ as exc:
-        raise CommandError(str(exc), INDEX) from None
+        raise CommandError(str(exc), exit_code_of(exc)) from None
     return index
+
+
+def exit_code_of(exc: IndexError_) -> int:
+    """The exit code for an index problem (see ``tui.cli.exits``)."""
+    if isinstance(exc, IndexReadOnlyError):
+        return READ_ONLY
+    if isinstance(exc, IndexFullError):
+        return DISK_FULL
+    if isinstance(exc, (IndexLockedError, IndexBusyError)):
+        return BUSY
+    return INDEX

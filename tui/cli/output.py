@@ -47,6 +47,7 @@ def session_json(s: Session) -> dict:
         "agent": s.agent,
         "session_id": s.session_id,
         "parent_session_id": s.parent_session_id,
+        "parent_indexed": not s.parent_missing if s.parent_session_id else None,
         "branched_from": s.branched_from,
         "project": s.project_name,
         "project_path": s.project_path,
@@ -164,6 +165,7 @@ def index_run_json(db: str, summary: IndexSummary, stats: IndexStats) -> dict:
         "sessions": stats.sessions,
         "messages": stats.messages,
         "problems": summary.problems,
+        "files_failing": summary.files_failing,
     }
 
 

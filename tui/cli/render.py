@@ -166,6 +166,8 @@ def format_message(m: Message, style: Style, *, full: bool, mark: bool = False) 
 def session_line(s: Session, style: Style) -> str:
     """One row of ``threadback sessions``."""
     title = safe_text(s.title or "")[:70]
+    if s.parent_missing:
+        title = f"(subagent, parent not indexed) {title}"
     project = f"{safe_text(s.project_name or '?')[:20]:<20}"  # padded before styling
     return (f"{local_time(s.start_ts)}  {s.agent:<11} {style.bold(project)}  "
             f"{safe_text(s.session_id)[:36]:<36} {s.message_count:>5}  {title}")

@@ -59,6 +59,8 @@ def session_label(session: Session, first_prompt: str | None, now: float, subage
         details.append(span)
     if subagents:
         details.append(plural(subagents, "subagent"))
+    if session.parent_missing:
+        details.append("subagent, parent not indexed")
     label.append("  " + " · ".join(details), style="dim")
     return label
 

@@ -54,7 +54,7 @@ class StatusBar(Horizontal):
     def on_mount(self) -> None:
         if self.context is None or not self.context.is_live:
             return
-        for name in ("stats", "activity", "pending_rules"):
+        for name in ("stats", "activity", "pending_rules", "index_problem"):
             self.context.watch(self, name, self._repaint)
 
     def _repaint(self, _value: object = None) -> None:
@@ -76,6 +76,10 @@ class StatusBar(Horizontal):
         if activity is not None:
             text.append(" · ")
             text.append(describe_activity(activity), style="italic")
+        problem = context.value("index_problem")
+        if problem and activity is None:
+            text.append(" · ")
+            text.append(problem, style="bold red")
         self.query_one("#status-text", Static).update(text)
         big_run = activity is not None and activity.show_bar
         self.set_class(big_run, "-big-run")
