@@ -17,6 +17,7 @@ from indexer.store.schema import SCHEMA_VERSION
 from indexer.textfold import fold, index_form, variants
 
 from conftest import FIXED_NOW
+from old_schemas import without_version_5
 
 
 def test_the_fold_is_per_character_and_keeps_length():
@@ -69,7 +70,8 @@ def test_either_script_finds_both(logs, tmp_path):
 
 
 def unfolded_index(monkeypatch, logs: Path, path: Path) -> None:
-    """An index as schema 3 wrote it: nothing folded; every other log's text in the side shard."""
+    """An index as schema 3 wrote it: nothing folded, no inode change times or failures table
+    (schema 5); every other log's text in the side shard."""
     monkeypatch.setattr("indexer.ingest.prepare.index_form", lambda text: None)
     turns = itertools.cycle([True, False])
     real = stream.prepare_with_side
@@ -79,9 +81,7 @@ def unfolded_index(monkeypatch, logs: Path, path: Path) -> None:
     update(index, logs)
     index.close()
     monkeypatch.undo()
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute("PRAGMA user_version = 3")
-    conn.close()
+    without_version_5(path, version=3)
     side = sqlite3.connect(side_file.side_path(path), isolation_level=None)
     side.execute("DELETE FROM meta WHERE key = 'fold_done'")
     side.close()

@@ -14,6 +14,7 @@ from indexer import Index
 from indexer.store import errors as db
 
 from conftest import FIXED_NOW
+from old_schemas import without_version_5
 from test_parsers_newest import CODEX_ARCHIVED, NEWEST, PI_FORK, PI_ORIGIN, newest_roots
 
 
@@ -25,8 +26,8 @@ def make_version_2(path: Path) -> None:
     conn.execute("UPDATE sessions SET title = '/clear', title_rank = 1 WHERE session_id = ?", (CODEX_ARCHIVED,))
     for table, column in (("sessions", "branched_from"), ("sessions", "resume_cwd"), ("messages", "mark")):
         conn.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
-    conn.execute("PRAGMA user_version = 2")
     conn.close()
+    without_version_5(path, version=2)
 
 
 @pytest.fixture
