@@ -66,7 +66,8 @@ def refold_index(
                 _mark(conn, SCHEMA_NAME, end)
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:  # SQLite may have rolled back itself (a full disk): keep its error
+                conn.execute("ROLLBACK")
             raise
         main_done, side_done, start = max(main_done, end), max(side_done, end), end
     conn.execute("DELETE FROM main.meta WHERE key IN ('fold_below', 'fold_done')")
