@@ -15,6 +15,7 @@ import errno
 import hashlib
 import os
 import shutil
+import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -94,7 +95,7 @@ def encode_exact(text: str) -> bytes:
 def atomic_write_bytes(path: Path, data: bytes, *, backup: bool = True, expect: FileStamp | None = None) -> FileStamp:
     """Replace ``path`` by ``data`` atomically. With ``expect`` (the file as it was loaded),
     raise ``ChangedOnDiskError`` instead of replacing anything else (see the module doc)."""
-    path = Path(path)
+    path = _through_link(Path(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     if expect is not None:
         check_unchanged(path, expect)
@@ -132,6 +133,20 @@ def atomic_write_bytes(path: Path, data: bytes, *, backup: bool = True, expect: 
     return FileStamp.of_bytes(path, data)
 
 
+def _through_link(path: Path) -> Path:
+    """Where a write to ``path`` lands. A symbolic link to a file in the same folder (a memory
+    folder may hold one) is written through, so the link stays as an editor keeps it. A link
+    leading anywhere else is replaced by the new file, the link itself kept as the ``.bak``:
+    never written through, so a cloned repository's link cannot make us write outside it."""
+    try:
+        if not path.is_symlink():
+            return path
+        target = path.resolve(strict=True)
+    except (OSError, RuntimeError):  # dangling, a loop: the link itself is replaced
+        return path
+    return target if target.parent == path.parent.resolve() and target.is_file() else path
+
+
 def _create_new(tmp: str, path: Path) -> None:
     """Put ``tmp`` at ``path`` only if nothing is there (someone may have created it meanwhile)."""
     try:
@@ -147,11 +162,13 @@ def _verified_inode(path: Path, expect: FileStamp) -> int:
         with open(path, "rb") as fh:
             inode = os.fstat(fh.fileno()).st_ino
             content = fh.read()
+        name = os.lstat(path)
     except FileNotFoundError:
         raise ChangedOnDiskError(path) from None
     if hashlib.sha256(content).hexdigest() != expect.sha256:
         raise ChangedOnDiskError(path)
-    return inode
+    # A link that is replaced (see ``_through_link``): the name's own inode is what is swapped.
+    return name.st_ino if stat.S_ISLNK(name.st_mode) else inode
 
 
 def _keep_swapped_out(tmp: str, path: Path, verified: int, ours: int, backup: bool) -> None:
@@ -187,12 +204,12 @@ def _backup(path: Path) -> None:
     link = bak.with_name(bak.name + ".tmp")
     try:
         link.unlink(missing_ok=True)
-        os.link(path, link)
+        os.link(path, link, follow_symlinks=False)  # a link's target is never copied beside it
         os.replace(link, bak)
     except OSError as exc:
         if exc.errno in (errno.ENOSPC, errno.EDQUOT):
             raise
-        shutil.copy2(path, bak)  # no hard links on this file system
+        shutil.copy2(path, bak, follow_symlinks=False)  # no hard links on this file system
 
 
 _RENAME_EXCHANGE = 2
