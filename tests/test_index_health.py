@@ -224,6 +224,24 @@ def test_arguments_that_are_not_utf8_are_text_with_replacements_and_paths_as_giv
     assert json.loads((memory / "episodic.jsonl").read_text())["summary"] == "caf\ufffd bytes"
 
 
+def test_every_folder_argument_keeps_its_bytes(tmp_path):
+    """``memory allow/disallow DIR``, ``rules --memory-dir``, ``rules import --claude-dir``."""
+    odd = tmp_path / os.fsdecode(b"m\xe9m")
+    odd.mkdir()
+    (odd / "rules.jsonl").write_text(json.dumps({"id": "r-00000001", "text": "odd folder rule", "status": "pending",
+                                                 "proposed_at": 1.0}) + "\n")
+    (odd / "projects").mkdir()
+    cases = [([b"memory", b"disallow", os.fsencode(odd)], 2, b"was not allowed"),
+             ([b"rules", b"list", b"--memory-dir", os.fsencode(odd)], 0, b""),
+             ([b"rules", b"import", b"--memory-dir", os.fsencode(odd), b"--claude-dir", os.fsencode(odd)], 0, b"")]
+    for argv, code, said in cases:
+        proc = subprocess.run([sys.executable, "-m", "tui.cli", *argv], capture_output=True, env=cli_env(), cwd=REPO,
+                              timeout=60)
+        assert proc.returncode == code and said in proc.stderr and b"not UTF-8" not in proc.stderr, (argv, proc.stderr)
+        if argv[:2] == [b"rules", b"list"]:
+            assert b"odd folder rule" in proc.stdout
+
+
 def test_an_unexpected_error_is_one_line_and_a_saved_trace(tmp_path):
     config = tmp_path / "config.toml"
     config.write_text("[roots]\ncodex = 5\n")  # a number where folders belong: nothing expects it

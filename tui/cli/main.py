@@ -15,7 +15,7 @@ from tui.cli.exits import INTERRUPTED, OK
 
 # Arguments that name files keep their bytes as the OS gave them (a folder name that is not
 # UTF-8 must still be found); every other argument is text, made valid UTF-8 at once.
-PATH_ARGUMENTS = {"db", "memory_dir", "settings", "program", "source"}
+PATH_ARGUMENTS = {"db", "memory_dir", "rules_memory_dir", "claude_dir", "folder", "settings", "program", "source"}
 
 
 def _version() -> str:
