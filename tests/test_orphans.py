@@ -63,3 +63,19 @@ def test_a_pi_session_branched_from_a_vanished_file_is_a_top_level_session(corpu
     [branch] = [s for s in sessions if s.session_id.startswith("ffae836b")]
     assert branch.branched_from and corpus_index.session(f"pi:{branch.branched_from}") is None
     assert not branch.parent_missing and branch.parent_session_id is None
+
+
+def test_the_tree_marks_an_orphan_and_the_sessions_filter_finds_it_at_the_top(tmp_path):
+    from tui.widgets.session_tree import filtered_tree, session_label
+
+    roots = subagent_tree(tmp_path / "logs", [])
+    with Index(tmp_path / "i.sqlite3") as index:
+        index.update(roots, now=FIXED_NOW)
+        [top] = index.sessions(parent=None)
+        label = session_label(top, None, FIXED_NOW).plain
+        assert label.startswith("10:00  orphaned subagent work  1 msg") and label.endswith(" · subagent, parent not indexed")
+        [agent] = filtered_tree(index, "orphaned", FIXED_NOW)
+        [project] = agent.nested
+        [day] = project.nested
+        [session] = day.nested
+        assert session.data.session == top and "parent not indexed" in session.label.plain
