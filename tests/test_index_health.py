@@ -22,7 +22,7 @@ import pytest
 from indexer import Index, only_roots
 from indexer.ingest import stream
 
-from cli_process import REPO, assert_one_line_no_traceback, cli_env, threadback, threadback_many
+from cli_process import REPO, assert_one_line_no_traceback, cli_env, start, threadback, threadback_many
 from conftest import CORPUS, FIXED_NOW
 
 ROOTS = ["--claude-dir", str(CORPUS / "claude-code" / "projects"), "--codex-dir", str(CORPUS / "codex" / "sessions"),
@@ -95,8 +95,11 @@ def test_a_lock_held_by_another_program_is_not_damage_and_hooks_answer_fast(inde
     holder.execute("BEGIN EXCLUSIVE")
     holder.execute("INSERT INTO meta(key, value) VALUES ('held', 'by a browser')")
     try:
-        for argv in (["index", *ROOTS], ["search", "the"]):
-            proc = threadback(*argv, "--db", str(index_copy))
+        # Both at once: each waits out the 5 s a person's command waits for a lock.
+        running = [start(*argv, "--db", str(index_copy)) for argv in (["index", *ROOTS], ["search", "the"])]
+        for started in running:
+            out, err = started.communicate(timeout=60)
+            proc = subprocess.CompletedProcess(started.args, started.returncode, out, err)
             assert proc.returncode == 75
             line = assert_one_line_no_traceback(proc)
             assert "locked by another program" in line and "--rebuild" not in line
