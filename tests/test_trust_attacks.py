@@ -277,3 +277,9 @@ def test_attack_5_secrets_are_masked_in_hook_output_and_context(tmp_path):
     revealed = subprocess.run([str(THREADBACK), "show", "sess-secret", "--show-secrets"],
                               capture_output=True, text=True, env=env, cwd=tmp_path, timeout=30)
     assert GITHUB_TOKEN in revealed.stdout
+    streamed = subprocess.run([str(THREADBACK), "events", "--session", "sess-secret"],
+                              capture_output=True, text=True, env=env, cwd=tmp_path, timeout=30)
+    assert streamed.returncode == 0 and "masked" in streamed.stdout and GITHUB_TOKEN not in streamed.stdout
+    streamed = subprocess.run([str(THREADBACK), "events", "--session", "sess-secret", "--show-secrets"],
+                              capture_output=True, text=True, env=env, cwd=tmp_path, timeout=30)
+    assert GITHUB_TOKEN in streamed.stdout

@@ -11,6 +11,7 @@ from rich.console import Console
 from textual.widgets import DataTable, Input, OptionList, SelectionList, Static, TextArea
 
 from indexer.memory import EpisodicFilter, MemoryStore, strength_of
+from indexer.memory_trust import allow_folder
 from memory_rules_host import (
     FIXED_NOW,
     SAMPLE_FACTS,
@@ -116,6 +117,27 @@ async def test_switch_between_global_and_project_folder(tmp_path):
         await pilot.press("ctrl+o")
         await pilot.pause()
         assert screen.store.folder == global_dir
+
+
+async def test_the_project_folder_says_whether_agents_are_given_it(tmp_path):
+    global_dir, project_dir = tmp_path / "global", tmp_path / "project" / "memory"
+    global_dir.mkdir()
+    project_dir.mkdir(parents=True)
+    (project_dir / "fact.yml").write_text("scope: project\n")
+    screen = MemoryScreen(MemoryStore(global_dir, "global"), now=fixed_clock,
+                          global_dir=global_dir, project_dir=project_dir, folder_label=lambda p: p.name)
+    app = ScreenHost(screen)
+    async with app.run_test(size=(120, 30)) as pilot:
+        assert "not allowed" not in plain(screen.query_one("#memory-folder", Static))  # global: trusted
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert "not allowed for agents" in plain(screen.query_one("#memory-folder", Static))
+        allow_folder(project_dir, now=1.0)
+        screen.show_folder()
+        assert "not allowed" not in plain(screen.query_one("#memory-folder", Static))
+        (project_dir / "rules.jsonl").write_text("")  # a rules file after allowing: allow again
+        screen.show_folder()
+        assert "changed since allowed" in plain(screen.query_one("#memory-folder", Static))
 
 
 # --- fact ----------------------------------------------------------------------------------

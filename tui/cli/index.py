@@ -143,6 +143,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--tool", action="append", default=[], help="only calls/results of this tool (repeatable)")
     p.add_argument("--agent")
     p.add_argument("--session", help="only this session")
+    p.add_argument("--show-secrets", action="store_true", help=SHOW_SECRETS_HELP)
     p.set_defaults(func=cmd_events)
 
 
@@ -338,6 +339,8 @@ def cmd_events(args: argparse.Namespace) -> int:
     count = 0
     for s, m in index.iter_events(since=since, until=until, kinds=tuple(args.kind), tools=tuple(args.tool),
                                   agent=agent, session_rowid=session_rowid):
+        if not args.show_secrets:  # a stream consumer is often another agent
+            s, m = masked_session(s), masked_message(m)
         write(output.dumps(output.event_json(s, m)) + "\n")
         count += 1
     return OK if count else NOTHING_FOUND

@@ -21,8 +21,9 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static, TabbedContent, TabPane
 
-from indexer.config import global_memory_dir, project_memory_dir
+from indexer.config import PROJECT, MemoryFolder, global_memory_dir, project_memory_dir
 from indexer.memory import DEFAULT_DECAY_THRESHOLD, MemoryStore
+from indexer.memory_trust import CHANGED, NOT_ALLOWED, folder_trust
 from tui.app_context import AppContext
 from tui.screens.confirm import ConfirmScreen
 from tui.widgets.memory_episodic_pane import MemoryEpisodicPane
@@ -166,6 +167,18 @@ class MemoryScreen(Screen[None]):
         here = next((i for i, c in enumerate(choices) if _same(c.folder, self.store.folder)), -1)
         return choices[(here + 1) % len(choices)]
 
+    def _trust_note(self) -> str | None:
+        """For the project's own ``memory/``: whether agents are given it (``indexer.memory_trust``).
+        Editing it here is fine; what reaches agents is the person's separate decision."""
+        if not _same(self.store.folder, self.project_dir) or _same(self.store.folder, self.global_dir):
+            return None
+        trust = folder_trust(MemoryFolder(self.store.folder, PROJECT_REASON, PROJECT))
+        if trust.state == NOT_ALLOWED:
+            return "⚠ not allowed for agents (Rules screen: a)"
+        if trust.state == CHANGED:
+            return "⚠ changed since allowed: rules left out"
+        return None
+
     def show_folder(self) -> None:
         choices = self._choices()
         following = self._next_folder()
@@ -174,6 +187,9 @@ class MemoryScreen(Screen[None]):
         header.append(self.folder_label(self.store.folder), style="bold")
         if self.store.reason:
             header.append(f"  ({self.store.reason})", style="italic")
+        trust_note = self._trust_note()
+        if trust_note:
+            header.append(f"  {trust_note}", style="bold yellow")
         if len(choices) > 1:
             header.append(f"   ctrl+o: the {following.kind} folder, {self.folder_label(following.folder)}",
                           style="dim")
