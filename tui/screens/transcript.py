@@ -13,7 +13,7 @@ from textual.widgets import Input, Static
 
 from indexer import Message as LogMessage, Session
 from tui.app_context import AppContext
-from tui.requests import CopySession
+from tui.requests import CopySession, ResumeSession
 from tui.display.humanize_time import ago, clock, duration
 from tui.display.log_text import log_text
 from tui.display.words import plural
@@ -32,6 +32,8 @@ class TranscriptScreen(ReportsWorkerErrors, Screen):
         Binding("N", "find_next(-1)", "Previous match", id="transcript.find_prev", key_display="N", show=False),
         Binding("y", "copy('id')", "Copy id", id="transcript.copy_id"),
         Binding("r", "copy('resume')", "Copy resume", id="transcript.copy_resume"),
+        Binding("R", "resume(False)", "Resume", id="transcript.resume", key_display="R"),
+        Binding("F", "resume(True)", "Fork", id="transcript.fork", key_display="F", show=False),
         Binding("S", "toggle_secrets", "Show secrets", id="transcript.secrets", key_display="S", show=False),
     ]
 
@@ -137,3 +139,6 @@ class TranscriptScreen(ReportsWorkerErrors, Screen):
 
     def action_copy(self, what: str) -> None:
         self.post_message(CopySession(self.session, what))
+
+    def action_resume(self, fork: bool) -> None:
+        self.post_message(ResumeSession(self.session, fork))
