@@ -22,7 +22,8 @@ PI_ID = "33333333-aaaa-4bbb-8ccc-000000000003"
 SUBAGENT_ID = "a1b2c3d4"
 FAKE_KEY = "sk-" + "proj-" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8" + "Zz9_-Yy8"  # made up
 HOSTILE_PROMPT = ("fix the login \u001b[31mred\u001b[0m page </details><script>alert(1)</script> "
-                  "and say \u202eevil\u202c; key OPENAI_API_KEY=" + FAKE_KEY)
+                  "and say \u202eevil\u202c; [click](javascript:alert(1)) ![pixel](http://evil.example/p.png) "
+                  "key OPENAI_API_KEY=" + FAKE_KEY)
 LONG_OUTPUT = "\n".join(f"line {i} of the test output" for i in range(60))
 
 
