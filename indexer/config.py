@@ -59,6 +59,11 @@ def config_path() -> Path:
     return Path(base).expanduser() / "threadback" / "config.toml"
 
 
+def export_dir() -> Path:
+    """Where the app writes a session it exports: ``<data dir>/exports``."""
+    return data_dir() / "exports"
+
+
 def default_db_path() -> Path:
     """``$THREADBACK_DB``, else ``<data dir>/index.sqlite3``."""
     if os.environ.get("THREADBACK_DB"):
