@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from indexer import Index, Session
-from indexer.agents.launch import LaunchRefused, plan_launch
+from indexer.agents.launch import LaunchRefused, launch_problem, plan_launch
 from indexer.config import ConfigError, LaunchTemplates, default_launch_templates, load_launch_templates
 from tui.cli.exits import NOT_FOUND, REFUSED, USAGE
 
@@ -118,6 +118,13 @@ def test_an_id_with_spaces_and_a_semicolon_stays_one_argument():
 def test_ids_that_could_pass_for_options_or_hide_characters_are_refused(bad):
     with pytest.raises(LaunchRefused):
         plan_launch(replace(SESSION, session_id=bad), None, default_launch_templates())
+
+
+def test_a_relative_or_unknown_folder_from_a_log_is_refused_with_the_command_to_copy():
+    for folder, reason in (("-rf", "not an absolute path"), (None, "folder is not known")):
+        launch = plan_launch(replace(SESSION, project_path=folder), None, default_launch_templates())
+        problem = launch_problem(launch, which=lambda name: "/usr/bin/" + name)
+        assert problem is not None and reason in str(problem) and problem.copyable.endswith("claude --resume x")
 
 
 def test_a_subagent_resumes_its_parent_from_the_parents_folder():

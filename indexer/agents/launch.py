@@ -111,6 +111,8 @@ def launch_problem(launch: Launch, *, which: Callable[[str], str | None] = shuti
     copyable = launch.shell_line()
     if not launch.cwd:
         return LaunchRefused("the session's folder is not known: the agent would not find it", copyable)
+    if not os.path.isabs(launch.cwd):
+        return LaunchRefused(f"the session's folder {make_visible(launch.cwd)!r} is not an absolute path", copyable)
     if not os.path.isdir(launch.cwd):
         return LaunchRefused(f"the session's folder {make_visible(launch.cwd)} no longer exists", copyable)
     if which(launch.program) is None:
