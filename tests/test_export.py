@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from indexer.export.markdown import fenced
+from indexer.export.markdown import fenced, inline_code
 from tui.cli.exits import NOT_FOUND
 
 from cli_process import assert_one_line_no_traceback, threadback
@@ -122,3 +122,8 @@ def test_unknown_session_and_missing_folder_are_one_line(db, tmp_path):
 def test_a_fence_inside_the_text_cannot_close_the_block():
     block = fenced("before\n```\n# now outside?\n````", "")
     assert block.startswith("`````\n") and block.endswith("\n`````")
+
+
+def test_a_backtick_in_a_tool_call_cannot_end_its_code_span():
+    assert inline_code("echo `date`") == "`` echo `date` ``"
+    assert inline_code("plain") == "`plain`"

@@ -63,6 +63,14 @@ def fenced(text: str, info: str = "") -> str:
     return f"{fence}{info}\n{text}\n{fence}"
 
 
+def inline_code(text: str) -> str:
+    """``text`` as a code span that no backtick inside can end (CommonMark: a longer run)."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    ticks = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
 def session_lines(s: Session) -> list[str]:
     facts = [f"- agent: {safe(s.agent)}", f"- session: `{safe(s.session_id)}`"]
     if s.project_path:
@@ -105,7 +113,7 @@ def message_block(m: Message, export: SessionExport, trimmed: Trimmed) -> str | 
     if m.kind == TOOL_CALL:
         line = " ".join(m.text.split())
         line = line if len(line) <= CALL_CHARS else line[:CALL_CHARS] + " …"
-        return f"- tool call{mark}: `{safe(line).replace('`', 'ˋ')}`"
+        return f"- tool call{mark}: {inline_code(safe(line))}"
     if m.kind == TOOL_RESULT:
         sub = subagent_of(m, export.subagents)
         where = f" (subagent `{safe(sub.session.session_id)}`, below)" if sub else ""
