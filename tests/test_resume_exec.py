@@ -49,6 +49,7 @@ def test_each_agent_runs_in_the_sessions_folder_with_its_own_arguments(world):
 def test_the_agents_exit_code_is_passed_through(world):
     proc = run(world, "resume", "--exec", CLAUDE_ID[:8], FAKE_AGENT_EXIT="3")
     assert proc.returncode == 3
+    assert proc.stderr == f"threadback: resuming in {world['cwd']}: claude --resume {CLAUDE_ID}\n"
     assert recorded_runs(world["record"])[0]["argv"][1:] == ["--resume", CLAUDE_ID]
 
 

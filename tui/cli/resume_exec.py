@@ -9,6 +9,7 @@ stderr and the command a person could still try goes to stdout.
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -38,8 +39,9 @@ def exec_launch(index: Index, session: Session, *, fork: bool) -> int:
     index.close()
     program = shutil.which(launch.program)
     assert program is not None  # launch_problem checked it
+    what = "forking" if fork else "resuming"
+    print(safe_text(f"threadback: {what} in {launch.cwd}: {shlex.join(launch.argv)}"), file=sys.stderr, flush=True)
     sys.stdout.flush()
-    sys.stderr.flush()
     if hasattr(os, "execv") and sys.platform != "win32":
         os.chdir(launch.cwd or ".")
         os.execv(program, list(launch.argv))
