@@ -93,6 +93,8 @@ def test_the_template_comes_from_the_config_file(world):
     (only,) = recorded_runs(world["record"])
     assert Path(only["argv"][0]).name == "my-claude"
     assert only["argv"][1:] == [f"--dir={world['cwd']}", "-r", CLAUDE_ID]
+    printed = run(world, "resume", CLAUDE_ID)  # what it prints is what --exec runs
+    assert printed.stdout == f"cd '{world['cwd']}' && my-claude '--dir={world['cwd']}' -r {CLAUDE_ID}\n"
 
 
 def test_a_bad_template_in_the_config_file_is_one_line(world):

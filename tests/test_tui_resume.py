@@ -130,6 +130,8 @@ async def test_the_template_comes_from_the_config_file(world):
         await settle(pilot)
         (run,) = recorded_runs(world["record"])
         assert Path(run["argv"][0]).name == "my-claude" and run["argv"][1:] == [CLAUDE_ID, str(world["cwd"])]
+        await pilot.press("r")  # the copied command is the one R runs
+        assert app.clipboard == f"cd '{world['cwd']}' && my-claude {CLAUDE_ID} '{world['cwd']}'"
 
 
 async def test_the_default_runner_falls_back_to_copying_where_the_app_cannot_suspend(world):

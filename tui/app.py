@@ -18,7 +18,8 @@ from textual.app import App
 from textual.binding import Binding
 from textual.reactive import reactive
 
-from indexer import Index, IndexError_, IndexStats, SourceRoots, resume_command
+from indexer import Index, IndexError_, IndexStats, SourceRoots
+from indexer.agents.launch import resume_line
 from indexer.agents.settings import hooks_status, project_settings_path, user_settings_path
 from indexer.app_state import AppState
 from indexer.project_scope import ProjectScope, project_scope_of
@@ -269,7 +270,7 @@ class ThreadbackApp(IndexRunner, LaunchesAgents, ReportsWorkerErrors, App[None])
         if request.what == "id":
             text, label = session.session_id, "session id"
         else:
-            text, label = resume_command(session, self.context.index.parent(session)), "resume command"
+            text, label = resume_line(session, self.context.index.parent(session)), "resume command"
         copy_text(self, text)
         self.notify(visible(text), title=f"Copied the {label}", timeout=4, markup=False)
 

@@ -18,7 +18,8 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from indexer.config import LaunchTemplates
+from indexer.agents.resume import resume_command
+from indexer.config import ConfigError, LaunchTemplates, load_launch_templates
 from indexer.models import Session
 from indexer.sources import BY_NAME
 from indexer.textsafe import has_special, make_visible
@@ -121,3 +122,14 @@ def launch_problem(launch: Launch, *, which: Callable[[str], str | None] = shuti
         return LaunchRefused(f"the log file {make_visible(launch.log_file)} is gone: the agent cannot resume it",
                              copyable)
     return None
+
+
+def resume_line(session: Session, parent: Session | None,
+                templates: dict[str, LaunchTemplates] | None = None) -> str:
+    """The resume command to copy or print, from the configured template (what ``R`` runs),
+    quoted for a shell; the registry's command when the config cannot be read or the plan is
+    refused (``R`` then says why)."""
+    try:
+        return plan_launch(session, parent, templates if templates is not None else load_launch_templates()).shell_line()
+    except (ConfigError, LaunchRefused):
+        return resume_command(session, parent)

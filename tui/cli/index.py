@@ -23,7 +23,6 @@ from indexer import (
     QueryError,
     Session,
     parse_query,
-    resume_command,
 )
 from indexer.agents.caller import calling_session
 from indexer.agents.usage import UsageEvent, record_usage
@@ -330,7 +329,9 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
         command_line = fork_line(index, session)
     else:
-        command_line = resume_command(session, index.parent(session))
+        from indexer.agents.launch import resume_line
+
+        command_line = resume_line(session, index.parent(session))
     if args.json:
         print(output.dumps({"session": output.session_json(session), "command": command_line,
                             "cwd": session.project_path}))
