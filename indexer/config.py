@@ -18,7 +18,7 @@
       fork = ["claude", "--resume", "{id}", "--fork-session"]
       [resume.pi]
       resume = ["pi", "--session", "{file}"]
-      fork = []        # this agent cannot fork
+      fork = []        # no fork (an older version without --fork)
 
 - The memory folder, which holds the memory tiers and the rules alike: ``resolve_memory_dir``,
   the one rule the CLI, the app, ``context`` and the hooks all follow.

@@ -61,7 +61,16 @@ def test_fork_runs_claude_with_fork_session(world):
     assert printed.stdout.strip().endswith(f"claude --resume {CLAUDE_ID} --fork-session")
 
 
-def test_fork_on_an_agent_that_cannot_fork_is_refused_and_runs_nothing(world):
+def test_codex_and_pi_fork_with_their_own_flags(world):
+    for sid in (CODEX_ID, PI_ID):
+        assert run(world, "resume", "--exec", "--fork", sid).returncode == 0
+    codex, pi = recorded_runs(world["record"])
+    assert codex["argv"][1:] == ["fork", CODEX_ID]
+    assert pi["argv"][1] == "--fork" and pi["argv"][2].endswith(f"{PI_ID}.jsonl")
+
+
+def test_fork_on_an_agent_whose_fork_is_turned_off_is_refused_and_runs_nothing(world):
+    (world["tmp"] / "config.toml").write_text("[resume.codex]\nfork = []\n", encoding="utf-8")
     proc = run(world, "resume", "--exec", "--fork", CODEX_ID)
     assert proc.returncode == REFUSED
     assert "Codex CLI cannot fork a session" in assert_one_line_no_traceback(proc)
@@ -139,8 +148,10 @@ def test_a_subagent_resumes_its_parent_from_the_parents_folder():
 
 def test_config_templates_are_checked(tmp_path):
     config = tmp_path / "c.toml"
-    config.write_text('[resume.pi]\nfork = ["pi", "--fork", "{file}"]\n')
-    assert load_launch_templates(config)["pi"] == LaunchTemplates(("pi", "--session", "{file}"), ("pi", "--fork", "{file}"))
+    config.write_text('[resume.pi]\nfork = ["pi", "--fork={file}"]\n[resume.codex]\nfork = []\n')
+    templates = load_launch_templates(config)
+    assert templates["pi"] == LaunchTemplates(("pi", "--session", "{file}"), ("pi", "--fork={file}"))
+    assert templates["codex"] == LaunchTemplates(("codex", "resume", "{id}"), ())
     for bad, message in (('[resume.pi]\nresume = ["pi", "{nope}"]\n', "unknown placeholder {nope}"),
                          ('[resume.vim]\nresume = ["vim"]\n', "unknown agent 'vim'"),
                          ('[resume.pi]\nresume = []\n', "must not be empty")):

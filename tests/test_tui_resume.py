@@ -67,7 +67,8 @@ async def test_F_in_a_transcript_forks_and_the_exit_code_is_told(world, monkeypa
         assert any("exited with code 2" in t for t in titles(app))
 
 
-async def test_F_on_an_agent_that_cannot_fork_says_so_from_the_tree(world):
+async def test_F_on_an_agent_whose_fork_is_turned_off_says_so_from_the_tree(world):
+    (world["tmp"] / "config.toml").write_text("[resume.codex]\nfork = []\n")
     app = make(world)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f3")

@@ -45,10 +45,10 @@ AGENTS: tuple[Agent, ...] = (
           resume_argv=("claude", "--resume", "{id}"), fork_argv=("claude", "--resume", "{id}", "--fork-session")),
     Agent(codex.AGENT, "Codex CLI", codex, "--codex-dir", "sessions",
           "codex resume {id}", subagent_resumes_parent=True,
-          resume_argv=("codex", "resume", "{id}")),
+          resume_argv=("codex", "resume", "{id}"), fork_argv=("codex", "fork", "{id}")),
     # A Pi session's parent is the session it was branched from; the branch resumes by itself.
     Agent(pi.AGENT, "Pi", pi, "--pi-dir", "sessions", "pi --session {path}", subagent_resumes_parent=False,
-          resume_argv=("pi", "--session", "{file}")),
+          resume_argv=("pi", "--session", "{file}"), fork_argv=("pi", "--fork", "{file}")),
 )
 AGENT_NAMES: tuple[str, ...] = tuple(a.name for a in AGENTS)
 BY_NAME: dict[str, Agent] = {a.name: a for a in AGENTS}
