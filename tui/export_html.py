@@ -46,6 +46,13 @@ pre { background: #f6f8fa; padding: .6rem; overflow-x: auto; border-radius: 6px;
 code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 .body pre { white-space: pre; } .body p { margin: .4rem 0; } .plain { white-space: pre-wrap; }
 section.subagent { border-top: 2px solid #d0d7de; margin-top: 2rem; }
+@media (prefers-color-scheme: dark) {
+  body { color: #e6edf3; background: #0d1117; }
+  .msg.user { background: #0c2d4a; } .msg.assistant { background: #161b22; }
+  .msg.summary { background: #3b2e00; } .msg.error { background: #4a1418; }
+  dl.facts, .note, .who, summary { color: #9198a1; } summary code { color: #79c0ff; } a { color: #79c0ff; }
+  pre { color: #1f2328; }  /* code stays on its light background, where the highlighting reads */
+}
 """
 
 
