@@ -73,7 +73,7 @@ def test_fork_on_an_agent_whose_fork_is_turned_off_is_refused_and_runs_nothing(w
     (world["tmp"] / "config.toml").write_text("[resume.codex]\nfork = []\n", encoding="utf-8")
     proc = run(world, "resume", "--exec", "--fork", CODEX_ID)
     assert proc.returncode == REFUSED
-    assert "Codex CLI cannot fork a session" in assert_one_line_no_traceback(proc)
+    assert "forking is turned off for Codex CLI" in assert_one_line_no_traceback(proc)
     assert recorded_runs(world["record"]) == []
 
 

@@ -89,7 +89,7 @@ async def test_F_on_an_agent_whose_fork_is_turned_off_says_so_from_the_tree(worl
         await pilot.press("F")
         await settle(pilot)
         assert recorded_runs(world["record"]) == []
-        assert any("Codex CLI cannot fork a session" in t for t in titles(app))
+        assert any("forking is turned off for Codex CLI" in t for t in titles(app))
         await pilot.press("R")
         await settle(pilot)
         assert recorded_runs(world["record"])[0]["argv"][1:] == ["resume", CODEX_ID]

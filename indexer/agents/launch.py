@@ -92,8 +92,8 @@ def plan_launch(session: Session, parent: Session | None, templates: dict[str, L
         raise LaunchRefused(f"no resume command is known for agent {make_visible(session.agent)!r}")
     template = templates[session.agent].fork if fork else templates[session.agent].resume
     if not template:
-        raise LaunchRefused(f"{agent.label} cannot fork a session: R resumes it instead "
-                            f"(or give [resume.{agent.name}] a fork command in the config file)")
+        raise LaunchRefused(f"forking is turned off for {agent.label} (the config file's [resume.{agent.name}] "
+                            "has fork = []): R resumes the session instead")
     target, target_id = launch_target(session, parent)
     check_session_id(target_id)
     opens_itself = target.session_id == target_id  # not a subagent whose parent is not indexed
