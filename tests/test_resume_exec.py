@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from indexer import Index, Session
+from indexer import Index, Session, only_roots
 from indexer.agents.launch import LaunchRefused, launch_problem, plan_launch
 from indexer.config import ConfigError, LaunchTemplates, default_launch_templates, load_launch_templates
 from tui.cli.exits import NOT_FOUND, REFUSED, USAGE
 
 from cli_process import assert_one_line_no_traceback, threadback
-from launch_logs import CLAUDE_ID, CODEX_ID, PI_ID, build, fake_agents, recorded_runs, three_agent_tree
+from launch_logs import CLAUDE_ID, CODEX_ID, PI_ID, build, claude_log, fake_agents, recorded_runs, three_agent_tree
 
 
 @pytest.fixture
@@ -167,3 +167,14 @@ def test_the_real_index_plans_each_agent(tmp_path):
         pi = index.session(PI_ID)
         launch = plan_launch(pi, None, default_launch_templates())
     assert launch.argv == ("pi", "--session", pi.source_path) and launch.cwd == str(cwd)
+
+
+def test_an_odd_id_from_a_real_log_reaches_the_agent_as_one_argument(world):
+    odd = "odd id; touch pwned"
+    claude_log(world["tmp"] / "odd", str(world["cwd"]), sid=odd)
+    build(only_roots({"claude-code": [world["tmp"] / "odd"]}), world["db"])
+    proc = run(world, "resume", "--exec", f"claude-code:{odd}")
+    assert proc.returncode == 0, proc.stderr
+    (only,) = recorded_runs(world["record"])
+    assert only["argv"][1:] == ["--resume", odd]
+    assert not (world["cwd"] / "pwned").exists() and not Path("pwned").exists()
