@@ -10,6 +10,16 @@
       codex = ["~/.codex/sessions", "~/.codex/archived_sessions"]
       pi = ["~/.pi/agent/sessions"]
 
+- The commands that resume or fork a session (``load_launch_templates``), argv lists with
+  ``{id}``, ``{file}`` (the log file) and ``{cwd}`` placeholders, never a shell line::
+
+      [resume.claude-code]
+      resume = ["claude", "--resume", "{id}"]
+      fork = ["claude", "--resume", "{id}", "--fork-session"]
+      [resume.pi]
+      resume = ["pi", "--session", "{file}"]
+      fork = []        # no fork (an older version without --fork)
+
 - The memory folder, which holds the memory tiers and the rules alike: ``resolve_memory_dir``,
   the one rule the CLI, the app, ``context`` and the hooks all follow.
 """
@@ -17,6 +27,7 @@
 from __future__ import annotations
 
 import os
+import string
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -46,6 +57,11 @@ def config_path() -> Path:
         return Path(os.environ["THREADBACK_CONFIG"]).expanduser()
     base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
     return Path(base).expanduser() / "threadback" / "config.toml"
+
+
+def export_dir() -> Path:
+    """Where the app writes a session it exports: ``<data dir>/exports``."""
+    return data_dir() / "exports"
 
 
 def default_db_path() -> Path:
@@ -97,6 +113,69 @@ def load_roots(
 def only_roots(mapping: dict[str, list[Path | str]]) -> SourceRoots:
     """Exactly these folders and no defaults (tests, the demo data, ``--only``)."""
     return SourceRoots({a: tuple(Path(p) for p in ps) for a, ps in mapping.items()})
+
+
+# --- resume and fork commands ------------------------------------------------------------------
+
+LAUNCH_PLACEHOLDERS = ("id", "file", "cwd")
+
+
+@dataclass(frozen=True)
+class LaunchTemplates:
+    """One agent's resume and fork commands as argv templates (``fork`` empty: cannot fork)."""
+
+    resume: tuple[str, ...]
+    fork: tuple[str, ...] = ()
+
+
+def default_launch_templates() -> dict[str, LaunchTemplates]:
+    return {agent.name: LaunchTemplates(agent.resume_argv, agent.fork_argv) for agent in AGENTS}
+
+
+def _argv_template(value: object, where: str) -> tuple[str, ...]:
+    """A config value as an argv template, or ``ConfigError`` saying what is wrong with it."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where} must be a list of strings (an argv), e.g. [\"claude\", \"--resume\", \"{{id}}\"]")
+    for element in value:
+        try:
+            fields = [name for _, name, _, _ in string.Formatter().parse(element) if name is not None]
+        except ValueError as exc:
+            raise ConfigError(f"{where}: {element!r}: {exc} (write {{{{ or }}}} for a literal brace)") from None
+        unknown = [f for f in fields if f not in LAUNCH_PLACEHOLDERS]
+        if unknown:
+            raise ConfigError(f"{where}: unknown placeholder {{{unknown[0]}}} (known: "
+                              + ", ".join("{" + p + "}" for p in LAUNCH_PLACEHOLDERS) + ")")
+    if value and not value[0].strip():
+        raise ConfigError(f"{where}: the first element must name the program")
+    return tuple(value)
+
+
+def load_launch_templates(config_file: Path | None = None) -> dict[str, LaunchTemplates]:
+    """The registry's commands, replaced per agent and per command by the config file's
+    ``[resume.<agent>]`` tables (raises ``ConfigError`` on a bad one)."""
+    templates = default_launch_templates()
+    path = config_file or config_path()
+    if not path.exists():
+        return templates
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"cannot read config {path}: {exc}") from exc
+    section = data.get("resume") or {}
+    if not isinstance(section, dict):
+        raise ConfigError(f"{path}: [resume] must be a table of [resume.<agent>] tables")
+    for agent, table in section.items():
+        if agent not in AGENT_NAMES:
+            raise ConfigError(f"{path}: unknown agent {agent!r} in [resume] (known: {', '.join(AGENT_NAMES)})")
+        if not isinstance(table, dict) or set(table) - {"resume", "fork"}:
+            raise ConfigError(f"{path}: [resume.{agent}] takes `resume` and `fork` (argv lists)")
+        current = templates[agent]
+        resume = _argv_template(table["resume"], f"{path}: [resume.{agent}] resume") if "resume" in table else current.resume
+        if not resume:
+            raise ConfigError(f"{path}: [resume.{agent}] resume must not be empty")
+        fork = _argv_template(table["fork"], f"{path}: [resume.{agent}] fork") if "fork" in table else current.fork
+        templates[agent] = LaunchTemplates(resume, fork)
+    return templates
 
 
 # --- the memory folder --------------------------------------------------------------------------

@@ -18,11 +18,13 @@ from textual.app import App
 from textual.binding import Binding
 from textual.reactive import reactive
 
-from indexer import Index, IndexError_, IndexStats, SourceRoots, resume_command
+from indexer import Index, IndexError_, IndexStats, SourceRoots
+from indexer.agents.launch import resume_line
 from indexer.agents.settings import hooks_status, project_settings_path, user_settings_path
 from indexer.app_state import AppState
 from indexer.project_scope import ProjectScope, project_scope_of
 from tui import requests
+from tui.agent_launch import AgentRunner, LaunchesAgents
 from tui.app_context import AppContext, IndexActivity, short_path
 from tui.clipboard import copy_text
 from tui.commands import ThreadbackCommands
@@ -43,7 +45,7 @@ PathLabel = Callable[[Path], str]
 THEME = "textual-dark"  # built in; Textual downgrades it well on 256-colour terminals
 
 
-class ThreadbackApp(IndexRunner, ReportsWorkerErrors, App[None]):
+class ThreadbackApp(IndexRunner, LaunchesAgents, ReportsWorkerErrors, App[None]):
     """Search and browse coding agents' history."""
 
     # The memory and rules screens bring their own (scoped) styles, parsed when first shown.
@@ -268,7 +270,7 @@ class ThreadbackApp(IndexRunner, ReportsWorkerErrors, App[None]):
         if request.what == "id":
             text, label = session.session_id, "session id"
         else:
-            text, label = resume_command(session, self.context.index.parent(session)), "resume command"
+            text, label = resume_line(session, self.context.index.parent(session)), "resume command"
         copy_text(self, text)
         self.notify(visible(text), title=f"Copied the {label}", timeout=4, markup=False)
 
@@ -294,6 +296,7 @@ def make_app(
     memory_dir: Path | None = None,
     claude_settings: tuple[Path, Path] | None = None,
     path_label: PathLabel | None = None,
+    agent_runner: AgentRunner | None = None,
 ) -> ThreadbackApp:
     """The one way to build the app: used by ``threadback``, the tests and the screenshot script.
 
@@ -304,7 +307,8 @@ def make_app(
     like the CLI's: ``$THREADBACK_MEMORY_DIR``, ``./memory``, the global one);
     ``claude_settings`` is the (user, project) pair of Claude Code settings files the hooks
     screen reads and writes (default: ``$CLAUDE_CONFIG_DIR``/``~/.claude`` and the current
-    folder's ``.claude``); ``path_label`` is how a path is shown (default ``~/…``).
+    folder's ``.claude``); ``path_label`` is how a path is shown (default ``~/…``);
+    ``agent_runner`` runs an agent for ``R``/``F`` (default: with the app suspended).
     """
     label = index_label if index_label is not None else short_path(index.path)
     if demo and index_label is None:
@@ -321,10 +325,13 @@ def make_app(
         path_label=path_label or short_path,
         demo=demo,
     )
-    return ThreadbackApp(
+    app = ThreadbackApp(
         context,
         refresh_on_start=refresh_on_start,
         demo_opener=demo_opener or _default_demo_opener,
         offer_demo=offer_demo,
         claude_settings=claude_settings or (user_settings_path(), project_settings_path(Path.cwd())),
     )
+    if agent_runner is not None:
+        app.agent_runner = agent_runner
+    return app

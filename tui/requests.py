@@ -31,6 +31,14 @@ class CopySession(Message):
 
 
 @dataclass
+class ResumeSession(Message):
+    """Run the session's agent on it (``fork``: on a fork of it), the app suspended meanwhile."""
+
+    session: Session
+    fork: bool = False
+
+
+@dataclass
 class OpenMemory(Message):
     """Switch to the memory mode with one memory selected (``MemoryHit.kind`` / ``.id``)."""
 

@@ -29,6 +29,10 @@ class Agent:
     resume: str  # the shell command resuming a session: {id} is the session id, {path} its log file
     subagent_resumes_parent: bool  # a subagent session is resumed through its parent
     aliases: tuple[str, ...] = ()  # other spellings `agent:` accepts
+    # What `R` and `resume --exec` run, as argv (never a shell line): {id}, {file}, {cwd}
+    # placeholders; the config file's [resume.<agent>] replaces them (indexer.config).
+    resume_argv: tuple[str, ...] = ()
+    fork_argv: tuple[str, ...] = ()  # empty: the agent cannot fork a session
 
     def default_roots(self) -> list[Path]:
         """Its log folders on this machine (its home from the agent's own environment variable)."""
@@ -37,11 +41,14 @@ class Agent:
 
 AGENTS: tuple[Agent, ...] = (
     Agent(claude_code.AGENT, "Claude Code", claude_code, "--claude-dir", "projects",
-          "claude --resume {id}", subagent_resumes_parent=True, aliases=("claude", "cc", "claudecode")),
+          "claude --resume {id}", subagent_resumes_parent=True, aliases=("claude", "cc", "claudecode"),
+          resume_argv=("claude", "--resume", "{id}"), fork_argv=("claude", "--resume", "{id}", "--fork-session")),
     Agent(codex.AGENT, "Codex CLI", codex, "--codex-dir", "sessions",
-          "codex resume {id}", subagent_resumes_parent=True),
+          "codex resume {id}", subagent_resumes_parent=True,
+          resume_argv=("codex", "resume", "{id}"), fork_argv=("codex", "fork", "{id}")),
     # A Pi session's parent is the session it was branched from; the branch resumes by itself.
-    Agent(pi.AGENT, "Pi", pi, "--pi-dir", "sessions", "pi --session {path}", subagent_resumes_parent=False),
+    Agent(pi.AGENT, "Pi", pi, "--pi-dir", "sessions", "pi --session {path}", subagent_resumes_parent=False,
+          resume_argv=("pi", "--session", "{file}"), fork_argv=("pi", "--fork", "{file}")),
 )
 AGENT_NAMES: tuple[str, ...] = tuple(a.name for a in AGENTS)
 BY_NAME: dict[str, Agent] = {a.name: a for a in AGENTS}

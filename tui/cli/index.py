@@ -23,7 +23,6 @@ from indexer import (
     QueryError,
     Session,
     parse_query,
-    resume_command,
 )
 from indexer.agents.caller import calling_session
 from indexer.agents.usage import UsageEvent, record_usage
@@ -129,9 +128,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_sessions)
 
-    p = sub.add_parser("resume", help="print the command that resumes a session in its agent")
+    p = sub.add_parser("resume", help="print (or --exec: run) the command that resumes a session in its agent")
     add_index_options(p)
     p.add_argument("session")
+    p.add_argument("--exec", action="store_true", help="run the agent in the session's folder (config: [resume.<agent>])")
+    p.add_argument("--fork", action="store_true", help="fork the session instead (agents that can: Claude Code)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_resume)
 
@@ -320,7 +321,18 @@ def cmd_sessions(args: argparse.Namespace) -> int:
 @index_command
 def cmd_resume(args: argparse.Namespace) -> int:
     index, session = open_chosen_session(args, "resume")
-    command_line = resume_command(session, index.parent(session))
+    if args.exec:
+        from tui.cli.resume_exec import exec_launch
+
+        return exec_launch(index, session, fork=args.fork)
+    if args.fork:
+        from tui.cli.resume_exec import fork_line
+
+        command_line = fork_line(index, session)
+    else:
+        from indexer.agents.launch import resume_line
+
+        command_line = resume_line(session, index.parent(session))
     if args.json:
         print(output.dumps({"session": output.session_json(session), "command": command_line,
                             "cwd": session.project_path}))

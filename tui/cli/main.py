@@ -29,7 +29,7 @@ def _version() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from tui.cli import agents, index, memory, rules
+    from tui.cli import agents, export, index, memory, rules
     from tui.cli.options import add_global_options
 
     parser = argparse.ArgumentParser(
@@ -39,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"threadback {_version()}")
     add_global_options(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for group in (index, memory, rules, agents):
+    for group in (index, memory, rules, agents, export):
         group.register(sub)
     return parser
 

@@ -15,7 +15,7 @@ from textual.widgets import Input, Tree
 from textual.widgets.tree import TreeNode
 from textual.worker import get_current_worker
 
-from indexer import resume_command
+from indexer.agents.launch import resume_line
 from tui.app_context import AppContext
 from tui.display.log_text import log_text
 from tui.requests import CopySession, OpenTranscript
@@ -133,7 +133,7 @@ class SessionsScreen(ReportsWorkerErrors, Screen):
             details.show_hint("enter or space expands; a session's transcript opens with enter.")
             return
         session = data.session
-        details.show(session, resume_command(session, self.context.index.parent(session)), self.context.now())
+        details.show(session, resume_line(session, self.context.index.parent(session)), self.context.now())
 
     @on(SessionTree.SessionChosen)
     def _session_chosen(self, event: SessionTree.SessionChosen) -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -12,8 +14,13 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from indexer import Message as LogMessage, Session
+from indexer.config import export_dir
 from tui.app_context import AppContext
-from tui.requests import CopySession
+from tui.clipboard import copy_text
+from tui.display.log_text import visible
+from tui.exporting import export_session
+from tui.screens.export_choice import ExportChoiceScreen
+from tui.requests import CopySession, ResumeSession
 from tui.display.humanize_time import ago, clock, duration
 from tui.display.log_text import log_text
 from tui.display.words import plural
@@ -32,12 +39,21 @@ class TranscriptScreen(ReportsWorkerErrors, Screen):
         Binding("N", "find_next(-1)", "Previous match", id="transcript.find_prev", key_display="N", show=False),
         Binding("y", "copy('id')", "Copy id", id="transcript.copy_id"),
         Binding("r", "copy('resume')", "Copy resume", id="transcript.copy_resume"),
+        Binding("R", "resume(False)", "Resume", id="transcript.resume", key_display="R"),
+        Binding("F", "resume(True)", "Fork", id="transcript.fork", key_display="F", show=False),
+        Binding("x", "export", "Export", id="transcript.export"),
         Binding("S", "toggle_secrets", "Show secrets", id="transcript.secrets", key_display="S", show=False),
     ]
 
     @dataclass
     class Loaded(Message):
         messages: list[LogMessage]
+
+    @dataclass
+    class Exported(Message):
+        path: Path | None
+        fmt: str
+        problem: str = ""
 
     def __init__(self, context: AppContext, session: Session, *, focus_message_id: int | None = None,
                  find: str = "") -> None:
@@ -137,3 +153,36 @@ class TranscriptScreen(ReportsWorkerErrors, Screen):
 
     def action_copy(self, what: str) -> None:
         self.post_message(CopySession(self.session, what))
+
+    def action_resume(self, fork: bool) -> None:
+        self.post_message(ResumeSession(self.session, fork))
+
+    # -- export ----------------------------------------------------------------------------
+    def action_export(self) -> None:
+        reveal = self.query_one(MessageList).reveal_secrets
+
+        def chosen(fmt: str | None) -> None:
+            if fmt:
+                self.export_session(fmt, reveal)
+
+        self.app.push_screen(ExportChoiceScreen(self.context.path_label(export_dir()), reveal), chosen)
+
+    @work(thread=True, group="export", exit_on_error=False)
+    def export_session(self, fmt: str, reveal_secrets: bool) -> None:
+        try:
+            path = export_session(self.context.index, self.session, fmt, export_dir(), now=self.context.now(),
+                                  reveal_secrets=reveal_secrets)
+        except OSError as exc:
+            self.post_message(self.Exported(None, fmt, f"{exc.strerror or exc}"))
+            return
+        self.post_message(self.Exported(path, fmt))
+
+    def on_transcript_screen_exported(self, event: Exported) -> None:
+        name = {"md": "Markdown", "html": "HTML", "json": "JSON"}[event.fmt]
+        if event.path is None:
+            self.notify(visible(f"Could not write the {name} export: {event.problem}"), severity="error",
+                        markup=False)
+            return
+        copy_text(self.app, str(event.path))
+        self.notify(visible(f"{self.context.path_label(event.path)}\n(the path is copied)"),
+                    title=f"Exported as {name}", timeout=6, markup=False)

@@ -25,6 +25,7 @@ from indexer.search.snippets import make_snippet
 from tui.display.humanize_time import dated
 from tui.display.log_text import highlighted, one_line
 from tui.display.words import plural
+from tui.requests import ResumeSession
 
 ROLE_LABELS = {"user": "user", "assistant": "assistant", "tool": "tool", "system": "system", "meta": "injected"}
 MEMORY_SNIPPET_COLUMNS = 120
@@ -68,6 +69,8 @@ class ResultList(OptionList):
         Binding("enter", "select", "Open transcript", id="results.open"),
         Binding("y", "copy('id')", "Copy id", id="results.copy_id"),
         Binding("r", "copy('resume')", "Copy resume", id="results.copy_resume"),
+        Binding("R", "resume(False)", "Resume", id="results.resume", key_display="R"),
+        Binding("F", "resume(True)", "Fork", id="results.fork", key_display="F", show=False),
         Binding("plus,equals_sign", "screen.context(1)", "More context", id="results.context_more", key_display="+", show=False),
         Binding("minus", "screen.context(-1)", "Less context", id="results.context_less", key_display="-", show=False),
         Binding("right_square_bracket", "screen.page(1)", "Next page", id="results.next_page", key_display="]", show=False),
@@ -215,6 +218,13 @@ class ResultList(OptionList):
             event.stop()
             event.prevent_default()
             self.post_message(self.Typed(event.character))
+
+    def action_resume(self, fork: bool) -> None:
+        item = self.current_item
+        if isinstance(item, Hit):
+            self.post_message(ResumeSession(item.session, fork))
+        elif item is not None:
+            self.notify("A memory has no agent session to resume.", severity="warning")
 
     def action_copy(self, what: str) -> None:
         item = self.current_item

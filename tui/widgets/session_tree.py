@@ -18,6 +18,7 @@ from indexer.sources.base import is_slash_command
 from tui.display.humanize_time import clock, dated, day_label, duration
 from tui.display.words import plural
 from tui.display.log_text import one_line
+from tui.requests import ResumeSession
 from tui.worker_errors import ReportsWorkerErrors
 
 if TYPE_CHECKING:
@@ -178,6 +179,8 @@ class SessionTree(ReportsWorkerErrors, Tree[NodeData]):
         Binding("enter", "select_cursor", "Open", id="tree.open"),
         Binding("y", "copy('id')", "Copy id", id="tree.copy_id"),
         Binding("r", "copy('resume')", "Copy resume", id="tree.copy_resume"),
+        Binding("R", "resume(False)", "Resume", id="tree.resume", key_display="R"),
+        Binding("F", "resume(True)", "Fork", id="tree.fork", key_display="F", show=False),
     ]
 
     @dataclass
@@ -250,6 +253,12 @@ class SessionTree(ReportsWorkerErrors, Tree[NodeData]):
     def current_session(self) -> Session | None:
         node = self.cursor_node
         return node.data.session if node is not None and node.data is not None else None
+
+    def action_resume(self, fork: bool) -> None:
+        if (session := self.current_session) is not None:
+            self.post_message(ResumeSession(session, fork))
+        else:
+            self.notify("Move to a session first.", severity="warning")
 
     def action_copy(self, what: str) -> None:
         if (session := self.current_session) is not None:

@@ -1,0 +1,95 @@
+"""``R`` / ``F``: resume or fork a session in its agent, with the app suspended meanwhile.
+
+The app steps aside (``App.suspend``), the agent runs in the session's folder with the argv of
+its template (``indexer.agents.launch``), and the app comes back when the agent exits, then
+indexes what the agent wrote. Whatever stops the run (no fork, folder gone, agent not
+installed, a terminal that cannot be suspended) is said in one notification, and the command
+is copied instead so it can be run by hand.
+
+Running the agent is one injectable call (``AgentRunner``): tests give one that runs the
+process without suspending, since a headless app cannot hand over its terminal.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from textual.app import App, SuspendNotSupported
+
+from indexer import ConfigError, Session
+from indexer.agents.launch import Launch, LaunchRefused, launch_problem, plan_launch
+from indexer.config import load_launch_templates
+from tui.app_context import AppContext
+from tui.requests import ResumeSession
+from tui.clipboard import copy_text
+from tui.display.log_text import visible
+
+
+@dataclass(frozen=True)
+class AgentExit:
+    """How a run ended: the agent's exit code."""
+
+    code: int
+
+
+AgentRunner = Callable[[App, Launch], AgentExit]
+
+
+class CannotSuspend(Exception):
+    """The terminal cannot be handed to another program from here."""
+
+
+def run_suspended(app: App, launch: Launch) -> AgentExit:
+    """The agent in the real terminal while the app is suspended (the default runner)."""
+    try:
+        with app.suspend():
+            code = subprocess.run(list(launch.argv), cwd=launch.cwd, check=False).returncode
+    except SuspendNotSupported as exc:
+        raise CannotSuspend("this terminal cannot hand itself over to the agent") from exc
+    return AgentExit(code)
+
+
+class LaunchesAgents:
+    """Mixed into the app, which provides the context, notifications and the index refresh."""
+
+    context: AppContext
+    agent_runner: AgentRunner = staticmethod(run_suspended)  # type: ignore[assignment]
+
+    def on_resume_session(self, request: ResumeSession) -> None:
+        self.launch_agent(request.session, fork=request.fork)
+
+    def launch_agent(self, session: Session, *, fork: bool) -> None:
+        app: App = self  # type: ignore[assignment]
+        verb = "fork" if fork else "resume"
+        try:
+            launch = plan_launch(session, self.context.index.parent(session), load_launch_templates(), fork=fork)
+        except (LaunchRefused, ConfigError) as exc:
+            app.notify(visible(str(exc)), title=f"Cannot {verb} this session", severity="warning", markup=False)
+            return
+        problem = launch_problem(launch)
+        if problem is None:
+            try:
+                ended = self.agent_runner(app, launch)
+            except (CannotSuspend, OSError) as exc:
+                problem = LaunchRefused(str(exc), launch.shell_line())
+            else:
+                self._agent_returned(launch, ended)
+                return
+        self._copy_instead(problem, verb)
+
+    def _copy_instead(self, problem: LaunchRefused, verb: str) -> None:
+        app: App = self  # type: ignore[assignment]
+        if problem.copyable:
+            copy_text(app, problem.copyable)
+        note = f"{problem}.\nCopied the command to run by hand." if problem.copyable else f"{problem}."
+        app.notify(visible(note), title=f"Cannot {verb} here", severity="warning", timeout=8, markup=False)
+
+    def _agent_returned(self, launch: Launch, ended: AgentExit) -> None:
+        app: App = self  # type: ignore[assignment]
+        how = "exited" if ended.code == 0 else f"exited with code {ended.code}"
+        app.notify(visible(f"{launch.program} {how}."), title="Back from the agent", timeout=4, markup=False)
+        refresh = getattr(app, "refresh_index", None)
+        if refresh is not None and not self.context.demo:
+            refresh()  # what the agent just wrote
