@@ -21,7 +21,7 @@ from indexer.ingest.prepare import FileJob, PreparedFile
 from indexer.ingest.progress import IndexProgress, IndexSummary, ProgressCallback
 from indexer.ingest.refold import refold_index
 from indexer.ingest.sanitise import storable_path
-from indexer.ingest.session_rows import load_meta, upsert_session
+from indexer.ingest.session_rows import load_meta, store_tokens, upsert_session
 from indexer.ingest.side import ensure_paired
 from indexer.ingest.stream import PreparedStream
 from indexer.sources.base import SessionMeta
@@ -265,6 +265,7 @@ class Ingester:
         session_rowid = row.session_rowid if row else None
         if meta.session_id and (prepared.rows or session_rowid is not None):
             session_rowid = upsert_session(self.conn, job.agent, job.key, meta)
+            store_tokens(self.conn, session_rowid, meta)
             file_id = self._upsert_file(prepared, session_rowid)
             added = self._insert_messages(session_rowid, file_id, prepared)
             self._refresh_session_counts(session_rowid)
