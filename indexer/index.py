@@ -101,11 +101,13 @@ class Index:
         should_stop: Callable[[], bool] | None = None,
         now: float | None = None,
         where: str = "",
+        only: list[str] | None = None,
     ) -> IndexSummary:
-        """Index what is new under ``roots``. Raises ``IndexBusyError`` if another run holds the
-        lock. How the run ended is left beside the index (``last_run``), for runs nobody watches."""
+        """Index what is new under ``roots`` (``only``: just these files, for live updates).
+        Raises ``IndexBusyError`` if another run holds the lock. How the run ended is left
+        beside the index (``last_run``), for runs nobody watches."""
         try:
-            summary = self._update(roots, progress, should_stop, now)
+            summary = self._update(roots, progress, should_stop, now, only)
         except IndexBusyError:
             raise  # the run holding the lock records its own outcome
         except IndexError_ as exc:
@@ -117,8 +119,10 @@ class Index:
 
     @_told_truthfully
     def _update(self, roots: SourceRoots, progress: ProgressCallback | None,
-                should_stop: Callable[[], bool] | None, now: float | None) -> IndexSummary:
-        return update_index(self.conn, self.path, roots, progress=progress, should_stop=should_stop, now=now)
+                should_stop: Callable[[], bool] | None, now: float | None,
+                only: list[str] | None = None) -> IndexSummary:
+        return update_index(self.conn, self.path, roots, progress=progress, should_stop=should_stop, now=now,
+                            only=only)
 
     def last_run(self) -> RunOutcome | None:
         """How the last index run over this index ended (any process: the app, a hook, the CLI)."""

@@ -16,7 +16,7 @@ from typing import Callable
 
 from indexer.config import SourceRoots
 from indexer.ingest import failures
-from indexer.ingest.discover import discover, resolved_roots
+from indexer.ingest.discover import discover, discover_paths, resolved_roots
 from indexer.ingest.prepare import FileJob, PreparedFile
 from indexer.ingest.progress import IndexProgress, IndexSummary, ProgressCallback
 from indexer.ingest.refold import refold_index
@@ -54,7 +54,9 @@ class Ingester:
         roots: SourceRoots,
         progress: ProgressCallback | None = None,
         should_stop: Callable[[], bool] | None = None,
+        only: list[str] | None = None,
     ) -> IndexSummary:
+        """``only``: just these files (a live update), and no file is marked missing."""
         started = time.monotonic()
         conn = self.conn
         roots = resolved_roots(roots)
@@ -64,8 +66,8 @@ class Ingester:
             for r in conn.execute("SELECT path, id, size, mtime_ns, ctime_ns, inode, missing FROM files").fetchall()
         }
         failed = failures.load_failures(conn)
-        found = [(agent, path, st, path if path.isascii() else storable_path(path))
-                 for agent, path, st in discover(roots, self.summary.problems)]
+        listed = discover(roots, self.summary.problems) if only is None else discover_paths(roots, only, self.summary.problems)
+        found = [(agent, path, st, path if path.isascii() else storable_path(path)) for agent, path, st in listed]
         self.summary.files_seen = len(found)
         work = []
         ctime_unknown: list[tuple[int, int]] = []
@@ -110,7 +112,7 @@ class Ingester:
             # Deferred, not IMMEDIATE: IMMEDIATE would also lock the attached side file, which
             # the helper process writes. The index lock already keeps other writers out.
             conn.execute("BEGIN")
-            self._write_all(stream, roots, known, found, prog, touched, progress, should_stop)
+            self._write_all(stream, roots, known, found if only is None else None, prog, touched, progress, should_stop)
         finally:
             stream.close()
         if progress:
@@ -125,7 +127,7 @@ class Ingester:
         stream: PreparedStream,
         roots: SourceRoots,
         known: dict[str, tuple],
-        found: list,
+        found: list | None,
         prog: IndexProgress,
         touched: set[int],
         progress: ProgressCallback | None,
@@ -154,7 +156,7 @@ class Ingester:
                     if progress:
                         progress(prog)
             stream.commit_side()
-            if not self.summary.stopped:
+            if not self.summary.stopped and found is not None:  # None: only some files were looked at
                 present = {key for _, _, _, key in found}
                 self._mark_missing(roots, known, present)
                 self._forget_gone_failures(present)

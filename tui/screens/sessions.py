@@ -49,6 +49,7 @@ class SessionsScreen(ReportsWorkerErrors, Screen):
         super().__init__()
         self.context = context
         self.filter_text = ""
+        self._keep_cursor = False  # the next filtered tree comes from a live update
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="Filter sessions by title, id or project", id="session-filter")
@@ -63,6 +64,7 @@ class SessionsScreen(ReportsWorkerErrors, Screen):
 
     def on_mount(self) -> None:
         self.context.watch(self, "index_generation", self._index_changed, init=False)
+        self.context.watch(self, "live_generation", self._live_update, init=False)
         self.query_one(SessionDetails).show_hint("Expand an agent, a project and a day to find a session.")
         self.reload()
         self.query_one(SessionTree).focus()
@@ -75,6 +77,18 @@ class SessionsScreen(ReportsWorkerErrors, Screen):
 
     def _index_changed(self, _generation: int) -> None:
         self.reload()
+
+    def _live_update(self, _generation: int) -> None:
+        """New lines in a log: counts, labels and new sessions, with the cursor left alone."""
+        if self.filter_text:
+            self._keep_cursor = True
+            self.run_filter(self.filter_text, 0.0)
+        else:
+            self.query_one(SessionTree).refresh_loaded()
+
+    @on(SessionTree.Refreshed)
+    def _tree_refreshed(self) -> None:
+        self._show_details(self.query_one(SessionTree).cursor_node)
 
     @work(thread=True, exclusive=True, group="sessions", exit_on_error=False)
     def load_agents(self) -> None:
@@ -114,7 +128,8 @@ class SessionsScreen(ReportsWorkerErrors, Screen):
     def on_sessions_screen_filter_ready(self, event: FilterReady) -> None:
         if event.text == self.filter_text:
             tree = self.query_one(SessionTree)
-            tree.show_filtered(event.specs)
+            keep, self._keep_cursor = self._keep_cursor, False
+            tree.show_filtered(event.specs, keep_cursor=keep)
             if event.specs:
                 self._show_details(tree.cursor_node)  # the tree was refilled: no stale text
             else:
