@@ -18,11 +18,13 @@ from indexer.config import SourceRoots
 from indexer.ingest import IndexBusyError, IndexLock, IndexSummary, ProgressCallback, update_index
 from indexer.ingest.outcome import RunOutcome, read_outcome, record_outcome
 from indexer.ingest.failures import FailedFile, failed_files
+from indexer.activity import STRIP_DAYS, ActivityStrip
 from indexer.models import Message, Session
 from indexer.project_scope import ProjectScope
 from indexer.search.fts import SearchResult, run_search
 from indexer.search.query import Query, QueryError, parse_query
 from indexer.store import browse
+from indexer.store.activity_days import activity_days
 from indexer.store.browse import AmbiguousSessionError, IndexStats, ProjectSummary
 from indexer.store.connection import BUSY_TIMEOUT_MS, connect, remove_index_files
 from indexer.store.errors import IndexError_
@@ -260,6 +262,11 @@ class Index:
     @_told_truthfully
     def sessions_on_day(self, agent: str, project_path: str | None, day: str) -> list[Session]:
         return browse.sessions_on_day(self.conn, agent, project_path, day)
+
+    @_told_truthfully
+    def activity(self, now: float, days: int = STRIP_DAYS) -> ActivityStrip:
+        """Sessions started and messages written per day, ``days`` days up to ``now``'s."""
+        return activity_days(self.conn, now, days)
 
     @_told_truthfully
     def messages(self, session: Session | int, start: int = 0, limit: int | None = None) -> list[Message]:

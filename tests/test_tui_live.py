@@ -65,16 +65,17 @@ def status_text(app) -> str:
     return str(app.screen.query_one("#status-text", Static).render())
 
 
-async def open_day(pilot) -> SessionTree:
+async def open_day(pilot, labels: tuple[str, ...] = ("claude-code", "proj", "2026-03-02")) -> SessionTree:
+    """Expand agent, project and day; the cursor ends on the day."""
     await pilot.press("f3")
     await settle(pilot)
     tree = pilot.app.screen.query_one(SessionTree)
-    for _level in range(3):  # agent, project, day
-        node = tree.cursor_node if tree.cursor_node is not None and tree.cursor_node.data.loaded else None
-        target = (node.children[0] if node is not None else tree.root.children[0])
-        target.expand()
+    node = tree.root
+    for label in labels:
+        node = next(c for c in node.children if str(c.label).startswith(label))
+        node.expand()
         await settle(pilot)
-        tree.move_cursor(target)
+        tree.move_cursor(node)
         await settle(pilot)
     return tree
 
@@ -188,3 +189,29 @@ async def test_the_details_pane_shows_tokens_and_the_active_mark_as_they_change(
         assert "15k tokens (in 6 · out 140 · cache 0 read, 15k written)" in shown
         assert "active: written 5 seconds ago" in shown
         assert tree.cursor_node is growing
+
+
+def busy_weeks(root: Path) -> None:
+    """Sessions over the last weeks before the fixed clock, for the activity strip."""
+    for day in range(1, 31, 2):
+        lines = [{"type": "user" if i % 2 == 0 else "assistant", "uuid": f"b{day}-{i}", "sessionId": f"s-busy-{day}",
+                  "cwd": "/w/work", "timestamp": f"2026-06-{day:02d}T09:{i:02d}:00Z",
+                  "message": {"role": "user" if i % 2 == 0 else "assistant", "id": f"mb{day}-{i}",
+                              "content": f"step {i} of day {day}"}} for i in range((day * 7) % 40 + 2)]
+        log = root / "-w-work" / f"s-busy-{day}.jsonl"
+        log.parent.mkdir(parents=True, exist_ok=True)
+        log.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+        os.utime(log, (FIXED_NOW - 86400 * 2, FIXED_NOW - 86400 * 2))
+
+
+def test_snapshot_live_status_active_mark_and_activity_strip(tmp_path, snap_compare):
+    busy_weeks(tmp_path / "claude")
+    root, _live, db = log_tree(tmp_path)
+    app = live_app(tmp_path, root, db)
+
+    async def to_the_active_session(pilot) -> None:
+        tree = await open_day(pilot)
+        tree.move_cursor(next(n for n in tree.cursor_node.children if n.data.session.session_id == "s-live"))
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=to_the_active_session)

@@ -16,9 +16,11 @@ from textual.widgets.tree import TreeNode
 from textual.worker import get_current_worker
 
 from indexer import resume_command
+from indexer.activity import ActivityStrip
 from tui.app_context import AppContext
 from tui.display.log_text import log_text
 from tui.requests import CopySession, OpenTranscript
+from tui.widgets.activity_strip import ActivityStripView
 from tui.widgets.session_details import SessionDetails
 from tui.widgets.session_tree import ChildSpec, NodeData, SessionTree, filtered_tree
 from tui.widgets.key_footer import KeyFooter
@@ -53,6 +55,7 @@ class SessionsScreen(ReportsWorkerErrors, Screen):
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="Filter sessions by title, id or project", id="session-filter")
+        yield ActivityStripView(id="activity-strip")
         with Horizontal(id="sessions-body"):
             yield SessionTree(self.context, id="session-tree")
             yield SessionDetails(id="session-details")
@@ -70,6 +73,7 @@ class SessionsScreen(ReportsWorkerErrors, Screen):
         self.query_one(SessionTree).focus()
 
     def reload(self) -> None:
+        self.load_activity()
         if self.filter_text:
             self.run_filter(self.filter_text, 0.0)
         else:
@@ -80,6 +84,7 @@ class SessionsScreen(ReportsWorkerErrors, Screen):
 
     def _live_update(self, _generation: int) -> None:
         """New lines in a log: counts, labels and new sessions, with the cursor left alone."""
+        self.load_activity()
         if self.filter_text:
             self._keep_cursor = True
             self.run_filter(self.filter_text, 0.0)
@@ -89,6 +94,17 @@ class SessionsScreen(ReportsWorkerErrors, Screen):
     @on(SessionTree.Refreshed)
     def _tree_refreshed(self) -> None:
         self._show_details(self.query_one(SessionTree).cursor_node)
+
+    @dataclass
+    class ActivityLoaded(Message):
+        strip: ActivityStrip
+
+    @work(thread=True, exclusive=True, group="activity", exit_on_error=False)
+    def load_activity(self) -> None:
+        self.post_message(self.ActivityLoaded(self.context.index.activity(self.context.now())))
+
+    def on_sessions_screen_activity_loaded(self, event: ActivityLoaded) -> None:
+        self.query_one(ActivityStripView).show(event.strip)
 
     @work(thread=True, exclusive=True, group="sessions", exit_on_error=False)
     def load_agents(self) -> None:

@@ -54,6 +54,8 @@ def session_label(session: Session, first_prompt: str | None, now: float, subage
     title = session.title or first_prompt or "(no prompt)"
     label = Text(no_wrap=True, overflow="ellipsis")
     label.append(clock(session.start_ts)[-5:] if session.start_ts is not None else "--:--", style="dim")
+    if is_active(session, now):
+        label.append("  active", style="bold green")  # before the title: never cut off
     label.append("  " + one_line(title, 60))
     details = [plural(session.message_count, "msg")]
     if span := duration(session.start_ts, session.end_ts):
@@ -63,8 +65,6 @@ def session_label(session: Session, first_prompt: str | None, now: float, subage
     if session.parent_missing:
         details.append("subagent, parent not indexed")
     label.append("  " + " · ".join(details), style="dim")
-    if is_active(session, now):
-        label.append("  active", style="bold green")
     return label
 
 
