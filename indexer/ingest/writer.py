@@ -60,14 +60,10 @@ class Ingester:
         started = time.monotonic()
         conn = self.conn
         roots = resolved_roots(roots)
-        # Only what the stat comparison needs: a no-change run must stay cheap at 50k files.
-        known: dict[str, tuple] = {
-            r[0]: r[1:]
-            for r in conn.execute("SELECT path, id, size, mtime_ns, ctime_ns, inode, missing FROM files").fetchall()
-        }
         failed = failures.load_failures(conn)
         listed = discover(roots, self.summary.problems) if only is None else discover_paths(roots, only, self.summary.problems)
         found = [(agent, path, st, path if path.isascii() else storable_path(path)) for agent, path, st in listed]
+        known = self._known_files(None if only is None else [key for _, _, _, key in found])
         self.summary.files_seen = len(found)
         work = []
         ctime_unknown: list[tuple[int, int]] = []
@@ -121,6 +117,19 @@ class Ingester:
         self.summary.sessions_touched = len(touched)
         self.summary.seconds = time.monotonic() - started
         return self.summary
+
+    def _known_files(self, keys: list[str] | None) -> dict[str, tuple]:
+        """Only what the stat comparison needs: a no-change run must stay cheap at 50k files,
+        and a live update (``keys``) reads the rows of its few files alone."""
+        sql = "SELECT path, id, size, mtime_ns, ctime_ns, inode, missing FROM files"
+        if keys is None:
+            return {r[0]: r[1:] for r in self.conn.execute(sql).fetchall()}
+        known: dict[str, tuple] = {}
+        for i in range(0, len(keys), 500):
+            chunk = keys[i : i + 500]
+            rows = self.conn.execute(f"{sql} WHERE path IN ({','.join('?' * len(chunk))})", chunk).fetchall()
+            known.update((r[0], r[1:]) for r in rows)
+        return known
 
     def _write_all(
         self,
