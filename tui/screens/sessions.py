@@ -29,6 +29,7 @@ from tui.worker_errors import ReportsWorkerErrors
 
 NARROW_WIDTH = 100  # below this the side pane moves under the list
 FILTER_DEBOUNCE_SECONDS = 0.2
+ACTIVITY_LIVE_SECONDS = 30.0  # live updates read the activity strip again at most this often
 
 
 class SessionsScreen(ReportsWorkerErrors, Screen):
@@ -52,6 +53,7 @@ class SessionsScreen(ReportsWorkerErrors, Screen):
         self.context = context
         self.filter_text = ""
         self._keep_cursor = False  # the next filtered tree comes from a live update
+        self._activity_loaded_at = 0.0
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="Filter sessions by title, id or project", id="session-filter")
@@ -84,7 +86,8 @@ class SessionsScreen(ReportsWorkerErrors, Screen):
 
     def _live_update(self, _generation: int) -> None:
         """New lines in a log: counts, labels and new sessions, with the cursor left alone."""
-        self.load_activity()
+        if time.monotonic() - self._activity_loaded_at >= ACTIVITY_LIVE_SECONDS:
+            self.load_activity()  # a day's counts move slowly: not on every line an agent writes
         if self.filter_text:
             self._keep_cursor = True
             self.run_filter(self.filter_text, 0.0)
@@ -101,6 +104,7 @@ class SessionsScreen(ReportsWorkerErrors, Screen):
 
     @work(thread=True, exclusive=True, group="activity", exit_on_error=False)
     def load_activity(self) -> None:
+        self._activity_loaded_at = time.monotonic()
         self.post_message(self.ActivityLoaded(self.context.index.activity(self.context.now())))
 
     def on_sessions_screen_activity_loaded(self, event: ActivityLoaded) -> None:
