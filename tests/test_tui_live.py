@@ -215,3 +215,25 @@ def test_snapshot_live_status_active_mark_and_activity_strip(tmp_path, snap_comp
         await settle(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=to_the_active_session)
+
+
+async def test_a_new_session_above_the_cursor_leaves_it_on_its_session(tmp_path):
+    root, _live, db = log_tree(tmp_path)
+    app = live_app(tmp_path, root, db)
+    async with app.run_test(size=SIZE) as pilot:
+        tree = await open_day(pilot)
+        day = tree.cursor_node
+        old = next(n for n in day.children if n.data.session.session_id == "s-old")
+        tree.move_cursor(old)
+        await settle(pilot)
+        line = tree.cursor_line
+        # Started later that day: listed first, above the cursor.
+        new = claude_session(root, "s-new", "proj", ["a brand new session", "its answer"], day=2)
+        text = new.read_text(encoding="utf-8").replace("T10:", "T23:")
+        new.write_text(text, encoding="utf-8")
+        await wait_until(pilot, lambda: any(n.data.session.session_id == "s-new" for n in day.children))
+        await settle(pilot)
+        assert day.children[0].data.session.session_id == "s-new"
+        # The cursor moved down with its session (the tree fits the screen: nothing to scroll).
+        assert tree.cursor_node is old and tree.cursor_line == line + 1
+        assert "3 sessions" in str(day.parent.label)
