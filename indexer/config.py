@@ -110,6 +110,21 @@ def load_roots(
     return SourceRoots(roots)
 
 
+def live_updates_enabled(config_file: Path | None = None) -> bool:
+    """Whether the app watches the logs while open; ``[live] enabled = false`` turns it off."""
+    path = config_file or config_path()
+    if not path.exists():
+        return True
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"cannot read config {path}: {exc}") from exc
+    enabled = (data.get("live") or {}).get("enabled", True)
+    if not isinstance(enabled, bool):
+        raise ConfigError(f"{path}: [live] enabled must be true or false, not {enabled!r}")
+    return enabled
+
+
 def only_roots(mapping: dict[str, list[Path | str]]) -> SourceRoots:
     """Exactly these folders and no defaults (tests, the demo data, ``--only``)."""
     return SourceRoots({a: tuple(Path(p) for p in ps) for a, ps in mapping.items()})

@@ -18,11 +18,13 @@ from indexer.config import SourceRoots
 from indexer.ingest import IndexBusyError, IndexLock, IndexSummary, ProgressCallback, update_index
 from indexer.ingest.outcome import RunOutcome, read_outcome, record_outcome
 from indexer.ingest.failures import FailedFile, failed_files
+from indexer.activity import STRIP_DAYS, ActivityStrip
 from indexer.models import Message, Session
 from indexer.project_scope import ProjectScope
 from indexer.search.fts import SearchResult, run_search
 from indexer.search.query import Query, QueryError, parse_query
 from indexer.store import browse
+from indexer.store.activity_days import activity_days
 from indexer.store.browse import AmbiguousSessionError, IndexStats, ProjectSummary
 from indexer.store.connection import BUSY_TIMEOUT_MS, connect, remove_index_files
 from indexer.store.errors import IndexError_
@@ -101,11 +103,13 @@ class Index:
         should_stop: Callable[[], bool] | None = None,
         now: float | None = None,
         where: str = "",
+        only: list[str] | None = None,
     ) -> IndexSummary:
-        """Index what is new under ``roots``. Raises ``IndexBusyError`` if another run holds the
-        lock. How the run ended is left beside the index (``last_run``), for runs nobody watches."""
+        """Index what is new under ``roots`` (``only``: just these files, for live updates).
+        Raises ``IndexBusyError`` if another run holds the lock. How the run ended is left
+        beside the index (``last_run``), for runs nobody watches."""
         try:
-            summary = self._update(roots, progress, should_stop, now)
+            summary = self._update(roots, progress, should_stop, now, only)
         except IndexBusyError:
             raise  # the run holding the lock records its own outcome
         except IndexError_ as exc:
@@ -117,8 +121,10 @@ class Index:
 
     @_told_truthfully
     def _update(self, roots: SourceRoots, progress: ProgressCallback | None,
-                should_stop: Callable[[], bool] | None, now: float | None) -> IndexSummary:
-        return update_index(self.conn, self.path, roots, progress=progress, should_stop=should_stop, now=now)
+                should_stop: Callable[[], bool] | None, now: float | None,
+                only: list[str] | None = None) -> IndexSummary:
+        return update_index(self.conn, self.path, roots, progress=progress, should_stop=should_stop, now=now,
+                            only=only)
 
     def last_run(self) -> RunOutcome | None:
         """How the last index run over this index ended (any process: the app, a hook, the CLI)."""
@@ -256,6 +262,11 @@ class Index:
     @_told_truthfully
     def sessions_on_day(self, agent: str, project_path: str | None, day: str) -> list[Session]:
         return browse.sessions_on_day(self.conn, agent, project_path, day)
+
+    @_told_truthfully
+    def activity(self, now: float, days: int = STRIP_DAYS) -> ActivityStrip:
+        """Sessions started and messages written per day, ``days`` days up to ``now``'s."""
+        return activity_days(self.conn, now, days)
 
     @_told_truthfully
     def messages(self, session: Session | int, start: int = 0, limit: int | None = None) -> list[Message]:

@@ -23,6 +23,23 @@ ROLES = ("user", "assistant", "tool", "system", "meta")
 
 
 @dataclass(frozen=True, slots=True)
+class TokenUsage:
+    """A session's tokens: fresh input, output, cache writes and cache reads."""
+
+    input: int = 0
+    output: int = 0
+    cache_write: int = 0
+    cache_read: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.input + self.output + self.cache_write + self.cache_read
+
+    def as_list(self) -> list[int]:
+        return [self.input, self.output, self.cache_write, self.cache_read]
+
+
+@dataclass(frozen=True, slots=True)
 class Session:
     """One agent session (one log file), with the facts a list or a resume command needs."""
 
@@ -45,6 +62,8 @@ class Session:
     branched_from: str | None = None
     resume_cwd: str | None = None  # the folder to resume from when the session moved there
     parent_missing: bool = False  # a subagent whose parent is not in the index: listed at the top
+    tokens: TokenUsage | None = None  # None: the log carries no usage, or it was not counted yet
+    log_mtime: float | None = None  # when its log file last changed: "active" while it is recent
 
 
 @dataclass(frozen=True, slots=True)

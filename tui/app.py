@@ -30,6 +30,7 @@ from tui.clipboard import copy_text
 from tui.commands import ThreadbackCommands
 from tui.display.log_text import visible
 from tui.index_runner import HooksState, IndexRunner
+from tui.live_updates import LiveUpdates
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HelpScreen
 from tui.screens.hooks import HooksScreen, SettingsScope
@@ -45,7 +46,7 @@ PathLabel = Callable[[Path], str]
 THEME = "textual-dark"  # built in; Textual downgrades it well on 256-colour terminals
 
 
-class ThreadbackApp(IndexRunner, LaunchesAgents, ReportsWorkerErrors, App[None]):
+class ThreadbackApp(LiveUpdates, IndexRunner, LaunchesAgents, ReportsWorkerErrors, App[None]):
     """Search and browse coding agents' history."""
 
     # The memory and rules screens bring their own (scoped) styles, parsed when first shown.
@@ -74,6 +75,8 @@ class ThreadbackApp(IndexRunner, LaunchesAgents, ReportsWorkerErrors, App[None])
     hooks: reactive[HooksState | None] = reactive(None)
     memory_generation: reactive[int] = reactive(0)
     index_problem: reactive[str | None] = reactive(None)  # a failed index run, files still failing
+    live_status: reactive[str | None] = reactive(None)  # "live", or "live off: why" (tui.live_updates)
+    live_generation: reactive[int] = reactive(0)  # bumped when a live update stored new lines
 
     def __init__(
         self,
@@ -83,8 +86,12 @@ class ThreadbackApp(IndexRunner, LaunchesAgents, ReportsWorkerErrors, App[None])
         demo_opener: DemoOpener | None,
         offer_demo: bool,
         claude_settings: tuple[Path, Path],
+        live: bool = False,
+        live_off_reason: str | None = None,
     ) -> None:
         super().__init__()
+        self.live = live
+        self.live_off_reason = live_off_reason
         self.context = context
         context.connect(self)
         self.claude_settings = claude_settings
@@ -142,6 +149,13 @@ class ThreadbackApp(IndexRunner, LaunchesAgents, ReportsWorkerErrors, App[None])
         self.load_extras()
         if self.refresh_on_start:
             self.refresh_index()
+        if self.live:
+            self.start_live()
+        elif self.live_off_reason:
+            self.live_status = f"live off: {self.live_off_reason}"
+
+    def on_unmount(self) -> None:
+        self.stop_live()
 
     # -- the demo --------------------------------------------------------------------------
     def offer_demo_if_no_logs(self) -> None:
@@ -192,6 +206,8 @@ class ThreadbackApp(IndexRunner, LaunchesAgents, ReportsWorkerErrors, App[None])
         self.index_generation += 1
         self.load_stats()
         self.refresh_index()
+        if self.live:
+            self.start_live()
 
     @on(requests.OpenDemo)
     def _open_demo_requested(self) -> None:
@@ -297,6 +313,8 @@ def make_app(
     claude_settings: tuple[Path, Path] | None = None,
     path_label: PathLabel | None = None,
     agent_runner: AgentRunner | None = None,
+    live: bool = False,
+    live_off_reason: str | None = None,
 ) -> ThreadbackApp:
     """The one way to build the app: used by ``threadback``, the tests and the screenshot script.
 
@@ -308,7 +326,9 @@ def make_app(
     ``claude_settings`` is the (user, project) pair of Claude Code settings files the hooks
     screen reads and writes (default: ``$CLAUDE_CONFIG_DIR``/``~/.claude`` and the current
     folder's ``.claude``); ``path_label`` is how a path is shown (default ``~/…``);
-    ``agent_runner`` runs an agent for ``R``/``F`` (default: with the app suspended).
+    ``agent_runner`` runs an agent for ``R``/``F`` (default: with the app suspended); ``live``
+    watches the log folders and shows new lines as they are written (``threadback`` turns it on
+    unless ``--no-live`` or the config says otherwise: ``live_off_reason`` says which).
     """
     label = index_label if index_label is not None else short_path(index.path)
     if demo and index_label is None:
@@ -331,6 +351,8 @@ def make_app(
         demo_opener=demo_opener or _default_demo_opener,
         offer_demo=offer_demo,
         claude_settings=claude_settings or (user_settings_path(), project_settings_path(Path.cwd())),
+        live=live,
+        live_off_reason=live_off_reason,
     )
     if agent_runner is not None:
         app.agent_runner = agent_runner

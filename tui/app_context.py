@@ -31,8 +31,10 @@ if TYPE_CHECKING:
 #   pending_rules     int                 rules waiting for review
 #   hooks             tuple | None        which Claude Code hooks are installed
 #   memory_generation int                 bumped when the memory folder changed
+#   live_status       str | None          "live", "live (polling)" or "live off: why"
+#   live_generation   int                 bumped when a live update stored new lines
 LIVE_VALUES = ("stats", "activity", "index_generation", "no_logs", "pending_rules", "hooks", "memory_generation",
-               "index_problem")
+               "index_problem", "live_status", "live_generation")
 
 
 @dataclass(frozen=True)

@@ -54,3 +54,29 @@ def discover(roots: SourceRoots, problems: list[str]) -> Iterator[tuple[str, str
                         continue
                     seen.add(key)
                     yield agent, entry.path, st
+
+
+def discover_paths(roots: SourceRoots, paths: list[str], problems: list[str]) -> Iterator[tuple[str, str, os.stat_result]]:
+    """Yield (agent, path, stat) for those of ``paths`` that are log files under ``roots``
+    (already resolved): a live update reads the files a watcher named, not every folder."""
+    seen: set[str] = set()
+    for raw in paths:
+        path = os.path.realpath(raw)
+        if path in seen:
+            continue
+        seen.add(path)
+        for agent, folders in roots.items():
+            if not PARSERS[agent].is_log_file(os.path.basename(path)):
+                continue
+            if not any(path.startswith(str(folder).rstrip(os.sep) + os.sep) for folder in folders):
+                continue
+            try:
+                st = os.stat(path)
+            except FileNotFoundError:
+                break  # gone again (a temp file renamed away): nothing to read
+            except OSError as exc:
+                problems.append(f"{path}: cannot stat ({exc.strerror or exc})")
+                break
+            if os.path.isfile(path):
+                yield agent, path, st
+            break

@@ -18,6 +18,7 @@ from indexer.ingest.sanitise import sanitise_message, sanitise_meta, storable_pa
 from indexer.ingest.side import SideWriter
 from indexer.sources import PARSERS, is_whole_document
 from indexer.sources.base import ParsedMessage, SessionMeta, load_whole_json
+from indexer.sources.token_usage import needs_token_reread, start_counting, usage_of
 from indexer.store.models import FileRow, MessageRow
 from indexer.store.packing import pack
 from indexer.store.side_file import cjk_bigrams
@@ -148,7 +149,11 @@ def prepare_file(job: FileJob, now: float, *, from_start: bool = False) -> Prepa
         return out
     out.start, out.consumed, out.bytes_read = start, consumed, len(data)
 
+    if out.append and needs_token_reread(previous_state):
+        return prepare_file(job, now, from_start=True)  # indexed before tokens were counted
     state: dict = previous_state if out.append else {}
+    if not out.append:
+        start_counting(state)
     if whole:
         state["_whole"] = True
     first_line_no = int(state.get("_lines", 0)) + 1 if out.append else 1
@@ -168,6 +173,7 @@ def prepare_file(job: FileJob, now: float, *, from_start: bool = False) -> Prepa
         note = (f"{shown}:{parsed.first_non_utf8_line}: {parsed.non_utf8_lines} line(s) hold bytes that are"
                 " not UTF-8; read with replacement characters")
         out.bad_lines = f"{out.bad_lines}\n{note}" if out.bad_lines else note
+    meta.tokens = usage_of(state)
     sanitise_meta(meta)
     out.state, out.meta = state, meta
     for m in parsed.messages:

@@ -95,3 +95,16 @@ def _adopt_worktree_subagents(conn: sqlite3.Connection, agent: str, session_id: 
         if is_worktree_of(row["project_path"], project_path):
             conn.execute("UPDATE sessions SET project_path = ?, project_name = ? WHERE id = ?",
                          (project_path, project_name_of(project_path), row["id"]))
+
+
+def store_tokens(conn: sqlite3.Connection, session_rowid: int, meta: SessionMeta) -> None:
+    """The file's token totals (``indexer.sources.token_usage``) on its session; a file that
+    logs no usage leaves what is there."""
+    tokens = meta.tokens
+    if tokens is None:
+        return
+    conn.execute(
+        "UPDATE sessions SET input_tokens = ?, output_tokens = ?, cache_write_tokens = ?, cache_read_tokens = ?"
+        " WHERE id = ?",
+        (*tokens.as_list(), session_rowid),
+    )

@@ -16,12 +16,12 @@ from typing import Callable
 
 from indexer.config import SourceRoots
 from indexer.ingest import failures
-from indexer.ingest.discover import discover, resolved_roots
+from indexer.ingest.discover import discover, discover_paths, resolved_roots
 from indexer.ingest.prepare import FileJob, PreparedFile
 from indexer.ingest.progress import IndexProgress, IndexSummary, ProgressCallback
 from indexer.ingest.refold import refold_index
 from indexer.ingest.sanitise import storable_path
-from indexer.ingest.session_rows import load_meta, upsert_session
+from indexer.ingest.session_rows import load_meta, store_tokens, upsert_session
 from indexer.ingest.side import ensure_paired
 from indexer.ingest.stream import PreparedStream
 from indexer.sources.base import SessionMeta
@@ -54,18 +54,16 @@ class Ingester:
         roots: SourceRoots,
         progress: ProgressCallback | None = None,
         should_stop: Callable[[], bool] | None = None,
+        only: list[str] | None = None,
     ) -> IndexSummary:
+        """``only``: just these files (a live update), and no file is marked missing."""
         started = time.monotonic()
         conn = self.conn
         roots = resolved_roots(roots)
-        # Only what the stat comparison needs: a no-change run must stay cheap at 50k files.
-        known: dict[str, tuple] = {
-            r[0]: r[1:]
-            for r in conn.execute("SELECT path, id, size, mtime_ns, ctime_ns, inode, missing FROM files").fetchall()
-        }
         failed = failures.load_failures(conn)
-        found = [(agent, path, st, path if path.isascii() else storable_path(path))
-                 for agent, path, st in discover(roots, self.summary.problems)]
+        listed = discover(roots, self.summary.problems) if only is None else discover_paths(roots, only, self.summary.problems)
+        found = [(agent, path, st, path if path.isascii() else storable_path(path)) for agent, path, st in listed]
+        known = self._known_files(None if only is None else [key for _, _, _, key in found])
         self.summary.files_seen = len(found)
         work = []
         ctime_unknown: list[tuple[int, int]] = []
@@ -110,7 +108,7 @@ class Ingester:
             # Deferred, not IMMEDIATE: IMMEDIATE would also lock the attached side file, which
             # the helper process writes. The index lock already keeps other writers out.
             conn.execute("BEGIN")
-            self._write_all(stream, roots, known, found, prog, touched, progress, should_stop)
+            self._write_all(stream, roots, known, found if only is None else None, prog, touched, progress, should_stop)
         finally:
             stream.close()
         if progress:
@@ -120,12 +118,25 @@ class Ingester:
         self.summary.seconds = time.monotonic() - started
         return self.summary
 
+    def _known_files(self, keys: list[str] | None) -> dict[str, tuple]:
+        """Only what the stat comparison needs: a no-change run must stay cheap at 50k files,
+        and a live update (``keys``) reads the rows of its few files alone."""
+        sql = "SELECT path, id, size, mtime_ns, ctime_ns, inode, missing FROM files"
+        if keys is None:
+            return {r[0]: r[1:] for r in self.conn.execute(sql).fetchall()}
+        known: dict[str, tuple] = {}
+        for i in range(0, len(keys), 500):
+            chunk = keys[i : i + 500]
+            rows = self.conn.execute(f"{sql} WHERE path IN ({','.join('?' * len(chunk))})", chunk).fetchall()
+            known.update((r[0], r[1:]) for r in rows)
+        return known
+
     def _write_all(
         self,
         stream: PreparedStream,
         roots: SourceRoots,
         known: dict[str, tuple],
-        found: list,
+        found: list | None,
         prog: IndexProgress,
         touched: set[int],
         progress: ProgressCallback | None,
@@ -154,7 +165,7 @@ class Ingester:
                     if progress:
                         progress(prog)
             stream.commit_side()
-            if not self.summary.stopped:
+            if not self.summary.stopped and found is not None:  # None: only some files were looked at
                 present = {key for _, _, _, key in found}
                 self._mark_missing(roots, known, present)
                 self._forget_gone_failures(present)
@@ -265,6 +276,7 @@ class Ingester:
         session_rowid = row.session_rowid if row else None
         if meta.session_id and (prepared.rows or session_rowid is not None):
             session_rowid = upsert_session(self.conn, job.agent, job.key, meta)
+            store_tokens(self.conn, session_rowid, meta)
             file_id = self._upsert_file(prepared, session_rowid)
             added = self._insert_messages(session_rowid, file_id, prepared)
             self._refresh_session_counts(session_rowid)

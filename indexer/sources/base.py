@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from indexer.sources.fields import as_str, plausible_ts, scalar_text
+from indexer.models import TokenUsage
 
 try:  # orjson is a declared dependency; the fallback keeps a broken install usable.
     import orjson
@@ -68,6 +69,7 @@ class SessionMeta:
     model: str | None = None
     title: str | None = None
     title_rank: int = 0  # see TITLE_*: 0 none yet
+    tokens: TokenUsage | None = None  # the file's token totals (``indexer.sources.token_usage``)
 
     def offer_title(self, title: str | None, rank: int, *, latest_wins: bool = False) -> None:
         """Take ``title`` if it outranks the current one. ``latest_wins`` for names a user or

@@ -29,6 +29,7 @@ from indexer.sources.base import (
 )
 from indexer.sources.fields import as_dict, as_int, as_list, as_str, scalar_text, str_list
 from indexer.sources.tool_lines import describe_tool_call
+from indexer.sources.token_usage import count_claude
 
 AGENT = "claude-code"
 
@@ -174,6 +175,7 @@ def assistant(reader: ClaudeReader, rec: dict, line_no: int) -> None:
     model = as_str(msg.get("model"))
     if model and model != "<synthetic>":
         reader.meta.model = model
+    count_claude(reader.state, msg)
     ts = parse_iso(rec.get("timestamp"))
     content = msg.get("content")
     if isinstance(content, str):

@@ -30,6 +30,7 @@ from indexer.sources.base import (
 )
 from indexer.sources.fields import as_dict, as_list, as_str, scalar_text
 from indexer.sources.tool_lines import describe_tool_call
+from indexer.sources.token_usage import count_codex
 
 AGENT = "codex"
 
@@ -216,6 +217,8 @@ def event(reader: CodexReader, payload: dict, ts: float | None, line_no: int, en
         text = scalar_text(payload.get("message"))
         if text.strip():
             _said(reader, "event", "assistant", strip_binary(text), text, key(text), ts)
+    elif etype == "token_count":
+        count_codex(reader.state, payload)
     elif etype == "thread_name_updated":
         name = as_str(payload.get("thread_name")) or as_str(payload.get("name"))
         reader.meta.offer_title(name, TITLE_NAMED, latest_wins=True)

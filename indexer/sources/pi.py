@@ -30,6 +30,7 @@ from indexer.sources.base import (
 )
 from indexer.sources.fields import as_dict, as_int, as_list, as_str, scalar_text
 from indexer.sources.tool_lines import describe_tool_call
+from indexer.sources.token_usage import count_pi
 
 AGENT = "pi"
 ABANDONED_MARK = "abandoned branch"
@@ -99,6 +100,8 @@ def parse(path: Path, data: bytes, first_line_no: int, state: dict, meta: Sessio
             tree.entry(entry_id, as_str(rec.get("parentId")))
         first = len(out.messages)
         _entry(rec, etype, entry_id or f"line{line_no}", meta, out)
+        if etype == "message":
+            count_pi(state, as_dict(rec.get("message")))
         if entry_id:
             tree.entry_messages.extend((entry_id, m) for m in out.messages[first:])
     tree.mark_abandoned()

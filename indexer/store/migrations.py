@@ -38,6 +38,8 @@ def migrate(conn: sqlite3.Connection, from_version: int) -> None:
                 _upgrade_to_3(conn)
             if 0 < version < 4:
                 _upgrade_to_4(conn)
+            if 0 < version < 7:
+                _upgrade_to_7(conn)
             # The message count lives in meta, so showing it costs no count(*).
             conn.execute("INSERT OR REPLACE INTO meta(key, value) SELECT 'message_count', count(*) FROM messages")
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -80,3 +82,16 @@ def _upgrade_to_5(conn: sqlite3.Connection) -> None:
     if "ctime_ns" not in {r[1] for r in conn.execute("PRAGMA table_info(files)")}:
         conn.execute("ALTER TABLE files ADD COLUMN ctime_ns INTEGER NOT NULL DEFAULT 0")
     conn.execute("DROP INDEX IF EXISTS files_by_stat")  # rebuilt with ctime_ns by the schema
+
+
+TOKEN_COLUMNS = ("input_tokens", "output_tokens", "cache_write_tokens", "cache_read_tokens")
+
+
+def _upgrade_to_7(conn: sqlite3.Connection) -> None:
+    """Token usage per session. Existing sessions keep NULL (not counted) until their log is
+    read again: a file that grows is then read whole once (``token_usage.needs_token_reread``),
+    and ``index --rebuild`` counts every session at once."""
+    have = {r[1] for r in conn.execute("PRAGMA table_info(sessions)")}
+    for column in TOKEN_COLUMNS:
+        if column not in have:
+            conn.execute(f"ALTER TABLE sessions ADD COLUMN {column} INTEGER")

@@ -7,7 +7,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from indexer.models import Message, Session
+from indexer.models import Message, Session, TokenUsage
 from indexer.store.packing import unpack
 
 
@@ -88,6 +88,8 @@ SESSION_COLUMNS = (
     "s.id, s.agent, s.session_id, s.parent_session_id, s.source_path, s.project_path,"
     " s.project_name, s.git_branch, s.model, s.title, s.start_ts, s.end_ts, s.message_count,"
     " s.branched_from, s.resume_cwd,"
+    " s.input_tokens, s.output_tokens, s.cache_write_tokens, s.cache_read_tokens,"
+    " (SELECT max(f.mtime_ns) FROM files f WHERE f.session_rowid = s.id) AS log_mtime_ns,"
     " coalesce((SELECT min(f.missing) FROM files f WHERE f.session_rowid = s.id), 0) AS missing,"
     f" (s.parent_session_id IS NOT NULL AND {_PARENT_NOT_INDEXED}) AS parent_missing"
 )
@@ -112,7 +114,16 @@ def session_from_row(r: sqlite3.Row) -> Session:
         branched_from=r["branched_from"],
         resume_cwd=r["resume_cwd"],
         parent_missing=bool(r["parent_missing"]),
+        tokens=_tokens_of(r),
+        log_mtime=r["log_mtime_ns"] / 1e9 if r["log_mtime_ns"] else None,
     )
+
+
+def _tokens_of(r: sqlite3.Row) -> TokenUsage | None:
+    if r["input_tokens"] is None:
+        return None  # not counted: the log carries no usage, or was indexed before version 7
+    return TokenUsage(r["input_tokens"], r["output_tokens"] or 0, r["cache_write_tokens"] or 0,
+                      r["cache_read_tokens"] or 0)
 
 
 def sessions_by_rowid(conn: sqlite3.Connection, rowids: set[int]) -> dict[int, Session]:

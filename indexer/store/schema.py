@@ -22,7 +22,8 @@ from __future__ import annotations
 # 4: the trigram and bigram indexes hold Traditional/Simplified-folded text (indexer.textfold);
 #    an older index is folded in place by its next index run (indexer.ingest.refold).
 # 5: files.ctime_ns (a same-size rewrite with its mtime restored is noticed) and ``failures``.
-SCHEMA_VERSION = 5
+# 7: token usage per session (sessions.*_tokens; NULL: not counted, see indexer.sources.token_usage).
+SCHEMA_VERSION = 7
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -46,6 +47,10 @@ CREATE TABLE IF NOT EXISTS sessions (
     start_ts          REAL,
     end_ts            REAL,
     message_count     INTEGER NOT NULL DEFAULT 0,
+    input_tokens       INTEGER,
+    output_tokens      INTEGER,
+    cache_write_tokens INTEGER,
+    cache_read_tokens  INTEGER,
     UNIQUE (agent, session_id)
 );
 CREATE INDEX IF NOT EXISTS sessions_by_start ON sessions (start_ts);

@@ -310,7 +310,8 @@ def cmd_sessions(args: argparse.Namespace) -> int:
     sessions = index.sessions(agent=agent, project=args.project, since=since, until=until, limit=args.limit, **kwargs)
     sessions = [masked_session(s) for s in sessions]  # a title is a first prompt; `show --show-secrets` reveals
     if args.json:
-        print(output.dumps([output.session_json(s) for s in sessions]))
+        now = time.time()
+        print(output.dumps([output.session_json(s, now) for s in sessions]))
     else:
         style = Style.for_stream(sys.stdout)
         for s in sessions:

@@ -7,6 +7,7 @@ import argparse
 from pathlib import Path
 
 from indexer import ConfigError, Index, IndexError_
+from indexer.config import config_path, live_updates_enabled
 from tui.cli.exits import INDEX, USAGE, ErrorExit, command
 from tui.cli.options import db_path_of, roots_of
 from tui.demo import demo_index_and_roots, demo_memory_dir
@@ -26,7 +27,10 @@ def launch(args: argparse.Namespace) -> int:
 
     from tui.app import make_app  # Textual loads only for the app, not for the other commands
 
+    live_off = "--no-live" if getattr(args, "no_live", False) else (
+        None if live_updates_enabled() else f"[live] enabled = false in {config_path()}")
     try:
-        make_app(index, roots, demo=bool(args.demo), memory_dir=Path(memory_dir) if memory_dir else None).run()
+        make_app(index, roots, demo=bool(args.demo), memory_dir=Path(memory_dir) if memory_dir else None,
+                 live=live_off is None, live_off_reason=live_off).run()
     finally:
         index.close()

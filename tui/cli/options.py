@@ -32,6 +32,8 @@ def add_global_options(parser: argparse.ArgumentParser) -> None:
         parser.add_argument(agent.dir_option, action="append", metavar="DIR", dest=_dest(agent.name),
                             help=f"{agent.name} log folder (repeatable; replaces the default)")
     parser.add_argument("--demo", action="store_true", help="open the bundled demo sessions")
+    parser.add_argument("--no-live", dest="no_live", action="store_true",
+                        help="do not watch the logs while the app is open (new lines show after ctrl+r)")
     parser.add_argument("--memory-dir", dest="memory_dir", metavar="DIR", default=argparse.SUPPRESS,
                         help="memory folder for the app")
 

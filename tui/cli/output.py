@@ -9,11 +9,14 @@ inside a memory hit.
 from __future__ import annotations
 
 import json
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from indexer import Hit, IndexStats, IndexSummary, Message, SearchResult, Session, SessionHit
+from indexer.models import TokenUsage
+from indexer.activity import is_active
 from indexer.agents.resume import resume_command, resume_target
 from indexer.rules.model import rule_to_json
 from indexer.search.suggestions import suggestions_for
@@ -42,7 +45,15 @@ def iso(ts: float | None) -> str | None:
 # --- the session index ------------------------------------------------------------------------
 
 
-def session_json(s: Session) -> dict:
+def tokens_json(tokens: TokenUsage | None) -> dict | None:
+    if tokens is None:
+        return None
+    return {"input": tokens.input, "output": tokens.output, "cache_write": tokens.cache_write,
+            "cache_read": tokens.cache_read, "total": tokens.total}
+
+
+def session_json(s: Session, now: float | None = None) -> dict:
+    """``now`` decides "active" (a log written to in the last minutes); default: the clock."""
     return {
         "agent": s.agent,
         "session_id": s.session_id,
@@ -60,6 +71,9 @@ def session_json(s: Session) -> dict:
         "source_path": s.source_path,
         "source_missing": s.source_missing,
         "resume_cwd": s.resume_cwd,
+        "tokens": tokens_json(s.tokens),
+        "log_modified": iso(s.log_mtime),
+        "active": is_active(s, time.time() if now is None else now),
     }
 
 

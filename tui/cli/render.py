@@ -14,6 +14,7 @@ from indexer import Hit, IndexProgress, SearchResult, Session, SessionHit
 from indexer.agents.resume import resume_target
 from indexer.models import Message
 from tui.cli.terminal import Style, safe_text
+from tui.display.tokens import token_summary
 
 CONTEXT_LINE_CHARS = 200
 
@@ -129,6 +130,8 @@ def session_header(s: Session) -> str:
         parts.append(f"branched from {s.branched_from}")
     if s.source_missing:
         parts.append("log file deleted")
+    if s.tokens is not None:
+        parts.append(token_summary(s.tokens))
     return "── " + " · ".join(parts) + (f"\n   {s.title}" if s.title else "")
 
 

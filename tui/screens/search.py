@@ -73,6 +73,7 @@ class SearchScreen(ReportsWorkerErrors, Screen):
         self.result: SearchResult | None = None
         self.error: str | None = None
         self.memory: MemoryResult | None = None
+        self._keep_cursor = False  # the next results come from a live update: keep the cursor
 
     def compose(self) -> ComposeResult:
         with Vertical(id="search-top"):
@@ -95,6 +96,7 @@ class SearchScreen(ReportsWorkerErrors, Screen):
 
     def on_mount(self) -> None:
         self.context.watch(self, "index_generation", self._index_changed, init=False)
+        self.context.watch(self, "live_generation", self._live_update, init=False)
         self.context.watch(self, "memory_generation", self._memory_changed, init=False)
         self.context.watch(self, "no_logs", self._show_no_logs)
         self.context.watch(self, "stats", self._stats_changed, init=False)
@@ -145,8 +147,9 @@ class SearchScreen(ReportsWorkerErrors, Screen):
         self.result, self.error, self.memory = result, error, memory
         results = self.query_one(ResultList)
         matches = [s.matches for s in result.sessions] if result and result.by_session else ()
+        keep, self._keep_cursor = self._keep_cursor, False
         results.show_hits(result.hits if result else [], self.context.now(),
-                          memory.hits if memory else (), memory.terms if memory else (), matches)
+                          memory.hits if memory else (), memory.terms if memory else (), matches, keep_cursor=keep)
         if results.current_item is None:
             self.query_one(ContextPane).clear(self._empty_hint())
             if results.has_focus:
@@ -330,6 +333,12 @@ class SearchScreen(ReportsWorkerErrors, Screen):
 
     def _index_changed(self, _generation: int) -> None:
         if self.request.has_query:
+            self.search(self.request, immediate=True)
+
+    def _live_update(self, _generation: int) -> None:
+        """New lines in a log: the same search again, the cursor kept on its row."""
+        if self.request.has_query:
+            self._keep_cursor = True
             self.search(self.request, immediate=True)
 
     def _memory_changed(self, _generation: int) -> None:

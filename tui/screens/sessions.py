@@ -16,9 +16,11 @@ from textual.widgets.tree import TreeNode
 from textual.worker import get_current_worker
 
 from indexer.agents.launch import resume_line
+from indexer.activity import ActivityStrip
 from tui.app_context import AppContext
 from tui.display.log_text import log_text
 from tui.requests import CopySession, OpenTranscript
+from tui.widgets.activity_strip import ActivityStripView
 from tui.widgets.session_details import SessionDetails
 from tui.widgets.session_tree import ChildSpec, NodeData, SessionTree, filtered_tree
 from tui.widgets.key_footer import KeyFooter
@@ -27,6 +29,8 @@ from tui.worker_errors import ReportsWorkerErrors
 
 NARROW_WIDTH = 100  # below this the side pane moves under the list
 FILTER_DEBOUNCE_SECONDS = 0.2
+RELABEL_SECONDS = 60.0  # the tree's labels are read again this often while live
+ACTIVITY_LIVE_SECONDS = 30.0  # live updates read the activity strip again at most this often
 
 
 class SessionsScreen(ReportsWorkerErrors, Screen):
@@ -49,9 +53,12 @@ class SessionsScreen(ReportsWorkerErrors, Screen):
         super().__init__()
         self.context = context
         self.filter_text = ""
+        self._keep_cursor = False  # the next filtered tree comes from a live update
+        self._activity_loaded_at = 0.0
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="Filter sessions by title, id or project", id="session-filter")
+        yield ActivityStripView(id="activity-strip")
         with Horizontal(id="sessions-body"):
             yield SessionTree(self.context, id="session-tree")
             yield SessionDetails(id="session-details")
@@ -63,11 +70,14 @@ class SessionsScreen(ReportsWorkerErrors, Screen):
 
     def on_mount(self) -> None:
         self.context.watch(self, "index_generation", self._index_changed, init=False)
+        self.context.watch(self, "live_generation", self._live_update, init=False)
+        self.set_interval(RELABEL_SECONDS, self._relabel)
         self.query_one(SessionDetails).show_hint("Expand an agent, a project and a day to find a session.")
         self.reload()
         self.query_one(SessionTree).focus()
 
     def reload(self) -> None:
+        self.load_activity()
         if self.filter_text:
             self.run_filter(self.filter_text, 0.0)
         else:
@@ -75,6 +85,37 @@ class SessionsScreen(ReportsWorkerErrors, Screen):
 
     def _index_changed(self, _generation: int) -> None:
         self.reload()
+
+    def _live_update(self, _generation: int) -> None:
+        """New lines in a log: counts, labels and new sessions, with the cursor left alone."""
+        if time.monotonic() - self._activity_loaded_at >= ACTIVITY_LIVE_SECONDS:
+            self.load_activity()  # a day's counts move slowly: not on every line an agent writes
+        if self.filter_text:
+            self._keep_cursor = True
+            self.run_filter(self.filter_text, 0.0)
+        else:
+            self.query_one(SessionTree).refresh_loaded()
+
+    def _relabel(self) -> None:
+        """An "active" mark ends when its log goes quiet, with no new line to tell of it."""
+        if self.is_current and not self.filter_text and self.context.value("live_status") == "live":
+            self.query_one(SessionTree).refresh_loaded()
+
+    @on(SessionTree.Refreshed)
+    def _tree_refreshed(self) -> None:
+        self._show_details(self.query_one(SessionTree).cursor_node)
+
+    @dataclass
+    class ActivityLoaded(Message):
+        strip: ActivityStrip
+
+    @work(thread=True, exclusive=True, group="activity", exit_on_error=False)
+    def load_activity(self) -> None:
+        self._activity_loaded_at = time.monotonic()
+        self.post_message(self.ActivityLoaded(self.context.index.activity(self.context.now())))
+
+    def on_sessions_screen_activity_loaded(self, event: ActivityLoaded) -> None:
+        self.query_one(ActivityStripView).show(event.strip)
 
     @work(thread=True, exclusive=True, group="sessions", exit_on_error=False)
     def load_agents(self) -> None:
@@ -114,7 +155,8 @@ class SessionsScreen(ReportsWorkerErrors, Screen):
     def on_sessions_screen_filter_ready(self, event: FilterReady) -> None:
         if event.text == self.filter_text:
             tree = self.query_one(SessionTree)
-            tree.show_filtered(event.specs)
+            keep, self._keep_cursor = self._keep_cursor, False
+            tree.show_filtered(event.specs, keep_cursor=keep)
             if event.specs:
                 self._show_details(tree.cursor_node)  # the tree was refilled: no stale text
             else:

@@ -15,6 +15,7 @@ from textual.widgets import Input, Static
 
 from indexer import Message as LogMessage, Session
 from indexer.config import export_dir
+from indexer.activity import is_active
 from tui.app_context import AppContext
 from tui.clipboard import copy_text
 from tui.display.log_text import visible
@@ -88,12 +89,36 @@ class TranscriptScreen(ReportsWorkerErrors, Screen):
             bits.append(f"branched from {s.branched_from[:12]}")
         if s.source_missing:
             bits.append("log file deleted")
+        elif is_active(s, now):
+            bits.append("active")
         text.append_text(log_text(" · ".join(bits), style="dim"))
         return text
 
     def on_mount(self) -> None:
         self.query_one(MessageList).focus()
         self.load_messages()
+        self.context.watch(self, "live_generation", self._live_update, init=False)
+
+    def _live_update(self, _generation: int) -> None:
+        self.load_new_messages()
+
+    @work(thread=True, exclusive=True, group="transcript-live", exit_on_error=False)
+    def load_new_messages(self) -> None:
+        """New lines in its log: the session (its header) and its messages read again."""
+        index = self.context.index
+        session = index.session(self.session.id)
+        if session is not None and session != self.session:
+            self.post_message(self.Grown(session, index.messages(session)))
+
+    @dataclass
+    class Grown(Message):
+        session: Session
+        messages: list[LogMessage]
+
+    def on_transcript_screen_grown(self, event: Grown) -> None:
+        self.session = event.session
+        self.query_one("#transcript-header", Static).update(self._header())
+        self.query_one(MessageList).update_messages(event.messages)
 
     @work(thread=True, exclusive=True, group="transcript", exit_on_error=False)
     def load_messages(self) -> None:

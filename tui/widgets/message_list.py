@@ -138,6 +138,28 @@ class MessageList(OptionList):
             position = self.matches.index(target) + 1 if target in self.matches else 0
             self.post_message(self.FindMoved(position, len(self.matches), self.needle))
 
+    def update_messages(self, messages: list[Message]) -> None:
+        """The session's messages read again (a live update). New ones join the window when it
+        reaches the end; the cursor follows them only when it was on the last message, so a
+        reader scrolled up stays where they are."""
+        old = self.messages
+        if not messages or [m.id for m in messages[: len(old)]] != [m.id for m in old]:
+            if messages and len(messages) >= len(old):  # read again whole: same places, new ids
+                self.messages = messages
+                self._rerender(range(self.window_start, self.window_end))
+            return
+        if len(messages) == len(old):
+            return
+        following = self.current_index == len(old) - 1 or not old
+        reaches_end = self.window_end == len(old)
+        self.messages = messages
+        if self.needle:
+            self.matches += [i for i in range(len(old), len(messages)) if message_matches(messages[i], self.needle)]
+        if reaches_end:
+            self.add_options(self._option(i) for i in range(len(old), len(messages)))
+        if following:
+            self._go_to(len(messages) - 1, top=False)
+
     def _rerender(self, indexes) -> None:
         for index in indexes:
             if self.window_start <= index < self.window_end:

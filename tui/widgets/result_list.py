@@ -19,6 +19,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from indexer import Hit
+from indexer.activity import is_active
 from indexer.memory import MemoryHit
 from indexer.search.query import Term, match_spans
 from indexer.search.snippets import make_snippet
@@ -81,6 +82,7 @@ class ResultList(OptionList):
         "result-list--agent",
         "result-list--project",
         "result-list--time",
+        "result-list--active",
         "result-list--role",
         "result-list--match",
         "result-list--memory",
@@ -130,16 +132,36 @@ class ResultList(OptionList):
         memory_hits: Sequence[MemoryHit] = (),
         memory_terms: Sequence[Term] = (),
         matches: Sequence[int] = (),
+        *,
+        keep_cursor: bool = False,
     ) -> None:
-        """``matches``: in the session view, how many messages of each hit's session matched."""
+        """``matches``: in the session view, how many messages of each hit's session matched;
+        ``keep_cursor`` (a live update): the cursor stays on the row it was on, found by its
+        message, or at its place when that row is gone."""
+        before, place = self.current_item, self.highlighted
         self.hits = list(hits)
         self.memory_hits = list(memory_hits)
         options = [Option(self.memory_row(hit, memory_terms), id=f"memory-{i}") for i, hit in enumerate(self.memory_hits)]
         counts = list(matches) + [0] * (len(self.hits) - len(matches))
         options += [Option(self.row(hit, now, counts[i]), id=str(i)) for i, hit in enumerate(self.hits)]
+        scroll_y = self.scroll_y
         self.set_options(options)
-        if options:
+        if options and keep_cursor and place is not None:
+            self.highlighted = self._index_of(before, min(place, len(options) - 1))
+            self.scroll_to(y=scroll_y, animate=False, immediate=True)
+        elif options:
             self.highlighted = 0
+
+    def _index_of(self, item: Hit | MemoryHit | None, default: int) -> int:
+        if isinstance(item, Hit):
+            for i, hit in enumerate(self.hits):
+                if hit.message.id == item.message.id:
+                    return len(self.memory_hits) + i
+        elif item is not None:
+            for i, memory_hit in enumerate(self.memory_hits):
+                if memory_hit == item:
+                    return i
+        return default
 
     def row(self, hit: Hit, now: float, matches: int = 0) -> Text:
         style = self.get_component_rich_style
@@ -153,6 +175,8 @@ class ResultList(OptionList):
         if hit.message.kind != "text":
             role += " · " + hit.message.kind.replace("_", " ")
         text.append(role, style=style("result-list--role", partial=True))
+        if is_active(s, now):
+            text.append("  · active", style=style("result-list--active", partial=True))
         if matches:
             # messages of this session that matched; short, so the date beside it leaves it whole
             text.append(f"  · {plural(matches, 'match', 'matches')}", style=style("result-list--time", partial=True))

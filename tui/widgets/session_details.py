@@ -8,8 +8,10 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from indexer import Session
+from indexer.activity import is_active
 from tui.display.humanize_time import ago, clock, duration
 from tui.display.log_text import log_text
+from tui.display.tokens import token_summary
 
 
 class SessionDetails(VerticalScroll, can_focus=False):
@@ -36,6 +38,7 @@ class SessionDetails(VerticalScroll, can_focus=False):
             ("started", f"{clock(session.start_ts)} ({ago(session.start_ts, now)})"),
             ("duration", duration(session.start_ts, session.end_ts) or "?"),
             ("messages", f"{session.message_count:,}"),
+            ("tokens", token_summary(session.tokens)),
             ("model", session.model or "?"),
             ("branch", session.git_branch or "?"),
         ]
@@ -45,6 +48,8 @@ class SessionDetails(VerticalScroll, can_focus=False):
             rows.append(("branched from", session.branched_from))
         if session.source_missing:
             rows.append(("log", "deleted (messages kept in the index)"))
+        elif is_active(session, now):
+            rows.append(("log", f"active: written {ago(session.log_mtime, now)}"))
         for key, value in rows:
             table.add_row(key, log_text(value))
         table.add_row("resume", log_text(resume))

@@ -14,6 +14,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from indexer import Index, Session
+from indexer.activity import is_active
 from indexer.sources.base import is_slash_command
 from tui.display.humanize_time import clock, dated, day_label, duration
 from tui.display.words import plural
@@ -54,6 +55,8 @@ def session_label(session: Session, first_prompt: str | None, now: float, subage
     title = session.title or first_prompt or "(no prompt)"
     label = Text(no_wrap=True, overflow="ellipsis")
     label.append(clock(session.start_ts)[-5:] if session.start_ts is not None else "--:--", style="dim")
+    if is_active(session, now):
+        label.append("  active", style="bold green")  # before the title: never cut off
     label.append("  " + one_line(title, 60))
     details = [plural(session.message_count, "msg")]
     if span := duration(session.start_ts, session.end_ts):
@@ -64,6 +67,23 @@ def session_label(session: Session, first_prompt: str | None, now: float, subage
         details.append("subagent, parent not indexed")
     label.append("  " + " · ".join(details), style="dim")
     return label
+
+
+def agent_label(agent: str, count: int) -> Text:
+    return Text.assemble((agent, "bold"), (f"  {plural(count, 'session')}", "dim"))
+
+
+def node_key(data: NodeData | None) -> tuple:
+    """What a node stands for, whatever its label says: how a live refresh finds it again."""
+    if data is None:
+        return ()
+    return (data.kind, data.agent, data.project_path, data.day, data.session.id if data.session else None)
+
+
+def read_levels(index: Index, levels: list[NodeData | None], now: float) -> list[list[ChildSpec]]:
+    """The children of each level on show, read again (``None``: the agents at the top)."""
+    return [[ChildSpec(agent_label(agent, count), NodeData("agent", agent)) for agent, count in index.agents()]
+            if data is None else children_of(index, data, now) for data in levels]
 
 
 def last_seen(ts: float | None, now: float) -> str:
@@ -207,15 +227,78 @@ class SessionTree(ReportsWorkerErrors, Tree[NodeData]):
     def show_agents(self, agents: list[tuple[str, int]]) -> None:
         self.clear()
         for agent, count in agents:
-            self.root.add(Text.assemble((agent, "bold"), (f"  {plural(count, 'session')}", "dim")), NodeData("agent", agent))
+            self.root.add(agent_label(agent, count), NodeData("agent", agent))
         self.root.expand()
         self.cursor_line = 0
 
-    def show_filtered(self, specs: list[ChildSpec]) -> None:
+    def show_filtered(self, specs: list[ChildSpec], *, keep_cursor: bool = False) -> None:
+        """``keep_cursor`` (a live update): the cursor stays on what it was on."""
+        key, row = node_key(self.cursor_node.data if self.cursor_node else None), self._cursor_row()
         self.clear()
         self._add_specs(self.root, specs)
         self.root.expand()
         self.cursor_line = 0
+        if keep_cursor and key:
+            found = next((n for n in self._nodes_below(self.root) if node_key(n.data) == key), None)
+            if found is not None:
+                self._put_cursor(found, row)
+
+    # -- live refresh: every level on show read again, the cursor left where it is ----------------
+    @dataclass
+    class Refreshed(Message):
+        levels: list[tuple[TreeNode[NodeData], list[ChildSpec]]]
+
+    def _nodes_below(self, node: TreeNode[NodeData]) -> list[TreeNode[NodeData]]:
+        found, stack = [], list(node.children)
+        while stack:
+            child = stack.pop()
+            found.append(child)
+            stack.extend(child.children)
+        return found
+
+    def refresh_loaded(self) -> None:
+        """Read again every level whose children are in the tree (a live update), in a worker."""
+        nodes = [self.root, *(n for n in self._nodes_below(self.root) if n.data is not None and n.data.loaded)]
+        self._read_levels(nodes)
+
+    @work(thread=True, exclusive=True, group="tree-refresh", exit_on_error=False)
+    def _read_levels(self, nodes: list[TreeNode[NodeData]]) -> None:
+        levels = read_levels(self.context.index, [None if n is self.root else n.data for n in nodes], self.context.now())
+        self.post_message(self.Refreshed(list(zip(nodes, levels))))
+
+    def on_session_tree_refreshed(self, event: Refreshed) -> None:
+        """Merge what was read: labels updated, new nodes put in their place, nothing removed
+        (the cursor may be on it), and the cursor kept on its node at its row on screen."""
+        cursor, row = self.cursor_node, self._cursor_row()
+        live_ids = {id(n) for n in (self.root, *self._nodes_below(self.root))}
+        for node, specs in event.levels:
+            if id(node) in live_ids:
+                self._merge(node, specs)
+        if cursor is not None and id(cursor) in live_ids:
+            self._put_cursor(cursor, row)
+
+    def _merge(self, node: TreeNode[NodeData], specs: list[ChildSpec]) -> None:
+        existing = {node_key(child.data): child for child in node.children}
+        for position, spec in enumerate(specs):
+            child = existing.pop(node_key(spec.data), None)
+            if child is None:
+                before = position if position < len(node.children) else None
+                node.add(spec.label, spec.data, before=before, allow_expand=spec.expandable)
+                continue
+            child.set_label(spec.label)
+            if child.data is not None and spec.data.session is not None:
+                child.data.session = spec.data.session
+            if spec.expandable and not child.allow_expand:
+                child.allow_expand = True
+
+    def _cursor_row(self) -> int:
+        """The cursor's row on screen (its line less the scroll)."""
+        return self.cursor_line - int(self.scroll_offset.y) if self.cursor_line >= 0 else 0
+
+    def _put_cursor(self, node: TreeNode[NodeData], row: int) -> None:
+        self._tree_lines  # noqa: B018 - lays the lines out now, so the node's line is current
+        self.cursor_line = node.line
+        self.scroll_to(y=max(0, node.line - row), animate=False, immediate=True)
 
     def _add_specs(self, node: TreeNode[NodeData], specs: list[ChildSpec]) -> None:
         for spec in specs:

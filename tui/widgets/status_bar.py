@@ -54,7 +54,7 @@ class StatusBar(Horizontal):
     def on_mount(self) -> None:
         if self.context is None or not self.context.is_live:
             return
-        for name in ("stats", "activity", "pending_rules", "index_problem"):
+        for name in ("stats", "activity", "pending_rules", "index_problem", "live_status"):
             self.context.watch(self, name, self._repaint)
 
     def _repaint(self, _value: object = None) -> None:
@@ -69,6 +69,10 @@ class StatusBar(Horizontal):
                 text.append(f" · updated {ago(stats.last_indexed, context.now())}")
             else:
                 text.append(" · never updated")
+        live = context.value("live_status")
+        if live:
+            text.append(" · ")
+            text.append(live, style="bold" if live.startswith("live off") else "")
         pending = context.value("pending_rules")
         if pending:
             text.append(f" · {plural(pending, 'rule')} to review (F5)", style="bold")
