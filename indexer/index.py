@@ -14,7 +14,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterator, TypeVar
 
-from indexer.config import SourceRoots
+from indexer.archive import ArchiveError, Restored, archive_dir_for, archive_size, restore_log
+from indexer.config import SourceRoots, load_archive_setting
 from indexer.ingest import IndexBusyError, IndexLock, IndexSummary, ProgressCallback, update_index
 from indexer.ingest.outcome import RunOutcome, read_outcome, record_outcome
 from indexer.ingest.failures import FailedFile, failed_files
@@ -101,11 +102,14 @@ class Index:
         should_stop: Callable[[], bool] | None = None,
         now: float | None = None,
         where: str = "",
+        archive: bool | None = None,
     ) -> IndexSummary:
         """Index what is new under ``roots``. Raises ``IndexBusyError`` if another run holds the
-        lock. How the run ended is left beside the index (``last_run``), for runs nobody watches."""
+        lock. How the run ended is left beside the index (``last_run``), for runs nobody watches.
+        ``archive``: keep compressed copies of the logs (``indexer.archive``); None: as the
+        config file says (on by default)."""
         try:
-            summary = self._update(roots, progress, should_stop, now)
+            summary = self._update(roots, progress, should_stop, now, archive)
         except IndexBusyError:
             raise  # the run holding the lock records its own outcome
         except IndexError_ as exc:
@@ -117,8 +121,30 @@ class Index:
 
     @_told_truthfully
     def _update(self, roots: SourceRoots, progress: ProgressCallback | None,
-                should_stop: Callable[[], bool] | None, now: float | None) -> IndexSummary:
-        return update_index(self.conn, self.path, roots, progress=progress, should_stop=should_stop, now=now)
+                should_stop: Callable[[], bool] | None, now: float | None, archive: bool | None) -> IndexSummary:
+        setting = load_archive_setting()
+        enabled = setting.enabled if archive is None else archive
+        summary = update_index(self.conn, self.path, roots, progress=progress, should_stop=should_stop, now=now,
+                               archive_dir=self.archive_dir if enabled else None)
+        if archive is None and setting.problem:
+            summary.problems.append(setting.problem)
+        size = archive_size(self.archive_dir)
+        summary.archive_files, summary.archive_bytes = size.files, size.bytes
+        return summary
+
+    # -- the archive --------------------------------------------------------------
+    @property
+    def archive_dir(self) -> Path:
+        """Where the logs' compressed copies are kept: ``archive/`` beside the index."""
+        return archive_dir_for(self.path)
+
+    def restore(self, session: Session, *, to: str | None = None, force: bool = False) -> Restored:
+        """Write a session's log back from the archive, byte for byte (to its original path, or
+        ``to``). Raises ``ArchiveError`` (``RestoreRefused`` for a different file in the way)."""
+        paths = self._log_paths(session)
+        if not paths:
+            raise ArchiveError(f"session {session.session_id} has no log file in the index")
+        return restore_log(self.archive_dir, paths[0], to=to, force=force)
 
     def last_run(self) -> RunOutcome | None:
         """How the last index run over this index ended (any process: the app, a hook, the CLI)."""
@@ -140,6 +166,10 @@ class Index:
                 remove_index_files(self.path)
         except OSError as exc:
             raise diagnose(self.path, exc) from exc
+
+    @_told_truthfully
+    def _log_paths(self, session: Session) -> list[str]:
+        return [r[0] for r in self.conn.execute("SELECT path FROM files WHERE session_rowid = ? ORDER BY id", (session.id,))]
 
     # -- searching --------------------------------------------------------------
     @_told_truthfully

@@ -45,6 +45,12 @@ class Session:
     branched_from: str | None = None
     resume_cwd: str | None = None  # the folder to resume from when the session moved there
     parent_missing: bool = False  # a subagent whose parent is not in the index: listed at the top
+    archived: bool = False  # the archive holds a copy of its log (``indexer.archive``)
+
+    @property
+    def archived_only(self) -> bool:
+        """The log is gone and only the archived copy is left (``threadback restore`` brings it back)."""
+        return self.source_missing and self.archived
 
 
 @dataclass(frozen=True, slots=True)

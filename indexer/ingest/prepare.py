@@ -14,6 +14,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from indexer.archive import archive_read_bytes
 from indexer.ingest.sanitise import sanitise_message, sanitise_meta, storable_path
 from indexer.ingest.side import SideWriter
 from indexer.sources import PARSERS, is_whole_document
@@ -52,6 +53,7 @@ class FileJob:
     ctime_ns: int = 0
     from_start: bool = False  # read it whole even if it only seems to have grown
     key: str = ""  # ``path`` as stored in the index and shown (see ``storable_path``)
+    archive_root: str = ""  # where the file's archived copy is kept; "" when the archive is off
 
     def __post_init__(self) -> None:
         if not self.key:
@@ -79,6 +81,8 @@ class PreparedFile:
     problem: str | None = None  # could not read or parse: nothing else is set
     first_line: int = 1  # the line reading started at, for ``path:line: reason``
     bad_lines: str | None = None
+    archived: bool = False  # the archive holds the file up to ``consumed``
+    archive_problem: str | None = None
 
 
 def is_one_json_document(data: bytes) -> bool:
@@ -160,6 +164,7 @@ def prepare_file(job: FileJob, now: float, *, from_start: bool = False) -> Prepa
     if parsed.restart and out.append:
         # The new lines change what earlier ones mean (a Pi branch switch, a retraction).
         return prepare_file(job, now, from_start=True)
+    _keep_archive_copy(out, data[: consumed - start])
     state["_lines"] = first_line_no - 1 + (complete.count(b"\n") if not whole else 0)
     if parsed.bad_lines:
         where = f" (first at line {parsed.first_bad_line})" if parsed.first_bad_line else ""
@@ -176,6 +181,14 @@ def prepare_file(job: FileJob, now: float, *, from_start: bool = False) -> Prepa
         out.rows.append(row)
         out.grams.append(grams)
     return out
+
+
+def _keep_archive_copy(out: PreparedFile, read: bytes) -> None:
+    """The bytes just read, added to the file's archived copy (``indexer.archive``)."""
+    job = out.job
+    if job.archive_root:
+        outcome = archive_read_bytes(Path(job.archive_root), job.key, job.path, out.start, read)
+        out.archived, out.archive_problem = outcome.archived, outcome.problem
 
 
 def prepare_safely(job: FileJob, now: float) -> PreparedFile:

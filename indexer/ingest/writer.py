@@ -16,6 +16,7 @@ from typing import Callable
 
 from indexer.config import SourceRoots
 from indexer.ingest import failures
+from indexer.ingest.archive_backfill import backfill_archive
 from indexer.ingest.discover import discover, resolved_roots
 from indexer.ingest.prepare import FileJob, PreparedFile
 from indexer.ingest.progress import IndexProgress, IndexSummary, ProgressCallback
@@ -33,8 +34,10 @@ from indexer.textfold import index_form
 class Ingester:
     """One index run over a connection. Not thread-safe; one per run."""
 
-    def __init__(self, conn: sqlite3.Connection, db_path: Path, now: float | None = None, *, one_process: bool = False):
+    def __init__(self, conn: sqlite3.Connection, db_path: Path, now: float | None = None, *, one_process: bool = False,
+                 archive_dir: Path | None = None):
         self.conn = conn
+        self.archive_dir = archive_dir  # where log copies are kept (indexer.archive); None: off
         self.one_process = one_process  # no helper process (after one died)
         self.db_path = Path(db_path)
         self.now = now if now is not None else time.time()
@@ -113,6 +116,8 @@ class Ingester:
             self._write_all(stream, roots, known, found, prog, touched, progress, should_stop)
         finally:
             stream.close()
+        if self.archive_dir and not self.summary.stopped:
+            backfill_archive(conn, self.archive_dir, self.summary.problems, should_stop)
         if progress:
             progress(prog)
         self.summary.files_failing = failures.failing_count(conn)
@@ -208,7 +213,8 @@ class Ingester:
         if row and row.session_rowid is not None:
             load_meta(self.conn, row.session_rowid, meta)
         return FileJob(agent, path, st.st_size, st.st_mtime, st.st_mtime_ns, st.st_ino, row, meta,
-                       ctime_ns=st.st_ctime_ns, from_start=from_start)
+                       ctime_ns=st.st_ctime_ns, from_start=from_start,
+                       archive_root=str(self.archive_dir) if self.archive_dir else "")
 
     def _store_one(self, prepared: PreparedFile, touched: set[int]) -> None:
         """Store one file inside a savepoint: what one file raises rolls back that file only,
@@ -266,12 +272,13 @@ class Ingester:
         if meta.session_id and (prepared.rows or session_rowid is not None):
             session_rowid = upsert_session(self.conn, job.agent, job.key, meta)
             file_id = self._upsert_file(prepared, session_rowid)
+            self._note_archive(prepared, file_id)
             added = self._insert_messages(session_rowid, file_id, prepared)
             self._refresh_session_counts(session_rowid)
             touched.add(session_rowid)
             self.summary.messages_added += added
         else:
-            self._upsert_file(prepared, session_rowid)
+            self._note_archive(prepared, self._upsert_file(prepared, session_rowid))
             added = 0
         if added != removed:
             # Kept in meta so the status line need not count a million rows (see Index.stats).
@@ -307,6 +314,13 @@ class Ingester:
             (job.key, *values),
         )
         return int(cur.lastrowid)
+
+    def _note_archive(self, prepared: PreparedFile, file_id: int) -> None:
+        """Whether the archive holds this file (the "archived copy only" mark), and why not."""
+        if prepared.archive_problem:
+            self.summary.problems.append(prepared.archive_problem)
+        if prepared.job.archive_root:
+            self.conn.execute("UPDATE files SET archived = ? WHERE id = ?", (int(prepared.archived), file_id))
 
     def _insert_messages(self, session_rowid: int, file_id: int, prepared: PreparedFile) -> int:
         conn = self.conn

@@ -89,6 +89,7 @@ SESSION_COLUMNS = (
     " s.project_name, s.git_branch, s.model, s.title, s.start_ts, s.end_ts, s.message_count,"
     " s.branched_from, s.resume_cwd,"
     " coalesce((SELECT min(f.missing) FROM files f WHERE f.session_rowid = s.id), 0) AS missing,"
+    " coalesce((SELECT min(f.archived) FROM files f WHERE f.session_rowid = s.id), 0) AS archived,"
     f" (s.parent_session_id IS NOT NULL AND {_PARENT_NOT_INDEXED}) AS parent_missing"
 )
 
@@ -112,6 +113,7 @@ def session_from_row(r: sqlite3.Row) -> Session:
         branched_from=r["branched_from"],
         resume_cwd=r["resume_cwd"],
         parent_missing=bool(r["parent_missing"]),
+        archived=bool(r["archived"]),
     )
 
 

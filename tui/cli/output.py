@@ -59,6 +59,8 @@ def session_json(s: Session) -> dict:
         "message_count": s.message_count,
         "source_path": s.source_path,
         "source_missing": s.source_missing,
+        "archived": s.archived,
+        "archived_only": s.archived_only,
         "resume_cwd": s.resume_cwd,
     }
 
@@ -166,6 +168,8 @@ def index_run_json(db: str, summary: IndexSummary, stats: IndexStats) -> dict:
         "messages": stats.messages,
         "problems": summary.problems,
         "files_failing": summary.files_failing,
+        "archive_files": summary.archive_files,
+        "archive_bytes": summary.archive_bytes,
     }
 
 

@@ -70,7 +70,9 @@ class TranscriptScreen(ReportsWorkerErrors, Screen):
             bits.append(f"subagent of {s.parent_session_id[:12]}")
         if s.branched_from:
             bits.append(f"branched from {s.branched_from[:12]}")
-        if s.source_missing:
+        if s.archived_only:
+            bits.append("log file deleted, archived copy only")
+        elif s.source_missing:
             bits.append("log file deleted")
         text.append_text(log_text(" · ".join(bits), style="dim"))
         return text
