@@ -3,9 +3,9 @@ agent's own cleanup and can be written back (``restore_log``) so the session res
 
 from indexer.archive.manifest import ArchiveError, ArchiveSize, archive_dir_for, archive_size
 from indexer.archive.restore import Restored, RestoreRefused, restore_log
-from indexer.archive.writer import ArchiveOutcome, archive_read_bytes
+from indexer.archive.writer import ArchiveOutcome, archive_read_bytes, start_archiving
 
 __all__ = [
     "ArchiveError", "ArchiveOutcome", "ArchiveSize", "RestoreRefused", "Restored",
-    "archive_dir_for", "archive_read_bytes", "archive_size", "restore_log",
+    "archive_dir_for", "archive_read_bytes", "start_archiving", "archive_size", "restore_log",
 ]

@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -97,10 +96,10 @@ def save_manifest(manifest_file: Path, manifest: Manifest) -> None:
         "generation": manifest.generation,
         "frames": [[f.raw_length, f.compressed_length, f.digest] for f in manifest.frames],
     }).encode("ascii")
-    manifest_file.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{manifest_file.name}.", suffix=".tmp", dir=manifest_file.parent)
+    # One index run writes the archive at a time (the index lock): a fixed temp name will do.
+    tmp = manifest_file.with_name(f".{manifest_file.name}.tmp")
     try:
-        with os.fdopen(fd, "wb") as fh:
+        with open(tmp, "wb") as fh:
             fh.write(body)
         os.replace(tmp, manifest_file)
     except BaseException:

@@ -10,7 +10,8 @@ its archive starts a new generation.
 
 from __future__ import annotations
 
-import os
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +34,8 @@ COMPACT_AFTER_FRAMES = 32  # small appended frames compress poorly: recompress t
 COMPACT_MAX_BYTES = 64 * 1024 * 1024  # above this a log keeps its frames (recompressing costs too much)
 
 _compressor: zstandard.ZstdCompressor | None = None
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
 
 
 def _compress(data: bytes) -> bytes:
@@ -48,15 +51,26 @@ class ArchiveOutcome:
     problem: str | None = None  # why not, for the run's problems
 
 
-def archive_read_bytes(root: Path, key: str, path: str, start: int, data: bytes) -> ArchiveOutcome:
+def archive_read_bytes(root: Path, key: str, path: str, start: int, data: bytes | memoryview) -> ArchiveOutcome:
     """Record that the log ``path`` (stored as ``key``) holds ``data`` at offset ``start``.
     Never raises: an archive that cannot be written costs the archive, not the index run."""
     try:
         _archive(Path(root), key, path, start, data)
         return ArchiveOutcome(True)
-    except (OSError, ArchiveError, zstandard.ZstdError) as exc:
+    except (OSError, ArchiveError, zstandard.ZstdError, MemoryError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         return ArchiveOutcome(False, f"{key}: archive copy not updated ({reason})")
+
+
+def start_archiving(root: Path, key: str, path: str, start: int, data: bytes | memoryview) -> Future[ArchiveOutcome]:
+    """``archive_read_bytes`` on a thread of its own: zstd and file writes release the GIL, so the
+    copy is made while the caller parses the same bytes (``bench/archive_cost.py``). One
+    thread: copies are made in order, one log at a time."""
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="archive")
+    return _pool.submit(archive_read_bytes, root, key, path, start, data)
 
 
 def _archive(root: Path, key: str, path: str, start: int, data: bytes) -> None:
@@ -129,20 +143,27 @@ def _append(manifest_file: Path, manifest: Manifest, new: bytes) -> None:
 
 
 def _new_generation(manifest_file: Path, old: Manifest | None, path: str, data: bytes) -> None:
-    """A fresh copy of the whole log, in place before the manifest points at it; then the old
-    generations go."""
-    generation = (old.generation + 1) if old is not None else _next_free_generation(manifest_file)
+    """A fresh copy of the whole log, complete before the manifest points at it (no manifest
+    names this generation yet, so it is written in place); then the old generation goes.
+    Few file operations: a cold index run makes one copy per log."""
+    if old is not None:
+        generation = old.generation + 1
+    elif manifest_file.exists():  # a damaged manifest: keep clear of whatever it pointed at
+        generation = _next_free_generation(manifest_file)
+    else:
+        generation = 0
     target = data_path(manifest_file, generation)
-    target.parent.mkdir(parents=True, exist_ok=True)
     frame = _compress(data)
-    tmp = target.with_name(target.name + ".tmp")
-    with open(tmp, "wb") as fh:
+    try:
+        fh = open(target, "wb")
+    except FileNotFoundError:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fh = open(target, "wb")
+    with fh:
         fh.write(frame)
-    os.replace(tmp, target)
     save_manifest(manifest_file, Manifest(path, generation, [Frame(len(data), len(frame), digest(data))]))
-    for stale in manifest_file.parent.glob(f"{manifest_file.stem}.*.zst"):
-        if stale != target:
-            stale.unlink(missing_ok=True)
+    if old is not None:
+        data_path(manifest_file, old.generation).unlink(missing_ok=True)
 
 
 def _next_free_generation(manifest_file: Path) -> int:

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from indexer.archive import archive_read_bytes
+from indexer.archive import ArchiveOutcome, start_archiving
 from indexer.ingest.sanitise import sanitise_message, sanitise_meta, storable_path
 from indexer.ingest.side import SideWriter
 from indexer.sources import PARSERS, is_whole_document
@@ -160,11 +161,12 @@ def prepare_file(job: FileJob, now: float, *, from_start: bool = False) -> Prepa
     meta = job.meta
     if not out.append:
         meta.session_id = None  # let the parser name it from the file again
+    archiving = _start_archive_copy(out, memoryview(data)[: consumed - start])
     parsed = PARSERS[job.agent].parse(p, complete, first_line_no, state, meta)
+    _finish_archive_copy(out, archiving)
     if parsed.restart and out.append:
         # The new lines change what earlier ones mean (a Pi branch switch, a retraction).
         return prepare_file(job, now, from_start=True)
-    _keep_archive_copy(out, data[: consumed - start])
     state["_lines"] = first_line_no - 1 + (complete.count(b"\n") if not whole else 0)
     if parsed.bad_lines:
         where = f" (first at line {parsed.first_bad_line})" if parsed.first_bad_line else ""
@@ -183,11 +185,16 @@ def prepare_file(job: FileJob, now: float, *, from_start: bool = False) -> Prepa
     return out
 
 
-def _keep_archive_copy(out: PreparedFile, read: bytes) -> None:
-    """The bytes just read, added to the file's archived copy (``indexer.archive``)."""
+def _start_archive_copy(out: PreparedFile, read: memoryview) -> Future[ArchiveOutcome] | None:
+    """The bytes just read, added to the file's archived copy (``indexer.archive``) on a
+    thread while they are parsed here."""
     job = out.job
-    if job.archive_root:
-        outcome = archive_read_bytes(Path(job.archive_root), job.key, job.path, out.start, read)
+    return start_archiving(Path(job.archive_root), job.key, job.path, out.start, read) if job.archive_root else None
+
+
+def _finish_archive_copy(out: PreparedFile, archiving: Future[ArchiveOutcome] | None) -> None:
+    if archiving is not None:
+        outcome = archiving.result()
         out.archived, out.archive_problem = outcome.archived, outcome.problem
 
 
