@@ -29,6 +29,7 @@ from indexer.store.connection import BUSY_TIMEOUT_MS, connect, remove_index_file
 from indexer.store.errors import IndexError_
 from indexer.store.health import diagnose
 from indexer.store.models import fetch_context
+from indexer.store.touched import FileTouches, paths_touched_by, touches_of_file
 
 __all__ = ["AmbiguousSessionError", "Index", "IndexStats", "ProjectSummary"]
 
@@ -170,6 +171,18 @@ class Index:
     @_told_truthfully
     def _log_paths(self, session: Session) -> list[str]:
         return [r[0] for r in self.conn.execute("SELECT path FROM files WHERE session_rowid = ? ORDER BY id", (session.id,))]
+
+    # -- files touched by tool calls ------------------------------------------------
+    @_told_truthfully
+    def files_touched(self, path: str, *, cwd: str | None = None) -> list[FileTouches]:
+        """Sessions whose tool calls touched ``path``, newest first: a relative path is taken
+        against ``cwd`` first, then as a suffix (``src/app.py``)."""
+        return touches_of_file(self.conn, path, cwd)
+
+    @_told_truthfully
+    def paths_touched(self, session: Session) -> list[tuple[str, tuple[str, ...]]]:
+        """Every file ``session`` touched, with the kinds of touch."""
+        return paths_touched_by(self.conn, session.id)
 
     # -- searching --------------------------------------------------------------
     @_told_truthfully

@@ -20,6 +20,7 @@ from indexer.ingest.sanitise import sanitise_message, sanitise_meta, storable_pa
 from indexer.ingest.side import SideWriter
 from indexer.sources import PARSERS, is_whole_document
 from indexer.sources.base import ParsedMessage, SessionMeta, load_whole_json
+from indexer.sources.touched import touches_in
 from indexer.store.models import FileRow, MessageRow
 from indexer.store.packing import pack
 from indexer.store.side_file import cjk_bigrams
@@ -83,6 +84,7 @@ class PreparedFile:
     first_line: int = 1  # the line reading started at, for ``path:line: reason``
     bad_lines: str | None = None
     archived: bool = False  # the archive holds the file up to ``consumed``
+    touches: list[tuple[str, str, float | None, int]] = field(default_factory=list)  # files its tool calls touched
     archive_problem: str | None = None
 
 
@@ -175,6 +177,7 @@ def prepare_file(job: FileJob, now: float, *, from_start: bool = False) -> Prepa
         note = (f"{shown}:{parsed.first_non_utf8_line}: {parsed.non_utf8_lines} line(s) hold bytes that are"
                 " not UTF-8; read with replacement characters")
         out.bad_lines = f"{out.bad_lines}\n{note}" if out.bad_lines else note
+    out.touches = touches_in(parsed.messages, meta.project_path)
     sanitise_meta(meta)
     out.state, out.meta = state, meta
     for m in parsed.messages:

@@ -26,6 +26,7 @@ from indexer.ingest.session_rows import load_meta, upsert_session
 from indexer.ingest.side import ensure_paired
 from indexer.ingest.stream import PreparedStream
 from indexer.sources.base import SessionMeta
+from indexer.storable import storable
 from indexer.store.models import FileRow
 from indexer.store.side_file import IN_MAIN, IN_SIDE, next_message_id
 from indexer.textfold import index_form
@@ -274,6 +275,7 @@ class Ingester:
             file_id = self._upsert_file(prepared, session_rowid)
             self._note_archive(prepared, file_id)
             added = self._insert_messages(session_rowid, file_id, prepared)
+            self._insert_touches(session_rowid, file_id, prepared)
             self._refresh_session_counts(session_rowid)
             touched.add(session_rowid)
             self.summary.messages_added += added
@@ -314,6 +316,14 @@ class Ingester:
             (job.key, *values),
         )
         return int(cur.lastrowid)
+
+    def _insert_touches(self, session_rowid: int, file_id: int, prepared: PreparedFile) -> None:
+        """The files its tool calls touched (``indexer.sources.touched``), for ``threadback files``."""
+        if prepared.touches:
+            self.conn.executemany(
+                "INSERT INTO files_touched(session_rowid, file_id, path, name, kind, ts, calls) VALUES (?,?,?,?,?,?,?)",
+                [(session_rowid, file_id, storable(path), storable(path.rsplit("/", 1)[-1]), kind, ts, calls)
+                 for path, kind, ts, calls in prepared.touches])
 
     def _note_archive(self, prepared: PreparedFile, file_id: int) -> None:
         """Whether the archive holds this file (the "archived copy only" mark), and why not."""
@@ -361,6 +371,7 @@ class Ingester:
             # fts holds the folded text (indexer.textfold): delete exactly what was inserted.
             self._file_fts_drops.append((r["id"], index_form(r["text"]) or r["text"]))
         removed = conn.execute("DELETE FROM messages WHERE file_id = ?", (row.id,)).rowcount
+        conn.execute("DELETE FROM files_touched WHERE file_id = ?", (row.id,))
         if row.session_rowid is not None:
             self._next_ordinal.pop(row.session_rowid, None)
         return removed

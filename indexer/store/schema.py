@@ -122,7 +122,8 @@ CREATE TABLE IF NOT EXISTS files_touched (
     path          TEXT NOT NULL,  -- absolute, normalised (indexer.files.paths)
     name          TEXT NOT NULL,  -- its last part: a suffix lookup ("src/app.py") starts here
     kind          TEXT NOT NULL,  -- read, edit, write, delete or shell
-    ts            REAL
+    ts            REAL,           -- the latest such touch in what was read
+    calls         INTEGER NOT NULL DEFAULT 1  -- tool calls that touched it so (in what was read)
 );
 CREATE INDEX IF NOT EXISTS files_touched_by_path ON files_touched (path);
 CREATE INDEX IF NOT EXISTS files_touched_by_name ON files_touched (name);

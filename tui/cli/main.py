@@ -30,7 +30,7 @@ def _version() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from tui.cli import agents, archive, index, memory, rules
+    from tui.cli import agents, archive, files, index, memory, rules
     from tui.cli.options import add_global_options
 
     parser = argparse.ArgumentParser(
@@ -40,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"threadback {_version()}")
     add_global_options(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for group in (index, archive, memory, rules, agents):
+    for group in (index, archive, files, memory, rules, agents):
         group.register(sub)
     return parser
 
