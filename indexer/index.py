@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterator, TypeVar
 
-from indexer.archive import ArchiveError, Restored, archive_dir_for, archive_size, restore_log
+from indexer.archive import ArchiveError, Restored, archive_dir_for, archive_size_cached, restore_log
 from indexer.config import SourceRoots, load_archive_setting
 from indexer.ingest import IndexBusyError, IndexLock, IndexSummary, ProgressCallback, update_index
 from indexer.ingest.outcome import RunOutcome, read_outcome, record_outcome
@@ -129,7 +129,7 @@ class Index:
                                archive_dir=self.archive_dir if enabled else None)
         if archive is None and setting.problem:
             summary.problems.append(setting.problem)
-        size = archive_size(self.archive_dir)
+        size = archive_size_cached(self.archive_dir, refresh=bool(summary.files_changed or summary.files_missing))
         summary.archive_files, summary.archive_bytes = size.files, size.bytes
         return summary
 

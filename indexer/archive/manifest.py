@@ -138,3 +138,24 @@ def archive_size(root: Path) -> ArchiveSize:
             elif entry.name.endswith(".json"):
                 files += 1
     return ArchiveSize(files, size)
+
+
+def archive_size_cached(root: Path, *, refresh: bool) -> ArchiveSize:
+    """``archive_size``, remembered in ``<archive>/size.json`` so a run that changed nothing
+    (50,000 logs: 50,000 stats) reads one small file instead; ``refresh`` walks again."""
+    cache = Path(root) / "size.json"
+    if not refresh:
+        try:
+            data = json.loads(cache.read_bytes())
+            return ArchiveSize(int(data["files"]), int(data["bytes"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+    size = archive_size(root)
+    if size.files:
+        try:
+            tmp = cache.with_name(".size.json.tmp")
+            tmp.write_text(json.dumps({"files": size.files, "bytes": size.bytes}), encoding="ascii")
+            os.replace(tmp, cache)
+        except OSError:
+            pass  # a read-only archive: walked again next time
+    return size

@@ -199,15 +199,22 @@ def touches_in(messages: list, cwd: str | None) -> list[tuple[str, str, float | 
     latest: dict[tuple[str, str], float | None] = {}
     calls: dict[tuple[str, str], int] = {}
     for m in messages:
-        if m.kind != "tool_call" or not m.detail:
+        if m.kind != "tool_call":
             continue
-        try:
-            args = json.loads(m.detail)
-        except (ValueError, RecursionError):
-            continue
-        for touch in touches_of(m.tool_name, args, cwd):
+        for touch in paths_in_call(m.tool_name, m.detail, cwd):
             key = (touch.path, touch.kind)
             calls[key] = calls.get(key, 0) + 1
             if key not in latest or (m.ts is not None and (latest[key] is None or m.ts > latest[key])):
                 latest[key] = m.ts
     return [(path, kind, ts, calls[(path, kind)]) for (path, kind), ts in latest.items()]
+
+
+def paths_in_call(tool_name: str | None, detail: str | None, cwd: str | None) -> list[Touch]:
+    """The files one stored tool call touched (its arguments as JSON), for the app's per-file view."""
+    if not detail:
+        return []
+    try:
+        args = json.loads(detail)
+    except (ValueError, RecursionError):
+        return []
+    return touches_of(tool_name, args, cwd)
