@@ -153,3 +153,21 @@ def test_the_cli_restores_and_a_damaged_archive_is_one_clear_line(tmp_path):
     assert done.returncode == 4 and "damaged" in assert_one_line_no_traceback(done)
     assert not log.exists()  # nothing half-written
     assert archive_size(tmp_path / "archive").files == 1
+
+
+def test_a_damaged_manifest_is_one_clear_line_and_a_new_copy_replaces_it(tmp_path):
+    db, root = tmp_path / "i.sqlite3", tmp_path / "logs"
+    log = claude_session(root, "s1", "demo", ["one", "two"])
+    index_logs(db, root)
+    mf = manifest_path(tmp_path / "archive", str(log))
+    mf.write_text("{not json", encoding="utf-8")
+    log.unlink()
+    done = threadback("--db", str(db), "restore", "s1")
+    assert done.returncode == 4 and "manifest is damaged" in assert_one_line_no_traceback(done)
+    # The log comes back by other means and is indexed again: the archive starts a fresh copy.
+    claude_session(root, "s1", "demo", ["one", "two", "three"])
+    index_logs(db, root)
+    expected = log.read_bytes()
+    log.unlink()
+    restore(db, "s1")
+    assert log.read_bytes() == expected

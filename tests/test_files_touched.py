@@ -106,3 +106,15 @@ def test_a_rewritten_log_replaces_its_touches(shop):
         index.update(only_roots({"claude-code": [root]}), now=FIXED_NOW)
         assert [t.session.session_id for t in index.files_touched("src/app.py")] == ["older"]
         assert [t.kinds for t in index.files_touched("src/other.py")] == [("write",)]
+
+
+def test_each_agents_real_logs_name_their_files(corpus_index):
+    """The shared corpus: Codex shell calls (with a workdir, and apply_patch in a here-document)
+    and Pi's read/edit tools."""
+    read = corpus_index.files_touched("LM Studio configuration.md")
+    assert [(t.session.agent, t.path, t.kinds) for t in read] == [
+        ("codex", "/home/user/projects/temp/chatbot-ui/LM Studio configuration.md", ("read",))]
+    patched = corpus_index.files_touched("components/chat/chat-helpers/index.ts")
+    assert patched and {t.session.agent for t in patched} == {"codex"} and all("edit" in t.kinds for t in patched)
+    edited = corpus_index.files_touched("/Users/badlogic/workspaces/pi-mono/packages/coding-agent/src/main.ts")
+    assert {(t.session.agent, t.kinds) for t in edited} >= {("pi", ("edit",))}

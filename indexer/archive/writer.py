@@ -146,9 +146,10 @@ def _new_generation(manifest_file: Path, old: Manifest | None, path: str, data: 
     """A fresh copy of the whole log, complete before the manifest points at it (no manifest
     names this generation yet, so it is written in place); then the old generation goes.
     Few file operations: a cold index run makes one copy per log."""
+    replacing_damaged = old is None and manifest_file.exists()
     if old is not None:
         generation = old.generation + 1
-    elif manifest_file.exists():  # a damaged manifest: keep clear of whatever it pointed at
+    elif replacing_damaged:  # keep clear of whatever the damaged manifest pointed at
         generation = _next_free_generation(manifest_file)
     else:
         generation = 0
@@ -164,6 +165,10 @@ def _new_generation(manifest_file: Path, old: Manifest | None, path: str, data: 
     save_manifest(manifest_file, Manifest(path, generation, [Frame(len(data), len(frame), digest(data))]))
     if old is not None:
         data_path(manifest_file, old.generation).unlink(missing_ok=True)
+    elif replacing_damaged:
+        for stale in manifest_file.parent.glob(f"{manifest_file.stem}.*.zst"):
+            if stale != target:
+                stale.unlink(missing_ok=True)
 
 
 def _next_free_generation(manifest_file: Path) -> int:
