@@ -19,7 +19,7 @@ from indexer.config import SourceRoots, load_archive_setting
 from indexer.ingest import IndexBusyError, IndexLock, IndexSummary, ProgressCallback, update_index
 from indexer.ingest.outcome import RunOutcome, read_outcome, record_outcome
 from indexer.ingest.failures import FailedFile, failed_files
-from indexer.models import Message, Session
+from indexer.models import FileTouches, Message, Session
 from indexer.project_scope import ProjectScope
 from indexer.search.fts import SearchResult, run_search
 from indexer.search.query import Query, QueryError, parse_query
@@ -29,7 +29,7 @@ from indexer.store.connection import BUSY_TIMEOUT_MS, connect, remove_index_file
 from indexer.store.errors import IndexError_
 from indexer.store.health import diagnose
 from indexer.store.models import fetch_context
-from indexer.store.touched import FileTouches, paths_touched_by, touches_of_file
+from indexer.store.touched import touches_of_file
 
 __all__ = ["AmbiguousSessionError", "Index", "IndexStats", "ProjectSummary"]
 
@@ -178,11 +178,6 @@ class Index:
         """Sessions whose tool calls touched ``path``, newest first: a relative path is taken
         against ``cwd`` first, then as a suffix (``src/app.py``)."""
         return touches_of_file(self.conn, path, cwd)
-
-    @_told_truthfully
-    def paths_touched(self, session: Session) -> list[tuple[str, tuple[str, ...]]]:
-        """Every file ``session`` touched, with the kinds of touch."""
-        return paths_touched_by(self.conn, session.id)
 
     # -- searching --------------------------------------------------------------
     @_told_truthfully

@@ -82,3 +82,15 @@ class Hit:
     context_before: tuple[Message, ...] = field(default=())
     context_after: tuple[Message, ...] = field(default=())
     parent: Session | None = None  # a subagent's parent session: the one a resume command opens
+
+
+@dataclass(frozen=True, slots=True)
+class FileTouches:
+    """One session's touches of one file (``threadback files``): how (read, edit, write,
+    delete, shell), in how many tool calls, and when last."""
+
+    session: Session
+    path: str
+    kinds: tuple[str, ...]
+    count: int
+    last_ts: float | None

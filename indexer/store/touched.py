@@ -4,23 +4,11 @@ from __future__ import annotations
 
 import posixpath
 import sqlite3
-from dataclasses import dataclass
 
-from indexer.models import Session
+from indexer.models import FileTouches
 from indexer.store.models import sessions_by_rowid
 
 MAX_SESSIONS = 500
-
-
-@dataclass(frozen=True)
-class FileTouches:
-    """One session's touches of one file: how (read, edit...), how often, and when last."""
-
-    session: Session
-    path: str
-    kinds: tuple[str, ...]
-    count: int  # tool calls that touched it
-    last_ts: float | None
 
 
 def _like_escape(value: str) -> str:
@@ -72,11 +60,3 @@ def _query(conn: sqlite3.Connection, wanted: str, exact: bool, limit: int) -> li
                         r[3], r[4])
             for r in rows if r[0] in sessions]
 
-
-def paths_touched_by(conn: sqlite3.Connection, session_rowid: int) -> list[tuple[str, tuple[str, ...]]]:
-    """Every file a session touched, with how: for the transcript's per-file view."""
-    rows = conn.execute(
-        "SELECT path, group_concat(DISTINCT kind) FROM files_touched WHERE session_rowid = ? GROUP BY path ORDER BY path",
-        (session_rowid,),
-    ).fetchall()
-    return [(r[0], tuple(sorted(set(r[1].split(","))))) for r in rows]

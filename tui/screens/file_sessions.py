@@ -20,7 +20,7 @@ from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from indexer import Session
-from indexer.store.touched import FileTouches
+from indexer.models import FileTouches
 from tui.app_context import AppContext
 from tui.display.humanize_time import clock
 from tui.display.log_text import log_text, one_line
