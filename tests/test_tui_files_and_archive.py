@@ -3,6 +3,8 @@ its file) and the "archived copy only" mark in the sessions tree (issue 17)."""
 
 from __future__ import annotations
 
+import pytest
+
 from indexer import Index, only_roots
 from tui.screens.file_sessions import FileSessionsScreen
 from tui.screens.transcript import TranscriptScreen
@@ -10,27 +12,17 @@ from tui.widgets.message_list import MessageList
 
 from agent_logs import claude_session
 from conftest import FIXED_NOW
-from tui_fixtures import SIZE, app_for, settle
+from tui_fixtures import FILE_STATES, SIZE, _file_sessions, app_for, app_for_state, settle
 
 EDITING_SESSION = "pi:d703a1a9-1b7b-4fb1-b512-c9738b1fe617"  # edits packages/coding-agent/src/main.ts
 READING_SESSION = "ffae836b-9420-4060-ac13-7745215f90ff"  # reads it later
 MAIN_TS = "/Users/badlogic/workspaces/pi-mono/packages/coding-agent/src/main.ts"
 
 
-async def open_call_on_main_ts(pilot, app) -> None:
-    index = app.context.index
-    session = index.session(EDITING_SESSION)
-    call = next(m for m in index.messages(session) if m.kind == "tool_call" and m.text == "[edit] packages/coding-agent/src/main.ts")
-    app.open_transcript(session, call.id)
-    await settle(pilot)
-    await pilot.press("enter")
-    await settle(pilot)
-
-
 async def test_enter_on_a_tool_call_lists_the_sessions_that_touched_its_file(corpus_index_path):
     app = app_for(corpus_index_path)
     async with app.run_test(size=SIZE) as pilot:
-        await open_call_on_main_ts(pilot, app)
+        await _file_sessions(pilot)
         dialog = app.screen
         assert isinstance(dialog, FileSessionsScreen) and dialog.paths == [MAIN_TS]
         listed = list(dialog.sessions.values())
@@ -59,13 +51,10 @@ async def test_enter_on_a_call_that_touched_no_file_expands_it(corpus_index_path
         assert isinstance(app.screen, TranscriptScreen) and messages.current_index in messages.expanded
 
 
-def test_file_sessions_snapshot(snap_compare, corpus_index_path):
-    app = app_for(corpus_index_path)
-
-    async def run_before(pilot) -> None:
-        await open_call_on_main_ts(pilot, app)
-
-    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+@pytest.mark.parametrize("state", FILE_STATES, ids=[s.name for s in FILE_STATES])
+def test_screen(state, snap_compare, corpus_index_path, tmp_path):
+    app = app_for_state(state, corpus_index_path, tmp_path)
+    assert snap_compare(app, terminal_size=state.size, run_before=state.run_before)
 
 
 async def test_the_tree_marks_a_session_with_only_its_archived_copy_left(tmp_path):
