@@ -80,6 +80,8 @@ def test_sessions_that_touched_a_file_newest_first(shop):
         assert [t.session.session_id for t in index.files_touched("app.py", cwd="/w/other")] == ["elsewhere"]
         assert {t.session.session_id for t in index.files_touched("app.py")} == {"newer", "older", "elsewhere"}
         assert index.files_touched("pp.py") == []  # a suffix ends at a folder boundary
+        assert [t.session.session_id for t in index.files_touched("./src/../src/app.py", cwd="/elsewhere")] == [
+            "newer", "older"]  # not under the current folder: the normalised suffix
         assert index.files_touched("/w/shop/src/../src/app.py")[0].session.session_id == "newer"
 
 

@@ -31,17 +31,17 @@ def touches_of_file(conn: sqlite3.Connection, path: str, cwd: str | None = None,
     wanted = path.strip()
     if not wanted:
         return []
-    candidates = [wanted]
-    if cwd and not wanted.startswith("/"):
-        candidates.insert(0, posixpath.normpath(posixpath.join(cwd, wanted)))
-    elif wanted.startswith("/"):
-        candidates = [posixpath.normpath(wanted)]
-    for candidate in candidates:
-        exact = candidate != wanted or candidate.startswith("/")
-        found = _query(conn, candidate, exact, limit)
+    if wanted.startswith("/"):
+        absolute = posixpath.normpath(wanted)
+        return _query(conn, absolute, True, limit) or _query(conn, absolute, False, limit)
+    if cwd:
+        found = _query(conn, posixpath.normpath(posixpath.join(cwd, wanted)), True, limit)
         if found:
             return found
-    return _query(conn, posixpath.normpath(wanted), False, limit) if wanted.startswith("/") else []
+    suffix = posixpath.normpath(wanted)
+    while suffix.startswith("../"):
+        suffix = suffix[3:]
+    return _query(conn, suffix, False, limit) if suffix not in (".", "..") else []
 
 
 def _query(conn: sqlite3.Connection, wanted: str, exact: bool, limit: int) -> list[FileTouches]:
