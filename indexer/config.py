@@ -270,3 +270,29 @@ def resolve_memory_dir(
     """``resolve_memory_folder`` as (path, reason)."""
     folder = resolve_memory_folder(explicit, cwd, env)
     return folder.path, folder.reason
+
+
+# --- the archive of log files -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ArchiveSetting:
+    """``[archive] enabled = false`` in the config file turns the archive off (it is on by default).
+    A value that is not a boolean keeps it on, with ``problem`` saying why: losing logs is
+    worse than keeping a copy."""
+
+    enabled: bool = True
+    problem: str | None = None
+
+
+def load_archive_setting(config_file: Path | None = None) -> ArchiveSetting:
+    path = config_file or config_path()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        return ArchiveSetting(True, f"cannot read config {path}: {exc}; the archive stays on")
+    section = data.get("archive") or {}
+    value = section.get("enabled", True) if isinstance(section, dict) else True
+    if not isinstance(value, bool):
+        return ArchiveSetting(True, f"{path}: [archive] enabled must be true or false, not {value!r}; the archive stays on")
+    return ArchiveSetting(value)

@@ -14,12 +14,13 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterator, TypeVar
 
-from indexer.config import SourceRoots
+from indexer.archive import ArchiveError, Restored, archive_dir_for, archive_size_cached, restore_log
+from indexer.config import SourceRoots, load_archive_setting
 from indexer.ingest import IndexBusyError, IndexLock, IndexSummary, ProgressCallback, update_index
 from indexer.ingest.outcome import RunOutcome, read_outcome, record_outcome
 from indexer.ingest.failures import FailedFile, failed_files
 from indexer.activity import STRIP_DAYS, ActivityStrip
-from indexer.models import Message, Session
+from indexer.models import FileTouches, Message, Session
 from indexer.project_scope import ProjectScope
 from indexer.search.fts import SearchResult, run_search
 from indexer.search.query import Query, QueryError, parse_query
@@ -30,6 +31,7 @@ from indexer.store.connection import BUSY_TIMEOUT_MS, connect, remove_index_file
 from indexer.store.errors import IndexError_
 from indexer.store.health import diagnose
 from indexer.store.models import fetch_context
+from indexer.store.touched import touches_of_file
 
 __all__ = ["AmbiguousSessionError", "Index", "IndexStats", "ProjectSummary"]
 
@@ -104,12 +106,14 @@ class Index:
         now: float | None = None,
         where: str = "",
         only: list[str] | None = None,
+        archive: bool | None = None,
     ) -> IndexSummary:
         """Index what is new under ``roots`` (``only``: just these files, for live updates).
         Raises ``IndexBusyError`` if another run holds the lock. How the run ended is left
-        beside the index (``last_run``), for runs nobody watches."""
+        beside the index (``last_run``), for runs nobody watches. ``archive``: keep compressed
+        copies of the logs (``indexer.archive``); None: as the config file says (on by default)."""
         try:
-            summary = self._update(roots, progress, should_stop, now, only)
+            summary = self._update(roots, progress, should_stop, now, only, archive)
         except IndexBusyError:
             raise  # the run holding the lock records its own outcome
         except IndexError_ as exc:
@@ -122,9 +126,30 @@ class Index:
     @_told_truthfully
     def _update(self, roots: SourceRoots, progress: ProgressCallback | None,
                 should_stop: Callable[[], bool] | None, now: float | None,
-                only: list[str] | None = None) -> IndexSummary:
-        return update_index(self.conn, self.path, roots, progress=progress, should_stop=should_stop, now=now,
-                            only=only)
+                only: list[str] | None = None, archive: bool | None = None) -> IndexSummary:
+        setting = load_archive_setting()
+        enabled = setting.enabled if archive is None else archive
+        summary = update_index(self.conn, self.path, roots, progress=progress, should_stop=should_stop, now=now,
+                               only=only, archive_dir=self.archive_dir if enabled else None)
+        if archive is None and setting.problem:
+            summary.problems.append(setting.problem)
+        size = archive_size_cached(self.archive_dir, refresh=bool(summary.files_changed or summary.files_missing))
+        summary.archive_files, summary.archive_bytes = size.files, size.bytes
+        return summary
+
+    # -- the archive --------------------------------------------------------------
+    @property
+    def archive_dir(self) -> Path:
+        """Where the logs' compressed copies are kept: ``archive/`` beside the index."""
+        return archive_dir_for(self.path)
+
+    def restore(self, session: Session, *, to: str | None = None, force: bool = False) -> Restored:
+        """Write a session's log back from the archive, byte for byte (to its original path, or
+        ``to``). Raises ``ArchiveError`` (``RestoreRefused`` for a different file in the way)."""
+        paths = self._log_paths(session)
+        if not paths:
+            raise ArchiveError(f"session {session.session_id} has no log file in the index")
+        return restore_log(self.archive_dir, paths[0], to=to, force=force)
 
     def last_run(self) -> RunOutcome | None:
         """How the last index run over this index ended (any process: the app, a hook, the CLI)."""
@@ -146,6 +171,17 @@ class Index:
                 remove_index_files(self.path)
         except OSError as exc:
             raise diagnose(self.path, exc) from exc
+
+    @_told_truthfully
+    def _log_paths(self, session: Session) -> list[str]:
+        return [r[0] for r in self.conn.execute("SELECT path FROM files WHERE session_rowid = ? ORDER BY id", (session.id,))]
+
+    # -- files touched by tool calls ------------------------------------------------
+    @_told_truthfully
+    def files_touched(self, path: str, *, cwd: str | None = None) -> list[FileTouches]:
+        """Sessions whose tool calls touched ``path``, newest first: a relative path is taken
+        against ``cwd`` first, then as a suffix (``src/app.py``)."""
+        return touches_of_file(self.conn, path, cwd)
 
     # -- searching --------------------------------------------------------------
     @_told_truthfully

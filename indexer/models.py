@@ -64,6 +64,12 @@ class Session:
     parent_missing: bool = False  # a subagent whose parent is not in the index: listed at the top
     tokens: TokenUsage | None = None  # None: the log carries no usage, or it was not counted yet
     log_mtime: float | None = None  # when its log file last changed: "active" while it is recent
+    archived: bool = False  # the archive holds a copy of its log (``indexer.archive``)
+
+    @property
+    def archived_only(self) -> bool:
+        """The log is gone and only the archived copy is left (``threadback restore`` brings it back)."""
+        return self.source_missing and self.archived
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,3 +101,15 @@ class Hit:
     context_before: tuple[Message, ...] = field(default=())
     context_after: tuple[Message, ...] = field(default=())
     parent: Session | None = None  # a subagent's parent session: the one a resume command opens
+
+
+@dataclass(frozen=True, slots=True)
+class FileTouches:
+    """One session's touches of one file (``threadback files``): how (read, edit, write,
+    delete, shell), in how many tool calls, and when last."""
+
+    session: Session
+    path: str
+    kinds: tuple[str, ...]
+    count: int
+    last_ts: float | None

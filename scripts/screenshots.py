@@ -18,11 +18,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from tui_fixtures import (  # noqa: E402
-    SCOPE_HOOKS_STATES, SCREEN_STATES, SESSION_VIEW_STATES, ScreenState, app_for_state, build_corpus_index,
+    FILE_STATES, SCOPE_HOOKS_STATES, SCREEN_STATES, SESSION_VIEW_STATES, ScreenState, app_for_state,
+    build_corpus_index,
 )
 
 OUT = ROOT / "screenshots"
-STATES = SCREEN_STATES + SCOPE_HOOKS_STATES + SESSION_VIEW_STATES
+STATES = SCREEN_STATES + SCOPE_HOOKS_STATES + SESSION_VIEW_STATES + FILE_STATES
 
 
 async def shoot(state: ScreenState, index_path: Path, scratch: Path) -> Path:

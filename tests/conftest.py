@@ -36,6 +36,8 @@ def private_threadback_home(tmp_path_factory, monkeypatch):
     """Tests never touch the real ~/.local/share/threadback (usage log, default memory)."""
     home = tmp_path_factory.mktemp("threadback-home")
     monkeypatch.setenv("THREADBACK_HOME", str(home))
+    # Nor the developer's config file: its [archive] or [roots] would change what tests see.
+    monkeypatch.setenv("THREADBACK_CONFIG", str(home / "config.toml"))
     monkeypatch.delenv("THREADBACK_DB", raising=False)
     monkeypatch.delenv("THREADBACK_MEMORY_DIR", raising=False)
     monkeypatch.delenv("THREADBACK_SESSION_ID", raising=False)

@@ -25,3 +25,14 @@ def stat_index_columns(conn: sqlite3.Connection) -> list[str]:
 
 def columns_of(conn: sqlite3.Connection, table: str) -> set[str]:
     return {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
+
+
+def without_version_6(path: Path) -> None:
+    """Take out what schema 6 added (``files.archived`` and its index, ``files_touched``) and
+    mark the file version 5."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("DROP INDEX files_unarchived")
+    conn.execute("ALTER TABLE files DROP COLUMN archived")
+    conn.execute("DROP TABLE files_touched")
+    conn.execute("PRAGMA user_version = 5")
+    conn.close()

@@ -316,3 +316,19 @@ async def _search_by_session(pilot: Pilot) -> None:
 
 # The session view of the search screen (tests/test_tui_session_view_snapshots.py).
 SESSION_VIEW_STATES = [ScreenState("search_sessions", _search_by_session)]
+
+
+async def _file_sessions(pilot: Pilot) -> None:
+    """Enter on a Pi edit of main.ts: the sessions that touched that file."""
+    index = pilot.app.context.index
+    session = index.session("pi:d703a1a9-1b7b-4fb1-b512-c9738b1fe617")
+    call = next(m for m in index.messages(session)
+                if m.kind == "tool_call" and m.text == "[edit] packages/coding-agent/src/main.ts")
+    pilot.app.open_transcript(session, call.id)
+    await settle(pilot)
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+# The per-file view (tests/test_tui_files_and_archive.py).
+FILE_STATES = [ScreenState("file_sessions", _file_sessions)]

@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from indexer.archive import ArchiveOutcome, start_archiving
 from indexer.ingest.sanitise import sanitise_message, sanitise_meta, storable_path
 from indexer.ingest.side import SideWriter
 from indexer.sources import PARSERS, is_whole_document
 from indexer.sources.base import ParsedMessage, SessionMeta, load_whole_json
 from indexer.sources.token_usage import needs_token_reread, start_counting, usage_of
+from indexer.sources.touched import touches_in
 from indexer.store.models import FileRow, MessageRow
 from indexer.store.packing import pack
 from indexer.store.side_file import cjk_bigrams
@@ -53,6 +56,7 @@ class FileJob:
     ctime_ns: int = 0
     from_start: bool = False  # read it whole even if it only seems to have grown
     key: str = ""  # ``path`` as stored in the index and shown (see ``storable_path``)
+    archive_root: str = ""  # where the file's archived copy is kept; "" when the archive is off
 
     def __post_init__(self) -> None:
         if not self.key:
@@ -80,6 +84,9 @@ class PreparedFile:
     problem: str | None = None  # could not read or parse: nothing else is set
     first_line: int = 1  # the line reading started at, for ``path:line: reason``
     bad_lines: str | None = None
+    archived: bool = False  # the archive holds the file up to ``consumed``
+    touches: list[tuple[str, str, float | None, int]] = field(default_factory=list)  # files its tool calls touched
+    archive_problem: str | None = None
 
 
 def is_one_json_document(data: bytes) -> bool:
@@ -161,7 +168,9 @@ def prepare_file(job: FileJob, now: float, *, from_start: bool = False) -> Prepa
     meta = job.meta
     if not out.append:
         meta.session_id = None  # let the parser name it from the file again
+    archiving = _start_archive_copy(out, memoryview(data)[: consumed - start])
     parsed = PARSERS[job.agent].parse(p, complete, first_line_no, state, meta)
+    _finish_archive_copy(out, archiving)
     if parsed.restart and out.append:
         # The new lines change what earlier ones mean (a Pi branch switch, a retraction).
         return prepare_file(job, now, from_start=True)
@@ -174,6 +183,7 @@ def prepare_file(job: FileJob, now: float, *, from_start: bool = False) -> Prepa
                 " not UTF-8; read with replacement characters")
         out.bad_lines = f"{out.bad_lines}\n{note}" if out.bad_lines else note
     meta.tokens = usage_of(state)
+    out.touches = touches_in(parsed.messages, meta.project_path)
     sanitise_meta(meta)
     out.state, out.meta = state, meta
     for m in parsed.messages:
@@ -182,6 +192,19 @@ def prepare_file(job: FileJob, now: float, *, from_start: bool = False) -> Prepa
         out.rows.append(row)
         out.grams.append(grams)
     return out
+
+
+def _start_archive_copy(out: PreparedFile, read: memoryview) -> Future[ArchiveOutcome] | None:
+    """The bytes just read, added to the file's archived copy (``indexer.archive``) on a
+    thread while they are parsed here."""
+    job = out.job
+    return start_archiving(Path(job.archive_root), job.key, job.path, out.start, read) if job.archive_root else None
+
+
+def _finish_archive_copy(out: PreparedFile, archiving: Future[ArchiveOutcome] | None) -> None:
+    if archiving is not None:
+        outcome = archiving.result()
+        out.archived, out.archive_problem = outcome.archived, outcome.problem
 
 
 def prepare_safely(job: FileJob, now: float) -> PreparedFile:

@@ -46,6 +46,8 @@ class IndexSummary:
     problems: list[str] = field(default_factory=list)
     stopped: bool = False
     files_failing: int = 0  # files that could not be stored, this run or before, unchanged since
+    archive_files: int = 0  # log files with a copy in the archive (indexer.archive)
+    archive_bytes: int = 0  # what those copies take on disk
 
     @property
     def failing_note(self) -> str:

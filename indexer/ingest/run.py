@@ -28,6 +28,7 @@ def update_index(
     should_stop: Callable[[], bool] | None = None,
     now: float | None = None,
     only: list[str] | None = None,
+    archive_dir: Path | None = None,
 ) -> IndexSummary:
     """Bring the index up to date with the logs under ``roots`` (one writer at a time).
 
@@ -47,7 +48,8 @@ def update_index(
         for attempt in range(3):
             try:
                 one_process = any("helper" in note for note in notes)
-                summary = Ingester(conn, db_path, now=now, one_process=one_process).run(roots, progress, should_stop, only)
+                summary = Ingester(conn, db_path, now=now, one_process=one_process,
+                                   archive_dir=archive_dir).run(roots, progress, should_stop, only)
                 summary.problems[:0] = notes
                 return summary
             except HelperError as exc:

@@ -16,6 +16,7 @@ from typing import Callable
 
 from indexer.config import SourceRoots
 from indexer.ingest import failures
+from indexer.ingest.archive_backfill import backfill_archive
 from indexer.ingest.discover import discover, discover_paths, resolved_roots
 from indexer.ingest.prepare import FileJob, PreparedFile
 from indexer.ingest.progress import IndexProgress, IndexSummary, ProgressCallback
@@ -25,6 +26,7 @@ from indexer.ingest.session_rows import load_meta, store_tokens, upsert_session
 from indexer.ingest.side import ensure_paired
 from indexer.ingest.stream import PreparedStream
 from indexer.sources.base import SessionMeta
+from indexer.storable import storable
 from indexer.store.models import FileRow
 from indexer.store.side_file import IN_MAIN, IN_SIDE, next_message_id
 from indexer.textfold import index_form
@@ -33,8 +35,10 @@ from indexer.textfold import index_form
 class Ingester:
     """One index run over a connection. Not thread-safe; one per run."""
 
-    def __init__(self, conn: sqlite3.Connection, db_path: Path, now: float | None = None, *, one_process: bool = False):
+    def __init__(self, conn: sqlite3.Connection, db_path: Path, now: float | None = None, *, one_process: bool = False,
+                 archive_dir: Path | None = None):
         self.conn = conn
+        self.archive_dir = archive_dir  # where log copies are kept (indexer.archive); None: off
         self.one_process = one_process  # no helper process (after one died)
         self.db_path = Path(db_path)
         self.now = now if now is not None else time.time()
@@ -111,6 +115,8 @@ class Ingester:
             self._write_all(stream, roots, known, found if only is None else None, prog, touched, progress, should_stop)
         finally:
             stream.close()
+        if self.archive_dir and not self.summary.stopped:
+            backfill_archive(conn, self.archive_dir, self.summary.problems, should_stop)
         if progress:
             progress(prog)
         self.summary.files_failing = failures.failing_count(conn)
@@ -219,7 +225,8 @@ class Ingester:
         if row and row.session_rowid is not None:
             load_meta(self.conn, row.session_rowid, meta)
         return FileJob(agent, path, st.st_size, st.st_mtime, st.st_mtime_ns, st.st_ino, row, meta,
-                       ctime_ns=st.st_ctime_ns, from_start=from_start)
+                       ctime_ns=st.st_ctime_ns, from_start=from_start,
+                       archive_root=str(self.archive_dir) if self.archive_dir else "")
 
     def _store_one(self, prepared: PreparedFile, touched: set[int]) -> None:
         """Store one file inside a savepoint: what one file raises rolls back that file only,
@@ -278,12 +285,14 @@ class Ingester:
             session_rowid = upsert_session(self.conn, job.agent, job.key, meta)
             store_tokens(self.conn, session_rowid, meta)
             file_id = self._upsert_file(prepared, session_rowid)
+            self._note_archive(prepared, file_id)
             added = self._insert_messages(session_rowid, file_id, prepared)
+            self._insert_touches(session_rowid, file_id, prepared)
             self._refresh_session_counts(session_rowid)
             touched.add(session_rowid)
             self.summary.messages_added += added
         else:
-            self._upsert_file(prepared, session_rowid)
+            self._note_archive(prepared, self._upsert_file(prepared, session_rowid))
             added = 0
         if added != removed:
             # Kept in meta so the status line need not count a million rows (see Index.stats).
@@ -319,6 +328,21 @@ class Ingester:
             (job.key, *values),
         )
         return int(cur.lastrowid)
+
+    def _insert_touches(self, session_rowid: int, file_id: int, prepared: PreparedFile) -> None:
+        """The files its tool calls touched (``indexer.sources.touched``), for ``threadback files``."""
+        if prepared.touches:
+            self.conn.executemany(
+                "INSERT INTO files_touched(session_rowid, file_id, path, name, kind, ts, calls) VALUES (?,?,?,?,?,?,?)",
+                [(session_rowid, file_id, storable(path), storable(path.rsplit("/", 1)[-1]), kind, ts, calls)
+                 for path, kind, ts, calls in prepared.touches])
+
+    def _note_archive(self, prepared: PreparedFile, file_id: int) -> None:
+        """Whether the archive holds this file (the "archived copy only" mark), and why not."""
+        if prepared.archive_problem:
+            self.summary.problems.append(prepared.archive_problem)
+        if prepared.job.archive_root:
+            self.conn.execute("UPDATE files SET archived = ? WHERE id = ?", (int(prepared.archived), file_id))
 
     def _insert_messages(self, session_rowid: int, file_id: int, prepared: PreparedFile) -> int:
         conn = self.conn
@@ -359,6 +383,7 @@ class Ingester:
             # fts holds the folded text (indexer.textfold): delete exactly what was inserted.
             self._file_fts_drops.append((r["id"], index_form(r["text"]) or r["text"]))
         removed = conn.execute("DELETE FROM messages WHERE file_id = ?", (row.id,)).rowcount
+        conn.execute("DELETE FROM files_touched WHERE file_id = ?", (row.id,))
         if row.session_rowid is not None:
             self._next_ordinal.pop(row.session_rowid, None)
         return removed

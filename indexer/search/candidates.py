@@ -17,6 +17,7 @@ from indexer.project_scope import ProjectScope
 from indexer.search.plan import SHORT, TRIGRAM, PlannedGroup, PlannedTerm, SearchPlan, fts_string
 from indexer.search.query import Query, is_cjk
 from indexer.store.models import SESSION_COLUMNS, session_from_row
+from indexer.store.touched import path_condition
 from indexer.textfold import variants
 
 # The two trigram shards (see indexer.ingest.side); the bigram table lives in the side file too.
@@ -126,6 +127,10 @@ def _session_filters(q: Query, exclude_sessions: tuple[str, ...], project_scope:
         sql, scope_params = project_scope_condition(project_scope)
         where.append(sql)
         params += scope_params
+    if q.file:  # sessions whose tool calls touched it (the path, or a path ending with it)
+        condition, file_params = path_condition(q.file)
+        where.append(f"s.id IN (SELECT session_rowid FROM files_touched WHERE {condition})")
+        params += file_params
     if q.session:
         where.append("s.session_id LIKE ? ESCAPE '\\'")
         params.append(_like_escape(q.session) + "%")

@@ -6,6 +6,7 @@
     NOT word             must not match (always)
     -word / -"phrase"    must not match, unless the line is a command line (below)
     agent: project: session: role: since: until:   filters
+    file:src/app.py      sessions whose tool calls touched that file (a path or its ending)
 
 A line that looks like a pasted command (it has a flag such as ``-s`` or ``--no-ff``, a pipe or
 ``&&``, a leading ``VAR=value`` or ``sudo``) is searched literally: every ``-x`` in it is a word
@@ -28,7 +29,7 @@ from indexer.search.matching import occurs_in, spans_of
 from indexer.sources import agent_named
 from indexer.textfold import fold
 
-FILTER_KEYS = ("agent", "project", "session", "role", "since", "until")
+FILTER_KEYS = ("agent", "project", "session", "role", "since", "until", "file")
 MAX_QUERY_CHARS = 4000  # a longer paste is cut here (with a note)
 MAX_TERMS = 32  # words searched for; the rest of a huge paste is dropped (with a note)
 
@@ -65,6 +66,7 @@ class Query:
     role: str | None = None
     since: float | None = None
     until: float | None = None
+    file: str | None = None  # a path a tool call touched (``indexer.store.touched``)
     warnings: tuple[str, ...] = field(default=())  # a filter that could not be used
     notes: tuple[str, ...] = field(default=())  # how the line was read: dropped words, a command line
     # The positive words in the order typed (one-letter ones too): a message holding this run
@@ -83,7 +85,7 @@ class Query:
     def has_filters(self) -> bool:
         return any(
             v is not None
-            for v in (self.agent, self.project, self.session, self.role, self.since, self.until)
+            for v in (self.agent, self.project, self.session, self.role, self.since, self.until, self.file)
         )
 
     @property
@@ -316,6 +318,7 @@ def _finish(text: str, b: _Builder, notes: list[str], command_line: bool) -> Que
         role=f.get("role"),  # type: ignore[arg-type]
         since=f.get("since"),  # type: ignore[arg-type]
         until=f.get("until"),  # type: ignore[arg-type]
+        file=f.get("file"),  # type: ignore[arg-type]
         warnings=tuple(b.warnings),
         notes=tuple(notes),
         literal_line="" if b.used_or else " ".join(b.line),
@@ -335,7 +338,7 @@ def taking_literally(query: Query, flags: list[Term]) -> Query:
         raw=query.raw, groups=query.groups + tuple((w,) for w in words),
         excluded=tuple(t for t in query.excluded if id(t) not in chosen),
         agent=query.agent, project=query.project, session=query.session, role=query.role,
-        since=query.since, until=query.until, warnings=query.warnings,
+        since=query.since, until=query.until, file=query.file, warnings=query.warnings,
         notes=(*query.notes, "read " + ", ".join(f"“-{t.text}”" for t in flags) + " as a flag: that command occurs"),
         literal_line=query.line_as_command,
         ambiguous=tuple(a for a in query.ambiguous if id(a[0]) not in chosen),

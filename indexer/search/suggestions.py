@@ -9,7 +9,8 @@ def suggestions_for(query: Query) -> list[str]:
     """What to try when nothing matched: concrete rewrites of the query, not a bare 'no results'."""
     tips: list[str] = []
     filters = [
-        f"{k}:{v}" for k, v in (("agent", query.agent), ("project", query.project), ("session", query.session), ("role", query.role))
+        f"{k}:{v}" for k, v in (("agent", query.agent), ("project", query.project), ("session", query.session), ("role", query.role),
+                              ("file", query.file))
         if v
     ]
     if query.since is not None or query.until is not None:

@@ -28,6 +28,8 @@ def migrate(conn: sqlite3.Connection, from_version: int) -> None:
             conn.execute("DROP TABLE IF EXISTS cjk2")
         if 0 < version < 5:
             _upgrade_to_5(conn)
+        if 0 < version < 6:
+            _upgrade_to_6(conn)
         if version < SCHEMA_VERSION:
             # Every statement is IF NOT EXISTS: this creates a new file's tables and adds what
             # an older file lacks (version 1: the files_missing and files_by_stat indexes).
@@ -82,6 +84,16 @@ def _upgrade_to_5(conn: sqlite3.Connection) -> None:
     if "ctime_ns" not in {r[1] for r in conn.execute("PRAGMA table_info(files)")}:
         conn.execute("ALTER TABLE files ADD COLUMN ctime_ns INTEGER NOT NULL DEFAULT 0")
     conn.execute("DROP INDEX IF EXISTS files_by_stat")  # rebuilt with ctime_ns by the schema
+
+
+def _upgrade_to_6(conn: sqlite3.Connection) -> None:
+    """files.archived; runs before the schema so its index finds the column. No log is read
+    again: the next run copies every log still on disk into the archive
+    (``indexer.ingest.archive_backfill``), and the files-touched table fills as logs are read
+    (a log that grows is read from where it stopped, so an old session's earlier tool calls
+    appear once its log is read from the start again: ``index --rebuild``)."""
+    if "archived" not in {r[1] for r in conn.execute("PRAGMA table_info(files)")}:
+        conn.execute("ALTER TABLE files ADD COLUMN archived INTEGER NOT NULL DEFAULT 0")
 
 
 TOKEN_COLUMNS = ("input_tokens", "output_tokens", "cache_write_tokens", "cache_read_tokens")

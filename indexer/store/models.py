@@ -91,6 +91,7 @@ SESSION_COLUMNS = (
     " s.input_tokens, s.output_tokens, s.cache_write_tokens, s.cache_read_tokens,"
     " (SELECT max(f.mtime_ns) FROM files f WHERE f.session_rowid = s.id) AS log_mtime_ns,"
     " coalesce((SELECT min(f.missing) FROM files f WHERE f.session_rowid = s.id), 0) AS missing,"
+    " coalesce((SELECT min(f.archived) FROM files f WHERE f.session_rowid = s.id), 0) AS archived,"
     f" (s.parent_session_id IS NOT NULL AND {_PARENT_NOT_INDEXED}) AS parent_missing"
 )
 
@@ -116,6 +117,7 @@ def session_from_row(r: sqlite3.Row) -> Session:
         parent_missing=bool(r["parent_missing"]),
         tokens=_tokens_of(r),
         log_mtime=r["log_mtime_ns"] / 1e9 if r["log_mtime_ns"] else None,
+        archived=bool(r["archived"]),
     )
 
 

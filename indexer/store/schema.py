@@ -12,6 +12,8 @@ Layout (see README "The index"):
                 from an index (the trigram index cannot match a 2-character term)
 - ``failures``  log files that could not be stored, as they were when they failed: skipped
                 until they change, counted in every run's summary (``index --problems``)
+- ``files_touched`` paths that tool calls read, edited, wrote, deleted or named in a shell
+                command, normalised, per session (``threadback files``, the ``file:`` filter)
 - ``fts_side`` and ``cjk2`` live in the side file attached as ``side``, see ``indexer.ingest.side``
 """
 
@@ -22,6 +24,7 @@ from __future__ import annotations
 # 4: the trigram and bigram indexes hold Traditional/Simplified-folded text (indexer.textfold);
 #    an older index is folded in place by its next index run (indexer.ingest.refold).
 # 5: files.ctime_ns (a same-size rewrite with its mtime restored is noticed) and ``failures``.
+# 6: ``files_touched``, and files.archived (the log has a copy in the archive, indexer.archive).
 # 7: token usage per session (sessions.*_tokens; NULL: not counted, see indexer.sources.token_usage).
 SCHEMA_VERSION = 7
 
@@ -71,10 +74,12 @@ CREATE TABLE IF NOT EXISTS files (
     tail_hash     TEXT,
     parser_state  TEXT,
     missing       INTEGER NOT NULL DEFAULT 0,
-    indexed_at    REAL
+    indexed_at    REAL,
+    archived      INTEGER NOT NULL DEFAULT 0  -- 1: indexer.archive holds a copy up to offset
 );
 CREATE INDEX IF NOT EXISTS files_by_session ON files (session_rowid);
 CREATE INDEX IF NOT EXISTS files_missing ON files (missing) WHERE missing = 1;  -- counted at start-up
+CREATE INDEX IF NOT EXISTS files_unarchived ON files (id) WHERE archived = 0;  -- the archive's catch-up
 -- What a no-change run compares with stat(): read from this index, not the wide rows.
 CREATE INDEX IF NOT EXISTS files_by_stat ON files (path, size, mtime_ns, ctime_ns, inode, missing);
 
@@ -114,4 +119,19 @@ CREATE INDEX IF NOT EXISTS messages_by_file ON messages (file_id);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (
     text, content='messages', content_rowid='id', tokenize='trigram'
 );
+
+-- One row per path a tool call touched. A log's rows go when it is read again from its start.
+CREATE TABLE IF NOT EXISTS files_touched (
+    session_rowid INTEGER NOT NULL,
+    file_id       INTEGER NOT NULL,
+    path          TEXT NOT NULL,  -- absolute, normalised (indexer.files.paths)
+    name          TEXT NOT NULL,  -- its last part: a suffix lookup ("src/app.py") starts here
+    kind          TEXT NOT NULL,  -- read, edit, write, delete or shell
+    ts            REAL,           -- the latest such touch in what was read
+    calls         INTEGER NOT NULL DEFAULT 1  -- tool calls that touched it so (in what was read)
+);
+CREATE INDEX IF NOT EXISTS files_touched_by_path ON files_touched (path);
+CREATE INDEX IF NOT EXISTS files_touched_by_name ON files_touched (name);
+CREATE INDEX IF NOT EXISTS files_touched_by_file ON files_touched (file_id);
+CREATE INDEX IF NOT EXISTS files_touched_by_session ON files_touched (session_rowid);
 """

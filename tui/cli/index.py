@@ -183,10 +183,18 @@ def cmd_index(args: argparse.Namespace) -> int:
             f"{summary.files_reindexed:,} rewritten, {summary.files_missing:,} gone) · "
             f"{stats.sessions:,} sessions · {stats.messages:,} messages "
             f"(+{summary.messages_added:,}) · {summary.bytes_read / 1e6:.1f} MB read in {summary.seconds:.2f} s"
+            f"{archive_note(summary)}"
         )
     if summary.failing_note:
         print(f"threadback: {summary.failing_note}", file=sys.stderr)
     return OK
+
+
+def archive_note(summary) -> str:
+    """" · archive 12.3 MB (405 logs)", or "" when nothing is archived."""
+    if not summary.archive_files:
+        return ""
+    return f" · archive {summary.archive_bytes / 1e6:.1f} MB ({summary.archive_files:,} logs)"
 
 
 def show_problems(args: argparse.Namespace) -> int:

@@ -15,7 +15,8 @@ from tui.cli.exits import INTERRUPTED, OK
 
 # Arguments that name files keep their bytes as the OS gave them (a folder name that is not
 # UTF-8 must still be found); every other argument is text, made valid UTF-8 at once.
-PATH_ARGUMENTS = {"db", "memory_dir", "rules_memory_dir", "claude_dir", "folder", "settings", "program", "source"}
+PATH_ARGUMENTS = {"db", "memory_dir", "rules_memory_dir", "claude_dir", "folder", "settings", "program", "source",
+                  "restore_to", "file_path"}
 
 
 def _version() -> str:
@@ -29,7 +30,7 @@ def _version() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from tui.cli import agents, export, index, memory, rules
+    from tui.cli import agents, archive, export, files, index, memory, rules
     from tui.cli.options import add_global_options
 
     parser = argparse.ArgumentParser(
@@ -39,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"threadback {_version()}")
     add_global_options(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for group in (index, memory, rules, agents, export):
+    for group in (index, archive, files, export, memory, rules, agents):
         group.register(sub)
     return parser
 

@@ -70,6 +70,8 @@ def session_json(s: Session, now: float | None = None) -> dict:
         "message_count": s.message_count,
         "source_path": s.source_path,
         "source_missing": s.source_missing,
+        "archived": s.archived,
+        "archived_only": s.archived_only,
         "resume_cwd": s.resume_cwd,
         "tokens": tokens_json(s.tokens),
         "log_modified": iso(s.log_mtime),
@@ -180,6 +182,8 @@ def index_run_json(db: str, summary: IndexSummary, stats: IndexStats) -> dict:
         "messages": stats.messages,
         "problems": summary.problems,
         "files_failing": summary.files_failing,
+        "archive_files": summary.archive_files,
+        "archive_bytes": summary.archive_bytes,
     }
 
 

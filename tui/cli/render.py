@@ -128,7 +128,9 @@ def session_header(s: Session) -> str:
         parts.append(f"subagent of {s.parent_session_id}")
     if s.branched_from:
         parts.append(f"branched from {s.branched_from}")
-    if s.source_missing:
+    if s.archived_only:
+        parts.append("log file deleted, archived copy only (`threadback restore` brings it back)")
+    elif s.source_missing:
         parts.append("log file deleted")
     if s.tokens is not None:
         parts.append(token_summary(s.tokens))
@@ -171,6 +173,8 @@ def session_line(s: Session, style: Style) -> str:
     title = safe_text(s.title or "")[:70]
     if s.parent_missing:
         title = f"(subagent, parent not indexed) {title}"
+    if s.archived_only:
+        title = f"(archived copy only) {title}"
     project = f"{safe_text(s.project_name or '?')[:20]:<20}"  # padded before styling
     return (f"{local_time(s.start_ts)}  {s.agent:<11} {style.bold(project)}  "
             f"{safe_text(s.session_id)[:36]:<36} {s.message_count:>5}  {title}")

@@ -14,14 +14,16 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from indexer import Message as LogMessage, Session
-from indexer.config import export_dir
 from indexer.activity import is_active
+from indexer.config import export_dir
+from indexer.sources.touched import paths_in_call
 from tui.app_context import AppContext
 from tui.clipboard import copy_text
 from tui.display.log_text import visible
 from tui.exporting import export_session
-from tui.screens.export_choice import ExportChoiceScreen
 from tui.requests import CopySession, ResumeSession
+from tui.screens.export_choice import ExportChoiceScreen
+from tui.screens.file_sessions import FileSessionsScreen
 from tui.display.humanize_time import ago, clock, duration
 from tui.display.log_text import log_text
 from tui.display.words import plural
@@ -87,7 +89,9 @@ class TranscriptScreen(ReportsWorkerErrors, Screen):
             bits.append(f"subagent of {s.parent_session_id[:12]}")
         if s.branched_from:
             bits.append(f"branched from {s.branched_from[:12]}")
-        if s.source_missing:
+        if s.archived_only:
+            bits.append("log file deleted, archived copy only")
+        elif s.source_missing:
             bits.append("log file deleted")
         elif is_active(s, now):
             bits.append("active")
@@ -168,6 +172,22 @@ class TranscriptScreen(ReportsWorkerErrors, Screen):
         else:
             info.update(Text("no matches for ", style="dim") + log_text(event.needle))
         self.add_class("-found")
+
+    @on(MessageList.Opened)
+    def _opened(self, event: MessageList.Opened) -> None:
+        """Enter on a tool call: every session that touched its files (a modal); a call that
+        touched none expands."""
+        m = event.message
+        paths = list(dict.fromkeys(t.path for t in paths_in_call(m.tool_name, m.detail, self.session.project_path)))
+        if not paths:
+            self.query_one(MessageList).action_toggle()
+            return
+
+        def chosen(session: Session | None) -> None:
+            if session is not None and session.id != self.session.id:
+                self.app.push_screen(TranscriptScreen(self.context, session, find=paths[0].rsplit("/", 1)[-1]))
+
+        self.app.push_screen(FileSessionsScreen(self.context, paths, self.session), chosen)
 
     def action_close(self) -> None:
         if self.query_one("#find", Input).has_focus:

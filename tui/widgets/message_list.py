@@ -26,7 +26,9 @@ MARGIN = 8  # how near counts as near
 class MessageList(OptionList):
     HELP_TITLE = "Messages"  # its keys' section in the help screen
     BINDINGS = [
-        Binding("enter,space", "toggle", "Expand", id="transcript.toggle"),
+        # Enter on a tool call that touched files lists the sessions that touched them too.
+        Binding("enter", "open", "Expand/file", id="transcript.open"),
+        Binding("space", "toggle", "Expand", id="transcript.toggle", show=False),
         Binding("e", "expand_all", "Expand all", id="transcript.expand_all", show=False),
         Binding("home", "first", "First message", id="transcript.first", show=False),
         Binding("end", "last", "Last message", id="transcript.last", show=False),
@@ -46,6 +48,13 @@ class MessageList(OptionList):
         position: int  # 1-based, 0 when there are no matches
         count: int
         needle: str
+
+    @dataclass
+    class Opened(TextualMessage):
+        """Enter on a message: the screen shows the sessions its files were touched in, or
+        expands it (``toggle``) when it touched none."""
+
+        message: Message
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -185,6 +194,15 @@ class MessageList(OptionList):
         self.expanded ^= {index}
         self._rerender([index])
         self.scroll_to_highlight()
+
+    def action_open(self) -> None:
+        message = self.current_message
+        if message is None:
+            return
+        if message.kind == "tool_call":
+            self.post_message(self.Opened(message))
+        else:
+            self.action_toggle()
 
     def action_expand_all(self) -> None:
         window = set(range(self.window_start, self.window_end))

@@ -46,7 +46,9 @@ class SessionDetails(VerticalScroll, can_focus=False):
             rows.append(("subagent of", session.parent_session_id))
         if session.branched_from:
             rows.append(("branched from", session.branched_from))
-        if session.source_missing:
+        if session.archived_only:
+            rows.append(("log", "deleted: archived copy only (`threadback restore` brings it back)"))
+        elif session.source_missing:
             rows.append(("log", "deleted (messages kept in the index)"))
         elif is_active(session, now):
             rows.append(("log", f"active: written {ago(session.log_mtime, now)}"))

@@ -65,6 +65,8 @@ def session_label(session: Session, first_prompt: str | None, now: float, subage
         details.append(plural(subagents, "subagent"))
     if session.parent_missing:
         details.append("subagent, parent not indexed")
+    if session.archived_only:
+        details.append("archived copy only")
     label.append("  " + " · ".join(details), style="dim")
     return label
 

@@ -1,0 +1,11 @@
+"""The archive: a compressed copy of every log file as it is indexed, which outlives the
+agent's own cleanup and can be written back (``restore_log``) so the session resumes."""
+
+from indexer.archive.manifest import ArchiveError, ArchiveSize, archive_dir_for, archive_size, archive_size_cached
+from indexer.archive.restore import Restored, RestoreRefused, restore_log
+from indexer.archive.writer import ArchiveOutcome, archive_read_bytes, start_archiving
+
+__all__ = [
+    "ArchiveError", "ArchiveOutcome", "ArchiveSize", "RestoreRefused", "Restored",
+    "archive_dir_for", "archive_read_bytes", "archive_size", "archive_size_cached", "restore_log", "start_archiving",
+]

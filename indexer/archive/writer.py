@@ -1,0 +1,177 @@
+"""Keeping a log's archived copy up to date with what an index run read of it.
+
+The index reads a log from where it stopped (``indexer.ingest.prepare``); the archive takes
+those same bytes as one more zstd frame, so nothing is read twice. Where the archive and the
+index disagree (the archive was switched on later, was deleted, or holds bytes of a run whose
+index batch rolled back) the archive catches up from the log or skips what it already has.
+A log read again from its start that no longer begins with the archived bytes was rewritten:
+its archive starts a new generation.
+"""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import zstandard
+
+from indexer.archive.manifest import (
+    ArchiveError,
+    Frame,
+    Manifest,
+    data_path,
+    digest,
+    load_manifest,
+    manifest_path,
+    save_manifest,
+)
+from indexer.archive.reader import read_all
+
+LEVEL = 3  # zstd's default: ~8x on agent logs at a few hundred MB/s (bench/archive_cost.py)
+COMPACT_AFTER_FRAMES = 32  # small appended frames compress poorly: recompress them as one
+COMPACT_MAX_BYTES = 64 * 1024 * 1024  # above this a log keeps its frames (recompressing costs too much)
+
+_compressor: zstandard.ZstdCompressor | None = None
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def _compress(data: bytes) -> bytes:
+    global _compressor
+    if _compressor is None:
+        _compressor = zstandard.ZstdCompressor(level=LEVEL)
+    return _compressor.compress(data)
+
+
+@dataclass(frozen=True)
+class ArchiveOutcome:
+    archived: bool  # the archive holds the log up to what was read
+    problem: str | None = None  # why not, for the run's problems
+
+
+def archive_read_bytes(root: Path, key: str, path: str, start: int, data: bytes | memoryview) -> ArchiveOutcome:
+    """Record that the log ``path`` (stored as ``key``) holds ``data`` at offset ``start``.
+    Never raises: an archive that cannot be written costs the archive, not the index run."""
+    try:
+        _archive(Path(root), key, path, start, data)
+        return ArchiveOutcome(True)
+    except (OSError, ArchiveError, zstandard.ZstdError, MemoryError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return ArchiveOutcome(False, f"{key}: archive copy not updated ({reason})")
+
+
+def start_archiving(root: Path, key: str, path: str, start: int, data: bytes | memoryview) -> Future[ArchiveOutcome]:
+    """``archive_read_bytes`` on a thread of its own: zstd and file writes release the GIL, so the
+    copy is made while the caller parses the same bytes (``bench/archive_cost.py``). One
+    thread: copies are made in order, one log at a time."""
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="archive")
+    return _pool.submit(archive_read_bytes, root, key, path, start, data)
+
+
+def _archive(root: Path, key: str, path: str, start: int, data: bytes) -> None:
+    manifest_file = manifest_path(root, key)
+    try:
+        manifest = load_manifest(manifest_file)
+    except ArchiveError:
+        manifest = None  # damaged: a new generation replaces it
+    if manifest is not None and (manifest.path != path or not _data_intact(manifest_file, manifest)):
+        manifest = None
+    end = start + len(data)
+    if manifest is not None and start > 0 and manifest.length >= start:
+        if manifest.length < end:
+            _append(manifest_file, manifest, data[manifest.length - start:])
+        return
+    if manifest is not None and start > 0:  # the archive lags the index: catch up from the log
+        _append(manifest_file, manifest, _read_range(path, manifest.length, start) + data)
+        return
+    if manifest is not None and start == 0 and manifest.length <= end and _holds_prefix(manifest, data):
+        _append(manifest_file, manifest, data[manifest.length:])
+        return
+    prefix = _read_range(path, 0, start) if start else b""
+    _new_generation(manifest_file, manifest, path, prefix + data)
+
+
+def _data_intact(manifest_file: Path, manifest: Manifest) -> bool:
+    """The compressed file holds at least what the manifest lists (a crash may leave more)."""
+    try:
+        return data_path(manifest_file, manifest.generation).stat().st_size >= manifest.compressed_length
+    except FileNotFoundError:
+        return not manifest.frames
+
+
+def _holds_prefix(manifest: Manifest, data: bytes) -> bool:
+    """``data`` begins with the archived bytes, frame by frame (hashes, no decompression)."""
+    view, at = memoryview(data), 0
+    for frame in manifest.frames:
+        if digest(view[at:at + frame.raw_length]) != frame.digest:
+            return False
+        at += frame.raw_length
+    return True
+
+
+def _read_range(path: str, start: int, end: int) -> bytes:
+    with open(path, "rb") as fh:
+        fh.seek(start)
+        data = fh.read(end - start)
+    if len(data) != end - start:
+        raise ArchiveError(f"{path}: shorter than what was indexed")
+    return data
+
+
+def _append(manifest_file: Path, manifest: Manifest, new: bytes) -> None:
+    """One more frame, then the manifest that lists it: a crash between the two leaves bytes
+    the manifest does not list, cut off here next time."""
+    if not new:
+        return
+    if len(manifest.frames) >= COMPACT_AFTER_FRAMES and manifest.length + len(new) <= COMPACT_MAX_BYTES:
+        whole = read_all(manifest_file, manifest) + new
+        _new_generation(manifest_file, manifest, manifest.path, whole)
+        return
+    frame = _compress(new)
+    target = data_path(manifest_file, manifest.generation)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(target, "ab") as fh:
+        fh.truncate(manifest.compressed_length)
+        fh.write(frame)
+    manifest.frames.append(Frame(len(new), len(frame), digest(new)))
+    save_manifest(manifest_file, manifest)
+
+
+def _new_generation(manifest_file: Path, old: Manifest | None, path: str, data: bytes) -> None:
+    """A fresh copy of the whole log, complete before the manifest points at it (no manifest
+    names this generation yet, so it is written in place); then the old generation goes.
+    Few file operations: a cold index run makes one copy per log."""
+    replacing_damaged = old is None and manifest_file.exists()
+    if old is not None:
+        generation = old.generation + 1
+    elif replacing_damaged:  # keep clear of whatever the damaged manifest pointed at
+        generation = _next_free_generation(manifest_file)
+    else:
+        generation = 0
+    target = data_path(manifest_file, generation)
+    frame = _compress(data)
+    try:
+        fh = open(target, "wb")
+    except FileNotFoundError:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fh = open(target, "wb")
+    with fh:
+        fh.write(frame)
+    save_manifest(manifest_file, Manifest(path, generation, [Frame(len(data), len(frame), digest(data))]))
+    if old is not None:
+        data_path(manifest_file, old.generation).unlink(missing_ok=True)
+    elif replacing_damaged:
+        for stale in manifest_file.parent.glob(f"{manifest_file.stem}.*.zst"):
+            if stale != target:
+                stale.unlink(missing_ok=True)
+
+
+def _next_free_generation(manifest_file: Path) -> int:
+    taken = [int(p.name.split(".")[1]) for p in manifest_file.parent.glob(f"{manifest_file.stem}.*.zst")
+             if p.name.split(".")[1].isdigit()] if manifest_file.parent.is_dir() else []
+    return max(taken, default=-1) + 1

@@ -1,0 +1,49 @@
+"""``threadback files PATH``: the sessions whose tool calls read, edited, wrote or deleted a
+file (or named it in a shell command), newest first."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from indexer import AmbiguousSessionError, IndexError_
+from indexer.masking import masked_session
+from tui.cli import output
+from tui.cli.exits import INDEX, NOTHING_FOUND, OK, USAGE, ErrorExit, command
+from tui.cli.options import add_index_options, open_existing_index
+from tui.cli.render import local_time
+from tui.cli.terminal import safe_text
+
+files_command = command(ErrorExit(IndexError_, INDEX), ErrorExit(AmbiguousSessionError, USAGE))
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("files", help="list the sessions that touched a file (read, edit, write, delete, shell)")
+    p.add_argument("file_path", metavar="PATH",
+                   help="the file: absolute, relative to the current folder, or a suffix such as src/app.py")
+    p.add_argument("--json", action="store_true", help="print the sessions as JSON")
+    add_index_options(p)
+    p.set_defaults(func=cmd_files)
+
+
+@files_command
+def cmd_files(args: argparse.Namespace) -> int:
+    index = open_existing_index(args)
+    path = os.fsdecode(args.file_path)
+    touches = index.files_touched(path, cwd=os.getcwd())
+    if args.json:
+        print(output.dumps([{"session": output.session_json(masked_session(t.session)), "path": t.path,
+                             "kinds": list(t.kinds), "calls": t.count, "last": output.iso(t.last_ts)}
+                            for t in touches]))
+        return OK if touches else NOTHING_FOUND
+    if not touches:
+        print(safe_text(f"no session touched {path} (paths come from tool calls: read, edit, write, patch, shell)"))
+        return NOTHING_FOUND
+    for t in touches:
+        s = masked_session(t.session)
+        title = safe_text((s.title or "").splitlines()[0] if s.title else "")[:60]
+        print(f"{local_time(t.last_ts)}  {s.agent:<11} {safe_text(s.session_id)[:36]:<36} "
+              f"{'/'.join(t.kinds):<12} {t.count:>3}x  {safe_text(t.path)}")
+        if title:
+            print(f"    {title}")
+    return OK
