@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, TypeVar
 
 from indexer.config import SourceRoots
-from indexer.ingest import IndexBusyError, IndexLock, IndexSummary, ProgressCallback, update_index
+from indexer.ingest import IndexBusyError, IndexLock, IndexSummary, ProgressCallback
 from indexer.ingest.outcome import RunOutcome, read_outcome, record_outcome
 from indexer.ingest.failures import FailedFile, failed_files
 from indexer.models import Message, Session
@@ -118,6 +118,8 @@ class Index:
     @_told_truthfully
     def _update(self, roots: SourceRoots, progress: ProgressCallback | None,
                 should_stop: Callable[[], bool] | None, now: float | None) -> IndexSummary:
+        from indexer.ingest.run import update_index  # the writer's modules, only when writing
+
         return update_index(self.conn, self.path, roots, progress=progress, should_stop=should_stop, now=now)
 
     def last_run(self) -> RunOutcome | None:
