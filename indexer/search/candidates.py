@@ -10,12 +10,11 @@ SQLITE.md). A message whose folded text differs has an entry in both trigram sha
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from indexer.models import Session
 from indexer.project_scope import ProjectScope
-from indexer.search.narrowing import session_id_ranges
+from indexer.search.narrowing import ranges_with_matches, session_id_ranges
 from indexer.search.plan import SHORT, TRIGRAM, PlannedGroup, PlannedTerm, SearchPlan, fts_string
 from indexer.search.query import Query, is_cjk
 from indexer.store.models import SESSION_COLUMNS, session_from_row
@@ -301,7 +300,8 @@ def _newest_in_ranges(conn: sqlite3.Connection, sources: list[Source], filters: 
     texts: dict[int, str] = {}
     for source in sources:
         taken = 0
-        for low, high in _ranges_with_matches(conn, source, ranges):
+        table = None if source.table == SCAN else source.table
+        for low, high in ranges_with_matches(conn, table, source.match, ranges):
             sql, params = _select(source, filters, ranged=True, floor=low, ceiling=high, with_text=with_text)
             for r in conn.execute(sql, [*params, low, high, limit + 1]):
                 rows[r[0]] = Candidate(*r[:5])
@@ -312,36 +312,6 @@ def _newest_in_ranges(conn: sqlite3.Connection, sources: list[Source], filters: 
                 break
     ordered = sorted(rows.values(), key=lambda c: c.id, reverse=True)
     return Found(tuple(ordered[:limit]), len(ordered) > limit, texts)
-
-
-def _ranges_with_matches(conn: sqlite3.Connection, source: Source, ranges: list[tuple[int, int]]
-                         ) -> Iterator[tuple[int, int]]:
-    """The ranges (cut at their newest match) that hold a match of the source's own expression.
-
-    FTS5 bounds a rowid range only on the rows it returns: a range without a match of a rare
-    phrase reads on to the phrase's next match below it. So the next match is asked for once,
-    and the ranges above it skipped: all the probes together read the term's matches once."""
-    if source.table == SCAN:
-        yield from ranges
-        return
-    t = source.table
-    probe = f"SELECT rowid FROM {t} WHERE {t} MATCH ? AND rowid <= ? ORDER BY rowid DESC LIMIT 1"
-    i, top = 0, ranges[0][1] if ranges else 0
-    while i < len(ranges):
-        row = conn.execute(probe, (source.match, top)).fetchone()
-        if row is None:
-            return
-        while i < len(ranges) and ranges[i][0] > row[0]:
-            i += 1  # entirely above the next match: nothing in it
-        if i == len(ranges):
-            return
-        low, high = ranges[i]
-        if row[0] <= high:
-            yield low, row[0]
-            i += 1
-            top = ranges[i][1] if i < len(ranges) else 0
-        else:
-            top = high  # the match is in the gap above this range
 
 
 def within(conn: sqlite3.Connection, sources: list[Source], filters: Filters, session_rowid: int,

@@ -10,6 +10,7 @@ applied to each row), so results are the same either way.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 
 # Past this many sessions, one FTS request per range costs more than the plain newest-first
 # walk, which then finds its matches soon anyway (the filters keep a big share).
@@ -52,3 +53,33 @@ def merged_newest_first(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
         else:
             merged.append([lo, hi])
     return [(lo, hi) for lo, hi in reversed(merged)]
+
+
+def ranges_with_matches(conn: sqlite3.Connection, table: str | None, match: str | None,
+                        ranges: list[tuple[int, int]]) -> Iterator[tuple[int, int]]:
+    """The ranges (cut at their newest match) that hold a match of ``match`` in the FTS
+    ``table`` (``None``: no index, every range is read).
+
+    FTS5 bounds a rowid range only on the rows it returns: a range without a match of a rare
+    phrase reads on to the phrase's next match below it. So the next match is asked for once,
+    and the ranges above it skipped: all the probes together read the term's matches once."""
+    if table is None:
+        yield from ranges
+        return
+    probe = f"SELECT rowid FROM {table} WHERE {table} MATCH ? AND rowid <= ? ORDER BY rowid DESC LIMIT 1"
+    i, top = 0, ranges[0][1] if ranges else 0
+    while i < len(ranges):
+        row = conn.execute(probe, (match, top)).fetchone()
+        if row is None:
+            return
+        while i < len(ranges) and ranges[i][0] > row[0]:
+            i += 1  # entirely above the next match: nothing in it
+        if i == len(ranges):
+            return
+        low, high = ranges[i]
+        if row[0] <= high:
+            yield low, row[0]
+            i += 1
+            top = ranges[i][1] if i < len(ranges) else 0
+        else:
+            top = high  # the match is in the gap above this range
