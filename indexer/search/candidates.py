@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from indexer.models import Session
 from indexer.project_scope import ProjectScope
-from indexer.search.narrowing import ranges_with_matches, session_id_ranges
+from indexer.search.narrowing import RangeWalk, session_id_ranges
 from indexer.search.plan import SHORT, TRIGRAM, PlannedGroup, PlannedTerm, SearchPlan, fts_string
 from indexer.search.query import Query, is_cjk
 from indexer.store.models import SESSION_COLUMNS, session_from_row
@@ -300,14 +300,16 @@ def _newest_in_ranges(conn: sqlite3.Connection, sources: list[Source], filters: 
     texts: dict[int, str] = {}
     for source in sources:
         taken = 0
-        table = None if source.table == SCAN else source.table
-        for low, high in ranges_with_matches(conn, table, source.match, ranges):
+        walk = RangeWalk(conn, None if source.table == SCAN else source.table, source.match, ranges)
+        for low, high in walk:
             sql, params = _select(source, filters, ranged=True, floor=low, ceiling=high, with_text=with_text)
+            before = taken
             for r in conn.execute(sql, [*params, low, high, limit + 1]):
                 rows[r[0]] = Candidate(*r[:5])
                 taken += 1
                 if with_text:
                     texts[r[0]] = r[5]
+            walk.found(taken > before)
             if taken > limit:
                 break
     ordered = sorted(rows.values(), key=lambda c: c.id, reverse=True)

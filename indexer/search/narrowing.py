@@ -22,17 +22,22 @@ def session_id_ranges(conn: sqlite3.Connection, session_where: list[str], sessio
     """Disjoint message-id ranges, newest first, covering every message of every session the
     filters allow; ``None`` when the filters name no sessions or too many to pay."""
     where, params = list(session_where), list(session_params)
-    # A session's start_ts and end_ts are the min and max of its messages' ts (ingest.writer).
+    # A session's start_ts and end_ts are the min and max of its messages' ts (ingest.writer);
+    # a session without either has no message a time filter keeps. A time filter reads the
+    # sessions through its index: the planner would read every session of the agent instead.
+    indexed_by = ""
     if since is not None:
-        where.append("(s.end_ts IS NULL OR s.end_ts >= ?)")
+        where.append("s.end_ts >= ?")
         params.append(since)
+        indexed_by = " INDEXED BY sessions_by_end"
     if until is not None:
-        where.append("(s.start_ts IS NULL OR s.start_ts < ?)")
+        where.append("s.start_ts < ?")
         params.append(until)
+        indexed_by = indexed_by or " INDEXED BY sessions_by_start"
     if not where:
         return None
     sessions = [r[0] for r in conn.execute(
-        f"SELECT s.id FROM sessions s WHERE {' AND '.join(where)} LIMIT ?", [*params, MAX_SESSIONS + 1])]
+        f"SELECT s.id FROM sessions s{indexed_by} WHERE {' AND '.join(where)} LIMIT ?", [*params, MAX_SESSIONS + 1])]
     if len(sessions) > MAX_SESSIONS:
         return None
     spans = []
@@ -55,31 +60,45 @@ def merged_newest_first(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return [(lo, hi) for lo, hi in reversed(merged)]
 
 
-def ranges_with_matches(conn: sqlite3.Connection, table: str | None, match: str | None,
-                        ranges: list[tuple[int, int]]) -> Iterator[tuple[int, int]]:
-    """The ranges (cut at their newest match) that hold a match of ``match`` in the FTS
-    ``table`` (``None``: no index, every range is read).
+class RangeWalk:
+    """The ranges to read for one source, newest first, each cut at its newest match.
 
     FTS5 bounds a rowid range only on the rows it returns: a range without a match of a rare
-    phrase reads on to the phrase's next match below it. So the next match is asked for once,
-    and the ranges above it skipped: all the probes together read the term's matches once."""
-    if table is None:
-        yield from ranges
-        return
-    probe = f"SELECT rowid FROM {table} WHERE {table} MATCH ? AND rowid <= ? ORDER BY rowid DESC LIMIT 1"
-    i, top = 0, ranges[0][1] if ranges else 0
-    while i < len(ranges):
-        row = conn.execute(probe, (match, top)).fetchone()
-        if row is None:
-            return
-        while i < len(ranges) and ranges[i][0] > row[0]:
-            i += 1  # entirely above the next match: nothing in it
-        if i == len(ranges):
-            return
-        low, high = ranges[i]
-        if row[0] <= high:
-            yield low, row[0]
+    phrase reads on to the phrase's next match below it. So while ranges come back empty the
+    next match is asked for first (``probe``) and the ranges above it are skipped: the probes
+    together read the term's matches once. While they hold matches (a common word) each is read
+    straight away: a probe would cost as much as the read. Tell it after each range whether it
+    held rows (``found``). ``table`` None: no index, every range is read."""
+
+    def __init__(self, conn: sqlite3.Connection, table: str | None, match: str | None,
+                 ranges: list[tuple[int, int]]):
+        self.conn, self.table, self.match, self.ranges = conn, table, match, ranges
+        self.dense = table is None
+
+    def found(self, any_rows: bool) -> None:
+        self.dense = self.table is None or any_rows
+
+    def _probe(self, top: int) -> int | None:
+        t = self.table
+        row = self.conn.execute(f"SELECT rowid FROM {t} WHERE {t} MATCH ? AND rowid <= ? ORDER BY rowid DESC LIMIT 1",
+                                (self.match, top)).fetchone()
+        return row[0] if row else None
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        ranges, i = self.ranges, 0
+        while i < len(ranges):
+            low, high = ranges[i]
+            if not self.dense:
+                newest = self._probe(high)
+                if newest is None:
+                    return
+                while i < len(ranges) and ranges[i][0] > newest:
+                    i += 1  # entirely above the next match: nothing in it
+                if i == len(ranges):
+                    return
+                low, high = ranges[i]
+                if newest > high:
+                    continue  # the match is in the gap above this range: probe again from its top
+                high = newest
             i += 1
-            top = ranges[i][1] if i < len(ranges) else 0
-        else:
-            top = high  # the match is in the gap above this range
+            yield low, high

@@ -22,7 +22,8 @@ from __future__ import annotations
 # 4: the trigram and bigram indexes hold Traditional/Simplified-folded text (indexer.textfold);
 #    an older index is folded in place by its next index run (indexer.ingest.refold).
 # 5: files.ctime_ns (a same-size rewrite with its mtime restored is noticed) and ``failures``.
-SCHEMA_VERSION = 5
+# 8: sessions_by_end (a time filter finds its sessions without reading them all, issue 18).
+SCHEMA_VERSION = 8
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -49,6 +50,7 @@ CREATE TABLE IF NOT EXISTS sessions (
     UNIQUE (agent, session_id)
 );
 CREATE INDEX IF NOT EXISTS sessions_by_start ON sessions (start_ts);
+CREATE INDEX IF NOT EXISTS sessions_by_end ON sessions (end_ts);
 CREATE INDEX IF NOT EXISTS sessions_by_parent ON sessions (parent_session_id);
 CREATE INDEX IF NOT EXISTS sessions_by_project ON sessions (agent, project_path, start_ts);
 
