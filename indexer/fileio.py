@@ -9,9 +9,8 @@ then becomes the ``.bak`` by a rename, so a full disk never leaves a half-writte
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import errno
+import functools
 import hashlib
 import os
 import shutil
@@ -216,7 +215,13 @@ _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 
 
+@functools.cache
 def _load_renameat2():
+    """libc's renameat2, loaded on first use: finding libc runs ``ldconfig``, which every
+    command that only appends a usage line would otherwise pay for at start-up."""
+    import ctypes
+    import ctypes.util
+
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
         fn = libc.renameat2
@@ -227,14 +232,14 @@ def _load_renameat2():
     return fn
 
 
-_renameat2 = _load_renameat2()
-
-
 def _exchange(a: str | Path, b: str | Path) -> bool:
     """Swap two paths atomically; False where the system cannot (then nothing changed)."""
-    if _renameat2 is None:
+    import ctypes
+
+    renameat2 = _load_renameat2()
+    if renameat2 is None:
         return False
-    if _renameat2(_AT_FDCWD, os.fsencode(str(a)), _AT_FDCWD, os.fsencode(str(b)), _RENAME_EXCHANGE) == 0:
+    if renameat2(_AT_FDCWD, os.fsencode(str(a)), _AT_FDCWD, os.fsencode(str(b)), _RENAME_EXCHANGE) == 0:
         return True
     err = ctypes.get_errno()
     if err in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOTSUP):

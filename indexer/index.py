@@ -12,11 +12,10 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterator, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 
-from indexer.archive import ArchiveError, Restored, archive_dir_for, archive_size_cached, restore_log
 from indexer.config import SourceRoots, load_archive_setting
-from indexer.ingest import IndexBusyError, IndexLock, IndexSummary, ProgressCallback, update_index
+from indexer.ingest import IndexBusyError, IndexLock, IndexSummary, ProgressCallback
 from indexer.ingest.outcome import RunOutcome, read_outcome, record_outcome
 from indexer.ingest.failures import FailedFile, failed_files
 from indexer.activity import STRIP_DAYS, ActivityStrip
@@ -32,6 +31,9 @@ from indexer.store.errors import IndexError_
 from indexer.store.health import diagnose
 from indexer.store.models import fetch_context
 from indexer.store.touched import touches_of_file
+
+if TYPE_CHECKING:  # the archive loads zstandard: imported where a method needs it
+    from indexer.archive import Restored
 
 __all__ = ["AmbiguousSessionError", "Index", "IndexStats", "ProjectSummary"]
 
@@ -127,6 +129,9 @@ class Index:
     def _update(self, roots: SourceRoots, progress: ProgressCallback | None,
                 should_stop: Callable[[], bool] | None, now: float | None,
                 only: list[str] | None = None, archive: bool | None = None) -> IndexSummary:
+        from indexer.archive import archive_size_cached  # zstandard: only when writing
+        from indexer.ingest.run import update_index  # the writer's modules, only when writing
+
         setting = load_archive_setting()
         enabled = setting.enabled if archive is None else archive
         summary = update_index(self.conn, self.path, roots, progress=progress, should_stop=should_stop, now=now,
@@ -141,11 +146,15 @@ class Index:
     @property
     def archive_dir(self) -> Path:
         """Where the logs' compressed copies are kept: ``archive/`` beside the index."""
+        from indexer.archive import archive_dir_for
+
         return archive_dir_for(self.path)
 
     def restore(self, session: Session, *, to: str | None = None, force: bool = False) -> Restored:
         """Write a session's log back from the archive, byte for byte (to its original path, or
         ``to``). Raises ``ArchiveError`` (``RestoreRefused`` for a different file in the way)."""
+        from indexer.archive import ArchiveError, restore_log
+
         paths = self._log_paths(session)
         if not paths:
             raise ArchiveError(f"session {session.session_id} has no log file in the index")

@@ -31,6 +31,7 @@ def test_a_version_4_index_gets_only_the_fifth_step(logs, tmp_path):
         assert "ctime_ns" in columns_of(conn, "files") and "failures" in {
             r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         assert stat_index_columns(conn) == ["path", "size", "mtime_ns", "ctime_ns", "inode", "missing"]
+        assert "sessions_by_end" in {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
         assert "fold_below" not in meta_keys(conn)  # folded already: nothing to fold again
         assert conn.execute("SELECT min(ctime_ns) FROM files").fetchone()[0] == 0  # not known yet
         summary = update(index, logs)

@@ -28,8 +28,7 @@ from typing import Any, TextIO
 
 from indexer.agents.budget import hook_budget, hook_deadline, run_pieces
 from indexer.agents.caller import CODEX
-from indexer.agents.context import (DEFAULT_MAX_BYTES, FolderContext, material_from, render_context,
-                                    wrap_reference)
+from indexer.agents.reference import wrap_reference
 from indexer.agents.evidence import find_evidence
 from indexer.agents.recall import RecallMatch, detect_recall
 from indexer.agents.refresh import start_refresh
@@ -154,6 +153,9 @@ def _cwd_of(payload: dict[str, Any]) -> Path | None:
 
 
 def session_start(payload: dict[str, Any], memory_dir: str | None, deadline: float) -> HookAnswer:
+    # The memory and rule stores (and their YAML library): loaded for this event only.
+    from indexer.agents.context import DEFAULT_MAX_BYTES, FolderContext, material_from, render_context
+
     now = datetime.now(timezone.utc)
     pieces = FolderContext(memory_dir, _cwd_of(payload)).pieces(now=now)
     material = material_from(run_pieces(pieces, deadline), budget_seconds=hook_budget())

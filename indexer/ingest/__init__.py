@@ -14,6 +14,17 @@ main index file; ``lock`` keeps it to one run at a time; ``run`` starts a run un
 
 from indexer.ingest.lock import IndexBusyError, IndexLock
 from indexer.ingest.progress import IndexProgress, IndexSummary, ProgressCallback
-from indexer.ingest.run import update_index
+
+# The run pulls in the parsers, the helper process and the writer: loaded on first use, so a
+# search (which never writes) does not pay for them.
+
+
+def __getattr__(name: str):
+    if name == "update_index":
+        from indexer.ingest.run import update_index
+
+        return update_index
+    raise AttributeError(f"module 'indexer.ingest' has no attribute {name!r}")
+
 
 __all__ = ["IndexBusyError", "IndexLock", "IndexProgress", "IndexSummary", "ProgressCallback", "update_index"]

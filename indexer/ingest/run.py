@@ -16,7 +16,9 @@ from indexer.store.errors import IndexCorruptError
 from indexer.store.health import damage_marker, quick_check, side_damage_marker
 from indexer.store.side_file import replace_side, side_path
 
-WRITER_CACHE_KIB = 128 * 1024
+# 128 MB of page cache put the writer at 172 MB resident; at 64 MB it peaks at 113 MB (bench/bench_memory.py)
+# and paired runs (bench_index.py, noisy) showed no slower build.
+WRITER_CACHE_KIB = 64 * 1024
 
 
 def update_index(

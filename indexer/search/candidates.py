@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from indexer.models import Session
 from indexer.project_scope import ProjectScope
+from indexer.search.narrowing import RangeWalk, session_id_ranges
 from indexer.search.plan import SHORT, TRIGRAM, PlannedGroup, PlannedTerm, SearchPlan, fts_string
 from indexer.search.query import Query, is_cjk
 from indexer.store.models import SESSION_COLUMNS, session_from_row
@@ -27,12 +28,13 @@ WINDOW_ROUNDS = (8, 64, 512)  # how deep (times the limit) a bounded request loo
 
 
 class _Floor:
-    """A parameter standing for the lowest id a request reads: a sub-query of another index
-    (``m.id IN (SELECT rowid FROM cjk2 ...)``, an exclusion) then reads only that far back,
-    not every match of its word."""
+    """A parameter standing for the id bounds a request reads (the lowest and, in a range, the
+    highest): a sub-query of another index (``m.id IN (SELECT rowid FROM cjk2 ...)``, an
+    exclusion) then reads only that stretch, not every match of its word."""
 
 
 FLOOR = _Floor()
+NO_CEILING = 2**63 - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,10 +102,21 @@ class Filters:
         self.where = where + session_where
         self.params = params + session_params
         self.joins_sessions = bool(session_where)
+        self._session_where, self._session_params = session_where, session_params
+        self._since, self._until = q.since, q.until
+        self._ranges: list[tuple[int, int]] | None | bool = False  # False: not looked up yet
+
+    def id_ranges(self, conn: sqlite3.Connection) -> list[tuple[int, int]] | None:
+        """The message-id ranges the filters narrow the search to (``indexer.search.narrowing``),
+        or ``None``: read the whole index."""
+        if self._ranges is False:
+            self._ranges = session_id_ranges(conn, self._session_where, self._session_params,
+                                             self._since, self._until)
+        return self._ranges  # type: ignore[return-value]
 
 
 def _in_table(table: str) -> str:
-    return f"m.id IN (SELECT rowid FROM {table} WHERE {table} MATCH ? AND rowid >= ?)"
+    return f"m.id IN (SELECT rowid FROM {table} WHERE {table} MATCH ? AND rowid BETWEEN ? AND ?)"
 
 
 def _in_index(term: PlannedTerm) -> str:
@@ -216,15 +229,15 @@ def short_filter(plan: SearchPlan) -> tuple[tuple[str, ...], tuple]:
 COLUMNS = "m.id, m.session_rowid, m.ts, m.kind, m.role"
 
 
-def _select(source: Source, filters: Filters, *, ranged: bool, floor: int = 0,
+def _select(source: Source, filters: Filters, *, ranged: bool, floor: int = 0, ceiling: int = NO_CEILING,
             with_text: bool = False) -> tuple[str, list]:
     """The SELECT of one source, newest first. Its last parameters are the id bounds (``ranged``:
     low and high; else the id to stay above) and the limit; ``floor`` is the lowest id any of it
-    needs, below which sub-queries do not read."""
+    needs, below which sub-queries do not read (nor above ``ceiling``)."""
     join = " JOIN sessions s ON s.id = m.session_rowid" if filters.joins_sessions else ""
     columns = COLUMNS + (", m.text" if with_text else "")
     where = [*filters.where, *source.where]
-    params = [floor if p is FLOOR else p for p in (*filters.params, *source.params)]
+    params = [v for p in (*filters.params, *source.params) for v in ((floor, ceiling) if p is FLOOR else (p,))]
     if source.table == SCAN:
         head = f"SELECT {columns} FROM messages m{join} WHERE "
         key = "m.id"
@@ -244,6 +257,9 @@ def newest(conn: sqlite3.Connection, sources: list[Source], filters: Filters, li
     With sub-queries on other indexes (a 2-character CJK word beside longer ones, an
     exclusion), the newest stretch of ids is read first, then a deeper one only if it held too
     few: the sub-queries read that stretch, not all their word's matches."""
+    ranges = filters.id_ranges(conn)
+    if ranges is not None:
+        return _newest_in_ranges(conn, sources, filters, limit, ranges, with_text)
     bounded = any(p is FLOOR for p in (*filters.params, *(p for s in sources for p in s.params)))
     depths = [d * (limit + 1) for d in WINDOW_ROUNDS] if bounded and sources[0].table != SCAN else []
     for depth in [*depths, 0]:
@@ -280,12 +296,37 @@ def _newest_above(conn: sqlite3.Connection, sources: list[Source], filters: Filt
     return Found(tuple(ordered[:limit]), len(ordered) > limit, texts)
 
 
+def _newest_in_ranges(conn: sqlite3.Connection, sources: list[Source], filters: Filters, limit: int,
+                      ranges: list[tuple[int, int]], with_text: bool) -> Found:
+    """``newest``, asking each source only inside ``ranges`` (disjoint, highest first) that
+    hold a match of its expression: once a source gave more than ``limit`` rows, every later
+    range is older than all of them."""
+    rows: dict[int, Candidate] = {}
+    texts: dict[int, str] = {}
+    for source in sources:
+        taken = 0
+        walk = RangeWalk(conn, None if source.table == SCAN else source.table, source.match, ranges)
+        for low, high in walk:
+            sql, params = _select(source, filters, ranged=True, floor=low, ceiling=high, with_text=with_text)
+            before = taken
+            for r in conn.execute(sql, [*params, low, high, limit + 1]):
+                rows[r[0]] = Candidate(*r[:5])
+                taken += 1
+                if with_text:
+                    texts[r[0]] = r[5]
+            walk.found(taken > before)
+            if taken > limit:
+                break
+    ordered = sorted(rows.values(), key=lambda c: c.id, reverse=True)
+    return Found(tuple(ordered[:limit]), len(ordered) > limit, texts)
+
+
 def within(conn: sqlite3.Connection, sources: list[Source], filters: Filters, session_rowid: int,
            low: int, high: int, limit: int) -> list[Candidate]:
     """The newest ``limit`` matches among one session's messages with ids in [low, high]."""
     rows: dict[int, Candidate] = {}
     for source in sources:
-        sql, params = _select(source, filters, ranged=True, floor=low)
+        sql, params = _select(source, filters, ranged=True, floor=low, ceiling=high)
         sql = sql.replace(" ORDER BY", " AND m.session_rowid = ? ORDER BY", 1)
         rows.update((r[0], Candidate(*r)) for r in conn.execute(sql, [*params, low, high, session_rowid, limit]))
     return sorted(rows.values(), key=lambda c: c.id, reverse=True)[:limit]

@@ -12,18 +12,18 @@ fields through ``indexer.sources.fields`` and never raise (see docs/formats.md).
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-
-from indexer.sources import claude_code, codex, pi
 
 
 @dataclass(frozen=True)
 class Agent:
     name: str  # as stored in the index, written in `agent:` filters and config [roots]
     label: str  # for people: "Claude Code"
-    parser: ModuleType
+    parser_module: str  # imported on first use: a search or a hook never parses a log
     dir_option: str  # the command-line flag that replaces its log folders
     log_folder: str  # the folder under the agent's home that holds its session logs
     resume: str  # the shell command resuming a session: {id} is the session id, {path} its log file
@@ -34,26 +34,45 @@ class Agent:
     resume_argv: tuple[str, ...] = ()
     fork_argv: tuple[str, ...] = ()  # empty: the agent cannot fork a session
 
+    @property
+    def parser(self) -> ModuleType:
+        return importlib.import_module(self.parser_module)
+
     def default_roots(self) -> list[Path]:
         """Its log folders on this machine (its home from the agent's own environment variable)."""
         return self.parser.default_roots()
 
 
 AGENTS: tuple[Agent, ...] = (
-    Agent(claude_code.AGENT, "Claude Code", claude_code, "--claude-dir", "projects",
+    Agent("claude-code", "Claude Code", "indexer.sources.claude_code", "--claude-dir", "projects",
           "claude --resume {id}", subagent_resumes_parent=True, aliases=("claude", "cc", "claudecode"),
           resume_argv=("claude", "--resume", "{id}"), fork_argv=("claude", "--resume", "{id}", "--fork-session")),
-    Agent(codex.AGENT, "Codex CLI", codex, "--codex-dir", "sessions",
+    Agent("codex", "Codex CLI", "indexer.sources.codex", "--codex-dir", "sessions",
           "codex resume {id}", subagent_resumes_parent=True,
           resume_argv=("codex", "resume", "{id}"), fork_argv=("codex", "fork", "{id}")),
     # A Pi session's parent is the session it was branched from; the branch resumes by itself.
-    Agent(pi.AGENT, "Pi", pi, "--pi-dir", "sessions", "pi --session {path}", subagent_resumes_parent=False,
+    Agent("pi", "Pi", "indexer.sources.pi", "--pi-dir", "sessions", "pi --session {path}", subagent_resumes_parent=False,
           resume_argv=("pi", "--session", "{file}"), fork_argv=("pi", "--fork", "{file}")),
 )
 AGENT_NAMES: tuple[str, ...] = tuple(a.name for a in AGENTS)
 BY_NAME: dict[str, Agent] = {a.name: a for a in AGENTS}
-PARSERS: dict[str, ModuleType] = {a.name: a.parser for a in AGENTS}
-CLAUDE_CODE = claude_code.AGENT
+
+
+class _Parsers(Mapping[str, ModuleType]):
+    """Agent name -> its parser module, imported when first looked up."""
+
+    def __getitem__(self, name: str) -> ModuleType:
+        return BY_NAME[name].parser
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(AGENT_NAMES)
+
+    def __len__(self) -> int:
+        return len(AGENT_NAMES)
+
+
+PARSERS: Mapping[str, ModuleType] = _Parsers()
+CLAUDE_CODE = "claude-code"
 
 _SPELLINGS = {spelling: a.name for a in AGENTS for spelling in (a.name, *a.aliases)}
 

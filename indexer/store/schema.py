@@ -26,7 +26,8 @@ from __future__ import annotations
 # 5: files.ctime_ns (a same-size rewrite with its mtime restored is noticed) and ``failures``.
 # 6: ``files_touched``, and files.archived (the log has a copy in the archive, indexer.archive).
 # 7: token usage per session (sessions.*_tokens; NULL: not counted, see indexer.sources.token_usage).
-SCHEMA_VERSION = 7
+# 8: sessions_by_end (a time filter finds its sessions without reading them all, issue 18).
+SCHEMA_VERSION = 8
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -57,6 +58,7 @@ CREATE TABLE IF NOT EXISTS sessions (
     UNIQUE (agent, session_id)
 );
 CREATE INDEX IF NOT EXISTS sessions_by_start ON sessions (start_ts);
+CREATE INDEX IF NOT EXISTS sessions_by_end ON sessions (end_ts);
 CREATE INDEX IF NOT EXISTS sessions_by_parent ON sessions (parent_session_id);
 CREATE INDEX IF NOT EXISTS sessions_by_project ON sessions (agent, project_path, start_ts);
 

@@ -29,7 +29,6 @@ from indexer.agents.usage import UsageEvent, record_usage, usage_log_path, usage
 from indexer.fileio import ChangedOnDiskError
 from tui.cli import agent_setup, output
 from tui.cli.exits import OK, REFUSED, USAGE, CommandError, ErrorExit, command, say
-from tui.cli.hook import add_hook_arguments, cmd_hook
 from tui.cli.options import add_index_options
 from tui.cli.terminal import safe_text
 
@@ -48,10 +47,6 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="memory folder (default: $THREADBACK_MEMORY_DIR, ./memory, or the global one)")
     p.add_argument("--json", action="store_true", help="the pieces and the text as JSON")
     p.set_defaults(func=cmd_context)
-
-    p = sub.add_parser("hook", help="run by an agent's hooks (reads the event JSON on stdin)")
-    add_hook_arguments(p)
-    p.set_defaults(func=cmd_hook)
 
     p = sub.add_parser("hooks", help="install, remove or check Threadback's hooks and MCP server in your agents")
     hooks_sub = p.add_subparsers(dest="hooks_command", metavar="ACTION", required=True)

@@ -26,6 +26,12 @@ def add_hook_arguments(p: argparse.ArgumentParser) -> None:
                    help="print plain text instead of the agent's hook JSON (for trying it out)")
 
 
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("hook", help="run by an agent's hooks (reads the event JSON on stdin)")
+    add_hook_arguments(p)
+    p.set_defaults(func=cmd_hook)
+
+
 def run_hook(argv: list[str]) -> int:
     """``threadback hook EVENT`` without the full parser."""
     started = time.monotonic()  # the hook's budget counts from here, imports included

@@ -1,7 +1,9 @@
 """The ``threadback`` command: dispatch to a verb, or open the full-screen app without one.
 
-Each command group registers itself from its own module (``tui.cli.index``, ``tui.cli.memory``,
-``tui.cli.rules``, ``tui.cli.agents``), so this file stays a switchboard. Exit codes:
+Each command group registers itself from its own module (``register(sub)``), named in ``VERBS``
+and imported only when one of its verbs runs: ``threadback search`` never loads the memory
+store's YAML library or the MCP server. A new verb is one line in ``VERBS``. So this file stays
+a switchboard. Exit codes:
 ``tui.cli.exits``. Whatever a command did not expect ends here as one line and a saved trace
 (``tui.cli.crash``), never a traceback.
 """
@@ -9,6 +11,7 @@ Each command group registers itself from its own module (``tui.cli.index``, ``tu
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 
 from tui.cli.exits import INTERRUPTED, OK
@@ -29,20 +32,70 @@ def _version() -> str:
         return "unknown (not installed)"
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from tui.cli import agents, archive, export, files, index, memory, rules
+class _VersionAction(argparse.Action):
+    """``--version``: the package metadata is read only when asked (it costs ~10 ms to load)."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="show the version and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:  # type: ignore[override]
+        print(f"threadback {_version()}")
+        parser.exit()
+
+
+# Each verb -> the module whose ``register(sub)`` adds it (a module may add several verbs).
+VERBS: dict[str, str] = {
+    "index": "tui.cli.index",
+    "search": "tui.cli.index",
+    "show": "tui.cli.index",
+    "sessions": "tui.cli.index",
+    "resume": "tui.cli.index",
+    "events": "tui.cli.index",
+    "restore": "tui.cli.archive",
+    "files": "tui.cli.files",
+    "export": "tui.cli.export",
+    "memory": "tui.cli.memory",
+    "rules": "tui.cli.rules",
+    "context": "tui.cli.agents",
+    "hook": "tui.cli.hook",
+    "hooks": "tui.cli.agents",
+    "mcp": "tui.cli.agents",
+    "usage": "tui.cli.agents",
+}
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The command line. Given ``argv``, only the module of the verb it names is imported (all
+    of them when it names none or an unknown one, so help and "invalid choice" list every verb)."""
     from tui.cli.options import add_global_options
 
     parser = argparse.ArgumentParser(
         prog="threadback",
         description="Search and remember your coding agents' history.",
     )
-    parser.add_argument("--version", action="version", version=f"threadback {_version()}")
+    parser.add_argument("--version", action=_VersionAction)
     add_global_options(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for group in (index, archive, files, export, memory, rules, agents):
-        group.register(sub)
+    verb = None if argv is None else _verb_of(parser, argv)
+    modules = [VERBS[verb]] if verb in VERBS else list(dict.fromkeys(VERBS.values()))
+    for name in modules:
+        importlib.import_module(name).register(sub)
     return parser
+
+
+def _verb_of(parser: argparse.ArgumentParser, argv: list[str]) -> str | None:
+    """The first word of ``argv`` that is not a global option or an option's value."""
+    takes_value = {flag for flag, action in parser._option_string_actions.items() if action.nargs != 0}
+    tokens = iter(argv)
+    for token in tokens:
+        if token == "--":
+            return next(tokens, None)
+        if not token.startswith("-") or token == "-":
+            return token
+        if token in takes_value:
+            next(tokens, None)
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -74,7 +127,7 @@ def _dispatch(argv: list[str] | None) -> int:
         from tui.cli.hook import run_hook
 
         return run_hook(args_list[1:])
-    args = build_parser().parse_args(argv)
+    args = build_parser(args_list).parse_args(args_list)
     _text_arguments_as_utf8(args)
     if args.command is None:
         from tui.cli import launch

@@ -18,7 +18,6 @@ from indexer import Hit, IndexStats, IndexSummary, Message, SearchResult, Sessio
 from indexer.models import TokenUsage
 from indexer.activity import is_active
 from indexer.agents.resume import resume_command, resume_target
-from indexer.rules.model import rule_to_json
 from indexer.search.suggestions import suggestions_for
 from indexer.textsafe import escape_json_specials, suspicious_characters
 
@@ -229,6 +228,8 @@ def memory_hit_json(hit: MemoryHit) -> dict:
 
 
 def rule_json(rule: Rule) -> dict:
+    from indexer.rules.model import rule_to_json  # the rules package: not on a search's path
+
     data = rule_to_json(rule)
     data["effective_status"] = rule.effective_status
     data["status_label"] = rule.status_label

@@ -1,0 +1,83 @@
+"""Filters that name few sessions narrow the search to those sessions' id ranges before the
+FTS index is read (``indexer.search.narrowing``): the answers are exactly those of the plain
+newest-first walk, whatever the query holds (phrases, OR, exclusions, 2-character CJK, short
+words, a word found nowhere in range)."""
+
+from __future__ import annotations
+
+import pytest
+
+from indexer import Index
+from indexer.search import narrowing
+from indexer.search.candidates import Filters
+from indexer.search.plan import make_plan
+from indexer.search.query import parse_query
+
+from agent_logs import build_index, claude_session
+from conftest import FIXED_NOW
+
+TEXTS = [
+    "the websocket timeout again in the 驗收 run",
+    "raised the timeout; the server error went away",
+    "deploy pipeline 驗收 passed, retry the connection later",
+    "profiler flamegraph shows the cache invalidation",
+    "db migration ok, ab test on 資料庫 index",
+]
+
+QUERIES = [
+    "timeout project:alpha",
+    "timeout project:alpha since:2026-03-06",
+    "timeout agent:claude project:beta until:2026-03-04",
+    '"retry the connection" project:gamma',
+    "flamegraph OR websocket project:alpha since:2026-03-03",
+    "timeout -websocket project:beta",
+    "驗收 project:alpha since:2026-03-05",
+    "deploy 驗收 project:gamma",
+    "db project:beta",
+    "資料庫 since:2026-03-08",
+    "serverror project:alpha",
+    "timeout project:nosuchproject",
+]
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory):
+    root = tmp_path_factory.mktemp("narrow")
+    n = 0
+    for day in range(1, 11):
+        for project in ("alpha", "beta", "gamma"):
+            n += 1
+            texts = [f"{TEXTS[(n + i) % len(TEXTS)]} ({project} {day} {i})" for i in range(8)]
+            claude_session(root / "logs", f"s{n:03d}", project, texts, day=day)
+    idx = Index(build_index(root / "logs", root / "index.sqlite3"), readonly=True)
+    yield idx
+    idx.close()
+
+
+def answers(index: Index, query: str, by_session: bool) -> tuple:
+    result = index.search(query, limit=5, by_session=by_session, evidence=1)
+    hits = [(h.message.id, h.session.session_id) for h in result.hits]
+    return hits, result.total, result.capped
+
+
+@pytest.mark.parametrize("query", QUERIES)
+@pytest.mark.parametrize("by_session", [False, True])
+def test_narrowed_answers_are_the_plain_ones(index, monkeypatch, query, by_session):
+    narrowed = answers(index, query, by_session)
+    monkeypatch.setattr(narrowing, "MAX_SESSIONS", -1)  # every filter "names too many": the plain walk
+    assert narrowed == answers(index, query, by_session)
+
+
+def test_a_narrow_filter_is_resolved_to_id_ranges(index):
+    def ranges(query: str):
+        return Filters(make_plan(parse_query(query, FIXED_NOW))).id_ranges(index.conn)
+
+    alpha_late = ranges("timeout project:alpha since:2026-03-09")
+    assert alpha_late is not None and len(alpha_late) == 2  # days 9 and 10: two sessions, apart
+    assert alpha_late[0][0] > alpha_late[1][1]  # newest first, disjoint
+    assert ranges("timeout") is None  # no filter: nothing to narrow
+    assert ranges("timeout project:nosuchproject") == []
+
+
+def test_ranges_merge_when_they_touch():
+    assert narrowing.merged_newest_first([(1, 5), (6, 9), (20, 30), (25, 40)]) == [(20, 40), (1, 9)]

@@ -1,0 +1,92 @@
+"""Commands agents run many times a session load only what they need: ``threadback search`` and
+the hooks never import the YAML, UI, MCP or process libraries, nor the parsers and the writer.
+
+Each command runs as a real subprocess under ``python -X importtime``; the modules it loaded
+are read from that report. What they cost in milliseconds is ``bench/bench_startup.py``'s job.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from agent_logs import build_index, claude_session
+from cli_process import REPO, cli_env
+
+# Libraries a search or a hook must not load, and the parts of the core they do not use.
+HEAVY = ("ruamel", "textual", "rich", "pygments", "humanize", "tomlkit", "mcp", "psutil", "opencc",
+         "pydantic", "filelock", "importlib.metadata")
+NOT_ON_THE_SEARCH_PATH = ("indexer.memory", "indexer.rules", "indexer.ingest.run", "indexer.ingest.writer",
+                          "indexer.ingest.helper", "indexer.sources.claude_code", "indexer.agents.context",
+                          "tui.cli.memory", "tui.cli.rules", "tui.cli.agents", "tui.app")
+
+
+def imported_modules(argv: list[str], env: dict[str, str], stdin: str | None = None) -> tuple[set[str], str]:
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "tui.cli", *argv], input=stdin,
+                          capture_output=True, text=True, env=env, cwd=REPO, timeout=60)
+    modules = {line.rsplit("|", 1)[1].strip() for line in proc.stderr.splitlines()
+               if line.startswith("import time:") and "|" in line}
+    return modules, proc.stdout
+
+
+def loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
+    return sorted(m for m in modules if any(m == n or m.startswith(n + ".") for n in names))
+
+
+@pytest.fixture(scope="module")
+def index_env(tmp_path_factory):
+    root = tmp_path_factory.mktemp("startup")
+    claude_session(root / "logs", "s1", "alpha", ["the websocket timeout again", "raised the timeout to 30 s"])
+    db = build_index(root / "logs", root / "index.sqlite3")
+    return cli_env(THREADBACK_DB=str(db), THREADBACK_HOME=str(root / "home"), HOME=str(root / "home"),
+                   THREADBACK_MEMORY_DIR=str(root / "memory"))
+
+
+def test_the_report_sees_heavy_imports(index_env):
+    """The check can fail: the memory command does load the YAML library and the memory store."""
+    modules, _ = imported_modules(["memory", "list"], index_env)
+    assert loaded(modules, ("ruamel",)) and loaded(modules, ("indexer.memory",))
+
+
+@pytest.mark.parametrize("argv", [["search", "timeout"], ["search", "--json", "timeout"],
+                                  ["--db", "{db}", "search", "-1", "websocket"]])
+def test_search_loads_only_what_it_needs(index_env, argv):
+    argv = [a.format(db=index_env["THREADBACK_DB"]) for a in argv]
+    modules, out = imported_modules(argv, index_env)
+    assert "timeout" in out or "websocket" in out  # it did search, and found the session
+    assert loaded(modules, HEAVY) == []
+    assert loaded(modules, NOT_ON_THE_SEARCH_PATH) == []
+
+
+@pytest.mark.parametrize("argv", [["hook", "prompt"], ["--db", "{db}", "hook", "prompt"]])
+def test_prompt_hook_loads_only_what_it_needs(index_env, argv):
+    argv = [a.format(db=index_env["THREADBACK_DB"]) for a in argv]
+    event = {"session_id": "other", "cwd": "/w/alpha", "hook_event_name": "UserPromptSubmit",
+             "prompt": "didn't we fix the websocket timeout before?"}
+    modules, out = imported_modules([*argv, "--text"], index_env, stdin=json.dumps(event))
+    assert "s1" in out  # the recall reminder found the earlier session
+    assert loaded(modules, HEAVY) == []
+    assert loaded(modules, NOT_ON_THE_SEARCH_PATH) == []
+
+
+def test_session_start_hook_loads_no_ui_or_mcp(index_env):
+    """session-start reads memory and rules (so YAML), but nothing else heavy."""
+    event = {"session_id": "other", "cwd": "/w/alpha", "hook_event_name": "SessionStart", "source": "startup"}
+    modules, out = imported_modules(["hook", "session-start", "--text"], index_env, stdin=json.dumps(event))
+    assert "threadback search" in out
+    assert loaded(modules, ("textual", "rich", "pygments", "humanize", "mcp", "psutil", "tomlkit")) == []
+    assert loaded(modules, ("indexer.ingest.run", "indexer.sources.claude_code", "tui.cli.agents")) == []
+
+
+def test_help_lists_every_verb():
+    """Verbs are registered lazily; the top-level help still names all of them."""
+    from tui.cli.main import VERBS
+
+    proc = subprocess.run([sys.executable, "-m", "tui.cli", "--help"], capture_output=True, text=True,
+                          env=cli_env(), cwd=REPO, timeout=60)
+    assert proc.returncode == 0
+    for verb in VERBS:
+        assert verb in proc.stdout
