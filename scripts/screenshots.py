@@ -19,11 +19,23 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from tui_fixtures import (  # noqa: E402
     FILE_STATES, SCOPE_HOOKS_STATES, SCREEN_STATES, SESSION_VIEW_STATES, ScreenState, app_for_state,
-    build_corpus_index,
+    build_corpus_index, settle,
 )
 
 OUT = ROOT / "screenshots"
-STATES = SCREEN_STATES + SCOPE_HOOKS_STATES + SESSION_VIEW_STATES + FILE_STATES
+
+
+async def _export_dialog(pilot) -> None:
+    """``x`` in a transcript: the export formats and where the file goes (tests/test_tui_export.py)."""
+    app = pilot.app
+    app.open_transcript(app.context.index.session("29ccd257-68b1-427f-ae5f-6524b7cb6f20"))
+    await settle(pilot)
+    await pilot.press("x")
+    await settle(pilot)
+
+
+STATES = (SCREEN_STATES + SCOPE_HOOKS_STATES + SESSION_VIEW_STATES + FILE_STATES
+          + [ScreenState("export", _export_dialog)])
 
 
 async def shoot(state: ScreenState, index_path: Path, scratch: Path) -> Path:
