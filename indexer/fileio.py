@@ -67,6 +67,14 @@ def check_unchanged(path: Path, stamp: FileStamp | None) -> None:
         raise ChangedOnDiskError(path)
 
 
+def remove_if_present(path: str | Path) -> None:
+    """Remove a temp file a failed write left behind (it may never have been created)."""
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
 def backup_path(path: Path) -> Path:
     return path.with_name(path.name + ".bak")
 
@@ -124,10 +132,7 @@ def atomic_write_bytes(path: Path, data: bytes, *, backup: bool = True, expect: 
                 _backup(path)
             os.replace(tmp, path)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
+        remove_if_present(tmp)
         raise
     return FileStamp.of_bytes(path, data)
 

@@ -21,6 +21,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from indexer.fileio import remove_if_present
+
 MANIFEST_VERSION = 1
 
 
@@ -104,10 +106,7 @@ def save_manifest(manifest_file: Path, manifest: Manifest) -> None:
             fh.write(body)
         os.replace(tmp, manifest_file)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
+        remove_if_present(tmp)
         raise
 
 

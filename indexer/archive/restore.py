@@ -9,6 +9,7 @@ from pathlib import Path
 
 from indexer.archive.manifest import ArchiveError, Manifest, digest, load_manifest, manifest_path
 from indexer.archive.reader import frames_of
+from indexer.fileio import remove_if_present
 
 
 class RestoreRefused(ArchiveError):
@@ -63,10 +64,7 @@ def _write_verified(manifest_file: Path, manifest: Manifest, target: Path) -> No
             os.fsync(fh.fileno())
         os.replace(tmp, target)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
+        remove_if_present(tmp)
         raise
 
 
