@@ -53,7 +53,10 @@ EDITOR = textwrap.dedent("""
             fh.write(buffer)
         os.replace(tmp, path)  # as editors save: a new file renamed over the old one
         time.sleep(0.001)
-        for grace in (0, 0.02):  # a save since ours must hold our line; give a swap back time
+        # A save since ours must hold our line. A promote that swapped in over our save swaps
+        # it back within microseconds, unless the machine is busy and it waits for a core:
+        # look again for up to a second before counting our line lost (it would never return).
+        for grace in (0, 0.02, 0.2, 1.0):
             time.sleep(grace)
             with open(path, encoding="utf-8") as fh:
                 if line in fh.read():
