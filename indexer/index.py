@@ -138,7 +138,10 @@ class Index:
                                only=only, archive_dir=self.archive_dir if enabled else None)
         if archive is None and setting.problem:
             summary.problems.append(setting.problem)
-        size = archive_size_cached(self.archive_dir, refresh=bool(summary.files_changed or summary.files_missing))
+        # Walking the archive stats every copy: a live update (``only``, every second while an
+        # agent writes) reports the last full run's figure instead.
+        changed = bool(summary.files_changed or summary.files_missing)
+        size = archive_size_cached(self.archive_dir, refresh=changed and only is None)
         summary.archive_files, summary.archive_bytes = size.files, size.bytes
         return summary
 
