@@ -25,11 +25,14 @@ def activity_days(c: sqlite3.Connection, now: float, days: int) -> ActivityStrip
         f" WHERE s.start_ts >= ? AND s.start_ts < ? AND {TOP_LEVEL} GROUP BY day",
         (since, until),
     ).fetchall())
+    # CROSS JOIN keeps SQLite's join order: the recent sessions first (sessions_by_end), then
+    # their messages by session; left to itself the planner scans every message in the index.
     messages = dict(c.execute(
         "SELECT CAST(m.ts / 86400 AS INTEGER) AS day, count(*) FROM sessions s"
-        " JOIN messages m ON m.session_rowid = s.id"
-        " WHERE coalesce(s.end_ts, s.start_ts) >= ? AND m.ts >= ? AND m.ts < ? GROUP BY day",
-        (since, since, until),
+        " CROSS JOIN messages m ON m.session_rowid = s.id"
+        " WHERE (s.end_ts >= ? OR (s.end_ts IS NULL AND s.start_ts >= ?)) AND m.ts >= ? AND m.ts < ?"
+        " GROUP BY day",
+        (since, since, since, until),
     ).fetchall())
     return ActivityStrip(tuple(
         DayActivity(_iso_day(day), sessions.get(day, 0), messages.get(day, 0)) for day in range(first, today + 1)
