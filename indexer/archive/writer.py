@@ -1,5 +1,7 @@
 """Keeping a log's archived copy up to date with what an index run read of it.
 
+While the agent keeps the log, the copy is a hard link to it (``indexer.archive.link``): one
+stat per run, nothing else. Where no link can be made, zstd frames, as follows.
 The index reads a log from where it stopped (``indexer.ingest.prepare``); the archive takes
 those same bytes as one more zstd frame, so nothing is read twice. Where the archive and the
 index disagree (the archive was switched on later, was deleted, or holds bytes of a run whose
@@ -23,10 +25,12 @@ from indexer.archive.manifest import (
     Manifest,
     data_path,
     digest,
+    link_path,
     load_manifest,
     manifest_path,
     save_manifest,
 )
+from indexer.archive.link import link_is_current, make_link
 from indexer.archive.reader import read_all
 
 LEVEL = 3  # zstd's default: ~8x on agent logs at a few hundred MB/s (bench/archive_cost.py)
@@ -81,6 +85,13 @@ def _archive(root: Path, key: str, path: str, start: int, data: bytes) -> None:
         manifest = None  # damaged: a new generation replaces it
     if manifest is not None and (manifest.path != path or not _data_intact(manifest_file, manifest)):
         manifest = None
+    stale_link = None
+    if manifest is None or manifest.linked:
+        if manifest is not None and link_is_current(manifest_file, manifest, path):
+            return
+        if _link_generation(manifest_file, manifest, path):
+            return
+        stale_link, manifest = manifest, None  # no link here: frames, from the whole log
     end = start + len(data)
     if manifest is not None and start > 0 and manifest.length >= start:
         if manifest.length < end:
@@ -93,11 +104,24 @@ def _archive(root: Path, key: str, path: str, start: int, data: bytes) -> None:
         _append(manifest_file, manifest, data[manifest.length:])
         return
     prefix = _read_range(path, 0, start) if start else b""
-    _new_generation(manifest_file, manifest, path, prefix + data)
+    new_generation(manifest_file, manifest or stale_link, path, prefix + data)
+
+
+def _link_generation(manifest_file: Path, old: Manifest | None, path: str) -> bool:
+    """A new generation that is a hard link to the log; False when none can be made."""
+    generation, replacing_damaged = _next_generation(manifest_file, old)
+    inode = make_link(manifest_file, generation, path)
+    if inode is None:
+        return False
+    save_manifest(manifest_file, Manifest(path, generation, [], inode))
+    _drop_previous(manifest_file, old, replacing_damaged, link_path(manifest_file, generation))
+    return True
 
 
 def _data_intact(manifest_file: Path, manifest: Manifest) -> bool:
     """The compressed file holds at least what the manifest lists (a crash may leave more)."""
+    if manifest.linked:
+        return True  # checked by ``link_is_current``
     try:
         return data_path(manifest_file, manifest.generation).stat().st_size >= manifest.compressed_length
     except FileNotFoundError:
@@ -130,7 +154,7 @@ def _append(manifest_file: Path, manifest: Manifest, new: bytes) -> None:
         return
     if len(manifest.frames) >= COMPACT_AFTER_FRAMES and manifest.length + len(new) <= COMPACT_MAX_BYTES:
         whole = read_all(manifest_file, manifest) + new
-        _new_generation(manifest_file, manifest, manifest.path, whole)
+        new_generation(manifest_file, manifest, manifest.path, whole)
         return
     frame = _compress(new)
     target = data_path(manifest_file, manifest.generation)
@@ -142,17 +166,11 @@ def _append(manifest_file: Path, manifest: Manifest, new: bytes) -> None:
     save_manifest(manifest_file, manifest)
 
 
-def _new_generation(manifest_file: Path, old: Manifest | None, path: str, data: bytes) -> None:
-    """A fresh copy of the whole log, complete before the manifest points at it (no manifest
-    names this generation yet, so it is written in place); then the old generation goes.
-    Few file operations: a cold index run makes one copy per log."""
-    replacing_damaged = old is None and manifest_file.exists()
-    if old is not None:
-        generation = old.generation + 1
-    elif replacing_damaged:  # keep clear of whatever the damaged manifest pointed at
-        generation = _next_free_generation(manifest_file)
-    else:
-        generation = 0
+def new_generation(manifest_file: Path, old: Manifest | None, path: str, data: bytes) -> None:
+    """A fresh copy of the whole log as zstd frames, complete before the manifest points at it
+    (no manifest names this generation yet, so it is written in place); then the old generation
+    goes. Few file operations: a cold index run makes one copy per log."""
+    generation, replacing_damaged = _next_generation(manifest_file, old)
     target = data_path(manifest_file, generation)
     frame = _compress(data)
     try:
@@ -163,15 +181,37 @@ def _new_generation(manifest_file: Path, old: Manifest | None, path: str, data: 
     with fh:
         fh.write(frame)
     save_manifest(manifest_file, Manifest(path, generation, [Frame(len(data), len(frame), digest(data))]))
+    _drop_previous(manifest_file, old, replacing_damaged, target)
+
+
+def _next_generation(manifest_file: Path, old: Manifest | None) -> tuple[int, bool]:
+    """The next generation's number, and whether it replaces a damaged manifest."""
+    replacing_damaged = old is None and manifest_file.exists()
+    if old is not None:
+        return old.generation + 1, False
+    if replacing_damaged:  # keep clear of whatever the damaged manifest pointed at
+        return _next_free_generation(manifest_file), True
+    return 0, False
+
+
+def _drop_previous(manifest_file: Path, old: Manifest | None, replacing_damaged: bool, keep: Path) -> None:
+    """Once the manifest names the new generation: the old one's frames or link go."""
     if old is not None:
         data_path(manifest_file, old.generation).unlink(missing_ok=True)
+        link_path(manifest_file, old.generation).unlink(missing_ok=True)
     elif replacing_damaged:
-        for stale in manifest_file.parent.glob(f"{manifest_file.stem}.*.zst"):
-            if stale != target:
+        for stale in _generation_files(manifest_file):
+            if stale != keep:
                 stale.unlink(missing_ok=True)
 
 
+def _generation_files(manifest_file: Path) -> list[Path]:
+    if not manifest_file.parent.is_dir():
+        return []
+    return [p for p in manifest_file.parent.glob(f"{manifest_file.stem}.*.*")
+            if p.suffix in (".zst", ".link") and p.name.split(".")[1].isdigit()]
+
+
 def _next_free_generation(manifest_file: Path) -> int:
-    taken = [int(p.name.split(".")[1]) for p in manifest_file.parent.glob(f"{manifest_file.stem}.*.zst")
-             if p.name.split(".")[1].isdigit()] if manifest_file.parent.is_dir() else []
+    taken = [int(p.name.split(".")[1]) for p in _generation_files(manifest_file)]
     return max(taken, default=-1) + 1
