@@ -4,9 +4,7 @@ byte for byte after the agent deleted it, across appends, rewrites and crashes."
 
 from __future__ import annotations
 
-import errno
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -30,14 +28,6 @@ def append_turn(log: Path, sid: str, i: int, text: str) -> None:
             "timestamp": f"2026-03-01T11:{i:02d}:00Z", "message": {"role": "user", "content": text}}
     with open(log, "a", encoding="utf-8") as fh:
         fh.write(json.dumps(line) + "\n")
-
-
-@pytest.fixture
-def frames_only(monkeypatch):
-    """No hard link can be made (as on another file system): the archive keeps zstd frames."""
-    def refuse(src, dst, *a, **kw):
-        raise OSError(errno.EXDEV, os.strerror(errno.EXDEV), src, None, dst)
-    monkeypatch.setattr("indexer.archive.link.os.link", refuse)
 
 
 def restore(db: Path, sid: str, **kw):
