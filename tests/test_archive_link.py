@@ -123,3 +123,20 @@ def test_a_stale_link_that_cannot_be_made_again_falls_back_to_frames(tmp_path, m
     log.unlink()
     restore(db, "s1")
     assert log.read_bytes() == expected
+
+
+def test_a_link_left_alone_by_a_run_without_the_archive_is_sealed_by_the_next(tmp_path):
+    db, root = tmp_path / "i.sqlite3", tmp_path / "logs"
+    log = claude_session(root, "s1", "demo", ["one", "two"])
+    index_logs(db, root)
+    original = log.read_bytes()
+    log.unlink()
+    index_logs(db, root, archive=False)  # marked missing, nothing sealed
+    mf, manifest = copy_of(tmp_path, log)
+    assert manifest.linked and link_path(mf, manifest.generation).stat().st_nlink == 1
+    summary = index_logs(db, root)  # nothing changed in the index; the archive walk finds the lone link
+    _, sealed = copy_of(tmp_path, log)
+    assert not sealed.linked and sealed.length == len(original) and not summary.problems
+    assert not link_path(mf, manifest.generation).exists()
+    restore(db, "s1")
+    assert log.read_bytes() == original

@@ -130,6 +130,7 @@ def save_manifest(manifest_file: Path, manifest: Manifest) -> None:
 class ArchiveSize:
     files: int  # log files with an archived copy
     bytes: int  # what their copies take on disk (a link shared with the live log: nothing)
+    lone_links: tuple[Path, ...] = ()  # manifests of links the log no longer shares (walks only)
 
 
 def archive_size(root: Path) -> ArchiveSize:
@@ -137,6 +138,7 @@ def archive_size(root: Path) -> ArchiveSize:
     ``index`` summary shows it after every run). A hard link still shared with the live log
     (``st_nlink`` > 1) takes no space of its own; alone, its size."""
     files = size = 0
+    lone: list[Path] = []
     try:
         shards = [e.path for e in os.scandir(root) if e.is_dir()]
     except OSError:
@@ -157,10 +159,12 @@ def archive_size(root: Path) -> ArchiveSize:
                     st = entry.stat()
                 except OSError:
                     continue
-                size += st.st_size if st.st_nlink == 1 else 0
+                if st.st_nlink == 1:  # the log is gone: sealed by the caller (indexer.archive.seal)
+                    size += st.st_size
+                    lone.append(Path(entry.path).with_name(entry.name.split(".")[0] + ".json"))
             elif entry.name.endswith(".json"):
                 files += 1
-    return ArchiveSize(files, size)
+    return ArchiveSize(files, size, tuple(lone))
 
 
 def archive_size_cached(root: Path, *, refresh: bool) -> ArchiveSize:
@@ -170,14 +174,16 @@ def archive_size_cached(root: Path, *, refresh: bool) -> ArchiveSize:
     if not refresh:
         try:
             data = json.loads(cache.read_bytes())
-            return ArchiveSize(int(data["files"]), int(data["bytes"]))
+            lone = tuple(Path(root) / str(name) for name in data.get("lone", []))
+            return ArchiveSize(int(data["files"]), int(data["bytes"]), lone)
         except (OSError, ValueError, KeyError, TypeError):
             pass
     size = archive_size(root)
     if size.files:
         try:
             tmp = cache.with_name(".size.json.tmp")
-            tmp.write_text(json.dumps({"files": size.files, "bytes": size.bytes}), encoding="ascii")
+            lone = [str(p.relative_to(root)) for p in size.lone_links]  # sealed once the archive is on
+            tmp.write_text(json.dumps({"files": size.files, "bytes": size.bytes, "lone": lone}), encoding="ascii")
             os.replace(tmp, cache)
         except OSError:
             pass  # a read-only archive: walked again next time

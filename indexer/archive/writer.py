@@ -69,7 +69,15 @@ def archive_read_bytes(root: Path, key: str, path: str, start: int, data: bytes 
 def start_archiving(root: Path, key: str, path: str, start: int, data: bytes | memoryview) -> Future[ArchiveOutcome]:
     """``archive_read_bytes`` on a thread of its own: zstd and file writes release the GIL, so the
     copy is made while the caller parses the same bytes (``bench/archive_cost.py``). One
-    thread: copies are made in order, one log at a time."""
+    thread: copies are made in order, one log at a time. A log kept as a hard link costs a
+    stat or a link, done here: a hand-over to the thread would cost more (it waits for the GIL)."""
+    try:
+        if _kept_as_link(Path(root), key, path):
+            done: Future[ArchiveOutcome] = Future()
+            done.set_result(ArchiveOutcome(True))
+            return done
+    except (OSError, ArchiveError):
+        pass  # tried again on the thread, which reports it
     global _pool
     with _pool_lock:
         if _pool is None:
@@ -77,21 +85,37 @@ def start_archiving(root: Path, key: str, path: str, start: int, data: bytes | m
     return _pool.submit(archive_read_bytes, root, key, path, start, data)
 
 
-def _archive(root: Path, key: str, path: str, start: int, data: bytes) -> None:
-    manifest_file = manifest_path(root, key)
+def _current_manifest(manifest_file: Path, path: str) -> Manifest | None:
+    """The manifest, or None when there is none or it cannot be trusted (a new generation then)."""
     try:
         manifest = load_manifest(manifest_file)
     except ArchiveError:
-        manifest = None  # damaged: a new generation replaces it
+        return None  # damaged: a new generation replaces it
     if manifest is not None and (manifest.path != path or not _data_intact(manifest_file, manifest)):
-        manifest = None
+        return None
+    return manifest
+
+
+def _kept_as_link(root: Path, key: str, path: str) -> bool:
+    """The log's copy is (now) a hard link to it: the link still current, or a new one made
+    where the archive has no copy or a stale link. False: frames it is."""
+    manifest_file = manifest_path(root, key)
+    manifest = _current_manifest(manifest_file, path)
+    if manifest is not None and not manifest.linked:
+        return False
+    if manifest is not None and link_is_current(manifest_file, manifest, path):
+        return True
+    return _link_generation(manifest_file, manifest, path)
+
+
+def _archive(root: Path, key: str, path: str, start: int, data: bytes) -> None:
+    if _kept_as_link(root, key, path):
+        return
+    manifest_file = manifest_path(root, key)
+    manifest = _current_manifest(manifest_file, path)
     stale_link = None
-    if manifest is None or manifest.linked:
-        if manifest is not None and link_is_current(manifest_file, manifest, path):
-            return
-        if _link_generation(manifest_file, manifest, path):
-            return
-        stale_link, manifest = manifest, None  # no link here: frames, from the whole log
+    if manifest is not None and manifest.linked:
+        stale_link, manifest = manifest, None  # no link can be made: frames, from the whole log
     end = start + len(data)
     if manifest is not None and start > 0 and manifest.length >= start:
         if manifest.length < end:
