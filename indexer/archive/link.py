@@ -34,11 +34,16 @@ def make_link(manifest_file: Path, generation: int, path: str) -> int | None:
     no link can be made here (the caller keeps frames instead)."""
     target = link_path(manifest_file, generation)
     tmp = target.with_name(f".{target.name}.tmp")
-    target.parent.mkdir(parents=True, exist_ok=True)
     remove_if_present(tmp)  # left by a crash
     try:
-        os.link(path, tmp)
-    except OSError:  # EXDEV, EPERM, EMLINK, ENOTSUP, or the log vanished
+        try:
+            os.link(path, tmp)
+        except FileNotFoundError:
+            if not os.path.exists(path):
+                return None  # the log vanished
+            target.parent.mkdir(parents=True, exist_ok=True)  # a new shard: made on demand, not stat'ed per log
+            os.link(path, tmp)
+    except OSError:  # EXDEV, EPERM, EMLINK, ENOTSUP: frames instead
         return None
     try:
         os.replace(tmp, target)
