@@ -5,6 +5,8 @@ is deleted; where no link can be made, zstd frames as before."""
 from __future__ import annotations
 
 import os
+import shutil
+import sqlite3
 from pathlib import Path
 
 from indexer.archive import archive_size
@@ -140,3 +142,20 @@ def test_a_link_left_alone_by_a_run_without_the_archive_is_sealed_by_the_next(tm
     assert not link_path(mf, manifest.generation).exists()
     restore(db, "s1")
     assert log.read_bytes() == original
+
+
+def test_making_a_link_does_not_make_the_next_run_read_the_log_again(tmp_path):
+    """A new link moves the log's inode change time, which the index compares: it keeps the new one."""
+    db, root = tmp_path / "i.sqlite3", tmp_path / "logs"
+    claude_session(root, "s1", "demo", ["one", "two"])
+    claude_session(root, "s2", "demo", ["three", "four"])
+    index_logs(db, root)  # linked while read
+    again = index_logs(db, root)
+    assert again.bytes_read == 0 and again.files_changed == 0
+    shutil.rmtree(tmp_path / "archive")
+    index_logs(db, root, archive=False)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE files SET archived = 0")  # as before the archive was switched on
+    assert index_logs(db, root).archive_files == 2  # linked by the backfill
+    again = index_logs(db, root)
+    assert again.bytes_read == 0 and again.files_changed == 0

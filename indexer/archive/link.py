@@ -29,9 +29,9 @@ def link_is_current(manifest_file: Path, manifest: Manifest, path: str) -> bool:
     return (held.st_dev, held.st_ino) == (live.st_dev, live.st_ino) and held.st_ino == manifest.link_inode
 
 
-def make_link(manifest_file: Path, generation: int, path: str) -> int | None:
-    """Hard-link the log as ``generation`` (temp name + rename); the inode linked, or None when
-    no link can be made here (the caller keeps frames instead)."""
+def make_link(manifest_file: Path, generation: int, path: str) -> os.stat_result | None:
+    """Hard-link the log as ``generation`` (temp name + rename); the linked inode's stat (a new
+    link moves its change time), or None when no link can be made here (frames instead)."""
     target = link_path(manifest_file, generation)
     tmp = target.with_name(f".{target.name}.tmp")
     remove_if_present(tmp)  # left by a crash
@@ -47,7 +47,7 @@ def make_link(manifest_file: Path, generation: int, path: str) -> int | None:
         return None
     try:
         os.replace(tmp, target)
-        return os.stat(target).st_ino
+        return os.stat(target)
     except BaseException:
         remove_if_present(tmp)
         raise

@@ -12,6 +12,7 @@ its archive starts a new generation.
 
 from __future__ import annotations
 
+import os
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -53,14 +54,16 @@ def _compress(data: bytes) -> bytes:
 class ArchiveOutcome:
     archived: bool  # the archive holds the log up to what was read
     problem: str | None = None  # why not, for the run's problems
+    # A new hard link moves the log's inode change time: the index keeps this one, or its next
+    # run would take the log for rewritten (``indexer.ingest.writer``'s stat comparison).
+    ctime_ns: int | None = None
 
 
 def archive_read_bytes(root: Path, key: str, path: str, start: int, data: bytes | memoryview) -> ArchiveOutcome:
     """Record that the log ``path`` (stored as ``key``) holds ``data`` at offset ``start``.
     Never raises: an archive that cannot be written costs the archive, not the index run."""
     try:
-        _archive(Path(root), key, path, start, data)
-        return ArchiveOutcome(True)
+        return ArchiveOutcome(True, ctime_ns=_archive(Path(root), key, path, start, data))
     except (OSError, ArchiveError, zstandard.ZstdError, MemoryError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         return ArchiveOutcome(False, f"{key}: archive copy not updated ({reason})")
@@ -72,9 +75,10 @@ def start_archiving(root: Path, key: str, path: str, start: int, data: bytes | m
     thread: copies are made in order, one log at a time. A log kept as a hard link costs a
     stat or a link, done here: a hand-over to the thread would cost more (it waits for the GIL)."""
     try:
-        if _kept_as_link(Path(root), key, path):
+        linked, ctime_ns = _kept_as_link(Path(root), key, path)
+        if linked:
             done: Future[ArchiveOutcome] = Future()
-            done.set_result(ArchiveOutcome(True))
+            done.set_result(ArchiveOutcome(True, ctime_ns=ctime_ns))
             return done
     except (OSError, ArchiveError):
         pass  # tried again on the thread, which reports it
@@ -96,21 +100,24 @@ def _current_manifest(manifest_file: Path, path: str) -> Manifest | None:
     return manifest
 
 
-def _kept_as_link(root: Path, key: str, path: str) -> bool:
-    """The log's copy is (now) a hard link to it: the link still current, or a new one made
-    where the archive has no copy or a stale link. False: frames it is."""
+def _kept_as_link(root: Path, key: str, path: str) -> tuple[bool, int | None]:
+    """Whether the log's copy is (now) a hard link to it: the link still current, or a new one
+    made where the archive has no copy or a stale link (False: frames it is); and the log's
+    change time after a new link."""
     manifest_file = manifest_path(root, key)
     manifest = _current_manifest(manifest_file, path)
     if manifest is not None and not manifest.linked:
-        return False
+        return False, None
     if manifest is not None and link_is_current(manifest_file, manifest, path):
-        return True
-    return _link_generation(manifest_file, manifest, path)
+        return True, None
+    linked = _link_generation(manifest_file, manifest, path)
+    return linked is not None, linked.st_ctime_ns if linked is not None else None
 
 
-def _archive(root: Path, key: str, path: str, start: int, data: bytes) -> None:
-    if _kept_as_link(root, key, path):
-        return
+def _archive(root: Path, key: str, path: str, start: int, data: bytes) -> int | None:
+    linked, ctime_ns = _kept_as_link(root, key, path)
+    if linked:
+        return ctime_ns
     manifest_file = manifest_path(root, key)
     manifest = _current_manifest(manifest_file, path)
     stale_link = None
@@ -131,15 +138,15 @@ def _archive(root: Path, key: str, path: str, start: int, data: bytes) -> None:
     new_generation(manifest_file, manifest or stale_link, path, prefix + data)
 
 
-def _link_generation(manifest_file: Path, old: Manifest | None, path: str) -> bool:
-    """A new generation that is a hard link to the log; False when none can be made."""
+def _link_generation(manifest_file: Path, old: Manifest | None, path: str) -> os.stat_result | None:
+    """A new generation that is a hard link to the log (its stat); None when none can be made."""
     generation, replacing_damaged = _next_generation(manifest_file, old)
-    inode = make_link(manifest_file, generation, path)
-    if inode is None:
-        return False
-    save_manifest(manifest_file, Manifest(path, generation, [], inode))
+    linked = make_link(manifest_file, generation, path)
+    if linked is None:
+        return None
+    save_manifest(manifest_file, Manifest(path, generation, [], linked.st_ino))
     _drop_previous(manifest_file, old, replacing_damaged, link_path(manifest_file, generation))
-    return True
+    return linked
 
 
 def _data_intact(manifest_file: Path, manifest: Manifest) -> bool:
