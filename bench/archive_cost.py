@@ -6,8 +6,8 @@
 
 Space: archive bytes on disk / log bytes, while the logs live (hard links: nothing where a link
 can be made) and once every copy is sealed into zstd frames, as when the agent deletes its logs
-(the sealing is timed too; it is paid at deletion, not in the build). Time: cold index runs with and without the archive,
-paired (the order alternates from pair to pair, since this machine's speed drifts by tens of
+(the sealing is timed too; it is paid at deletion, not in the build). Time: cold index runs
+with and without the archive, paired (the order alternates from pair to pair, since this machine's speed drifts by tens of
 percent over minutes), the overhead taken per pair. Target: at most +10% on a cold build.
 The generated tree (bench/bench_index.py's generator) is random words from a small
 vocabulary: it compresses differently from real logs, which the corpus figure shows.
