@@ -4,6 +4,7 @@ is deleted; where no link can be made, zstd frames as before."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sqlite3
@@ -159,3 +160,13 @@ def test_making_a_link_does_not_make_the_next_run_read_the_log_again(tmp_path):
     assert index_logs(db, root).archive_files == 2  # linked by the backfill
     again = index_logs(db, root)
     assert again.bytes_read == 0 and again.files_changed == 0
+
+
+def test_a_linked_manifest_is_one_a_build_from_before_the_links_refuses(tmp_path):
+    log = claude_session(tmp_path / "logs", "s1", "demo", ["one"])
+    index_logs(tmp_path / "i.sqlite3", tmp_path / "logs")
+    mf, manifest = copy_of(tmp_path, log)
+    assert manifest.linked and json.loads(mf.read_bytes())["version"] == 2  # version 1 had frames only
+    log.unlink()
+    index_logs(tmp_path / "i.sqlite3", tmp_path / "logs")
+    assert json.loads(mf.read_bytes())["version"] == 1  # sealed: frames, readable by any build

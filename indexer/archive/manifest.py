@@ -27,6 +27,9 @@ from pathlib import Path
 from indexer.fileio import remove_if_present
 
 MANIFEST_VERSION = 1
+# A linked generation's manifest says 2: a build from before the links refuses it ("unknown
+# version") instead of restoring its empty frame list as an empty log.
+LINKED_MANIFEST_VERSION = 2
 
 
 class ArchiveError(Exception):
@@ -94,7 +97,7 @@ def load_manifest(manifest_file: Path) -> Manifest | None:
         raise ArchiveError(f"{manifest_file}: cannot read the archive manifest ({exc.strerror or exc})") from exc
     try:
         data = json.loads(raw)
-        if data.get("version") != MANIFEST_VERSION:
+        if data.get("version") not in (MANIFEST_VERSION, LINKED_MANIFEST_VERSION):
             raise ValueError(f"unknown version {data.get('version')!r}")
         frames = [Frame(int(f[0]), int(f[1]), str(f[2])) for f in data["frames"]]
         link = data.get("link")
@@ -107,7 +110,7 @@ def save_manifest(manifest_file: Path, manifest: Manifest) -> None:
     """Replace the manifest atomically (temp file + rename). ASCII JSON keeps a path's
     surrogate escapes exact."""
     fields = {
-        "version": MANIFEST_VERSION,
+        "version": LINKED_MANIFEST_VERSION if manifest.linked else MANIFEST_VERSION,
         "path": manifest.path,
         "generation": manifest.generation,
         "frames": [[f.raw_length, f.compressed_length, f.digest] for f in manifest.frames],
