@@ -142,6 +142,11 @@ class Index:
         # agent writes) reports the last full run's figure instead.
         changed = bool(summary.files_changed or summary.files_missing)
         size = archive_size_cached(self.archive_dir, refresh=changed and only is None)
+        if size.lone_links and enabled:  # left by a crash before sealing, or a run without the archive
+            from indexer.archive.seal import seal_copies
+
+            summary.problems += seal_copies(size.lone_links)
+            size = archive_size_cached(self.archive_dir, refresh=True)
         summary.archive_files, summary.archive_bytes = size.files, size.bytes
         return summary
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 from pathlib import Path
@@ -70,3 +71,11 @@ def writable_corpus_index(corpus_index_path, tmp_path) -> Index:
     index = Index(path)
     yield index
     index.close()
+
+
+@pytest.fixture
+def frames_only(monkeypatch):
+    """No hard link can be made (as across file systems): the archive keeps zstd frames."""
+    def refuse(src, dst, *args, **kwargs):
+        raise OSError(errno.EXDEV, os.strerror(errno.EXDEV), src, None, dst)
+    monkeypatch.setattr("indexer.archive.link.os.link", refuse)

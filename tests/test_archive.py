@@ -1,5 +1,6 @@
-"""The archive (issue 17): every log is kept compressed as it is indexed, and `restore` writes
-it back byte for byte after the agent deleted it, across appends, rewrites and crashes."""
+"""The archive (issue 17): every log is kept as it is indexed (a hard link while the agent keeps
+it, zstd frames once it is deleted or where no link can be made), and `restore` writes it back
+byte for byte after the agent deleted it, across appends, rewrites and crashes."""
 
 from __future__ import annotations
 
@@ -38,9 +39,10 @@ def test_a_deleted_log_comes_back_byte_for_byte(tmp_path):
     log = claude_session(tmp_path / "logs", "s1", "demo", ["first question", "an answer 漢字 ✓"])
     original = log.read_bytes()
     summary = index_logs(tmp_path / "i.sqlite3", tmp_path / "logs")
-    assert summary.archive_files == 1 and 0 < summary.archive_bytes < len(original) + 100
+    assert summary.archive_files == 1 and summary.archive_bytes == 0  # a link shared with the log
     log.unlink()
-    index_logs(tmp_path / "i.sqlite3", tmp_path / "logs")
+    summary = index_logs(tmp_path / "i.sqlite3", tmp_path / "logs")  # sealed into frames
+    assert summary.archive_files == 1 and 0 < summary.archive_bytes < len(original) + 100
     with Index(tmp_path / "i.sqlite3") as index:
         session = index.session("s1")
         assert session.source_missing and session.archived_only
@@ -49,7 +51,7 @@ def test_a_deleted_log_comes_back_byte_for_byte(tmp_path):
     assert restore(tmp_path / "i.sqlite3", "s1").unchanged  # identical file: nothing written
 
 
-def test_appends_over_several_runs_and_a_rewrite_restore_exactly(tmp_path):
+def test_appends_over_several_runs_and_a_rewrite_restore_exactly(tmp_path, frames_only):
     db, root = tmp_path / "i.sqlite3", tmp_path / "logs"
     log = claude_session(root, "s1", "demo", ["one", "two"])
     index_logs(db, root)
@@ -74,7 +76,7 @@ def test_appends_over_several_runs_and_a_rewrite_restore_exactly(tmp_path):
     assert (tmp_path / "elsewhere" / "copy.jsonl").read_bytes() == short
 
 
-def test_a_crash_between_frame_and_manifest_loses_nothing(tmp_path):
+def test_a_crash_between_frame_and_manifest_loses_nothing(tmp_path, frames_only):
     """Bytes a crash left after the last listed frame are ignored, then cut off by the next append."""
     db, root = tmp_path / "i.sqlite3", tmp_path / "logs"
     log = claude_session(root, "s1", "demo", ["one", "two"])
@@ -121,6 +123,7 @@ def test_a_different_file_in_the_way_is_kept_unless_forced(tmp_path):
     log = claude_session(root, "s1", "demo", ["one", "two"])
     original = log.read_bytes()
     index_logs(db, root)
+    log.unlink()  # another file in its place (a new inode: the archived link keeps the log)
     log.write_bytes(b"someone else's file\n")
     with pytest.raises(RestoreRefused):
         restore(db, "s1")
@@ -145,7 +148,8 @@ def test_the_cli_restores_and_a_damaged_archive_is_one_clear_line(tmp_path):
     done = threadback("--db", str(db), "restore", "s1")
     assert done.returncode == 0 and log.read_bytes() == original, done.stderr
     log.unlink()
-    zst = data_path(manifest_path(tmp_path / "archive", str(log)), 0)
+    mf = manifest_path(tmp_path / "archive", str(log))
+    zst = data_path(mf, load_manifest(mf).generation)  # the link, sealed when the log was gone
     damaged = bytearray(zst.read_bytes())
     damaged[len(damaged) // 2] ^= 0xFF
     zst.write_bytes(bytes(damaged))

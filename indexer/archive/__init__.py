@@ -1,4 +1,5 @@
-"""The archive: a compressed copy of every log file as it is indexed, which outlives the
+"""The archive: a copy of every log file as it is indexed (a hard link while the agent keeps
+the log, zstd frames once it is deleted or where no link can be made), which outlives the
 agent's own cleanup and can be written back (``restore_log``) so the session resumes."""
 
 from indexer.archive.manifest import ArchiveError, ArchiveSize, archive_dir_for, archive_size, archive_size_cached

@@ -5,6 +5,9 @@ Per log file (keyed by its path as the index stores it) the archive keeps two fi
 
 - ``.<generation>.zst``: a sequence of zstd frames, one per index run that read new bytes;
   frames decompress to the log's bytes in order (zstd's own rule for concatenated frames).
+- ``.<generation>.link``: instead of frames, while the agent keeps the log: a hard link to it
+  (same inode: no space, no time, the agent's appends show in it), sealed into frames when
+  the log is deleted (``indexer.archive.seal``).
 - ``.json``: the manifest, replaced atomically after each append: the original path, and per
   frame its raw length, compressed length and hash. Only what the manifest lists is trusted:
   bytes a crash left after the last listed frame are cut off by the next append.
@@ -24,6 +27,9 @@ from pathlib import Path
 from indexer.fileio import remove_if_present
 
 MANIFEST_VERSION = 1
+# A linked generation's manifest says 2: a build from before the links refuses it ("unknown
+# version") instead of restoring its empty frame list as an empty log.
+LINKED_MANIFEST_VERSION = 2
 
 
 class ArchiveError(Exception):
@@ -42,10 +48,15 @@ class Manifest:
     path: str  # the log's path as the OS gave it (undecodable bytes as surrogate escapes)
     generation: int = 0
     frames: list[Frame] = field(default_factory=list)
+    link_inode: int | None = None  # this generation is a hard link to the log's inode (no frames)
+
+    @property
+    def linked(self) -> bool:
+        return self.link_inode is not None
 
     @property
     def length(self) -> int:
-        """Bytes of the log the archive holds."""
+        """Bytes of the log the frames hold (a linked generation: see ``link.linked_length``)."""
         return sum(f.raw_length for f in self.frames)
 
     @property
@@ -72,6 +83,10 @@ def data_path(manifest_file: Path, generation: int) -> Path:
     return manifest_file.with_name(f"{manifest_file.stem}.{generation}.zst")
 
 
+def link_path(manifest_file: Path, generation: int) -> Path:
+    return manifest_file.with_name(f"{manifest_file.stem}.{generation}.link")
+
+
 def load_manifest(manifest_file: Path) -> Manifest | None:
     """The manifest, or None when there is none. Raises ``ArchiveError`` when it is unreadable."""
     try:
@@ -82,10 +97,11 @@ def load_manifest(manifest_file: Path) -> Manifest | None:
         raise ArchiveError(f"{manifest_file}: cannot read the archive manifest ({exc.strerror or exc})") from exc
     try:
         data = json.loads(raw)
-        if data.get("version") != MANIFEST_VERSION:
+        if data.get("version") not in (MANIFEST_VERSION, LINKED_MANIFEST_VERSION):
             raise ValueError(f"unknown version {data.get('version')!r}")
         frames = [Frame(int(f[0]), int(f[1]), str(f[2])) for f in data["frames"]]
-        return Manifest(str(data["path"]), int(data["generation"]), frames)
+        link = data.get("link")
+        return Manifest(str(data["path"]), int(data["generation"]), frames, None if link is None else int(link))
     except (ValueError, KeyError, TypeError, IndexError) as exc:
         raise ArchiveError(f"{manifest_file}: the archive manifest is damaged ({exc})") from exc
 
@@ -93,12 +109,15 @@ def load_manifest(manifest_file: Path) -> Manifest | None:
 def save_manifest(manifest_file: Path, manifest: Manifest) -> None:
     """Replace the manifest atomically (temp file + rename). ASCII JSON keeps a path's
     surrogate escapes exact."""
-    body = json.dumps({
-        "version": MANIFEST_VERSION,
+    fields = {
+        "version": LINKED_MANIFEST_VERSION if manifest.linked else MANIFEST_VERSION,
         "path": manifest.path,
         "generation": manifest.generation,
         "frames": [[f.raw_length, f.compressed_length, f.digest] for f in manifest.frames],
-    }).encode("ascii")
+    }
+    if manifest.linked:
+        fields["link"] = manifest.link_inode
+    body = json.dumps(fields).encode("ascii")
     # One index run writes the archive at a time (the index lock): a fixed temp name will do.
     tmp = manifest_file.with_name(f".{manifest_file.name}.tmp")
     try:
@@ -113,13 +132,16 @@ def save_manifest(manifest_file: Path, manifest: Manifest) -> None:
 @dataclass(frozen=True)
 class ArchiveSize:
     files: int  # log files with an archived copy
-    bytes: int  # what their compressed copies take on disk
+    bytes: int  # what their copies take on disk (a link shared with the live log: nothing)
+    lone_links: tuple[Path, ...] = ()  # manifests of links the log no longer shares (walks only)
 
 
 def archive_size(root: Path) -> ArchiveSize:
     """What the archive takes: a directory walk and a stat per copy, no file read (the
-    ``index`` summary shows it after every run)."""
+    ``index`` summary shows it after every run). A hard link still shared with the live log
+    (``st_nlink`` > 1) takes no space of its own; alone, its size."""
     files = size = 0
+    lone: list[Path] = []
     try:
         shards = [e.path for e in os.scandir(root) if e.is_dir()]
     except OSError:
@@ -135,9 +157,17 @@ def archive_size(root: Path) -> ArchiveSize:
                     size += entry.stat().st_size
                 except OSError:
                     continue
+            elif entry.name.endswith(".link"):
+                try:
+                    st = entry.stat()
+                except OSError:
+                    continue
+                if st.st_nlink == 1:  # the log is gone: sealed by the caller (indexer.archive.seal)
+                    size += st.st_size
+                    lone.append(Path(entry.path).with_name(entry.name.split(".")[0] + ".json"))
             elif entry.name.endswith(".json"):
                 files += 1
-    return ArchiveSize(files, size)
+    return ArchiveSize(files, size, tuple(lone))
 
 
 def archive_size_cached(root: Path, *, refresh: bool) -> ArchiveSize:
@@ -147,14 +177,16 @@ def archive_size_cached(root: Path, *, refresh: bool) -> ArchiveSize:
     if not refresh:
         try:
             data = json.loads(cache.read_bytes())
-            return ArchiveSize(int(data["files"]), int(data["bytes"]))
+            lone = tuple(Path(root) / str(name) for name in data.get("lone", []))
+            return ArchiveSize(int(data["files"]), int(data["bytes"]), lone)
         except (OSError, ValueError, KeyError, TypeError):
             pass
     size = archive_size(root)
     if size.files:
         try:
             tmp = cache.with_name(".size.json.tmp")
-            tmp.write_text(json.dumps({"files": size.files, "bytes": size.bytes}), encoding="ascii")
+            lone = [str(p.relative_to(root)) for p in size.lone_links]  # sealed once the archive is on
+            tmp.write_text(json.dumps({"files": size.files, "bytes": size.bytes, "lone": lone}), encoding="ascii")
             os.replace(tmp, cache)
         except OSError:
             pass  # a read-only archive: walked again next time

@@ -7,12 +7,17 @@ from typing import Iterator
 
 import zstandard
 
+from indexer.archive.link import linked_chunks
 from indexer.archive.manifest import ArchiveError, Manifest, data_path, digest
 
 
 def frames_of(manifest_file: Path, manifest: Manifest) -> Iterator[bytes]:
     """The log's bytes, one frame at a time, each checked for length and hash. Raises
-    ``ArchiveError`` naming the first frame that does not match (or is missing)."""
+    ``ArchiveError`` naming the first frame that does not match (or is missing). A linked
+    generation: the link's bytes as they are."""
+    if manifest.linked:
+        yield from linked_chunks(manifest_file, manifest)
+        return
     source = data_path(manifest_file, manifest.generation)
     decompressor = zstandard.ZstdDecompressor()
     try:

@@ -7,6 +7,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from indexer.archive.link import linked_chunks, linked_length
 from indexer.archive.manifest import ArchiveError, Manifest, digest, load_manifest, manifest_path
 from indexer.archive.reader import frames_of
 from indexer.fileio import remove_if_present
@@ -37,19 +38,20 @@ def restore_log(root: Path, key: str, *, to: str | None = None, force: bool = Fa
     Refuses to replace a different existing file unless ``force``; every frame is checked
     against its hash before the file appears (temp file + rename)."""
     manifest_file, manifest = find_manifest(root, key)
+    length = linked_length(manifest_file, manifest) if manifest.linked else manifest.length
     target = Path(to if to is not None else manifest.path)
     if target.is_dir():
         raise RestoreRefused(f"{target} is a folder")
     if target.exists():
-        if _same_content(target, manifest):
-            return Restored(str(target), manifest.length, True)
+        if _same_content(target, manifest_file, manifest, length):
+            return Restored(str(target), length, True)
         if not force:
             raise RestoreRefused(f"{target} exists and differs from the archived copy (use --force to replace it)")
     try:
         _write_verified(manifest_file, manifest, target)
     except OSError as exc:
         raise ArchiveError(f"{target}: cannot write the restored log ({exc.strerror or exc})") from exc
-    return Restored(str(target), manifest.length, False)
+    return Restored(str(target), length, False)
 
 
 def _write_verified(manifest_file: Path, manifest: Manifest, target: Path) -> None:
@@ -68,11 +70,13 @@ def _write_verified(manifest_file: Path, manifest: Manifest, target: Path) -> No
         raise
 
 
-def _same_content(target: Path, manifest: Manifest) -> bool:
+def _same_content(target: Path, manifest_file: Path, manifest: Manifest, length: int) -> bool:
     try:
-        if target.stat().st_size != manifest.length:
+        if target.stat().st_size != length:
             return False
         with open(target, "rb") as fh:
+            if manifest.linked:
+                return all(fh.read(len(chunk)) == chunk for chunk in linked_chunks(manifest_file, manifest))
             return all(digest(fh.read(f.raw_length)) == f.digest for f in manifest.frames)
     except OSError:
         return False

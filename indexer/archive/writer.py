@@ -1,5 +1,7 @@
 """Keeping a log's archived copy up to date with what an index run read of it.
 
+While the agent keeps the log, the copy is a hard link to it (``indexer.archive.link``): one
+stat per run, nothing else. Where no link can be made, zstd frames, as follows.
 The index reads a log from where it stopped (``indexer.ingest.prepare``); the archive takes
 those same bytes as one more zstd frame, so nothing is read twice. Where the archive and the
 index disagree (the archive was switched on later, was deleted, or holds bytes of a run whose
@@ -10,6 +12,7 @@ its archive starts a new generation.
 
 from __future__ import annotations
 
+import os
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -23,10 +26,12 @@ from indexer.archive.manifest import (
     Manifest,
     data_path,
     digest,
+    link_path,
     load_manifest,
     manifest_path,
     save_manifest,
 )
+from indexer.archive.link import link_is_current, make_link
 from indexer.archive.reader import read_all
 
 LEVEL = 3  # zstd's default: ~8x on agent logs at a few hundred MB/s (bench/archive_cost.py)
@@ -49,14 +54,16 @@ def _compress(data: bytes) -> bytes:
 class ArchiveOutcome:
     archived: bool  # the archive holds the log up to what was read
     problem: str | None = None  # why not, for the run's problems
+    # A new hard link moves the log's inode change time: the index keeps this one, or its next
+    # run would take the log for rewritten (``indexer.ingest.writer``'s stat comparison).
+    ctime_ns: int | None = None
 
 
 def archive_read_bytes(root: Path, key: str, path: str, start: int, data: bytes | memoryview) -> ArchiveOutcome:
     """Record that the log ``path`` (stored as ``key``) holds ``data`` at offset ``start``.
     Never raises: an archive that cannot be written costs the archive, not the index run."""
     try:
-        _archive(Path(root), key, path, start, data)
-        return ArchiveOutcome(True)
+        return ArchiveOutcome(True, ctime_ns=_archive(Path(root), key, path, start, data))
     except (OSError, ArchiveError, zstandard.ZstdError, MemoryError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         return ArchiveOutcome(False, f"{key}: archive copy not updated ({reason})")
@@ -65,7 +72,16 @@ def archive_read_bytes(root: Path, key: str, path: str, start: int, data: bytes 
 def start_archiving(root: Path, key: str, path: str, start: int, data: bytes | memoryview) -> Future[ArchiveOutcome]:
     """``archive_read_bytes`` on a thread of its own: zstd and file writes release the GIL, so the
     copy is made while the caller parses the same bytes (``bench/archive_cost.py``). One
-    thread: copies are made in order, one log at a time."""
+    thread: copies are made in order, one log at a time. A log kept as a hard link costs a
+    stat or a link, done here: a hand-over to the thread would cost more (it waits for the GIL)."""
+    try:
+        linked, ctime_ns = _kept_as_link(Path(root), key, path)
+        if linked:
+            done: Future[ArchiveOutcome] = Future()
+            done.set_result(ArchiveOutcome(True, ctime_ns=ctime_ns))
+            return done
+    except (OSError, ArchiveError):
+        pass  # tried again on the thread, which reports it
     global _pool
     with _pool_lock:
         if _pool is None:
@@ -73,14 +89,40 @@ def start_archiving(root: Path, key: str, path: str, start: int, data: bytes | m
     return _pool.submit(archive_read_bytes, root, key, path, start, data)
 
 
-def _archive(root: Path, key: str, path: str, start: int, data: bytes) -> None:
-    manifest_file = manifest_path(root, key)
+def _current_manifest(manifest_file: Path, path: str) -> Manifest | None:
+    """The manifest, or None when there is none or it cannot be trusted (a new generation then)."""
     try:
         manifest = load_manifest(manifest_file)
     except ArchiveError:
-        manifest = None  # damaged: a new generation replaces it
+        return None  # damaged: a new generation replaces it
     if manifest is not None and (manifest.path != path or not _data_intact(manifest_file, manifest)):
-        manifest = None
+        return None
+    return manifest
+
+
+def _kept_as_link(root: Path, key: str, path: str) -> tuple[bool, int | None]:
+    """Whether the log's copy is (now) a hard link to it: the link still current, or a new one
+    made where the archive has no copy or a stale link (False: frames it is); and the log's
+    change time after a new link."""
+    manifest_file = manifest_path(root, key)
+    manifest = _current_manifest(manifest_file, path)
+    if manifest is not None and not manifest.linked:
+        return False, None
+    if manifest is not None and link_is_current(manifest_file, manifest, path):
+        return True, None
+    linked = _link_generation(manifest_file, manifest, path)
+    return linked is not None, linked.st_ctime_ns if linked is not None else None
+
+
+def _archive(root: Path, key: str, path: str, start: int, data: bytes) -> int | None:
+    linked, ctime_ns = _kept_as_link(root, key, path)
+    if linked:
+        return ctime_ns
+    manifest_file = manifest_path(root, key)
+    manifest = _current_manifest(manifest_file, path)
+    stale_link = None
+    if manifest is not None and manifest.linked:
+        stale_link, manifest = manifest, None  # no link can be made: frames, from the whole log
     end = start + len(data)
     if manifest is not None and start > 0 and manifest.length >= start:
         if manifest.length < end:
@@ -93,11 +135,24 @@ def _archive(root: Path, key: str, path: str, start: int, data: bytes) -> None:
         _append(manifest_file, manifest, data[manifest.length:])
         return
     prefix = _read_range(path, 0, start) if start else b""
-    _new_generation(manifest_file, manifest, path, prefix + data)
+    new_generation(manifest_file, manifest or stale_link, path, prefix + data)
+
+
+def _link_generation(manifest_file: Path, old: Manifest | None, path: str) -> os.stat_result | None:
+    """A new generation that is a hard link to the log (its stat); None when none can be made."""
+    generation, replacing_damaged = _next_generation(manifest_file, old)
+    linked = make_link(manifest_file, generation, path)
+    if linked is None:
+        return None
+    save_manifest(manifest_file, Manifest(path, generation, [], linked.st_ino))
+    _drop_previous(manifest_file, old, replacing_damaged, link_path(manifest_file, generation))
+    return linked
 
 
 def _data_intact(manifest_file: Path, manifest: Manifest) -> bool:
     """The compressed file holds at least what the manifest lists (a crash may leave more)."""
+    if manifest.linked:
+        return True  # checked by ``link_is_current``
     try:
         return data_path(manifest_file, manifest.generation).stat().st_size >= manifest.compressed_length
     except FileNotFoundError:
@@ -130,7 +185,7 @@ def _append(manifest_file: Path, manifest: Manifest, new: bytes) -> None:
         return
     if len(manifest.frames) >= COMPACT_AFTER_FRAMES and manifest.length + len(new) <= COMPACT_MAX_BYTES:
         whole = read_all(manifest_file, manifest) + new
-        _new_generation(manifest_file, manifest, manifest.path, whole)
+        new_generation(manifest_file, manifest, manifest.path, whole)
         return
     frame = _compress(new)
     target = data_path(manifest_file, manifest.generation)
@@ -142,17 +197,11 @@ def _append(manifest_file: Path, manifest: Manifest, new: bytes) -> None:
     save_manifest(manifest_file, manifest)
 
 
-def _new_generation(manifest_file: Path, old: Manifest | None, path: str, data: bytes) -> None:
-    """A fresh copy of the whole log, complete before the manifest points at it (no manifest
-    names this generation yet, so it is written in place); then the old generation goes.
-    Few file operations: a cold index run makes one copy per log."""
-    replacing_damaged = old is None and manifest_file.exists()
-    if old is not None:
-        generation = old.generation + 1
-    elif replacing_damaged:  # keep clear of whatever the damaged manifest pointed at
-        generation = _next_free_generation(manifest_file)
-    else:
-        generation = 0
+def new_generation(manifest_file: Path, old: Manifest | None, path: str, data: bytes) -> None:
+    """A fresh copy of the whole log as zstd frames, complete before the manifest points at it
+    (no manifest names this generation yet, so it is written in place); then the old generation
+    goes. Few file operations: a cold index run makes one copy per log."""
+    generation, replacing_damaged = _next_generation(manifest_file, old)
     target = data_path(manifest_file, generation)
     frame = _compress(data)
     try:
@@ -163,15 +212,37 @@ def _new_generation(manifest_file: Path, old: Manifest | None, path: str, data: 
     with fh:
         fh.write(frame)
     save_manifest(manifest_file, Manifest(path, generation, [Frame(len(data), len(frame), digest(data))]))
+    _drop_previous(manifest_file, old, replacing_damaged, target)
+
+
+def _next_generation(manifest_file: Path, old: Manifest | None) -> tuple[int, bool]:
+    """The next generation's number, and whether it replaces a damaged manifest."""
+    replacing_damaged = old is None and manifest_file.exists()
+    if old is not None:
+        return old.generation + 1, False
+    if replacing_damaged:  # keep clear of whatever the damaged manifest pointed at
+        return _next_free_generation(manifest_file), True
+    return 0, False
+
+
+def _drop_previous(manifest_file: Path, old: Manifest | None, replacing_damaged: bool, keep: Path) -> None:
+    """Once the manifest names the new generation: the old one's frames or link go."""
     if old is not None:
         data_path(manifest_file, old.generation).unlink(missing_ok=True)
+        link_path(manifest_file, old.generation).unlink(missing_ok=True)
     elif replacing_damaged:
-        for stale in manifest_file.parent.glob(f"{manifest_file.stem}.*.zst"):
-            if stale != target:
+        for stale in _generation_files(manifest_file):
+            if stale != keep:
                 stale.unlink(missing_ok=True)
 
 
+def _generation_files(manifest_file: Path) -> list[Path]:
+    if not manifest_file.parent.is_dir():
+        return []
+    return [p for p in manifest_file.parent.glob(f"{manifest_file.stem}.*.*")
+            if p.suffix in (".zst", ".link") and p.name.split(".")[1].isdigit()]
+
+
 def _next_free_generation(manifest_file: Path) -> int:
-    taken = [int(p.name.split(".")[1]) for p in manifest_file.parent.glob(f"{manifest_file.stem}.*.zst")
-             if p.name.split(".")[1].isdigit()] if manifest_file.parent.is_dir() else []
+    taken = [int(p.name.split(".")[1]) for p in _generation_files(manifest_file)]
     return max(taken, default=-1) + 1

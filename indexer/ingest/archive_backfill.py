@@ -31,7 +31,9 @@ def backfill_archive(conn: sqlite3.Connection, archive_dir: Path, problems: list
             problems.append(outcome.problem)
             continue
         conn.execute("BEGIN")
-        conn.execute("UPDATE files SET archived = 1 WHERE id = ?", (file_id,))
+        # A new hard link moved the log's change time: kept, or the next run reads the log again.
+        conn.execute("UPDATE files SET archived = 1, ctime_ns = coalesce(?, ctime_ns) WHERE id = ?",
+                     (outcome.ctime_ns, file_id))
         conn.execute("COMMIT")
         copied += 1
     return copied

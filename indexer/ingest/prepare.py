@@ -198,13 +198,26 @@ def _start_archive_copy(out: PreparedFile, read: memoryview) -> Future[ArchiveOu
     """The bytes just read, added to the file's archived copy (``indexer.archive``) on a
     thread while they are parsed here."""
     job = out.job
-    return start_archiving(Path(job.archive_root), job.key, job.path, out.start, read) if job.archive_root else None
+    if not job.archive_root:
+        return None
+    archiving = start_archiving(Path(job.archive_root), job.key, job.path, out.start, read)
+    if archiving.done():  # a hard link, made here: its change time is kept even if parsing fails
+        _keep_link_ctime(job, archiving.result())
+    return archiving
 
 
 def _finish_archive_copy(out: PreparedFile, archiving: Future[ArchiveOutcome] | None) -> None:
     if archiving is not None:
         outcome = archiving.result()
         out.archived, out.archive_problem = outcome.archived, outcome.problem
+        _keep_link_ctime(out.job, outcome)
+
+
+def _keep_link_ctime(job: FileJob, outcome: ArchiveOutcome) -> None:
+    """A new hard link moved the log's change time: the index stores that one, or its next run
+    would take the log for rewritten and read it again."""
+    if outcome.ctime_ns is not None:
+        job.ctime_ns = outcome.ctime_ns
 
 
 def prepare_safely(job: FileJob, now: float) -> PreparedFile:

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from indexer.archive.seal import seal_links
 from indexer.config import SourceRoots
 from indexer.ingest import failures
 from indexer.ingest.archive_backfill import backfill_archive
@@ -43,6 +44,7 @@ class Ingester:
         self.db_path = Path(db_path)
         self.now = now if now is not None else time.time()
         self.summary = IndexSummary()
+        self._gone: list[str] = []  # logs marked missing this run: their archived links are sealed
         self._next_ordinal: dict[int, int] = {}
         # Trigram index changes are written just before each commit, outside the per-file
         # savepoints: FTS5 writes a segment at every savepoint it takes part in, which would
@@ -116,6 +118,7 @@ class Ingester:
         finally:
             stream.close()
         if self.archive_dir and not self.summary.stopped:
+            self.summary.problems += seal_links(self.archive_dir, self._gone)
             backfill_archive(conn, self.archive_dir, self.summary.problems, should_stop)
         if progress:
             progress(prog)
@@ -213,6 +216,7 @@ class Ingester:
                 continue
             self.conn.execute("UPDATE files SET missing = 1 WHERE id = ?", (file_id,))
             self.summary.files_missing += 1
+            self._gone.append(path)
 
     def _forget_gone_failures(self, present: set[str]) -> None:
         for path in failures.load_failures(self.conn):
