@@ -13,15 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from indexer.agents.settings import SettingsError
+from indexer.agents.settings import SettingsError, json_object_of, read_config_text
 from indexer.fileio import FileStamp, atomic_write_text, backup_path, check_unchanged
-
-
-def _read_text(path: Path) -> str:
-    try:
-        return path.read_bytes().decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise SettingsError(f"{path} is not UTF-8 text ({exc}); fix it by hand first") from None
 
 
 def _real(path: Path) -> Path:
@@ -64,18 +57,10 @@ def load_json(path: Path) -> JsonDocument:
     stamp = FileStamp.of(path)
     if not stamp.exists:
         return JsonDocument(path, {}, stamp)
-    text = _read_text(path)
+    text = read_config_text(path)
     if not text.strip():
         return JsonDocument(path, {}, stamp)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SettingsError(
-            f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
-            "it was left unchanged — fix it by hand, then run this again"
-        ) from None
-    if not isinstance(data, dict):
-        raise SettingsError(f"{path} does not hold a JSON object; it was left unchanged")
+    data = json_object_of(path, text)
     indent, ascii_only, newline = _json_layout(text)
     return JsonDocument(path, data, stamp, indent, ascii_only, newline)
 
@@ -111,7 +96,7 @@ def load_toml(path: Path) -> TomlDocument:
     stamp = FileStamp.of(path)
     if not stamp.exists:
         return TomlDocument(path, tomlkit.document(), stamp)
-    text = _read_text(path)
+    text = read_config_text(path)
     try:
         data = tomlkit.parse(text)
     except TOMLKitError as exc:

@@ -172,17 +172,17 @@ def _dump(settings: dict[str, Any], layout: _Layout) -> str:
     return text + ("\n" if layout.trailing_newline else "")
 
 
-def _load(path: Path) -> tuple[dict[str, Any], _Layout, FileStamp]:
-    stamp = FileStamp.of(path)
-    if not stamp.exists:
-        return {}, _Layout(2, True, True), stamp
-    raw = path.read_bytes()
+def read_config_text(path: Path) -> str:
+    """An agent's config file as text (a BOM allowed); one clear error when it is not UTF-8."""
     try:
-        text = raw.decode("utf-8-sig")
+        return path.read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise SettingsError(f"{path} is not UTF-8 text ({exc}); fix it by hand first") from None
-    if not text.strip():
-        return {}, _Layout(2, True, True), stamp
+
+
+def json_object_of(path: Path, text: str) -> dict[str, Any]:
+    """The JSON object ``text`` holds (the file ``path``'s), or a ``SettingsError`` saying where
+    it is broken: a settings file we cannot read is never rewritten."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -192,6 +192,17 @@ def _load(path: Path) -> tuple[dict[str, Any], _Layout, FileStamp]:
         ) from None
     if not isinstance(data, dict):
         raise SettingsError(f"{path} does not hold a JSON object; it was left unchanged")
+    return data
+
+
+def _load(path: Path) -> tuple[dict[str, Any], _Layout, FileStamp]:
+    stamp = FileStamp.of(path)
+    if not stamp.exists:
+        return {}, _Layout(2, True, True), stamp
+    text = read_config_text(path)
+    if not text.strip():
+        return {}, _Layout(2, True, True), stamp
+    data = json_object_of(path, text)
     _check_shape(path, data)
     return data, _layout_of(text), stamp
 
