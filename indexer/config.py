@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import os
 import string
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -95,6 +94,8 @@ def load_roots(
     roots: dict[str, tuple[Path, ...]] = {agent.name: tuple(agent.default_roots()) for agent in AGENTS}
     path = config_file or config_path()
     if path.exists():
+        import tomllib  # only when there is a config file: the search path does without it
+
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (OSError, tomllib.TOMLDecodeError) as exc:
@@ -115,6 +116,8 @@ def live_updates_enabled(config_file: Path | None = None) -> bool:
     path = config_file or config_path()
     if not path.exists():
         return True
+    import tomllib
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:
@@ -172,6 +175,8 @@ def load_launch_templates(config_file: Path | None = None) -> dict[str, LaunchTe
     path = config_file or config_path()
     if not path.exists():
         return templates
+    import tomllib
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
@@ -286,6 +291,8 @@ class ArchiveSetting:
 
 
 def load_archive_setting(config_file: Path | None = None) -> ArchiveSetting:
+    import tomllib
+
     path = config_file or config_path()
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8")) if path.exists() else {}

@@ -18,7 +18,7 @@ from datetime import datetime, timedelta, timezone, tzinfo
 from pathlib import Path
 from typing import Any
 
-from indexer.fileio import append_line
+from indexer.append_log import append_line
 from indexer.config import data_dir
 
 USAGE_FILE = "usage.jsonl"
