@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -45,7 +46,9 @@ PROMPT_EVENT = {"session_id": "bench000-0000-4000-8000-000000000000", "cwd": "/h
 Case = tuple[str, list[str], bytes | None, Path]  # label, argv, stdin, working directory
 
 
-def commands(python: str, cli: list[str], db: Path, query: str, cwd: Path, tag: str = "") -> list[Case]:
+def commands(python: str, cli: list[str], db: Path, query: str, cwd: Path, memory: Path, tag: str = "") -> list[Case]:
+    """``memory``: a copy of the demo's memory folder (facts, episodes, scratchpad, rules), so one
+    session-start row reads real files; the other finds none (a new user)."""
     cases = [
         ("bare python -c pass", [python, "-c", "pass"], None),
         ("--help", [*cli, "--help"], None),
@@ -53,6 +56,8 @@ def commands(python: str, cli: list[str], db: Path, query: str, cwd: Path, tag: 
         ("search --json", [*cli, "--db", str(db), "search", "--json", query], None),
         ("hook prompt", [*cli, "--db", str(db), "hook", "prompt"], json.dumps(PROMPT_EVENT).encode()),
         ("hook session-start", [*cli, "--db", str(db), "hook", "session-start"],
+         json.dumps({**PROMPT_EVENT, "hook_event_name": "SessionStart", "source": "startup"}).encode()),
+        ("hook session-start, memory", [*cli, "--db", str(db), "--memory-dir", str(memory), "hook", "session-start"],
          json.dumps({**PROMPT_EVENT, "hook_event_name": "SessionStart", "source": "startup"}).encode()),
     ]
     return [(f"{label}{tag}", argv, stdin, cwd) for label, argv, stdin in cases]
@@ -111,16 +116,19 @@ def main() -> None:
     env = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": str(home / "data"), "XDG_CONFIG_HOME": str(home / "config")}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     db = args.db.resolve()
+    memory = home / "memory"
+    shutil.copytree(ROOT / "tui" / "demo" / "memory", memory)
     groups: list[tuple[str, list[Case]]] = []
     for n, checkout in enumerate([ROOT, *args.checkout]):
         tag = "" if n == 0 else f" [{n}]"
         groups.append((f"editable{tag}: {checkout}, {sys.executable} -m tui.cli",
-                       commands(sys.executable, [sys.executable, "-m", "tui.cli"], db, args.query, checkout.resolve(), tag)))
+                       commands(sys.executable, [sys.executable, "-m", "tui.cli"], db, args.query, checkout.resolve(), memory,
+                                tag)))
     for n, venv in enumerate(args.installed, start=1):
         venv = venv.resolve()
         groups.append((f"installed [i{n}]: {venv}/bin/threadback, run from {home}",
                        commands(str(venv / "bin" / "python"), [str(venv / "bin" / "threadback")], db, args.query,
-                                home, f" [i{n}]")))
+                                home, memory, f" [i{n}]")))
     times = run_rounds([case for _, cases in groups for case in cases], args.runs, env)
     query = query_ms(db, args.query)
     load = " (load average %.1f %.1f %.1f)" % os.getloadavg()
