@@ -27,7 +27,6 @@
 from __future__ import annotations
 
 import os
-import string
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -154,6 +153,8 @@ def _argv_template(value: object, where: str) -> tuple[str, ...]:
     """A config value as an argv template, or ``ConfigError`` saying what is wrong with it."""
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ConfigError(f"{where} must be a list of strings (an argv), e.g. [\"claude\", \"--resume\", \"{{id}}\"]")
+    import string  # a config file's [resume] tables only
+
     for element in value:
         try:
             fields = [name for _, name, _, _ in string.Formatter().parse(element) if name is not None]
