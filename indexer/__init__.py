@@ -6,7 +6,7 @@ Never imports a UI library (textual, rich, pygments, humanize) or ``tui``: a tes
 from indexer.agents.resume import resume_command
 from indexer.config import ConfigError, SourceRoots, load_roots, only_roots
 from indexer.index import AmbiguousSessionError, Index, IndexStats, ProjectSummary
-from indexer.ingest import IndexBusyError, IndexProgress, IndexSummary
+from indexer.ingest.lock import IndexBusyError
 from indexer.models import Hit, Message, Session
 from indexer.search.fts import SearchResult, SessionHit
 from indexer.search.query import Query, QueryError, parse_query
@@ -22,9 +22,10 @@ from indexer.store.errors import (
     IndexUnavailableError,
 )
 
-# The memory and rule stores pull in a YAML library: loaded on first use, so `threadback
-# search` and the hooks start fast.
-_LAZY = {"MemoryStore": "indexer.memory", "RuleStore": "indexer.rules"}
+# The memory and rule stores pull in a YAML library, and an index run's reports are only needed
+# by what runs one: loaded on first use, so `threadback search` and the hooks start fast.
+_LAZY = {"MemoryStore": "indexer.memory", "RuleStore": "indexer.rules",
+         "IndexProgress": "indexer.ingest.progress", "IndexSummary": "indexer.ingest.progress"}
 
 
 def __getattr__(name: str):

@@ -27,8 +27,6 @@
 from __future__ import annotations
 
 import os
-import string
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -95,6 +93,8 @@ def load_roots(
     roots: dict[str, tuple[Path, ...]] = {agent.name: tuple(agent.default_roots()) for agent in AGENTS}
     path = config_file or config_path()
     if path.exists():
+        import tomllib  # only when there is a config file: the search path does without it
+
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (OSError, tomllib.TOMLDecodeError) as exc:
@@ -115,6 +115,8 @@ def live_updates_enabled(config_file: Path | None = None) -> bool:
     path = config_file or config_path()
     if not path.exists():
         return True
+    import tomllib
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:
@@ -151,6 +153,8 @@ def _argv_template(value: object, where: str) -> tuple[str, ...]:
     """A config value as an argv template, or ``ConfigError`` saying what is wrong with it."""
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ConfigError(f"{where} must be a list of strings (an argv), e.g. [\"claude\", \"--resume\", \"{{id}}\"]")
+    import string  # a config file's [resume] tables only
+
     for element in value:
         try:
             fields = [name for _, name, _, _ in string.Formatter().parse(element) if name is not None]
@@ -172,6 +176,8 @@ def load_launch_templates(config_file: Path | None = None) -> dict[str, LaunchTe
     path = config_file or config_path()
     if not path.exists():
         return templates
+    import tomllib
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
@@ -286,6 +292,8 @@ class ArchiveSetting:
 
 
 def load_archive_setting(config_file: Path | None = None) -> ArchiveSetting:
+    import tomllib
+
     path = config_file or config_path()
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8")) if path.exists() else {}

@@ -19,6 +19,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from indexer.append_log import append_line  # noqa: F401 - its home is indexer.append_log; kept here for importers
+
 
 class ChangedOnDiskError(RuntimeError):
     """The file changed on disk since it was loaded; writing now would lose someone's edit."""
@@ -250,17 +252,3 @@ def _exchange(a: str | Path, b: str | Path) -> bool:
     if err in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOTSUP):
         return False
     raise OSError(err, os.strerror(err), str(b))
-
-
-def append_line(path: Path, line: str) -> None:
-    """Append one line to an append-only log (usage, decisions, retrievals).
-
-    A single ``write`` of a line under PIPE_BUF-ish size with O_APPEND does not interleave
-    with other writers, so no lock is needed for these logs.
-    """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if "\n" in line:
-        raise ValueError("a log line cannot contain a newline")
-    with open(path, "a", encoding="utf-8") as fh:
-        fh.write(line + "\n")

@@ -15,9 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 
 from indexer.config import SourceRoots, load_archive_setting
-from indexer.ingest import IndexBusyError, IndexLock, IndexSummary, ProgressCallback
-from indexer.ingest.outcome import RunOutcome, read_outcome, record_outcome
-from indexer.ingest.failures import FailedFile, failed_files
+from indexer.ingest.lock import IndexBusyError, IndexLock
 from indexer.activity import STRIP_DAYS, ActivityStrip
 from indexer.models import FileTouches, Message, Session
 from indexer.project_scope import ProjectScope
@@ -32,8 +30,11 @@ from indexer.store.health import diagnose
 from indexer.store.models import fetch_context
 from indexer.store.touched import touches_of_file
 
-if TYPE_CHECKING:  # the archive loads zstandard: imported where a method needs it
+if TYPE_CHECKING:  # the archive loads zstandard, the run's records tempfile: imported where a method needs them
     from indexer.archive import Restored
+    from indexer.ingest.failures import FailedFile
+    from indexer.ingest.outcome import RunOutcome
+    from indexer.ingest.progress import IndexSummary, ProgressCallback
 
 __all__ = ["AmbiguousSessionError", "Index", "IndexStats", "ProjectSummary"]
 
@@ -114,6 +115,8 @@ class Index:
         Raises ``IndexBusyError`` if another run holds the lock. How the run ended is left
         beside the index (``last_run``), for runs nobody watches. ``archive``: keep compressed
         copies of the logs (``indexer.archive``); None: as the config file says (on by default)."""
+        from indexer.ingest.outcome import RunOutcome, record_outcome
+
         try:
             summary = self._update(roots, progress, should_stop, now, only, archive)
         except IndexBusyError:
@@ -170,11 +173,15 @@ class Index:
 
     def last_run(self) -> RunOutcome | None:
         """How the last index run over this index ended (any process: the app, a hook, the CLI)."""
+        from indexer.ingest.outcome import read_outcome
+
         return read_outcome(self.path)
 
     @_told_truthfully
     def failing_files(self) -> list[FailedFile]:
         """Log files that could not be stored, as they were then (skipped until they change)."""
+        from indexer.ingest.failures import failed_files
+
         return failed_files(self.conn)
 
     def delete_files(self) -> None:

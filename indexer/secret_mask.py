@@ -13,6 +13,7 @@ a call or a placeholder. ``tests/secret_samples.py`` is the labelled set that ho
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -60,10 +61,18 @@ _SCAN_PATTERNS: tuple[tuple[str, str, str], ...] = (
                                r"[A-Za-z0-9._~+/-]{24,400}=*)"),
 )
 
+
+@functools.cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    """A pattern compiled on first use: most texts hold none of the needles, so a search or a
+    hook that masks a few snippets compiles few of them (all of them cost ~4 ms at start-up)."""
+    return re.compile(pattern)
+
+
 # A placeholder is not a secret: ${VAR}, $VAR, <your-token>, ***, xxxx, {{ var }}, %s.
-_PLACEHOLDER = re.compile(
-    r"^(?:\$\{?\w+\}?|<[^>]*>|\*+|x+|X+|\.+|\{\{.*\}\}|%\(?\w*\)?s|your[_-]?\w*|example\w*|None|null|"
-    r"true|false|changeit)$", re.IGNORECASE)
+_PLACEHOLDER = (
+    r"(?i)^(?:\$\{?\w+\}?|<[^>]*>|\*+|x+|X+|\.+|\{\{.*\}\}|%\(?\w*\)?s|your[_-]?\w*|example\w*|None|null|"
+    r"true|false|changeit)$")
 
 # The secret word, at the start of a name or after ``_``/``-`` (DB_PASSWORD), with at most a few
 # more parts after it; every repetition is bounded, so no text makes the scan quadratic.
@@ -71,34 +80,33 @@ _SECRET_KEY = (r"(?<![A-Za-z0-9])(?:password|passwd|passphrase|secret|token|api[
                r"|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?token)(?:[_-][A-Za-z0-9]{1,30}){0,4}")
 # name = "literal" / name: literal / "name": "literal" / --password literal is left alone
 # (a flag's value is as likely a variable as a literal).
-_ASSIGNMENT = re.compile(
+_ASSIGNMENT = (
     rf"(?i)(?P<key>{_SECRET_KEY})\b[\"']?[ \t]*[:=][ \t]*"
     r"(?:(?P<quote>[\"'])(?P<quoted>[^\"'\s]{6,200}+)(?P=quote)"  # possessive: no backtracking
     r"|(?P<bare>[^\s\"'`,;&<>(){}\[\]]{8,200}+)(?![(\[.\w]))"
 )
-_URL_PASSWORD = re.compile(r"://[^\s/:@\"'<>]{1,100}:(?P<secret>[^\s/@\"'<>]{1,200})@")
+_URL_PASSWORD = r"://[^\s/:@\"'<>]{1,100}:(?P<secret>[^\s/@\"'<>]{1,200})@"
 
-_TOKENS = tuple((kind, needles, re.compile(pattern)) for kind, needles, pattern in _TOKEN_PATTERNS)
-_SCANS = tuple((kind, needle, re.compile(pattern)) for kind, needle, pattern in _SCAN_PATTERNS)
 # Every secret word of ``_SECRET_KEY`` starts with one of these.
 _ASSIGNMENT_NEEDLES = ("pass", "secret", "token", "api", "access", "private", "client", "auth")
-_URL_SCHEME = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]{1,20}\Z")
+_URL_SCHEME = r"[a-zA-Z][a-zA-Z0-9+.-]{1,20}\Z"
 
-_KEY_BEGIN = re.compile(r"-----BEGIN (?:[A-Z0-9]{1,20} ){0,3}PRIVATE KEY(?: BLOCK)?-----")
-_KEY_BODY = re.compile(r"[A-Za-z0-9+/=\s:,.()-]{0,12000}")  # base64 lines and PEM headers
-_KEY_END = re.compile(r"-----END (?:[A-Z0-9]{1,20} ){0,3}PRIVATE KEY(?: BLOCK)?-----")
+_KEY_BEGIN = r"-----BEGIN (?:[A-Z0-9]{1,20} ){0,3}PRIVATE KEY(?: BLOCK)?-----"
+_KEY_BODY = r"[A-Za-z0-9+/=\s:,.()-]{0,12000}"  # base64 lines and PEM headers
+_KEY_END = r"-----END (?:[A-Z0-9]{1,20} ){0,3}PRIVATE KEY(?: BLOCK)?-----"
 _KEY_MAX_CHARS = 12000
 
 
 def _private_keys(text: str) -> list[tuple[int, int]]:
     """PEM private-key blocks: BEGIN to END, or to where the base64 stops (a cut-off block)."""
     found, position = [], 0
-    while (begin := _KEY_BEGIN.search(text, position)) is not None:
-        end = _KEY_END.search(text, begin.end(), begin.end() + _KEY_MAX_CHARS)
+    key_begin, key_end, key_body = _compiled(_KEY_BEGIN), _compiled(_KEY_END), _compiled(_KEY_BODY)
+    while (begin := key_begin.search(text, position)) is not None:
+        end = key_end.search(text, begin.end(), begin.end() + _KEY_MAX_CHARS)
         if end is not None:
             stop = end.end()
         else:
-            body = _KEY_BODY.match(text, begin.end())
+            body = key_body.match(text, begin.end())
             stop = body.end() if body else begin.end()
             stop = len(text[:stop].rstrip()) if stop > begin.end() else stop
         found.append((begin.start(), stop))
@@ -108,7 +116,7 @@ def _private_keys(text: str) -> list[tuple[int, int]]:
 
 def _looks_like_a_literal(value: str, *, quoted: bool) -> bool:
     """A value a person typed, not a variable, a type name or a placeholder."""
-    if _PLACEHOLDER.match(value):
+    if _compiled(_PLACEHOLDER).match(value):
         return False
     has_digit = any(c.isdigit() for c in value)
     has_alpha = any(c.isalpha() for c in value)
@@ -140,18 +148,18 @@ def _spans(text: str, offset: int) -> list[SecretSpan]:
     found: list[SecretSpan] = []
     if "PRIVATE KEY" in text:
         found.extend(SecretSpan(offset + a, offset + b, "private key") for a, b in _private_keys(text))
-    for kind, needles, pattern in _TOKENS:
+    for kind, needles, pattern in _TOKEN_PATTERNS:
         for needle in needles:
             for at in _starts(text, needle):
-                if (m := pattern.match(text, at)) is not None:
+                if (m := _compiled(pattern).match(text, at)) is not None:
                     found.append(_span(m, offset, kind))
     lowered = text.lower()
-    for kind, needle, pattern in _SCANS:
+    for kind, needle, pattern in _SCAN_PATTERNS:
         if needle in (lowered if needle.islower() else text):
-            found.extend(_span(m, offset, kind) for m in pattern.finditer(text))
+            found.extend(_span(m, offset, kind) for m in _compiled(pattern).finditer(text))
     for needle in _ASSIGNMENT_NEEDLES:
         for at in _starts(lowered, needle, after_underscore=True):
-            m = _ASSIGNMENT.match(text, at)
+            m = _compiled(_ASSIGNMENT).match(text, at)
             if m is None:
                 continue
             group = "quoted" if m.group("quoted") is not None else "bare"
@@ -160,9 +168,9 @@ def _spans(text: str, offset: int) -> list[SecretSpan]:
                 found.append(SecretSpan(offset + m.start(group), offset + m.end(group), kind))
     at = text.find("://")
     while at != -1:
-        m = _URL_PASSWORD.match(text, at)
-        if m is not None and _URL_SCHEME.search(text, max(0, at - 21), at) is not None:
-            if not _PLACEHOLDER.match(m.group("secret")):
+        m = _compiled(_URL_PASSWORD).match(text, at)
+        if m is not None and _compiled(_URL_SCHEME).search(text, max(0, at - 21), at) is not None:
+            if not _compiled(_PLACEHOLDER).match(m.group("secret")):
                 found.append(_span(m, offset, "password"))
         at = text.find("://", at + 3)
     return found

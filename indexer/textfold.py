@@ -14,12 +14,20 @@ a CJK character. Japanese kanji fold too (設定 → 设定): harmless, since bo
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 
 # Where Traditional characters live: CJK unified ideographs, extension A, compatibility forms.
 _RANGES = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF))
-_MAY_FOLD = re.compile("[" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _RANGES) + "]")
+
+
+@functools.cache
+def _may_fold() -> re.Pattern[str]:
+    """A character of ``_RANGES``; compiled on first use (its big ranges take ~3 ms), by a
+    process that meets text that is not ASCII."""
+    return re.compile("[" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _RANGES) + "]")
+
 
 _table: dict[int, str] | None = None
 _variants: dict[str, tuple[str, ...]] | None = None
@@ -49,7 +57,7 @@ def fold_table() -> dict[int, str]:
 
 def fold(text: str) -> str:
     """``text`` with Traditional characters replaced by their Simplified form; same length."""
-    if text.isascii() or not _MAY_FOLD.search(text):
+    if text.isascii() or not _may_fold().search(text):
         return text
     return text.translate(fold_table())
 

@@ -7,7 +7,8 @@ from datetime import datetime, timezone
 
 import pytest
 
-from indexer.agents.usage import UsageEvent, read_usage, record_usage, usage_report
+from indexer.agents.usage import UsageEvent, read_usage, record_usage
+from indexer.agents.usage_report import usage_report
 from tui.cli import exits
 from tui.cli.main import main
 

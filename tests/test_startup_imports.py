@@ -21,7 +21,16 @@ HEAVY = ("ruamel", "textual", "rich", "pygments", "humanize", "tomlkit", "mcp", 
          "pydantic", "filelock", "importlib.metadata")
 NOT_ON_THE_SEARCH_PATH = ("indexer.memory", "indexer.rules", "indexer.ingest.run", "indexer.ingest.writer",
                           "indexer.ingest.helper", "indexer.sources.claude_code", "indexer.agents.context",
-                          "tui.cli.memory", "tui.cli.rules", "tui.cli.agents", "tui.app")
+                          "tui.cli.memory", "tui.cli.rules", "tui.cli.agents", "tui.app",
+                          # what an index run reports and records, the usage report, atomic writes
+                          "indexer.ingest.progress", "indexer.ingest.outcome", "indexer.ingest.failures",
+                          "indexer.agents.usage_report", "indexer.agents.refresh", "indexer.fileio")
+# Standard modules a search or the prompt hook has no use for (config files, hashing, temp
+# files, child processes); each costs milliseconds.
+STDLIB_NOT_NEEDED = ("tomllib", "hashlib", "tempfile", "subprocess")
+# Patterns compiled on first use: they take milliseconds each, and an ASCII search needs none.
+LAZY_PATTERNS = {"indexer.secret_mask": "_compiled", "indexer.search.snippets": "_wide",
+                 "indexer.textfold": "_may_fold", "indexer.store.side_file": "_cjk_run"}
 
 
 def imported_modules(argv: list[str], env: dict[str, str], stdin: str | None = None) -> tuple[set[str], str]:
@@ -59,6 +68,7 @@ def test_search_loads_only_what_it_needs(index_env, argv):
     assert "timeout" in out or "websocket" in out  # it did search, and found the session
     assert loaded(modules, HEAVY) == []
     assert loaded(modules, NOT_ON_THE_SEARCH_PATH) == []
+    assert loaded(modules, STDLIB_NOT_NEEDED) == []
 
 
 @pytest.mark.parametrize("argv", [["hook", "prompt"], ["--db", "{db}", "hook", "prompt"]])
@@ -70,6 +80,7 @@ def test_prompt_hook_loads_only_what_it_needs(index_env, argv):
     assert "s1" in out  # the recall reminder found the earlier session
     assert loaded(modules, HEAVY) == []
     assert loaded(modules, NOT_ON_THE_SEARCH_PATH) == []
+    assert loaded(modules, STDLIB_NOT_NEEDED) == []
 
 
 def test_session_start_hook_loads_no_ui_or_mcp(index_env):
@@ -79,6 +90,21 @@ def test_session_start_hook_loads_no_ui_or_mcp(index_env):
     assert "threadback search" in out
     assert loaded(modules, ("textual", "rich", "pygments", "humanize", "mcp", "psutil", "tomlkit")) == []
     assert loaded(modules, ("indexer.ingest.run", "indexer.sources.claude_code", "tui.cli.agents")) == []
+    # reading memory takes no lock (filelock is for writes) and starts no index run
+    assert loaded(modules, ("filelock", "indexer.agents.refresh", "subprocess")) == []
+
+
+def test_an_ascii_search_compiles_none_of_the_big_patterns(index_env):
+    """The big Unicode classes and the secret masker's patterns are compiled on first use; an
+    ASCII search in ASCII text with no secret in it needs none of them."""
+    code = ("import io, contextlib, sys; from tui.cli.main import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()): main(['search', 'websocket'])\n"
+            f"for name, getter in {LAZY_PATTERNS!r}.items():\n"
+            "    print(name, getattr(sys.modules[name], getter).cache_info().currsize)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=index_env, cwd=REPO,
+                          timeout=60)
+    sizes = dict(line.split() for line in proc.stdout.splitlines())
+    assert sizes == {name: "0" for name in LAZY_PATTERNS}, proc.stderr
 
 
 def test_help_lists_every_verb():

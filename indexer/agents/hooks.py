@@ -31,7 +31,6 @@ from indexer.agents.caller import CODEX
 from indexer.agents.reference import wrap_reference
 from indexer.agents.evidence import find_evidence
 from indexer.agents.recall import RecallMatch, detect_recall
-from indexer.agents.refresh import start_refresh
 from indexer.agents.relevance import CANDIDATES_PER_QUERY, RelevantHit, RelevantResult, relevant_hits
 from indexer.agents.usage import UsageEvent
 from indexer.index import Index
@@ -312,6 +311,8 @@ def hits_block(head: str, hits: list[RelevantHit]) -> str:
 
 def refresh(payload: dict[str, Any], db_path: Path) -> HookAnswer:
     """Start an index run in the background so this session is searchable at once."""
+    from indexer.agents.refresh import start_refresh  # subprocess and the run's records: this event only
+
     now = time.time()
     if not start_refresh(db_path, now, after_every_turn=payload.get("hook_event_name") == "Stop"):
         return HookAnswer("", None)

@@ -13,17 +13,18 @@ main index file; ``lock`` keeps it to one run at a time; ``run`` starts a run un
 """
 
 from indexer.ingest.lock import IndexBusyError, IndexLock
-from indexer.ingest.progress import IndexProgress, IndexSummary, ProgressCallback
 
-# The run pulls in the parsers, the helper process and the writer: loaded on first use, so a
-# search (which never writes) does not pay for them.
+# The run pulls in the parsers, the helper process and the writer, and what it reports is made
+# of dataclasses: loaded on first use, so a search (which never writes) does not pay for them.
+_LAZY = {"update_index": "indexer.ingest.run", "IndexProgress": "indexer.ingest.progress",
+         "IndexSummary": "indexer.ingest.progress", "ProgressCallback": "indexer.ingest.progress"}
 
 
 def __getattr__(name: str):
-    if name == "update_index":
-        from indexer.ingest.run import update_index
+    if name in _LAZY:
+        import importlib
 
-        return update_index
+        return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'indexer.ingest' has no attribute {name!r}")
 
 

@@ -9,10 +9,12 @@ refuses to replace a file that is not what it loaded (``indexer.fileio``).
 from __future__ import annotations
 
 from pathlib import Path
-
-from filelock import FileLock, Timeout
+from typing import TYPE_CHECKING
 
 from indexer.fileio import ChangedOnDiskError
+
+if TYPE_CHECKING:  # filelock is loaded by the first write (~14 ms): reading memory never locks
+    from filelock import FileLock
 
 LOCK_FILE = ".memory.lock"
 WAIT_SECONDS = 30.0
@@ -36,6 +38,8 @@ class FolderLock:
         self._lock: FileLock | None = None
 
     def __enter__(self) -> "FolderLock":
+        from filelock import FileLock, Timeout
+
         if self._lock is None:
             self.folder.mkdir(parents=True, exist_ok=True)
             self._lock = FileLock(str(self.folder / LOCK_FILE), timeout=WAIT_SECONDS)

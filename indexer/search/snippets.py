@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from indexer.search.matching import line_pattern, term_pattern
@@ -17,13 +18,22 @@ def _width(ch: str) -> int:
     return 2 if is_cjk(ch) or "\uff00" <= ch <= "\uffef" else 1
 
 
-# The characters ``_width`` counts as two cells, as one class: counted in C, not per character.
-_WIDE = re.compile("[\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
-                   "\uf900-\ufaff\uff00-\uffef\U00020000-\U0002fa1f]")
+WIDE_FROM = "\u3040"  # no character below this one is wide
+
+
+@functools.cache
+def _wide() -> re.Pattern[str]:
+    """The characters ``_width`` counts as two cells, as one class: counted in C, not per
+    character. Compiled on first use (its big ranges take ~4 ms), by text that holds a
+    character from ``WIDE_FROM`` up."""
+    return re.compile("[\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
+                      "\uf900-\ufaff\uff00-\uffef\U00020000-\U0002fa1f]")
 
 
 def _cells(text: str) -> int:
-    return len(text) + len(_WIDE.findall(text))
+    if not text or max(text) < WIDE_FROM:
+        return len(text)
+    return len(text) + len(_wide().findall(text))
 
 
 def _fit_forward(flat: str, start: int, columns: int) -> int:

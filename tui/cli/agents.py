@@ -25,7 +25,8 @@ from indexer.agents.settings import (
     uninstall_hooks,
     user_settings_path,
 )
-from indexer.agents.usage import UsageEvent, record_usage, usage_log_path, usage_report
+from indexer.agents.usage import UsageEvent, record_usage, usage_log_path
+from indexer.agents.usage_report import usage_report
 from indexer.fileio import ChangedOnDiskError
 from tui.cli import agent_setup, output
 from tui.cli.exits import OK, REFUSED, USAGE, CommandError, ErrorExit, command, say

@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from indexer import Hit, IndexStats, IndexSummary, Message, SearchResult, Session, SessionHit
+from indexer import Hit, IndexStats, Message, SearchResult, Session, SessionHit
 from indexer.models import TokenUsage
 from indexer.activity import is_active
 from indexer.agents.resume import resume_command, resume_target
@@ -22,6 +22,7 @@ from indexer.search.suggestions import suggestions_for
 from indexer.textsafe import escape_json_specials, suspicious_characters
 
 if TYPE_CHECKING:  # the memory package loads a YAML library: not needed to print an index search
+    from indexer.ingest.progress import IndexSummary
     from indexer.agents.context import ContextMaterial
     from indexer.memory import EpisodicEntry, Fact, MemoryHit, ScratchpadItem, StrengthBreakdown
     from indexer.rules import Rule
