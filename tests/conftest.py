@@ -17,6 +17,25 @@ CORPUS = DATA / "corpus"
 FIXED_NOW = 1782864000.0
 
 
+def _quicker_pilot_idle_checks(step: float = 0.01) -> None:
+    """Pilot's ``press``/``pause`` wait until the app is idle: they sleep in steps of 20 ms until
+    a step passes with under 5% CPU, so each key costs at least two idle steps and a test of
+    twenty keys sleeps about a second. Steps of 10 ms keep the same test (the same CPU share, so
+    a busy app is still waited for). The screen repaints at most every 1/60 s and a step must be
+    longer than that, or a pause could end before a pending repaint (and the callbacks that wait
+    for it) ran: so the test apps repaint at up to 120 frames a second, a period of 8.3 ms."""
+    import textual._wait as wait
+    import textual.screen as screen
+
+    if hasattr(wait, "SLEEP_GRANULARITY") and hasattr(wait, "SLEEP_IDLE") and hasattr(screen, "UPDATE_PERIOD"):
+        screen.UPDATE_PERIOD = step / 1.2
+        wait.SLEEP_GRANULARITY = step
+        wait.SLEEP_IDLE = step / 20
+
+
+_quicker_pilot_idle_checks()
+
+
 def corpus_roots(base: Path = CORPUS):
     return only_roots({
         "claude-code": [base / "claude-code" / "projects"],
