@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,15 @@ DATA = Path(__file__).parent / "data"
 CORPUS = DATA / "corpus"
 # A fixed "now" for anything that renders relative times or decays: 2026-07-01T00:00:00Z.
 FIXED_NOW = 1782864000.0
+
+
+# Compiled code is kept for the next run even where PYTHONDONTWRITEBYTECODE is set: pytest
+# rewrites the asserts of every test module at collection (about 3 s per worker) and keeps the
+# result in tests/__pycache__, and the CLI, hook and MCP tests start about two hundred
+# processes, most of them Python, each of which would otherwise compile the package's modules
+# from source again (50-100 ms of CPU each). git ignores the files (.gitignore: __pycache__/).
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 def _quicker_pilot_idle_checks(step: float = 0.01) -> None:
