@@ -46,6 +46,18 @@ def _quicker_pilot_idle_checks(step: float = 0.01) -> None:
 _quicker_pilot_idle_checks()
 
 
+def _no_animations() -> None:
+    """The test apps jump to where an animation ends (a tab's underline, a smooth scroll), as
+    with TEXTUAL_ANIMATIONS=none: Pilot's ``press`` waits for every running animation in real
+    time, and a test checks where things end up, which is the same either way."""
+    import textual.constants as constants
+
+    constants.TEXTUAL_ANIMATIONS = "none"  # read by each App as it is built
+
+
+_no_animations()
+
+
 def corpus_roots(base: Path = CORPUS):
     return only_roots({
         "claude-code": [base / "claude-code" / "projects"],
