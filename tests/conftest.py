@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,46 @@ DATA = Path(__file__).parent / "data"
 CORPUS = DATA / "corpus"
 # A fixed "now" for anything that renders relative times or decays: 2026-07-01T00:00:00Z.
 FIXED_NOW = 1782864000.0
+
+
+# Compiled code is kept for the next run even where PYTHONDONTWRITEBYTECODE is set: pytest
+# rewrites the asserts of every test module at collection (about 3 s per worker) and keeps the
+# result in tests/__pycache__, and the CLI, hook and MCP tests start about two hundred
+# processes, most of them Python, each of which would otherwise compile the package's modules
+# from source again (50-100 ms of CPU each). git ignores the files (.gitignore: __pycache__/).
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+
+def _quicker_pilot_idle_checks(step: float = 0.01) -> None:
+    """Pilot's ``press``/``pause`` wait until the app is idle: they sleep in steps of 20 ms until
+    a step passes with under 5% CPU, so each key costs at least two idle steps and a test of
+    twenty keys sleeps about a second. Steps of 10 ms keep the same test (the same CPU share, so
+    a busy app is still waited for). The screen repaints at most every 1/60 s and a step must be
+    longer than that, or a pause could end before a pending repaint (and the callbacks that wait
+    for it) ran: so the test apps repaint at up to 120 frames a second, a period of 8.3 ms."""
+    import textual._wait as wait
+    import textual.screen as screen
+
+    if hasattr(wait, "SLEEP_GRANULARITY") and hasattr(wait, "SLEEP_IDLE") and hasattr(screen, "UPDATE_PERIOD"):
+        screen.UPDATE_PERIOD = step / 1.2
+        wait.SLEEP_GRANULARITY = step
+        wait.SLEEP_IDLE = step / 20
+
+
+_quicker_pilot_idle_checks()
+
+
+def _no_animations() -> None:
+    """The test apps jump to where an animation ends (a tab's underline, a smooth scroll), as
+    with TEXTUAL_ANIMATIONS=none: Pilot's ``press`` waits for every running animation in real
+    time, and a test checks where things end up, which is the same either way."""
+    import textual.constants as constants
+
+    constants.TEXTUAL_ANIMATIONS = "none"  # read by each App as it is built
+
+
+_no_animations()
 
 
 def corpus_roots(base: Path = CORPUS):
