@@ -35,6 +35,10 @@ from indexer.word_tokens import query_run
 MAX_TERMS = 100  # terms holding one query run; more: a common word, left to the walk
 MAX_MESSAGES = 4000  # messages the word index may name; more: left to the walk
 PROBE = "word_probe"
+# Runs found too common, per connection: a verdict only ever stays true (the word index and
+# the vocabulary only grow until the side file is refilled, and then it is not used until
+# complete), and a wrong one costs the walk, never an answer.
+_common: dict[tuple[int, str, int, int], None] = {}
 _TRIGRAM_TABLES = ("fts_side", "fts")  # longest name first: "fts" is a prefix of the other
 _PART = re.compile(r'\s*(?:"((?:[^"]|"")*)"|(\()|(\))|(AND|OR)(?=[\s(")]))')
 
@@ -98,22 +102,30 @@ def candidate_ids(conn: sqlite3.Connection, match: str | None) -> list[int] | No
 
 def _group_ids(conn: sqlite3.Connection, alternatives: list[str]) -> set[int] | None:
     terms: set[str] = set()
-    for needle in alternatives:
-        run = query_run(needle)
-        if run is None:
-            return None
+    runs = [query_run(needle) for needle in alternatives]
+    if any(run is None or (id(conn), run, MAX_TERMS, MAX_MESSAGES) in _common for run in runs):
+        return None
+    for run in runs:
         found = conn.execute(
             f"SELECT v.term FROM {SCHEMA_NAME}.vocab_tri JOIN {SCHEMA_NAME}.vocab v ON v.id = vocab_tri.rowid"
             " WHERE vocab_tri MATCH ? AND instr(v.term, ?) > 0 LIMIT ?", (f'"{run}"', run, MAX_TERMS + 1)).fetchall()
         if len(found) > MAX_TERMS:
-            return None
+            return _too_common(conn, runs)
         terms.update(r[0] for r in found)
     if not terms:
         return set()
     expression = " OR ".join(f'"{t}"' for t in sorted(terms))
     ids = [r[0] for r in conn.execute(f"SELECT rowid FROM {SCHEMA_NAME}.words WHERE words MATCH ? LIMIT ?",
                                       (expression, MAX_MESSAGES + 1))]
-    return None if len(ids) > MAX_MESSAGES else set(ids)
+    return _too_common(conn, runs) if len(ids) > MAX_MESSAGES else set(ids)
+
+
+def _too_common(conn: sqlite3.Connection, runs: list[str | None]) -> None:
+    if len(_common) > 10_000:
+        _common.clear()
+    if len(runs) == 1:  # an OR group's verdict is its own, not each word's
+        _common[(id(conn), str(runs[0]), MAX_TERMS, MAX_MESSAGES)] = None
+    return None
 
 
 def on_probe(sql: str) -> str:
