@@ -58,7 +58,8 @@ def replicate(conn: sqlite3.Connection, k: int, base_max: tuple[int, int, int]) 
         "INSERT INTO sessions SELECT id + :s, agent, session_id || '-c' || :k, "
         "CASE WHEN parent_session_id IS NULL THEN NULL ELSE parent_session_id || '-c' || :k END, branched_from, "
         "source_path || '#c' || :k, project_path, project_name, resume_cwd, git_branch, model, title, title_rank, "
-        "start_ts + :shift, end_ts + :shift, message_count FROM sessions WHERE id <= :smax",
+        "start_ts + :shift, end_ts + :shift, message_count, input_tokens, output_tokens, cache_write_tokens, "
+        "cache_read_tokens FROM sessions WHERE id <= :smax",
         {"s": k * sess_max, "k": k, "shift": shift, "smax": sess_max})
     conn.execute(
         "INSERT INTO files (id, path, agent, session_rowid, size, mtime_ns, ctime_ns, inode, offset, head_hash, "

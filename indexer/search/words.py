@@ -24,6 +24,7 @@ import copy
 import dataclasses
 import re
 import sqlite3
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -35,6 +36,7 @@ from indexer.word_tokens import query_run
 MAX_TERMS = 100  # terms holding one query run; more: a common word, left to the walk
 MAX_MESSAGES = 4000  # messages the word index may name; more: left to the walk
 PROBE = "word_probe"
+_probe_lock = threading.Lock()  # one probe per connection: a search cancelled in the app may still run
 # Runs found too common, per connection: a verdict only ever stays true (the word index and
 # the vocabulary only grow until the side file is refilled, and then it is not used until
 # complete), and a wrong one costs the walk, never an answer.
@@ -174,8 +176,9 @@ def newest_among(conn: sqlite3.Connection, ids: list[int], source: Any, filters:
     probed = copy.copy(filters)
     probed.where = [on_probe(w) for w in filters.where]
     source = dataclasses.replace(source, table=PROBE, where=tuple(on_probe(w) for w in source.where))
-    for floor in _filled(conn, ids, 2 * (limit + 1)):
-        found = ask(source, probed, floor)
-        if found.capped:
-            break  # more than ``limit`` among the newest: none older can be in the answer
+    with _probe_lock:
+        for floor in _filled(conn, ids, 2 * (limit + 1)):
+            found = ask(source, probed, floor)
+            if found.capped:
+                break  # more than ``limit`` among the newest: none older can be in the answer
     return found
