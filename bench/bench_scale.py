@@ -9,7 +9,8 @@ SQL ``factor - 1`` times. Copy k is the same history k * 35 days later (the gene
 35 days), with its own session ids and higher rowids, as a longer history indexed over time
 would have. Every replicated message is written to the same FTS tables as the original (the
 trigram table or the side shard, the CJK bigram table), as ``indexer.ingest`` writes them, so
-the index has 20x the postings of every term, not a pointer to the same rows.
+the index has 20x the postings of every term, not a pointer to the same rows. The word index
+(``words``) gets each copy's rows too; its vocabulary is the base's (a copy adds no word).
 
 Latency (warm p50, ``bench_search.CLASSES`` plus two classes that depend on the size: a filter
 on the last week and a rare word of common trigrams) is printed at 1x and at each checkpoint
@@ -32,6 +33,7 @@ from bench.bench_search import print_latencies  # noqa: E402
 from indexer import Index  # noqa: E402
 from indexer.store.side_file import cjk_bigrams, side_path  # noqa: E402
 from indexer.textfold import fold, index_form  # noqa: E402
+from indexer.word_tokens import word_string  # noqa: E402
 
 SPAN_SECONDS = 35 * 86400  # bench_index.generate: sessions 10 minutes apart, 5,000 files
 
@@ -56,7 +58,8 @@ def replicate(conn: sqlite3.Connection, k: int, base_max: tuple[int, int, int]) 
         "INSERT INTO sessions SELECT id + :s, agent, session_id || '-c' || :k, "
         "CASE WHEN parent_session_id IS NULL THEN NULL ELSE parent_session_id || '-c' || :k END, branched_from, "
         "source_path || '#c' || :k, project_path, project_name, resume_cwd, git_branch, model, title, title_rank, "
-        "start_ts + :shift, end_ts + :shift, message_count FROM sessions WHERE id <= :smax",
+        "start_ts + :shift, end_ts + :shift, message_count, input_tokens, output_tokens, cache_write_tokens, "
+        "cache_read_tokens FROM sessions WHERE id <= :smax",
         {"s": k * sess_max, "k": k, "shift": shift, "smax": sess_max})
     conn.execute(
         "INSERT INTO files (id, path, agent, session_rowid, size, mtime_ns, ctime_ns, inode, offset, head_hash, "
@@ -76,6 +79,8 @@ def replicate(conn: sqlite3.Connection, k: int, base_max: tuple[int, int, int]) 
                  "WHERE id BETWEEN ? AND ? AND indexed = 2", (lo, hi))
     conn.execute("INSERT INTO side.cjk2(rowid, grams) SELECT id, g FROM (SELECT id, tb_bigrams(text) AS g "
                  "FROM messages WHERE id BETWEEN ? AND ? AND indexed != 0 AND has_cjk) WHERE g != ''", (lo, hi))
+    conn.execute("INSERT INTO side.words(rowid, terms) SELECT id, w FROM (SELECT id, tb_words(text) AS w "
+                 "FROM messages WHERE id BETWEEN ? AND ? AND indexed != 0) WHERE w != ''", (lo, hi))
     conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('bench_copies', ?)", (str(k + 1),))
     conn.execute("UPDATE meta SET value = (SELECT count(*) FROM messages) WHERE key = 'message_count'")
     conn.execute("COMMIT")
@@ -86,15 +91,16 @@ def open_for_replication(db: Path) -> sqlite3.Connection:
     conn.execute("ATTACH DATABASE ? AS side", (str(side_path(db)),))
     conn.create_function("tb_index_form", 1, lambda t: index_form(t) or t, deterministic=True)
     conn.create_function("tb_bigrams", 1, lambda t: cjk_bigrams(fold(t)), deterministic=True)
+    conn.create_function("tb_words", 1, word_string, deterministic=True)
     return conn
 
 
-def measure(db: Path, copies: int, base_raw_gb: float, runs: int) -> None:
+def measure(db: Path, copies: int, base_raw_gb: float, runs: int, compare_words: bool = False) -> None:
     with Index(db, readonly=True) as index:
         stats = index.stats()
         print(f"\n== {copies}x: {base_raw_gb * copies:,.0f} GB-equivalent, {stats.messages:,} messages, "
               f"index {stats.size_bytes / 1e9:.1f} GB; target p50 < {50 if copies == 1 else 200} ms", flush=True)
-        print_latencies(index, runs)
+        print_latencies(index, runs, compare_words=compare_words)
 
 
 def main() -> None:
@@ -106,6 +112,7 @@ def main() -> None:
     ap.add_argument("--at", type=int, nargs="*", default=[1, 5, 10, 20], help="copies at which to measure")
     ap.add_argument("--runs", type=int, default=9)
     ap.add_argument("--keep", action="store_true", help="go on from an earlier run's copy")
+    ap.add_argument("--compare-words", action="store_true", help="each class also without the word index")
     args = ap.parse_args()
     db = args.out / "index.sqlite3"
     if not (args.keep and db.exists()):
@@ -122,7 +129,7 @@ def main() -> None:
             replicate(conn, copies - 1, base_max)
             print(f"copy {copies}: {time.perf_counter() - t:.0f} s", flush=True)
         if copies in args.at:
-            measure(db, copies, args.base_raw_gb, args.runs)
+            measure(db, copies, args.base_raw_gb, args.runs, args.compare_words)
     conn.close()
 
 

@@ -5,7 +5,8 @@
 Each class is timed in the message view (``Index.search``) and the session view
 (``by_session=True``: every word in one session, sessions with evidence): warm median and p95
 of ``--runs`` calls with ``limit=50``, as the app asks. The target (issue 13, 18): p50 under
-50 ms at 1 GB for every class.
+50 ms at 1 GB for every class. ``--compare-words``: each class also timed without the word
+index (``indexer.search.words``), the plain trigram walk, interleaved with it.
 """
 
 from __future__ import annotations
@@ -16,11 +17,13 @@ import sqlite3
 import statistics
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from indexer import Index  # noqa: E402
+from indexer.search import candidates  # noqa: E402
 
 # The generated tree's words (bench_index.py): English from a small vocabulary, Traditional
 # Chinese, tool lines `grep -rn WORD src/`, 40 projects, sessions from 2026-01-01 on.
@@ -67,26 +70,42 @@ def timed(index: Index, query: str, runs: int, **kwargs) -> tuple[float, float, 
     return statistics.median(times), times[max(0, int(len(times) * 0.95) - 1)], statistics.median(cpu), total
 
 
-def print_latencies(index: Index, runs: int = 30) -> None:
+@contextmanager
+def plain_walk(off: bool):
+    """With ``off``: searches leave the word index aside, as before it existed."""
+    real = candidates.candidate_ids
+    if off:
+        candidates.candidate_ids = lambda *_: None
+    try:
+        yield
+    finally:
+        candidates.candidate_ids = real
+
+
+def print_latencies(index: Index, runs: int = 30, compare_words: bool = False) -> None:
     load = " (load average %.1f %.1f %.1f)" % os.getloadavg() if hasattr(os, "getloadavg") else ""
     print(f"search latency, ms: wall p50 / p95 / CPU p50{load}")
     print(f"{'class':<30} {'query':<54} {'messages':>22} {'sessions':>22}")
     for label, query in CLASSES + size_dependent_classes(index.path):
-        m50, m95, mcpu, mtotal = timed(index, query, runs)
-        s50, s95, scpu, stotal = timed(index, query, runs, by_session=True, evidence=1)  # as the app asks
-        print(f"{label:<30} {query!r:<54} {m50:6.1f} / {m95:5.1f} / {mcpu:5.1f}  {s50:6.1f} / {s95:5.1f} / {scpu:5.1f}"
-              f"   ({mtotal:,} messages, {stotal:,} sessions)", flush=True)
+        for off in (True, False) if compare_words else (False,):
+            with plain_walk(off):
+                m50, m95, mcpu, mtotal = timed(index, query, runs)
+                s50, s95, scpu, stotal = timed(index, query, runs, by_session=True, evidence=1)  # as the app asks
+            name = label + (" (no words)" if off else "") if compare_words else label
+            print(f"{name:<30} {query!r:<54} {m50:6.1f} / {m95:5.1f} / {mcpu:5.1f}  {s50:6.1f} / {s95:5.1f} / "
+                  f"{scpu:5.1f}   ({mtotal:,} messages, {stotal:,} sessions)", flush=True)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--db", type=Path, required=True, help="an index built by bench_index.py")
     ap.add_argument("--runs", type=int, default=30)
+    ap.add_argument("--compare-words", action="store_true", help="each class also without the word index")
     args = ap.parse_args()
     index = Index(args.db)
     stats = index.stats()
     print(f"{args.db}: {stats.messages:,} messages, {stats.sessions:,} sessions, {stats.size_bytes / 1e6:,.0f} MB")
-    print_latencies(index, args.runs)
+    print_latencies(index, args.runs, args.compare_words)
     index.close()
 
 

@@ -11,6 +11,7 @@ from indexer.config import SourceRoots
 from indexer.ingest.helper import HelperError
 from indexer.ingest.lock import IndexLock
 from indexer.ingest.progress import IndexSummary, ProgressCallback
+from indexer.ingest.words_backfill import backfill_words
 from indexer.ingest.writer import Ingester
 from indexer.store.errors import IndexCorruptError
 from indexer.store.health import damage_marker, quick_check, side_damage_marker
@@ -53,6 +54,8 @@ def update_index(
                 summary = Ingester(conn, db_path, now=now, one_process=one_process,
                                    archive_dir=archive_dir).run(roots, progress, should_stop, only)
                 summary.problems[:0] = notes
+                if only is None and not summary.stopped:
+                    backfill_words(conn, should_stop)  # messages stored before the word index
                 return summary
             except HelperError as exc:
                 first = str(exc).splitlines()[0]

@@ -30,8 +30,10 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from indexer.store.models import MessageRow
-from indexer.store.side_file import IN_SIDE, SCHEMA_NAME, cjk_bigrams, is_paired, side_path
+from indexer.store import words
+from indexer.store.side_file import IN_SIDE, SCHEMA_NAME, cjk_bigrams, is_paired, next_message_id, side_path
 from indexer.textfold import fold, index_form
+from indexer.word_tokens import word_string
 
 # The side writer decides when both files commit: per batch, not per file (an FTS commit
 # writes a segment), and at least this often so searches see a long run's progress.
@@ -46,6 +48,8 @@ def ensure_paired(conn: sqlite3.Connection, progress: Callable[[str], None] | No
     Call with the index lock held and no side writer running.
     """
     if is_paired(conn):
+        if words.words_below(conn, SCHEMA_NAME) is None:  # from before the word index: filled from here down
+            words.set_below(conn, SCHEMA_NAME, next_message_id(conn))
         return False
     if progress:
         progress("rebuilding the side index from stored messages")
@@ -62,6 +66,8 @@ def ensure_paired(conn: sqlite3.Connection, progress: Callable[[str], None] | No
         )
         conn.executemany(f"INSERT INTO {s}.fts_side(rowid, text) VALUES (?, ?)", side_texts(conn))
         top = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM main.messages").fetchone()[0]
+        words.clear(conn, s)
+        words.set_below(conn, s, top)  # refilled after the run (indexer.ingest.words_backfill)
         # fold_done: every entry here is folded already (see indexer.ingest.refold).
         for key, value in (("token", token), ("next_id", str(top)), ("fold_done", str(top))):
             conn.execute(
@@ -106,6 +112,7 @@ class SideWriter:
         self._pending_bytes = 0
         self._last_commit = time.monotonic()
         self._open = False
+        self._words = words.WordWriter("main")
 
     def add(
         self, rows: list[MessageRow], grams: list[str], size: int, *, take_text: bool
@@ -119,10 +126,12 @@ class SideWriter:
         self.next_id += len(rows)
         pairs = [(first + i, g) for i, g in enumerate(grams) if g]
         texts = [(first + i, r.fts_text or r.text) for i, r in enumerate(rows) if r.indexed] if take_text else []
-        if pairs or texts:
+        terms = [(first + i, word_string(r.text)) for i, r in enumerate(rows) if r.indexed]
+        if pairs or texts or terms:
             self._begin()
             self.conn.executemany("INSERT INTO cjk2(rowid, grams) VALUES (?, ?)", pairs)
             self.conn.executemany("INSERT INTO fts_side(rowid, text) VALUES (?, ?)", texts)
+            self._words.add(self.conn, terms)
         self._pending_bytes += size
         due = self._pending_bytes >= BATCH_BYTES or time.monotonic() - self._last_commit >= BATCH_SECONDS
         if due:

@@ -17,6 +17,7 @@ from indexer.project_scope import ProjectScope
 from indexer.search.narrowing import RangeWalk, session_id_ranges
 from indexer.search.plan import SHORT, TRIGRAM, PlannedGroup, PlannedTerm, SearchPlan, fts_string
 from indexer.search.query import Query, is_cjk
+from indexer.search.words import candidate_ids, newest_among
 from indexer.store.models import SESSION_COLUMNS, session_from_row
 from indexer.store.touched import path_condition
 from indexer.textfold import variants
@@ -257,6 +258,10 @@ def newest(conn: sqlite3.Connection, sources: list[Source], filters: Filters, li
     With sub-queries on other indexes (a 2-character CJK word beside longer ones, an
     exclusion), the newest stretch of ids is read first, then a deeper one only if it held too
     few: the sub-queries read that stretch, not all their word's matches."""
+    ids = candidate_ids(conn, sources[0].match) if all(s.table in TRIGRAM_TABLES for s in sources) else None
+    if ids is not None:  # the word index names every message that can match (indexer.search.words)
+        return newest_among(conn, ids, sources[0], filters, limit,
+                            lambda source, narrowed, floor: _newest_above(conn, [source], narrowed, limit, floor, with_text))
     ranges = filters.id_ranges(conn)
     if ranges is not None:
         return _newest_in_ranges(conn, sources, filters, limit, ranges, with_text)

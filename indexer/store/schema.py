@@ -27,7 +27,10 @@ from __future__ import annotations
 # 6: ``files_touched``, and files.archived (the log has a copy in the archive, indexer.archive).
 # 7: token usage per session (sessions.*_tokens; NULL: not counted, see indexer.sources.token_usage).
 # 8: sessions_by_end (a time filter finds its sessions without reading them all, issue 18).
-SCHEMA_VERSION = 8
+# 9: the word index (``indexer.store.words``), in the side file: nothing changes here, but a
+#    build from before it must not add messages the word index would then lack. The next
+#    index run fills it for the messages already stored (``indexer.ingest.words_backfill``).
+SCHEMA_VERSION = 9
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (

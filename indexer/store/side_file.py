@@ -16,6 +16,8 @@ from operator import add
 from urllib.parse import quote
 from pathlib import Path
 
+from indexer.store.words import WORD_TABLES, WORDS_SCHEMA
+
 SCHEMA_NAME = "side"  # the side file's schema name on a main connection
 IN_MAIN, IN_SIDE = 1, 2  # messages.indexed: which trigram table holds the text (0: not indexed)
 
@@ -78,15 +80,15 @@ def attach(conn: sqlite3.Connection, main_path: Path, *, readonly: bool) -> None
                 pass
             _detach(conn)
         conn.execute(f"ATTACH DATABASE ':memory:' AS {SCHEMA_NAME}")
-        conn.executescript(SIDE_SCHEMA.format(s=SCHEMA_NAME))
+        conn.executescript((SIDE_SCHEMA + WORDS_SCHEMA).format(s=SCHEMA_NAME))
         return
     for attempt in (1, 2):
         try:
             conn.execute(f"ATTACH DATABASE ? AS {SCHEMA_NAME}", (_uri(side),))
             conn.execute(f"PRAGMA {SCHEMA_NAME}.journal_mode = WAL")
             have = {r[0] for r in conn.execute(f"SELECT name FROM {SCHEMA_NAME}.sqlite_master")}
-            if not SIDE_TABLES <= have:
-                conn.executescript(SIDE_SCHEMA.format(s=SCHEMA_NAME))
+            if not SIDE_TABLES | WORD_TABLES <= have:  # new, or from before the word index
+                conn.executescript((SIDE_SCHEMA + WORDS_SCHEMA).format(s=SCHEMA_NAME))
             return
         except sqlite3.DatabaseError:
             _detach(conn)

@@ -1,0 +1,184 @@
+"""A rare word made of common trigrams, answered from the word index instead of a full walk.
+
+``serverror`` has no match, but "server" and "error" are in most messages: the trigram index
+reads the whole posting lists of its seven trigrams to learn that (0.6 s at 20 GB). The word
+index (``indexer.store.words``) names, in a few small reads, every message that can match: each
+term of the query's trigram expression must lie inside one token of a matching message
+(``indexer.word_tokens``), so the terms holding it (``vocab_tri``) and the messages holding
+those terms (``words``) are a superset of the matches.
+
+The answers stay those of the trigram walk: the very same SELECT decides, asked of a small
+probe table holding only those messages' indexed text. Asking the trigram tables inside the
+messages' id ranges would not do: FTS5 bounds a rowid range only on the rows it returns, so a
+range without a match (its message holds the word but not the other words) reads on to the
+next match below it, which for this kind of word is the whole posting list again.
+
+The word index is used only when it is complete and the index is folded; a word found in too
+many terms or messages is left to the walk, which then stops early (its matches are many).
+"""
+
+from __future__ import annotations
+
+import bisect
+import copy
+import dataclasses
+import re
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from indexer.store.side_file import SCHEMA_NAME
+from indexer.store.words import words_below
+from indexer.textfold import index_form
+from indexer.word_tokens import query_run
+
+MAX_TERMS = 100  # terms holding one query run; more: a common word, left to the walk
+MAX_MESSAGES = 4000  # messages the word index may name; more: left to the walk
+PROBE = "word_probe"
+_probe_lock = threading.Lock()  # one probe per connection: a search cancelled in the app may still run
+# Runs found too common, per connection: a verdict only ever stays true (the word index and
+# the vocabulary only grow until the side file is refilled, and then it is not used until
+# complete), and a wrong one costs the walk, never an answer.
+_common: dict[tuple[int, str, int, int], None] = {}
+_TRIGRAM_TABLES = ("fts_side", "fts")  # longest name first: "fts" is a prefix of the other
+_PART = re.compile(r'\s*(?:"((?:[^"]|"")*)"|(\()|(\))|(AND|OR)(?=[\s(")]))')
+
+
+def ready(conn: sqlite3.Connection) -> bool:
+    """The word index holds every message, and the trigram index holds folded text (as the
+    probe will)."""
+    if words_below(conn, SCHEMA_NAME) != 0:
+        return False
+    return conn.execute("SELECT 1 FROM main.meta WHERE key = 'fold_below'").fetchone() is None
+
+
+def expression_groups(match: str) -> list[list[str]] | None:
+    """``("a" OR "b") AND ("c")`` (as ``indexer.search.plan`` writes it) as [[a, b], [c]];
+    None for any other shape."""
+    groups: list[list[str]] = []
+    pos, depth, want_term = 0, 0, False
+    while pos < len(match):
+        m = _PART.match(match, pos)
+        if m is None:
+            return None if match[pos:].strip() else groups
+        pos = m.end()
+        quoted, opening, closing, word = m.groups()
+        if opening is not None:
+            if depth:
+                return None  # nested: a term in both forms, an index not yet folded
+            depth, want_term = 1, True
+            groups.append([])
+        elif closing is not None:
+            if not depth or want_term:
+                return None
+            depth = 0
+        elif quoted is not None:
+            if not (depth and want_term):
+                return None
+            groups[-1].append(quoted.replace('""', '"'))
+            want_term = False
+        elif depth and word == "OR" and not want_term:
+            want_term = True
+        elif not depth and word == "AND" and groups:
+            continue
+        else:
+            return None
+    return groups if groups and not depth else None
+
+
+def candidate_ids(conn: sqlite3.Connection, match: str | None) -> list[int] | None:
+    """Every message that can match the trigram expression ``match``, newest first; None when
+    the word index cannot narrow it (no word of 4+ characters in some alternative, a common
+    word, the index not complete)."""
+    groups = expression_groups(match) if match else None
+    if not groups or not ready(conn):
+        return None
+    chosen: set[int] | None = None
+    for alternatives in groups:
+        ids = _group_ids(conn, alternatives)
+        if ids is not None:
+            chosen = ids if chosen is None else chosen & ids
+    return None if chosen is None else sorted(chosen, reverse=True)
+
+
+def _group_ids(conn: sqlite3.Connection, alternatives: list[str]) -> set[int] | None:
+    terms: set[str] = set()
+    runs = [query_run(needle) for needle in alternatives]
+    if any(run is None or (id(conn), run, MAX_TERMS, MAX_MESSAGES) in _common for run in runs):
+        return None
+    for run in runs:
+        found = conn.execute(
+            f"SELECT v.term FROM {SCHEMA_NAME}.vocab_tri JOIN {SCHEMA_NAME}.vocab v ON v.id = vocab_tri.rowid"
+            " WHERE vocab_tri MATCH ? AND instr(v.term, ?) > 0 LIMIT ?", (f'"{run}"', run, MAX_TERMS + 1)).fetchall()
+        if len(found) > MAX_TERMS:
+            return _too_common(conn, runs)
+        terms.update(r[0] for r in found)
+    if not terms:
+        return set()
+    expression = " OR ".join(f'"{t}"' for t in sorted(terms))
+    ids = [r[0] for r in conn.execute(f"SELECT rowid FROM {SCHEMA_NAME}.words WHERE words MATCH ? LIMIT ?",
+                                      (expression, MAX_MESSAGES + 1))]
+    return _too_common(conn, runs) if len(ids) > MAX_MESSAGES else set(ids)
+
+
+def _too_common(conn: sqlite3.Connection, runs: list[str | None]) -> None:
+    if len(_common) > 10_000:
+        _common.clear()
+    if len(runs) == 1:  # an OR group's verdict is its own, not each word's
+        _common[(id(conn), str(runs[0]), MAX_TERMS, MAX_MESSAGES)] = None
+    return None
+
+
+def on_probe(sql: str) -> str:
+    """``sql`` asking the probe table wherever it asked a trigram table."""
+    for t in _TRIGRAM_TABLES:
+        sql = sql.replace(f"FROM {t} WHERE {t} MATCH", f"FROM {PROBE} WHERE {PROBE} MATCH")
+    return sql
+
+
+def in_ranges(ids: list[int], ranges: list[tuple[int, int]] | None) -> list[int]:
+    """The ids (newest first) inside the filters' id ranges (``indexer.search.narrowing``)."""
+    if ranges is None:
+        return ids
+    spans = sorted(ranges)
+    lows = [lo for lo, _ in spans]
+    return [i for i in ids if (k := bisect.bisect_right(lows, i) - 1) >= 0 and i <= spans[k][1]]
+
+
+def _filled(conn: sqlite3.Connection, ids: list[int], first: int) -> Iterator[int]:
+    """Fill the probe with the messages' indexed text, newest first: ``first`` of them, then
+    the rest; yields the lowest id filled so far after each step (0 once all are)."""
+    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{PROBE} USING fts5 (text, content='', tokenize='trigram')")
+    conn.execute(f"INSERT INTO temp.{PROBE}({PROBE}) VALUES ('delete-all')")
+    if len(ids) > first:
+        _fill(conn, ids[:first])
+        yield ids[first - 1]
+        ids = ids[first:]
+    _fill(conn, ids)
+    yield 0
+
+
+def _fill(conn: sqlite3.Connection, ids: list[int]) -> None:
+    for i in range(0, len(ids), 500):
+        chunk = ids[i : i + 500]
+        rows = conn.execute(f"SELECT id, text FROM main.messages WHERE indexed != 0 AND id IN"
+                            f" ({','.join('?' * len(chunk))})", chunk).fetchall()
+        conn.executemany(f"INSERT INTO temp.{PROBE}(rowid, text) VALUES (?, ?)",
+                         ((rowid, index_form(text) or text) for rowid, text in rows))
+
+
+def newest_among(conn: sqlite3.Connection, ids: list[int], source: Any, filters: Any, limit: int,
+                 ask: Callable[[Any, Any, int], Any]) -> Any:
+    """``candidates.newest`` for a source whose matches are all among ``ids``: ``ask(source,
+    filters, floor)`` (its SELECT above ``floor``) run on the probe, newest candidates first."""
+    ids = in_ranges(ids, filters.id_ranges(conn))
+    probed = copy.copy(filters)
+    probed.where = [on_probe(w) for w in filters.where]
+    source = dataclasses.replace(source, table=PROBE, where=tuple(on_probe(w) for w in source.where))
+    with _probe_lock:
+        for floor in _filled(conn, ids, 2 * (limit + 1)):
+            found = ask(source, probed, floor)
+            if found.capped:
+                break  # more than ``limit`` among the newest: none older can be in the answer
+    return found

@@ -1,0 +1,179 @@
+"""The word index narrows a search without changing its answers: every query shape gives the
+same hits with the word path as without it, on a fresh index, an upgraded one (before and
+after its backfill) and after a log is rewritten."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from indexer import Index
+from indexer.ingest import words_backfill
+from indexer.search import candidates, words
+from indexer.store.side_file import side_path
+
+from agent_logs import build_index, claude_session
+from conftest import FIXED_NOW
+from test_narrowing import TEXTS as COMMON
+
+RARE = [
+    "the SERVERROR came back after the deploy",
+    "server_error42 in worker 7; the server error log shows it",
+    "ſerverror with a long s and a \u212aelvin sign",
+    "retry the connection to the serverrors pool, 驗收 later",
+    "token " + "ab12" * 40 + "serverror" + "cd34" * 10,
+    "資料庫 migration: serverror_v2 handled",
+]
+
+QUERIES = [
+    "serverror",
+    "Serverror",
+    "serverror timeout",
+    "serverror project:alpha",
+    "serverror -deploy",
+    "serverror OR flamegraph",
+    "serverror OR nosuchword",
+    '"the serverror came"',
+    '"retry the connection"',
+    "serverror 驗收",
+    "驗收 serverrors",
+    "server_error42",
+    "error42",
+    "ab12ab12ab12serverror",
+    "Kelvin",
+    "nosuchwordatall",
+    "timeout",
+    "timeout project:beta since:2026-03-05",
+    "serverror since:2026-03-06",
+    "資料庫 serverror_v2",
+    "db serverror",
+]
+
+
+def write_logs(root, rare=RARE):
+    n = 0
+    for day in range(1, 9):
+        for project in ("alpha", "beta"):
+            n += 1
+            texts = [f"{COMMON[(n + i) % len(COMMON)]} ({project} {day} {i})" for i in range(6)]
+            texts[n % 6] = f"{rare[n % len(rare)]} ({project} {day})"
+            claude_session(root, f"s{n:03d}", project, texts, day=day)
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory):
+    root = tmp_path_factory.mktemp("words")
+    write_logs(root / "logs")
+    idx = Index(build_index(root / "logs", root / "index.sqlite3"), readonly=True)
+    yield idx
+    idx.close()
+
+
+def answers(index: Index, query: str, by_session: bool) -> tuple:
+    result = index.search(query, limit=50, by_session=by_session, evidence=2)
+    hits = [(h.message.id, h.session.session_id, round(h.score, 3)) for h in result.hits]
+    return hits, result.total, result.capped
+
+
+def compare(index: Index, monkeypatch, queries=QUERIES) -> set[str]:
+    """Assert both paths agree on every query; return the queries the word path answered."""
+    taken: set[str] = set()
+    real = candidates.candidate_ids
+    for query in queries:
+        for by_session in (False, True):
+            monkeypatch.setattr(candidates, "candidate_ids", lambda *a: None)
+            plain = answers(index, query, by_session)
+
+            def spy(conn, match, query=query):
+                ids = real(conn, match)
+                if ids is not None:
+                    taken.add(query)
+                return ids
+
+            monkeypatch.setattr(candidates, "candidate_ids", spy)
+            assert answers(index, query, by_session) == plain, (query, by_session)
+    monkeypatch.setattr(candidates, "candidate_ids", real)
+    return taken
+
+
+def test_the_word_path_gives_the_plain_answers(index, monkeypatch):
+    taken = compare(index, monkeypatch)
+    assert {"serverror", "Serverror", "serverror timeout", "serverror -deploy", "server_error42",
+            "ab12ab12ab12serverror", "nosuchwordatall", '"the serverror came"', "serverror 驗收"} <= taken
+    assert answers(index, "serverror", False)[1] >= 4  # the case, LONG S and long-token ones included
+    assert answers(index, "nosuchwordatall", False)[1] == 0
+
+
+def test_a_word_in_too_many_terms_or_messages_is_left_to_the_walk(index, monkeypatch):
+    conn = index.conn
+    assert candidates.candidate_ids(conn, '("serverror")')
+    monkeypatch.setattr(words, "MAX_MESSAGES", 2)
+    assert words.candidate_ids(conn, '("serverror")') is None
+    assert words.candidate_ids(conn, '("serverror") AND ("ab12ab12ab12")') is None
+    monkeypatch.setattr(words, "MAX_MESSAGES", 4000)
+    monkeypatch.setattr(words, "MAX_TERMS", 1)
+    assert words.candidate_ids(conn, '("serverror")') is None
+    assert words.candidate_ids(conn, '("nosuchwordatall")') == []
+    assert words.candidate_ids(conn, '("err")') is None  # no run of 4: the trigram walk is cheap
+
+
+def test_expressions_are_read_as_the_plan_writes_them():
+    assert words.expression_groups('("a b" OR "c""d") AND ("e")') == [["a b", 'c"d'], ["e"]]
+    assert words.expression_groups('("a" OR "b AND (c")') == [["a", "b AND (c"]]
+    for odd in ('(("a" OR "b"))', '"a"', '("a") OR ("b")', '("a" "b")', "()"):
+        assert words.expression_groups(odd) is None, odd
+
+
+def _as_before_the_word_index(db):
+    """The side file as a build without the word index left it, and the main file at schema 8."""
+    side = sqlite3.connect(side_path(db), isolation_level=None)
+    for table in ("words", "vocab_tri", "vocab"):
+        side.execute(f"DROP TABLE {table}")
+    side.execute("DELETE FROM meta WHERE key = 'words_below'")
+    side.close()
+    main = sqlite3.connect(db, isolation_level=None)
+    main.execute("PRAGMA user_version = 8")
+    main.close()
+
+
+def test_an_upgraded_index_answers_alike_before_and_after_its_backfill(tmp_path, monkeypatch):
+    write_logs(tmp_path / "logs")
+    db = build_index(tmp_path / "logs", tmp_path / "index.sqlite3")
+    before = Index(db, readonly=True)
+    fresh = {q: answers(before, q, False) for q in QUERIES}
+    before.close()
+    _as_before_the_word_index(db)
+    upgraded = Index(db)  # migrates; the word index is there but empty, so it is not used
+    assert compare(upgraded, monkeypatch) == set()
+    assert {q: answers(upgraded, q, False) for q in QUERIES} == fresh
+    monkeypatch.setattr(words_backfill, "BATCH", 7)
+    stops = iter([False, False, True])
+    upgraded.update(_roots(tmp_path), now=FIXED_NOW, should_stop=lambda: next(stops, True))
+    assert words.words_below(upgraded.conn, "side") not in (None, 0)  # stopped part way
+    assert compare(upgraded, monkeypatch) == set()
+    upgraded.update(_roots(tmp_path), now=FIXED_NOW)
+    assert words.words_below(upgraded.conn, "side") == 0
+    assert "serverror" in compare(upgraded, monkeypatch)
+    assert {q: answers(upgraded, q, False) for q in QUERIES} == fresh
+    upgraded.close()
+
+
+def test_a_rewritten_log_leaves_no_stale_answers(tmp_path, monkeypatch):
+    write_logs(tmp_path / "logs")
+    db = build_index(tmp_path / "logs", tmp_path / "index.sqlite3")
+    write_logs(tmp_path / "logs", rare=["a calmday here", "another calmday, server error"])
+    index = Index(db)
+    index.update(_roots(tmp_path), now=FIXED_NOW)
+    assert answers(index, "calmday", False)[1] >= 2
+    assert "serverror" in compare(index, monkeypatch, [*QUERIES, "calmday"])
+    # The words of the removed messages stay in the index, naming messages that are gone.
+    assert index.conn.execute("SELECT count(*) FROM side.words WHERE words MATCH 'serverror'").fetchone()[0] > 0
+    assert answers(index, "serverror", False)[1] == 0
+    index.close()
+
+
+def _roots(tmp_path):
+    from agent_logs import only_roots
+
+    return only_roots({"claude-code": [tmp_path / "logs"]})
