@@ -109,18 +109,23 @@ def atomic_write_bytes(path: Path, data: bytes, *, backup: bool = True, expect: 
     if expect is not None:
         check_unchanged(path, expect)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    # Files are told apart by inode below. The file system hands a freed inode to the next new
+    # file at once, so each file compared is held open until the swap is settled: an editor's
+    # next save can then never carry the number of a file it replaced.
+    held: list[int] = []
     try:
-        with os.fdopen(fd, "wb") as fh:
+        with os.fdopen(os.dup(fd), "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-            ours = os.fstat(fh.fileno()).st_ino
+        held.append(fd)
+        ours = os.fstat(fd).st_ino
         if path.exists():
             shutil.copymode(path, tmp)
         if expect is not None and not expect.exists:
             _create_new(tmp, path)
         elif expect is not None:
-            verified = _verified_inode(path, expect)  # again, just before the swap
+            verified = _verified_inode(path, expect, held)  # again, just before the swap
             if os.lstat(path).st_ino != verified:  # one syscall from the swap: replaced since?
                 raise ChangedOnDiskError(path)
             if _exchange(tmp, path):
@@ -136,6 +141,11 @@ def atomic_write_bytes(path: Path, data: bytes, *, backup: bool = True, expect: 
     except BaseException:
         remove_if_present(tmp)
         raise
+    finally:
+        if not held:
+            os.close(fd)
+        for handle in held:
+            os.close(handle)
     return FileStamp.of_bytes(path, data)
 
 
@@ -162,18 +172,29 @@ def _create_new(tmp: str, path: Path) -> None:
     os.unlink(tmp)
 
 
-def _verified_inode(path: Path, expect: FileStamp) -> int:
-    """The inode now at ``path``, after checking its content is still what was loaded."""
+def _verified_inode(path: Path, expect: FileStamp, held: list[int]) -> int:
+    """The inode now at ``path``, after checking its content is still what was loaded. The
+    file stays open (its descriptor added to ``held``) so its inode cannot be reused."""
     try:
-        with open(path, "rb") as fh:
-            inode = os.fstat(fh.fileno()).st_ino
-            content = fh.read()
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        raise ChangedOnDiskError(path) from None
+    held.append(fd)
+    with os.fdopen(os.dup(fd), "rb") as fh:
+        content = fh.read()
+    inode = os.fstat(fd).st_ino
+    try:
         name = os.lstat(path)
     except FileNotFoundError:
         raise ChangedOnDiskError(path) from None
     if hashlib.sha256(content).hexdigest() != expect.sha256:
         raise ChangedOnDiskError(path)
     # A link that is replaced (see ``_through_link``): the name's own inode is what is swapped.
+    if stat.S_ISLNK(name.st_mode) and hasattr(os, "O_PATH"):  # Linux: a link can be held open
+        link_fd = os.open(path, os.O_RDONLY | os.O_PATH | os.O_NOFOLLOW)
+        held.append(link_fd)
+        if os.fstat(link_fd).st_ino != name.st_ino:  # the link was replaced meanwhile
+            raise ChangedOnDiskError(path)
     return name.st_ino if stat.S_ISLNK(name.st_mode) else inode
 
 

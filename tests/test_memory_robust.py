@@ -4,6 +4,7 @@ promote all or nothing, and bytes that are not UTF-8 or surrogate escapes in eve
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -257,3 +258,30 @@ def test_rewrites_keep_odd_bytes_byte_for_byte(odd_folder):
     pad = (odd_folder / "scratchpad.md").read_bytes()
     assert pad.startswith(b"- [x] fix caf\xe9 bug (\xe2\x86\x92 ep-")
     assert pad.endswith(b"\n- [ ] second \xff item\n- [ ] third \\ud83d item\n")
+
+
+def test_two_editor_saves_between_check_and_swap_are_never_taken_for_the_loaded_file(tmp_path, monkeypatch):
+    """The file system hands a freed inode to the next new file at once (ext4 does), so the
+    editor's second save may carry the number of the file we checked: the check must still
+    see that it is another file."""
+    from indexer import fileio
+
+    path = tmp_path / "scratchpad.md"
+    path.write_text("- [ ] one\n", encoding="utf-8")
+    loaded = fileio.FileStamp.of(path)
+    real_verify = fileio._verified_inode
+
+    def editor_saves_twice_right_after_the_check(*args):
+        inode = real_verify(*args)
+        buffer = "- [ ] one\n"
+        for n in (1, 2):
+            buffer += f"- editor line {n}\n"
+            tmp = tmp_path / f"editor-{n}.tmp"
+            tmp.write_text(buffer, encoding="utf-8")
+            os.replace(tmp, path)
+        return inode
+
+    monkeypatch.setattr(fileio, "_verified_inode", editor_saves_twice_right_after_the_check)
+    with pytest.raises(ChangedOnDiskError):
+        fileio.atomic_write_text(path, "- [x] one\n", expect=loaded)
+    assert path.read_text(encoding="utf-8") == "- [ ] one\n- editor line 1\n- editor line 2\n"
