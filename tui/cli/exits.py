@@ -16,7 +16,7 @@ import argparse
 import functools
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 OK = 0
 NOTHING_FOUND = 1
@@ -41,8 +41,7 @@ class CommandError(Exception):
         self.code = code
 
 
-@dataclass(frozen=True)
-class ErrorExit:
+class ErrorExit(NamedTuple):
     """An error a command group expects: which exit code it gets, and what to add to its message."""
 
     error: type[BaseException]

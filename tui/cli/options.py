@@ -6,20 +6,22 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from indexer import (
-    Index,
-    IndexBusyError,
+from indexer.config import default_db_path
+from indexer.sources import AGENTS, CLAUDE_CODE
+from indexer.ingest.lock import IndexBusyError
+from indexer.store.errors import (
     IndexError_,
     IndexFullError,
     IndexLockedError,
     IndexOutdatedError,
     IndexReadOnlyError,
-    SourceRoots,
-    load_roots,
 )
-from indexer.config import default_db_path
-from indexer.sources import AGENTS, CLAUDE_CODE
 from tui.cli.exits import BUSY, DISK_FULL, INDEX, READ_ONLY, CommandError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the index and the config files are loaded where a command needs them
+    from indexer.config import SourceRoots
+    from indexer.index import Index
 
 
 def _dest(agent_name: str) -> str:
@@ -52,6 +54,8 @@ def db_path_of(args: argparse.Namespace) -> Path:
 
 def roots_of(args: argparse.Namespace) -> SourceRoots:
     """The log folders: defaults, the config file, then these flags (raises ``ConfigError``)."""
+    from indexer.config import load_roots
+
     overrides = {}
     for agent in AGENTS:
         values = getattr(args, _dest(agent.name), None)
@@ -69,6 +73,8 @@ def open_existing_index(args: argparse.Namespace) -> Index:
     """The index, opened read-only (so it works on read-only media) and checked; raises
     ``CommandError`` saying why it cannot be used. An index of an older schema is upgraded
     once first, where it can be written."""
+    from indexer.index import Index
+
     path = db_path_of(args)
     if not path.exists():
         raise CommandError(f"no index at {path} yet: run `threadback index` first", INDEX)
