@@ -9,7 +9,6 @@ full command line is built: hooks run on every prompt.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import os
 import sys
 import time
@@ -62,7 +61,7 @@ def cmd_hook(args: argparse.Namespace) -> int:
                               memory_dir=getattr(args, "memory_dir", None),
                               deadline=hook_deadline(started))
         if answer.usage is not None:
-            record_usage(dataclasses.replace(answer.usage, ms=(time.monotonic() - working) * 1000, agent=agent))
+            record_usage(answer.usage._replace(ms=(time.monotonic() - working) * 1000, agent=agent))
         if answer.text:
             out = answer.text if args.text else hooks.hook_output(agent, args.event, payload, answer.text)
             if out:
