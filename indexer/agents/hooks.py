@@ -21,10 +21,9 @@ import os
 import select
 import shlex
 import time
-from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 from indexer.agents.budget import hook_budget, hook_deadline, run_pieces
 from indexer.agents.caller import CODEX
@@ -55,8 +54,7 @@ ROUTING_LINE = (
 )
 
 
-@dataclass(frozen=True)
-class HookAnswer:
+class HookAnswer(NamedTuple):
     """What to give the agent ("" for nothing) and what to log (None for nothing)."""
 
     text: str
@@ -246,14 +244,14 @@ def find_relevant(index: Index, terms: tuple[str, ...], session: str | None,
         found = relevant_hits(candidates, terms, limit=PROMPT_HITS, deadline=deadline, required=required)
     finally:
         conn.set_progress_handler(None, 0)
-    return replace(found, hits=tuple(masked_relevant(h) for h in found.hits))
+    return found._replace(hits=tuple(masked_relevant(h) for h in found.hits))
 
 
 def masked_relevant(found: RelevantHit) -> RelevantHit:
     """``found`` with every secret of its message masked in its snippet (a secret cut off at
     the snippet's edge too, ``indexer.masking``); the index keeps the original."""
     snippet, _ = masked_snippet(found.snippet, (), found.hit.message.text)
-    return found if snippet == found.snippet else replace(found, snippet=snippet)
+    return found if snippet == found.snippet else found._replace(snippet=snippet)
 
 
 def search_command(query: str, session: str | None) -> str:

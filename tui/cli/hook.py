@@ -12,7 +12,6 @@ import argparse
 import os
 import sys
 import time
-import traceback
 
 from tui.cli.exits import OK
 
@@ -69,5 +68,7 @@ def cmd_hook(args: argparse.Namespace) -> int:
                 sys.stdout.flush()
     except BaseException:  # noqa: BLE001 - a hook must never break the agent
         if os.environ.get("THREADBACK_DEBUG"):
+            import traceback  # loaded only here: it costs milliseconds on every prompt
+
             traceback.print_exc()
     return OK
