@@ -26,8 +26,11 @@ NOT_ON_THE_SEARCH_PATH = ("indexer.memory", "indexer.rules", "indexer.ingest.run
                           "indexer.ingest.progress", "indexer.ingest.outcome", "indexer.ingest.failures",
                           "indexer.agents.usage_report", "indexer.agents.refresh", "indexer.fileio")
 # Standard modules a search or the prompt hook has no use for (config files, hashing, temp
-# files, child processes); each costs milliseconds.
-STDLIB_NOT_NEEDED = ("tomllib", "hashlib", "tempfile", "subprocess")
+# files, child processes); each costs milliseconds. Their records are NamedTuples, so no
+# dataclasses (which loads inspect, ast, dis, tokenize); a plain line is read without building
+# the argparse tree, whose help formatters load shutil and locale; traceback only on a crash.
+STDLIB_NOT_NEEDED = ("tomllib", "hashlib", "tempfile", "subprocess", "dataclasses", "inspect", "tokenize",
+                     "traceback", "shutil", "locale")
 # Patterns compiled on first use: they take milliseconds each, and an ASCII search needs none.
 LAZY_PATTERNS = {"indexer.secret_mask": "_compiled", "indexer.search.snippets": "_wide",
                  "indexer.textfold": "_may_fold", "indexer.store.side_file": "_cjk_run"}
@@ -92,6 +95,8 @@ def test_session_start_hook_loads_no_ui_or_mcp(index_env):
     assert loaded(modules, ("indexer.ingest.run", "indexer.sources.claude_code", "tui.cli.agents")) == []
     # reading memory takes no lock (filelock is for writes) and starts no index run
     assert loaded(modules, ("filelock", "indexer.agents.refresh", "subprocess")) == []
+    # nor build the full command line's parser (``tui.cli.quick_args``), whose help needs locale
+    assert loaded(modules, ("locale",)) == []
 
 
 def test_an_ascii_search_compiles_none_of_the_big_patterns(index_env):

@@ -13,8 +13,10 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import time
 
 from tui.cli.exits import INTERRUPTED, OK
+from tui.cli.quick_args import quick_parse
 
 # Arguments that name files keep their bytes as the OS gave them (a folder name that is not
 # UTF-8 must still be found); every other argument is text, made valid UTF-8 at once.
@@ -122,6 +124,21 @@ def main(argv: list[str] | None = None) -> int:
 
 def _dispatch(argv: list[str] | None) -> int:
     args_list = sys.argv[1:] if argv is None else argv
+    started = time.monotonic()  # a hook's budget counts from here, imports included
+    quick = quick_parse(args_list)
+    if quick is not None:
+        # The hot verbs' plain lines skip building the parser (``tui.cli.quick_args``).
+        verb, args = quick
+        if verb == "hook":
+            from tui.cli.hook import cmd_hook
+
+            args.started = started
+            return cmd_hook(args)
+        from tui.cli.index import cmd_search
+
+        args.func = cmd_search
+        _text_arguments_as_utf8(args)
+        return int(args.func(args) or OK)
     if args_list[:1] == ["hook"]:
         # Hooks run on every prompt: skip building the whole parser (and its imports).
         from tui.cli.hook import run_hook
