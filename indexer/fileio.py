@@ -16,8 +16,8 @@ import os
 import shutil
 import stat
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from indexer.append_log import append_line  # noqa: F401 - its home is indexer.append_log; kept here for importers
 
@@ -32,8 +32,7 @@ class ChangedOnDiskError(RuntimeError):
         self.path = path
 
 
-@dataclass(frozen=True, slots=True)
-class FileStamp:
+class FileStamp(NamedTuple):
     """What a file looked like when we read it: enough to notice any later change."""
 
     exists: bool

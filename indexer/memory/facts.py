@@ -22,10 +22,9 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
@@ -44,8 +43,7 @@ from indexer.memory.yaml_bounds import check_alias_expansion
 WRAPPER_KEYS = {"archived", "archived_at", "value"}
 
 
-@dataclass(frozen=True, slots=True)
-class Fact:
+class Fact(NamedTuple):
     key: str
     value: Any  # plain Python (dict/list/str/int/...); for an archived fact, the wrapped value
     line: int  # 1-based line of the key
