@@ -93,6 +93,9 @@ def test_session_start_hook_loads_no_ui_or_mcp(index_env):
     assert "threadback search" in out
     assert loaded(modules, ("textual", "rich", "pygments", "humanize", "mcp", "psutil", "tomlkit")) == []
     assert loaded(modules, ("indexer.ingest.run", "indexer.sources.claude_code", "tui.cli.agents")) == []
+    # it searches nothing: the index and the prompt's detectors stay unloaded
+    assert loaded(modules, ("indexer.index", "indexer.search.fts", "indexer.agents.recall",
+                            "indexer.agents.evidence", "indexer.agents.relevance")) == []
     # reading memory takes no lock (filelock is for writes) and starts no index run
     assert loaded(modules, ("filelock", "indexer.agents.refresh", "subprocess")) == []
     # nor build the full command line's parser (``tui.cli.quick_args``), whose help needs locale
