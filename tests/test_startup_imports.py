@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -58,8 +59,13 @@ def index_env(tmp_path_factory):
 
 
 def test_the_report_sees_heavy_imports(index_env):
-    """The check can fail: the memory command does load the YAML library and the memory store."""
-    modules, _ = imported_modules(["memory", "list"], index_env)
+    """The check can fail: the memory command does load the YAML library (to read a fact.yml)
+    and the memory store."""
+    memory = Path(index_env["THREADBACK_MEMORY_DIR"])
+    memory.mkdir(parents=True, exist_ok=True)
+    (memory / "fact.yml").write_text("editor: vim\n", encoding="utf-8")
+    modules, out = imported_modules(["memory", "list"], index_env)
+    assert "editor" in out
     assert loaded(modules, ("ruamel",)) and loaded(modules, ("indexer.memory",))
 
 
@@ -124,3 +130,15 @@ def test_help_lists_every_verb():
     assert proc.returncode == 0
     for verb in VERBS:
         assert verb in proc.stdout
+
+
+def test_session_start_without_facts_loads_no_yaml(tmp_path):
+    """The YAML library (~10 ms) is loaded to parse a fact.yml: with none, a session start skips it."""
+    env = cli_env(THREADBACK_DB=str(tmp_path / "none.sqlite3"), THREADBACK_HOME=str(tmp_path / "home"),
+                  HOME=str(tmp_path / "home"), THREADBACK_MEMORY_DIR=str(tmp_path / "memory"))
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "memory" / "scratchpad.md").write_text("- [ ] check the websocket timeout\n", encoding="utf-8")
+    event = {"session_id": "other", "cwd": str(tmp_path), "hook_event_name": "SessionStart", "source": "startup"}
+    modules, out = imported_modules(["hook", "session-start", "--text"], env, stdin=json.dumps(event))
+    assert "websocket timeout" in out  # it did read the memory folder
+    assert loaded(modules, ("ruamel", "tempfile")) == []

@@ -26,9 +26,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError
-from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from indexer.fileio import FileStamp, atomic_write_text
 from indexer.memory.errors import (
@@ -39,6 +36,12 @@ from indexer.memory.errors import (
 )
 from indexer.memory.timeutil import iso
 from indexer.memory.yaml_bounds import check_alias_expansion
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # ruamel (~10 ms to load) is imported where a text is parsed: no fact.yml, no ruamel
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+    from ruamel.yaml.nodes import MappingNode, Node
 
 WRAPPER_KEYS = {"archived", "archived_at", "value"}
 
@@ -73,6 +76,8 @@ class Fact(NamedTuple):
 
 
 def _yaml() -> YAML:
+    from ruamel.yaml import YAML
+
     y = YAML(typ="rt")
     y.preserve_quotes = True
     return y
@@ -110,6 +115,8 @@ def _issue(exc: YAMLError) -> YamlIssue:
 
 def _load(text: str) -> Any:
     """Parse, raising ``FactFileError`` (path unset) with line and column on any problem."""
+    from ruamel.yaml.error import YAMLError
+
     try:
         doc = _yaml().load(_parseable(text))
         check_alias_expansion(doc)
@@ -190,11 +197,15 @@ def _split(text: str) -> list[str]:
 
 def _is_empty(node: Node) -> bool:
     """``key:`` with nothing after it: ruamel marks that null somewhere after the key."""
+    from ruamel.yaml.nodes import ScalarNode
+
     return isinstance(node, ScalarNode) and node.value == "" and not node.style
 
 
 def _last_line(node: Node) -> int:
     """0-based line of the last character that belongs to ``node``."""
+    from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
     if isinstance(node, ScalarNode) or getattr(node, "flow_style", False):
         end = node.end_mark
         if end.column == 0 and end.line > node.start_mark.line:
@@ -212,6 +223,8 @@ def _last_line(node: Node) -> int:
 
 
 def _pair(root: MappingNode, key: str) -> tuple[Node, Node]:
+    from ruamel.yaml.nodes import ScalarNode
+
     for k, v in root.value:
         if isinstance(k, ScalarNode) and str(k.value) == key:
             return k, v
@@ -246,6 +259,8 @@ def _comment_lines(text: str) -> Counter[str]:
 
 
 def archive_text(text: str, key: str, now: datetime) -> str:
+    from ruamel.yaml.nodes import MappingNode
+
     root = _yaml().compose(_parseable(text))
     if not isinstance(root, MappingNode):
         raise MemoryNotFoundError(f"no fact {key!r}")
@@ -272,6 +287,8 @@ def archive_text(text: str, key: str, now: datetime) -> str:
 
 
 def restore_text(text: str, key: str) -> str:
+    from ruamel.yaml.nodes import MappingNode
+
     root = _yaml().compose(_parseable(text))
     if not isinstance(root, MappingNode):
         raise MemoryNotFoundError(f"no fact {key!r}")
