@@ -23,7 +23,7 @@ def full_parse(argv: list[str]):
     """The full parser's Namespace as a dict, or None where it refuses the line."""
     try:
         with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
-            args = build_parser().parse_args(argv)
+            args = build_parser(every_verb=True).parse_args(argv)
     except SystemExit:
         return None
     return vars(args)

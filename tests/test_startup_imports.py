@@ -142,3 +142,26 @@ def test_session_start_without_facts_loads_no_yaml(tmp_path):
     modules, out = imported_modules(["hook", "session-start", "--text"], env, stdin=json.dumps(event))
     assert "websocket timeout" in out  # it did read the memory folder
     assert loaded(modules, ("ruamel", "tempfile")) == []
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["-h", "search"], ["no-such-verb"]])
+def test_the_top_level_help_loads_no_command_module(argv):
+    """``--help`` and "invalid choice" list the verbs from ``tui.cli.verbs`` alone, word for word
+    what the full command line prints."""
+    import contextlib
+    import io
+
+    from tui.cli.main import build_parser
+
+    modules, out = imported_modules(argv, cli_env())
+    assert loaded(modules, ("tui.cli.index", "tui.cli.memory", "tui.cli.rules", "tui.cli.agents", "indexer.memory",
+                            "indexer.index", "ruamel")) == []
+    listed, full = build_parser(argv), build_parser(every_verb=True)
+    assert listed.format_help() == full.format_help()
+    errors = []
+    for parser in (listed, full):
+        with contextlib.redirect_stderr(io.StringIO()) as err, pytest.raises(SystemExit):
+            parser.parse_args(["no-such-verb"])
+        errors.append(err.getvalue())
+    assert errors[0] == errors[1] and "invalid choice" in errors[0]
+

@@ -14,6 +14,7 @@ import sys
 import time
 
 from tui.cli.exits import OK
+from tui.cli.verbs import help_of
 
 EVENTS = ("session-start", "prompt", "refresh")
 
@@ -25,7 +26,7 @@ def add_hook_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("hook", help="run by an agent's hooks (reads the event JSON on stdin)")
+    p = sub.add_parser("hook", help=help_of("hook"))
     add_hook_arguments(p)
     p.set_defaults(func=cmd_hook)
 

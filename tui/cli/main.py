@@ -17,6 +17,7 @@ import time
 
 from tui.cli.exits import INTERRUPTED, OK
 from tui.cli.quick_args import quick_parse
+from tui.cli.verbs import VERB_TABLE
 
 # Arguments that name files keep their bytes as the OS gave them (a folder name that is not
 # UTF-8 must still be found); every other argument is text, made valid UTF-8 at once.
@@ -47,29 +48,14 @@ class _VersionAction(argparse.Action):
 
 
 # Each verb -> the module whose ``register(sub)`` adds it (a module may add several verbs).
-VERBS: dict[str, str] = {
-    "index": "tui.cli.index",
-    "search": "tui.cli.index",
-    "show": "tui.cli.index",
-    "sessions": "tui.cli.index",
-    "resume": "tui.cli.index",
-    "events": "tui.cli.index",
-    "restore": "tui.cli.archive",
-    "files": "tui.cli.files",
-    "export": "tui.cli.export",
-    "memory": "tui.cli.memory",
-    "rules": "tui.cli.rules",
-    "context": "tui.cli.agents",
-    "hook": "tui.cli.hook",
-    "hooks": "tui.cli.agents",
-    "mcp": "tui.cli.agents",
-    "usage": "tui.cli.agents",
-}
+VERBS: dict[str, str] = {verb: module for verb, (module, _) in VERB_TABLE.items()}
 
 
-def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
-    """The command line. Given ``argv``, only the module of the verb it names is imported (all
-    of them when it names none or an unknown one, so help and "invalid choice" list every verb)."""
+def build_parser(argv: list[str] | None = None, *, every_verb: bool = False) -> argparse.ArgumentParser:
+    """The command line. Given ``argv``, only the module of the verb it names is imported. When
+    it names none or an unknown one, each verb is only listed, from ``tui.cli.verbs`` (so the
+    help, "invalid choice" and the app's options load no command module); ``every_verb``
+    registers them all in full."""
     from tui.cli.options import add_global_options
 
     parser = argparse.ArgumentParser(
@@ -80,17 +66,25 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     add_global_options(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     verb = None if argv is None else _verb_of(parser, argv)
-    modules = [VERBS[verb]] if verb in VERBS else list(dict.fromkeys(VERBS.values()))
-    for name in modules:
-        importlib.import_module(name).register(sub)
+    if verb in VERBS:
+        importlib.import_module(VERBS[verb]).register(sub)
+    elif every_verb:
+        for name in dict.fromkeys(VERBS.values()):
+            importlib.import_module(name).register(sub)
+    else:
+        for listed, (_, text) in VERB_TABLE.items():
+            sub.add_parser(listed, help=text)
     return parser
 
 
 def _verb_of(parser: argparse.ArgumentParser, argv: list[str]) -> str | None:
-    """The first word of ``argv`` that is not a global option or an option's value."""
+    """The first word of ``argv`` that is not a global option or an option's value (None after
+    ``-h``: the top-level help lists every verb)."""
     takes_value = {flag for flag, action in parser._option_string_actions.items() if action.nargs != 0}
     tokens = iter(argv)
     for token in tokens:
+        if token in ("-h", "--help"):
+            return None
         if token == "--":
             return next(tokens, None)
         if not token.startswith("-") or token == "-":
