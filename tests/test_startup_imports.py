@@ -28,10 +28,10 @@ NOT_ON_THE_SEARCH_PATH = ("indexer.memory", "indexer.rules", "indexer.ingest.run
                           "indexer.agents.usage_report", "indexer.agents.refresh", "indexer.fileio")
 # Standard modules a search or the prompt hook has no use for (config files, hashing, temp
 # files, child processes); each costs milliseconds. Their records are NamedTuples, so no
-# dataclasses (which loads inspect, ast, dis, tokenize); a plain line is read without building
-# the argparse tree, whose help formatters load shutil and locale; traceback only on a crash.
+# dataclasses (which loads inspect, ast, dis, tokenize); a plain line is read without argparse
+# (whose help formatters load shutil and locale); traceback only on a crash.
 STDLIB_NOT_NEEDED = ("tomllib", "hashlib", "tempfile", "subprocess", "dataclasses", "inspect", "tokenize",
-                     "traceback", "shutil", "locale", "pickle")
+                     "traceback", "shutil", "locale", "pickle", "argparse")
 # Patterns compiled on first use: they take milliseconds each, and an ASCII search needs none.
 LAZY_PATTERNS = {"indexer.secret_mask": "_compiled", "indexer.search.snippets": "_wide",
                  "indexer.textfold": "_may_fold", "indexer.store.side_file": "_cjk_run"}

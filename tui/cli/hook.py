@@ -8,13 +8,16 @@ full command line is built: hooks run on every prompt.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
 
 from tui.cli.exits import OK
 from tui.cli.verbs import help_of
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # argparse is loaded only to build the full parser (``tui.cli.parser``)
+    import argparse
 
 EVENTS = ("session-start", "prompt", "refresh")
 
@@ -34,6 +37,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run_hook(argv: list[str]) -> int:
     """``threadback hook EVENT`` without the full parser."""
     started = time.monotonic()  # the hook's budget counts from here, imports included
+    import argparse
+
     parser = argparse.ArgumentParser(prog="threadback hook")
     add_hook_arguments(parser)
     try:

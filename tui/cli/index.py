@@ -6,10 +6,8 @@ Each command parses, calls ``indexer``, and prints (``tui.cli.render`` for peopl
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
-from collections import Counter
 
 from indexer import (
     AmbiguousSessionError,
@@ -50,6 +48,11 @@ from tui.cli.render import ProgressLine, format_message, render_hits_text, sessi
 from tui.cli.terminal import Style, safe_text
 from tui.cli.verbs import help_of
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # argparse is loaded only to build the full parser (``tui.cli.parser``)
+    import argparse
+
+
 index_command = command(
     ErrorExit(IndexBusyError, BUSY),
     ErrorExit(IndexLockedError, BUSY),
@@ -65,25 +68,9 @@ index_command = command(
 SHOW_SECRETS_HELP = "show API keys, tokens and passwords in full (masked by default)"
 
 
-class PastedQueryParser(argparse.ArgumentParser):
-    """The ``search`` parser: an option it does not know (``-s``, ``--no-ff`` in a pasted
-    command) is a word of the query, in the place it was typed. Its own options (``-n``, ``-C``,
-    ``-1``...) keep their meaning: quote the query, or put it after ``--``, to search for those."""
-
-    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
-        namespace, extras = super().parse_known_args(args, namespace)
-        if extras:
-            words = Counter([*(namespace.query or []), *extras])
-            typed = []
-            for token in args or []:
-                if words[token] > 0:
-                    typed.append(token)
-                    words[token] -= 1
-            namespace.query = typed + list(words.elements())
-        return namespace, []
-
-
 def register(sub: argparse._SubParsersAction) -> None:
+    from tui.cli.pasted_query import PastedQueryParser  # argparse: loaded to build the full parser only
+
     p = sub.add_parser("index", help=help_of("index"))
     add_index_options(p)
     p.add_argument("--rebuild", action="store_true", help="delete the index and build it again")

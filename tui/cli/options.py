@@ -3,7 +3,6 @@ resolve to."""
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 from indexer.config import default_db_path
@@ -20,6 +19,8 @@ from tui.cli.exits import BUSY, DISK_FULL, INDEX, READ_ONLY, CommandError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the index and the config files are loaded where a command needs them
+    import argparse
+
     from indexer.config import SourceRoots
     from indexer.index import Index
 
@@ -29,6 +30,8 @@ def _dest(agent_name: str) -> str:
 
 
 def add_global_options(parser: argparse.ArgumentParser) -> None:
+    import argparse
+
     parser.add_argument("--db", metavar="PATH", help="index file (default: $THREADBACK_DB or ~/.local/share/threadback/index.sqlite3)")
     for agent in AGENTS:
         parser.add_argument(agent.dir_option, action="append", metavar="DIR", dest=_dest(agent.name),
@@ -42,6 +45,8 @@ def add_global_options(parser: argparse.ArgumentParser) -> None:
 
 def add_index_options(p: argparse.ArgumentParser) -> None:
     """Options every index command accepts after its name too (``threadback search --db X``)."""
+    import argparse
+
     p.add_argument("--db", metavar="PATH", default=argparse.SUPPRESS, help="index file")
     for agent in AGENTS:
         p.add_argument(agent.dir_option, action="append", metavar="DIR", dest=_dest(agent.name),

@@ -11,8 +11,8 @@ full parser reads the line, so its help, its errors and its odd cases stay exact
 
 from __future__ import annotations
 
-from argparse import Namespace
 from collections import Counter
+from types import SimpleNamespace as Namespace  # what argparse gives, without loading argparse
 
 from indexer.sources import AGENTS
 

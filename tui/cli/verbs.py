@@ -28,6 +28,10 @@ VERB_TABLE: dict[str, tuple[str, str]] = {
 }
 
 
+# Each verb -> the module whose ``register(sub)`` adds it (a module may add several verbs).
+VERBS: dict[str, str] = {verb: module for verb, (module, _) in VERB_TABLE.items()}
+
+
 def help_of(verb: str) -> str:
     """The verb's one-line help, as the top-level ``--help`` lists it."""
     return VERB_TABLE[verb][1]
