@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from indexer.config import default_db_path
-from indexer.sources import AGENTS, CLAUDE_CODE
-from indexer.ingest.lock import IndexBusyError
-from indexer.store.errors import (
+from indexer import (  # each name is loaded on first use (``indexer.__init__``): the errors only
+    IndexBusyError,
     IndexError_,
     IndexFullError,
     IndexLockedError,
     IndexOutdatedError,
     IndexReadOnlyError,
 )
+from indexer.config import default_db_path
+from indexer.sources import AGENTS, CLAUDE_CODE
 from tui.cli.exits import BUSY, DISK_FULL, INDEX, READ_ONLY, CommandError
 
 TYPE_CHECKING = False
