@@ -1,71 +1,89 @@
 """Threadback's headless core: find agents' logs, index them, search them, keep memory.
 
 Never imports a UI library (textual, rich, pygments, humanize) or ``tui``: a test checks.
+
+Every public name is loaded on first use from the module that defines it (``_WHERE``), so
+``import indexer`` costs nothing and a command pays only for what it touches: ``threadback
+search`` never loads the memory store's YAML library, an index run's reports or the browsing
+queries.
 """
 
-from indexer.agents.resume import resume_command
-from indexer.config import ConfigError, SourceRoots, load_roots, only_roots
-from indexer.index import AmbiguousSessionError, Index, IndexStats, ProjectSummary
-from indexer.ingest.lock import IndexBusyError
-from indexer.models import Hit, Message, Session
-from indexer.search.fts import SearchResult, SessionHit
-from indexer.search.query import Query, QueryError, parse_query
-from indexer.store.errors import (
-    IndexCorruptError,
-    IndexError_,
-    IndexFullError,
-    IndexLockedError,
-    IndexOutdatedError,
-    IndexReadOnlyError,
-    IndexSideDamagedError,
-    IndexTooNewError,
-    IndexUnavailableError,
-)
+from __future__ import annotations
 
-# The memory and rule stores pull in a YAML library, and an index run's reports are only needed
-# by what runs one: loaded on first use, so `threadback search` and the hooks start fast.
-_LAZY = {"MemoryStore": "indexer.memory", "RuleStore": "indexer.rules",
-         "IndexProgress": "indexer.ingest.progress", "IndexSummary": "indexer.ingest.progress"}
+TYPE_CHECKING = False  # typing itself is not imported: it costs milliseconds
+
+# Each public name -> the module that defines it.
+_WHERE = {
+    "resume_command": "indexer.agents.resume",
+    "ConfigError": "indexer.config",
+    "SourceRoots": "indexer.config",
+    "load_roots": "indexer.config",
+    "only_roots": "indexer.config",
+    "AmbiguousSessionError": "indexer.store.browse",
+    "Index": "indexer.index",
+    "IndexStats": "indexer.store.browse",
+    "ProjectSummary": "indexer.store.browse",
+    "IndexBusyError": "indexer.ingest.lock",
+    "Hit": "indexer.models",
+    "Message": "indexer.models",
+    "Session": "indexer.models",
+    "SearchResult": "indexer.search.fts",
+    "SessionHit": "indexer.search.fts",
+    "Query": "indexer.search.query",
+    "QueryError": "indexer.search.query",
+    "parse_query": "indexer.search.query",
+    "IndexCorruptError": "indexer.store.errors",
+    "IndexError_": "indexer.store.errors",
+    "IndexFullError": "indexer.store.errors",
+    "IndexLockedError": "indexer.store.errors",
+    "IndexOutdatedError": "indexer.store.errors",
+    "IndexReadOnlyError": "indexer.store.errors",
+    "IndexSideDamagedError": "indexer.store.errors",
+    "IndexTooNewError": "indexer.store.errors",
+    "IndexUnavailableError": "indexer.store.errors",
+    "MemoryStore": "indexer.memory",
+    "RuleStore": "indexer.rules",
+    "IndexProgress": "indexer.ingest.progress",
+    "IndexSummary": "indexer.ingest.progress",
+}
 
 
 def __getattr__(name: str):
-    if name in _LAZY:
+    if name in _WHERE:
         import importlib
 
-        return getattr(importlib.import_module(_LAZY[name]), name)
+        value = getattr(importlib.import_module(_WHERE[name]), name)
+        globals()[name] = value  # later lookups are plain attribute reads
+        return value
     raise AttributeError(f"module 'indexer' has no attribute {name!r}")
 
 
-__all__ = [
-    "AmbiguousSessionError",
-    "ConfigError",
-    "Hit",
-    "Index",
-    "IndexBusyError",
-    "IndexCorruptError",
-    "IndexError_",
-    "IndexFullError",
-    "IndexLockedError",
-    "IndexOutdatedError",
-    "IndexProgress",
-    "IndexReadOnlyError",
-    "IndexSideDamagedError",
-    "IndexStats",
-    "IndexSummary",
-    "IndexTooNewError",
-    "IndexUnavailableError",
-    "MemoryStore",
-    "Message",
-    "ProjectSummary",
-    "Query",
-    "QueryError",
-    "RuleStore",
-    "SearchResult",
-    "Session",
-    "SessionHit",
-    "SourceRoots",
-    "load_roots",
-    "only_roots",
-    "parse_query",
-    "resume_command",
-]
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_WHERE})
+
+
+if TYPE_CHECKING:  # what type checkers and editors see
+    from indexer.agents.resume import resume_command
+    from indexer.config import ConfigError, SourceRoots, load_roots, only_roots
+    from indexer.index import Index
+    from indexer.ingest.lock import IndexBusyError
+    from indexer.ingest.progress import IndexProgress, IndexSummary
+    from indexer.memory import MemoryStore
+    from indexer.models import Hit, Message, Session
+    from indexer.rules import RuleStore
+    from indexer.search.fts import SearchResult, SessionHit
+    from indexer.search.query import Query, QueryError, parse_query
+    from indexer.store.browse import AmbiguousSessionError, IndexStats, ProjectSummary
+    from indexer.store.errors import (
+        IndexCorruptError,
+        IndexError_,
+        IndexFullError,
+        IndexLockedError,
+        IndexOutdatedError,
+        IndexReadOnlyError,
+        IndexSideDamagedError,
+        IndexTooNewError,
+        IndexUnavailableError,
+    )
+
+__all__ = sorted(_WHERE)

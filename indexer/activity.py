@@ -5,7 +5,8 @@ Time is passed in (``now``) so "active" and the day strip are testable with a fi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
+
 
 from indexer.models import Session
 
@@ -21,8 +22,7 @@ def is_active(session: Session, now: float, window: float = ACTIVE_SECONDS) -> b
     return now - window <= session.log_mtime <= now + 60  # a little clock skew is forgiven
 
 
-@dataclass(frozen=True, slots=True)
-class DayActivity:
+class DayActivity(NamedTuple):
     """One day of the strip: sessions started and messages written that day (local time)."""
 
     day: str  # YYYY-MM-DD
@@ -30,8 +30,7 @@ class DayActivity:
     messages: int
 
 
-@dataclass(frozen=True, slots=True)
-class ActivityStrip:
+class ActivityStrip(NamedTuple):
     """``days`` oldest first, every day of the span present (zeros for idle days)."""
 
     days: tuple[DayActivity, ...]

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from indexer.sources import AGENT_NAMES, AGENTS
 
@@ -72,11 +72,10 @@ def default_db_path() -> Path:
 # --- agents' logs -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class SourceRoots:
+class SourceRoots(NamedTuple):
     """Folders to scan, per agent."""
 
-    roots: dict[str, tuple[Path, ...]] = field(default_factory=dict)
+    roots: dict[str, tuple[Path, ...]] = {}  # read-only: never mutated
 
     def items(self):
         return self.roots.items()
@@ -137,8 +136,7 @@ def only_roots(mapping: dict[str, list[Path | str]]) -> SourceRoots:
 LAUNCH_PLACEHOLDERS = ("id", "file", "cwd")
 
 
-@dataclass(frozen=True)
-class LaunchTemplates:
+class LaunchTemplates(NamedTuple):
     """One agent's resume and fork commands as argv templates (``fork`` empty: cannot fork)."""
 
     resume: tuple[str, ...]
@@ -236,8 +234,7 @@ def holds_memory_files(folder: Path) -> bool:
 EXPLICIT, ENVIRONMENT, PROJECT, GLOBAL = "explicit", "environment", "project", "global"
 
 
-@dataclass(frozen=True)
-class MemoryFolder:
+class MemoryFolder(NamedTuple):
     path: Path
     reason: str  # why this folder, for people: "--memory-dir", "$THREADBACK_MEMORY_DIR", ...
     source: str  # EXPLICIT, ENVIRONMENT, PROJECT or GLOBAL
@@ -281,8 +278,7 @@ def resolve_memory_dir(
 # --- the archive of log files -------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ArchiveSetting:
+class ArchiveSetting(NamedTuple):
     """``[archive] enabled = false`` in the config file turns the archive off (it is on by default).
     A value that is not a boolean keeps it on, with ``problem`` saying why: losing logs is
     worse than keeping a copy."""

@@ -13,11 +13,9 @@ import errno
 import functools
 import hashlib
 import os
-import shutil
 import stat
-import tempfile
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from indexer.append_log import append_line  # noqa: F401 - its home is indexer.append_log; kept here for importers
 
@@ -32,8 +30,7 @@ class ChangedOnDiskError(RuntimeError):
         self.path = path
 
 
-@dataclass(frozen=True, slots=True)
-class FileStamp:
+class FileStamp(NamedTuple):
     """What a file looked like when we read it: enough to notice any later change."""
 
     exists: bool
@@ -108,6 +105,9 @@ def atomic_write_bytes(path: Path, data: bytes, *, backup: bool = True, expect: 
     path.parent.mkdir(parents=True, exist_ok=True)
     if expect is not None:
         check_unchanged(path, expect)
+    import shutil  # writing only: reading memory (every session start) loads neither
+    import tempfile
+
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     # Files are told apart by inode below. The file system hands a freed inode to the next new
     # file at once, so each file compared is held open until the swap is settled: an editor's
@@ -236,6 +236,8 @@ def _backup(path: Path) -> None:
     except OSError as exc:
         if exc.errno in (errno.ENOSPC, errno.EDQUOT):
             raise
+        import shutil  # a rare fallback
+
         shutil.copy2(path, bak, follow_symlinks=False)  # no hard links on this file system
 
 

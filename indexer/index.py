@@ -16,27 +16,40 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 
 from indexer.config import SourceRoots, load_archive_setting
 from indexer.ingest.lock import IndexBusyError, IndexLock
-from indexer.activity import STRIP_DAYS, ActivityStrip
-from indexer.models import FileTouches, Message, Session
-from indexer.project_scope import ProjectScope
+from indexer.models import Message, Session
 from indexer.search.fts import SearchResult, run_search
 from indexer.search.query import Query, QueryError, parse_query
-from indexer.store import browse
-from indexer.store.activity_days import activity_days
-from indexer.store.browse import AmbiguousSessionError, IndexStats, ProjectSummary
 from indexer.store.connection import BUSY_TIMEOUT_MS, connect, remove_index_files
 from indexer.store.errors import IndexError_
 from indexer.store.health import diagnose
 from indexer.store.models import fetch_context
-from indexer.store.touched import touches_of_file
 
 if TYPE_CHECKING:  # the archive loads zstandard, the run's records tempfile: imported where a method needs them
+    from indexer.activity import ActivityStrip
     from indexer.archive import Restored
     from indexer.ingest.failures import FailedFile
     from indexer.ingest.outcome import RunOutcome
     from indexer.ingest.progress import IndexSummary, ProgressCallback
+    from indexer.models import FileTouches
+    from indexer.project_scope import ProjectScope
+    from indexer.store.browse import IndexStats, ProjectSummary
 
 __all__ = ["AmbiguousSessionError", "Index", "IndexStats", "ProjectSummary"]
+# Browsing (lists, transcripts, the activity strip) is loaded on first use: a search does not
+# need it. These names are still importable from here.
+_FROM_BROWSE = ("AmbiguousSessionError", "IndexStats", "ProjectSummary")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _FROM_BROWSE:
+        return getattr(_browse(), name)
+    raise AttributeError(f"module 'indexer.index' has no attribute {name!r}")
+
+
+def _browse() -> Any:
+    from indexer.store import browse
+
+    return browse
 
 F = TypeVar("F", bound=Callable[..., Any])
 # SQLite's words for a query too big or too odd to run: the query's fault, not the index's.
@@ -205,6 +218,8 @@ class Index:
     def files_touched(self, path: str, *, cwd: str | None = None) -> list[FileTouches]:
         """Sessions whose tool calls touched ``path``, newest first: a relative path is taken
         against ``cwd`` first, then as a suffix (``src/app.py``)."""
+        from indexer.store.touched import touches_of_file
+
         return touches_of_file(self.conn, path, cwd)
 
     # -- searching --------------------------------------------------------------
@@ -260,7 +275,7 @@ class Index:
     @_told_truthfully
     def stats(self) -> IndexStats:
         """The counts; an index that cannot be read raises ``IndexError_`` with the reason."""
-        return browse.stats(self.conn, self.path)
+        return _browse().stats(self.conn, self.path)
 
     @_told_truthfully
     def check(self) -> None:
@@ -272,7 +287,7 @@ class Index:
     def session(self, ref: str | int) -> Session | None:
         """A session by row id, full session id, ``agent:id``, or a unique id prefix; raises
         ``AmbiguousSessionError`` when a prefix matches several."""
-        return browse.session(self.conn, ref)
+        return _browse().session(self.conn, ref)
 
     @_told_truthfully
     def sessions(
@@ -291,7 +306,7 @@ class Index:
     ) -> list[Session]:
         """Sessions filtered by agent, project (substring of name or path), exact project path,
         time range, parent (``None`` = top-level only) and title/id text."""
-        return browse.sessions(
+        return _browse().sessions(
             self.conn, agent=agent, project=project, project_path=project_path, since=since, until=until,
             parent=parent, text=text, limit=limit, offset=offset, newest_first=newest_first,
         )
@@ -309,32 +324,36 @@ class Index:
     @_told_truthfully
     def agents(self) -> list[tuple[str, int]]:
         """(agent, top-level session count), by agent name."""
-        return browse.agents(self.conn)
+        return _browse().agents(self.conn)
 
     @_told_truthfully
     def projects(self, agent: str) -> list[ProjectSummary]:
-        return browse.projects(self.conn, agent)
+        return _browse().projects(self.conn, agent)
 
     @_told_truthfully
     def days(self, agent: str, project_path: str | None) -> list[tuple[str, int]]:
-        return browse.days(self.conn, agent, project_path)
+        return _browse().days(self.conn, agent, project_path)
 
     @_told_truthfully
     def sessions_on_day(self, agent: str, project_path: str | None, day: str) -> list[Session]:
-        return browse.sessions_on_day(self.conn, agent, project_path, day)
+        return _browse().sessions_on_day(self.conn, agent, project_path, day)
 
     @_told_truthfully
-    def activity(self, now: float, days: int = STRIP_DAYS) -> ActivityStrip:
-        """Sessions started and messages written per day, ``days`` days up to ``now``'s."""
-        return activity_days(self.conn, now, days)
+    def activity(self, now: float, days: int | None = None) -> ActivityStrip:
+        """Sessions started and messages written per day, ``days`` days (default: the strip's
+        span, ``STRIP_DAYS``) up to ``now``'s."""
+        from indexer.activity import STRIP_DAYS
+        from indexer.store.activity_days import activity_days
+
+        return activity_days(self.conn, now, STRIP_DAYS if days is None else days)
 
     @_told_truthfully
     def messages(self, session: Session | int, start: int = 0, limit: int | None = None) -> list[Message]:
-        return browse.messages(self.conn, session, start, limit)
+        return _browse().messages(self.conn, session, start, limit)
 
     @_told_truthfully
     def message(self, message_id: int) -> Message | None:
-        return browse.message(self.conn, message_id)
+        return _browse().message(self.conn, message_id)
 
     def iter_events(
         self,
@@ -348,7 +367,7 @@ class Index:
     ) -> Iterator[tuple[Session, Message]]:
         """(Session, Message) pairs in time order: the normalised event stream."""
         try:
-            yield from browse.iter_events(
+            yield from _browse().iter_events(
                 self.conn, since=since, until=until, kinds=kinds, tools=tools, agent=agent, session_rowid=session_rowid
             )
         except (sqlite3.Error, OSError) as exc:

@@ -8,8 +8,6 @@ secrets are found in the whole message, and any piece of one that the snippet sh
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from typing import TYPE_CHECKING
 
 from indexer.models import Hit, Message, Session
@@ -26,13 +24,13 @@ def masked_message(message: Message) -> Message:
     detail = mask_secrets(message.detail) if message.detail else message.detail
     if text is message.text and detail is message.detail:
         return message
-    return replace(message, text=text, detail=detail)
+    return message._replace(text=text, detail=detail)
 
 
 def masked_session(session: Session) -> Session:
     """``session`` with its title masked: a title is the first prompt, where tokens get pasted."""
     title = mask_secrets(session.title) if session.title else session.title
-    return session if title is session.title else replace(session, title=title)
+    return session if title is session.title else session._replace(title=title)
 
 
 def _secret_ranges(snippet: str, secrets: list[tuple[str, str]]) -> list[tuple[int, int, str]]:
@@ -92,8 +90,7 @@ def masked_snippet(snippet: str, spans: tuple[tuple[int, int], ...], source: str
 def masked_hit(hit: Hit) -> Hit:
     """``hit`` with its snippet, message and context messages masked."""
     snippet, spans = masked_snippet(hit.snippet, hit.spans, hit.message.text)
-    return replace(
-        hit,
+    return hit._replace(
         message=masked_message(hit.message),
         snippet=snippet,
         spans=spans,
@@ -108,5 +105,5 @@ def masked_result(result: SearchResult) -> SearchResult:
     masked = result.map_hits(masked_hit)
     if not masked.sessions:
         return masked
-    sessions = tuple(replace(s, session=masked_session(s.session)) for s in masked.sessions)
-    return replace(masked, sessions=sessions)
+    sessions = tuple(s._replace(session=masked_session(s.session)) for s in masked.sessions)
+    return masked._replace(sessions=sessions)

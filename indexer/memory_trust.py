@@ -22,9 +22,8 @@ import json
 import os
 import stat
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, NamedTuple
 
 from indexer.config import MEMORY_FOLDER_FILES, MemoryFolder, data_dir
 from indexer.fileio import atomic_write_text
@@ -44,8 +43,7 @@ def allow_list_path() -> Path:
     return data_dir() / ALLOW_FILE
 
 
-@dataclass(frozen=True)
-class FolderEntry:
+class FolderEntry(NamedTuple):
     """One memory file of a folder, as the allow confirmation lists it."""
 
     name: str
@@ -168,8 +166,7 @@ def carry_allow_forward(folder: Path, name: str, before: str | None, after: str)
 # --- a folder's trust --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class FolderTrust:
+class FolderTrust(NamedTuple):
     folder: MemoryFolder
     state: str  # TRUSTED, ALLOWED, CHANGED or NOT_ALLOWED
     reason: str = ""  # for NOT_ALLOWED and CHANGED: why, in a few words

@@ -6,7 +6,8 @@ did not say.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import NamedTuple
+
 
 # Message kinds.
 TEXT = "text"
@@ -22,8 +23,7 @@ KINDS = (TEXT, TOOL_CALL, TOOL_RESULT, THINKING, SUMMARY, ERROR)
 ROLES = ("user", "assistant", "tool", "system", "meta")
 
 
-@dataclass(frozen=True, slots=True)
-class TokenUsage:
+class TokenUsage(NamedTuple):
     """A session's tokens: fresh input, output, cache writes and cache reads."""
 
     input: int = 0
@@ -39,8 +39,7 @@ class TokenUsage:
         return [self.input, self.output, self.cache_write, self.cache_read]
 
 
-@dataclass(frozen=True, slots=True)
-class Session:
+class Session(NamedTuple):
     """One agent session (one log file), with the facts a list or a resume command needs."""
 
     id: int  # row id in the index
@@ -72,8 +71,7 @@ class Session:
         return self.source_missing and self.archived
 
 
-@dataclass(frozen=True, slots=True)
-class Message:
+class Message(NamedTuple):
     """One normalised message: a text turn, a tool call, a tool result, thinking or a summary."""
 
     id: int  # row id in the index (also the FTS rowid)
@@ -89,8 +87,7 @@ class Message:
     mark: str | None = None  # a note shown beside it: "abandoned branch", "retracted", "queued"
 
 
-@dataclass(frozen=True, slots=True)
-class Hit:
+class Hit(NamedTuple):
     """One search result: a message, its session and a snippet with the match spans marked."""
 
     message: Message
@@ -98,13 +95,12 @@ class Hit:
     snippet: str
     spans: tuple[tuple[int, int], ...]  # (start, end) character offsets of matches in snippet
     score: float = 0.0
-    context_before: tuple[Message, ...] = field(default=())
-    context_after: tuple[Message, ...] = field(default=())
+    context_before: tuple[Message, ...] = ()
+    context_after: tuple[Message, ...] = ()
     parent: Session | None = None  # a subagent's parent session: the one a resume command opens
 
 
-@dataclass(frozen=True, slots=True)
-class FileTouches:
+class FileTouches(NamedTuple):
     """One session's touches of one file (``threadback files``): how (read, edit, write,
     delete, shell), in how many tool calls, and when last."""
 

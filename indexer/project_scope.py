@@ -8,12 +8,11 @@ project whose path happens to contain "work".
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class ProjectScope:
+class ProjectScope(NamedTuple):
     """The sessions of one project: those whose folder is ``path`` or, with
     ``include_subfolders``, anywhere under it."""
 

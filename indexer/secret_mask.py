@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 MASK = "[masked {kind}]"
 _MAX_SCAN_CHARS = 2_000_000  # a bigger text is scanned in pieces of this size
 
 
-@dataclass(frozen=True, slots=True)
-class SecretSpan:
+class SecretSpan(NamedTuple):
     start: int
     end: int
     kind: str  # "GitHub token", "password", ...

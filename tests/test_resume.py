@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from indexer import Session, resume_command
 
@@ -13,15 +12,15 @@ BASE = Session(id=1, agent="claude-code", session_id="abc", parent_session_id=No
 
 def test_each_agent_from_its_directory():
     assert resume_command(BASE) == "cd '/work/my app' && claude --resume abc"
-    assert resume_command(replace(BASE, agent="codex")) == "cd '/work/my app' && codex resume abc"
-    pi = replace(BASE, agent="pi", source_path="/home/u/.pi/agent/sessions/--w--/t_abc.jsonl")
+    assert resume_command(BASE._replace(agent="codex")) == "cd '/work/my app' && codex resume abc"
+    pi = BASE._replace(agent="pi", source_path="/home/u/.pi/agent/sessions/--w--/t_abc.jsonl")
     assert resume_command(pi) == "cd '/work/my app' && pi --session /home/u/.pi/agent/sessions/--w--/t_abc.jsonl"
-    assert resume_command(replace(BASE, project_path=None)) == "claude --resume abc"
+    assert resume_command(BASE._replace(project_path=None)) == "claude --resume abc"
 
 
 def test_subagents_resume_their_parent_but_a_pi_branch_resumes_itself():
-    child = replace(BASE, session_id="agent-1", parent_session_id="abc", project_path="/work/my app/.wt/agent-1")
+    child = BASE._replace(session_id="agent-1", parent_session_id="abc", project_path="/work/my app/.wt/agent-1")
     assert resume_command(child, BASE) == "cd '/work/my app' && claude --resume abc"
     assert resume_command(child) == "cd '/work/my app/.wt/agent-1' && claude --resume abc"
-    branch = replace(BASE, agent="pi", session_id="b2", parent_session_id="abc", source_path="/p/t_b2.jsonl")
-    assert resume_command(branch, replace(BASE, agent="pi")) == "cd '/work/my app' && pi --session /p/t_b2.jsonl"
+    branch = BASE._replace(agent="pi", session_id="b2", parent_session_id="abc", source_path="/p/t_b2.jsonl")
+    assert resume_command(branch, BASE._replace(agent="pi")) == "cd '/work/my app' && pi --session /p/t_b2.jsonl"

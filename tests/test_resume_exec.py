@@ -4,7 +4,6 @@ template, as a real subprocess; a fake agent on PATH records what it was given."
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -121,7 +120,7 @@ SESSION = Session(id=1, agent="claude-code", session_id="x", parent_session_id=N
 
 
 def test_an_id_with_spaces_and_a_semicolon_stays_one_argument():
-    launch = plan_launch(replace(SESSION, session_id="a b; touch pwned"), None, default_launch_templates())
+    launch = plan_launch(SESSION._replace(session_id="a b; touch pwned"), None, default_launch_templates())
     assert launch.argv == ("claude", "--resume", "a b; touch pwned")
     assert launch.shell_line() == "cd /w/app && claude --resume 'a b; touch pwned'"
 
@@ -129,19 +128,19 @@ def test_an_id_with_spaces_and_a_semicolon_stays_one_argument():
 @pytest.mark.parametrize("bad", ["--dangerously-skip-permissions", "id\u001b[2J", "id\u202eevil", "", "x" * 300])
 def test_ids_that_could_pass_for_options_or_hide_characters_are_refused(bad):
     with pytest.raises(LaunchRefused):
-        plan_launch(replace(SESSION, session_id=bad), None, default_launch_templates())
+        plan_launch(SESSION._replace(session_id=bad), None, default_launch_templates())
 
 
 def test_a_relative_or_unknown_folder_from_a_log_is_refused_with_the_command_to_copy():
     for folder, reason in (("-rf", "not an absolute path"), (None, "folder is not known")):
-        launch = plan_launch(replace(SESSION, project_path=folder), None, default_launch_templates())
+        launch = plan_launch(SESSION._replace(project_path=folder), None, default_launch_templates())
         problem = launch_problem(launch, which=lambda name: "/usr/bin/" + name)
         assert problem is not None and reason in str(problem) and problem.copyable.endswith("claude --resume x")
 
 
 def test_a_subagent_resumes_its_parent_from_the_parents_folder():
-    parent = replace(SESSION, session_id="p1", project_path="/w/app")
-    child = replace(SESSION, session_id="agent-1", parent_session_id="p1", project_path="/w/app/.wt/a1")
+    parent = SESSION._replace(session_id="p1", project_path="/w/app")
+    child = SESSION._replace(session_id="agent-1", parent_session_id="p1", project_path="/w/app/.wt/a1")
     launch = plan_launch(child, parent, default_launch_templates())
     assert launch.argv == ("claude", "--resume", "p1") and launch.cwd == "/w/app"
 

@@ -126,10 +126,9 @@ def test_cli_huge_and_pasted_queries_never_fail(split):
 
 
 def test_a_change_to_every_hit_reaches_the_session_evidence(split):
-    from dataclasses import replace
 
     result = split.search("flaky timezone", by_session=True, now=FIXED_NOW)
-    hidden = result.map_hits(lambda h: replace(h, snippet="[hidden]"))
+    hidden = result.map_hits(lambda h: h._replace(snippet="[hidden]"))
     assert {h.snippet for h in hidden.hits} == {"[hidden]"}
     assert {e.snippet for s in hidden.sessions for e in s.evidence} == {"[hidden]"}
     assert hidden.hits[0] is hidden.sessions[0].evidence[0]  # still the same objects in both places

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -26,8 +27,11 @@ NOT_ON_THE_SEARCH_PATH = ("indexer.memory", "indexer.rules", "indexer.ingest.run
                           "indexer.ingest.progress", "indexer.ingest.outcome", "indexer.ingest.failures",
                           "indexer.agents.usage_report", "indexer.agents.refresh", "indexer.fileio")
 # Standard modules a search or the prompt hook has no use for (config files, hashing, temp
-# files, child processes); each costs milliseconds.
-STDLIB_NOT_NEEDED = ("tomllib", "hashlib", "tempfile", "subprocess")
+# files, child processes); each costs milliseconds. Their records are NamedTuples, so no
+# dataclasses (which loads inspect, ast, dis, tokenize); a plain line is read without argparse
+# (whose help formatters load shutil and locale); traceback only on a crash.
+STDLIB_NOT_NEEDED = ("tomllib", "hashlib", "tempfile", "subprocess", "dataclasses", "inspect", "tokenize",
+                     "traceback", "shutil", "locale", "pickle", "argparse")
 # Patterns compiled on first use: they take milliseconds each, and an ASCII search needs none.
 LAZY_PATTERNS = {"indexer.secret_mask": "_compiled", "indexer.search.snippets": "_wide",
                  "indexer.textfold": "_may_fold", "indexer.store.side_file": "_cjk_run"}
@@ -55,8 +59,13 @@ def index_env(tmp_path_factory):
 
 
 def test_the_report_sees_heavy_imports(index_env):
-    """The check can fail: the memory command does load the YAML library and the memory store."""
-    modules, _ = imported_modules(["memory", "list"], index_env)
+    """The check can fail: the memory command does load the YAML library (to read a fact.yml)
+    and the memory store."""
+    memory = Path(index_env["THREADBACK_MEMORY_DIR"])
+    memory.mkdir(parents=True, exist_ok=True)
+    (memory / "fact.yml").write_text("editor: vim\n", encoding="utf-8")
+    modules, out = imported_modules(["memory", "list"], index_env)
+    assert "editor" in out
     assert loaded(modules, ("ruamel",)) and loaded(modules, ("indexer.memory",))
 
 
@@ -90,8 +99,13 @@ def test_session_start_hook_loads_no_ui_or_mcp(index_env):
     assert "threadback search" in out
     assert loaded(modules, ("textual", "rich", "pygments", "humanize", "mcp", "psutil", "tomlkit")) == []
     assert loaded(modules, ("indexer.ingest.run", "indexer.sources.claude_code", "tui.cli.agents")) == []
+    # it searches nothing: the index and the prompt's detectors stay unloaded
+    assert loaded(modules, ("indexer.index", "indexer.search.fts", "indexer.agents.recall",
+                            "indexer.agents.evidence", "indexer.agents.relevance")) == []
     # reading memory takes no lock (filelock is for writes) and starts no index run
     assert loaded(modules, ("filelock", "indexer.agents.refresh", "subprocess")) == []
+    # nor build the full command line's parser (``tui.cli.quick_args``), whose help needs locale
+    assert loaded(modules, ("locale",)) == []
 
 
 def test_an_ascii_search_compiles_none_of_the_big_patterns(index_env):
@@ -116,3 +130,38 @@ def test_help_lists_every_verb():
     assert proc.returncode == 0
     for verb in VERBS:
         assert verb in proc.stdout
+
+
+def test_session_start_without_facts_loads_no_yaml(tmp_path):
+    """The YAML library (~10 ms) is loaded to parse a fact.yml: with none, a session start skips it."""
+    env = cli_env(THREADBACK_DB=str(tmp_path / "none.sqlite3"), THREADBACK_HOME=str(tmp_path / "home"),
+                  HOME=str(tmp_path / "home"), THREADBACK_MEMORY_DIR=str(tmp_path / "memory"))
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "memory" / "scratchpad.md").write_text("- [ ] check the websocket timeout\n", encoding="utf-8")
+    event = {"session_id": "other", "cwd": str(tmp_path), "hook_event_name": "SessionStart", "source": "startup"}
+    modules, out = imported_modules(["hook", "session-start", "--text"], env, stdin=json.dumps(event))
+    assert "websocket timeout" in out  # it did read the memory folder
+    assert loaded(modules, ("ruamel", "tempfile")) == []
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["-h", "search"], ["no-such-verb"]])
+def test_the_top_level_help_loads_no_command_module(argv):
+    """``--help`` and "invalid choice" list the verbs from ``tui.cli.verbs`` alone, word for word
+    what the full command line prints."""
+    import contextlib
+    import io
+
+    from tui.cli.main import build_parser
+
+    modules, out = imported_modules(argv, cli_env())
+    assert loaded(modules, ("tui.cli.index", "tui.cli.memory", "tui.cli.rules", "tui.cli.agents", "indexer.memory",
+                            "indexer.index", "ruamel")) == []
+    listed, full = build_parser(argv), build_parser(every_verb=True)
+    assert listed.format_help() == full.format_help()
+    errors = []
+    for parser in (listed, full):
+        with contextlib.redirect_stderr(io.StringIO()) as err, pytest.raises(SystemExit):
+            parser.parse_args(["no-such-verb"])
+        errors.append(err.getvalue())
+    assert errors[0] == errors[1] and "invalid choice" in errors[0]
+

@@ -4,7 +4,6 @@ marks what the parsers marked (an error, an abandoned branch) in the transcript.
 from __future__ import annotations
 
 import io
-from dataclasses import replace
 
 from rich.console import Console
 from textual.widgets import Input, Static
@@ -49,7 +48,7 @@ def test_an_error_and_a_mark_show_in_the_transcript(corpus_index_path):
         error = next(m for m in index.messages(index.session(PI_FORK)) if m.kind == "error")
     styles = MessageStyles(*[""] * 7)
     assert as_text(render_message(error, styles)).startswith("⚠ error")
-    marked = replace(error, mark="abandoned branch")
+    marked = error._replace(mark="abandoned branch")
     assert "· abandoned branch" in as_text(render_message(marked, styles)).splitlines()[0]
 
 

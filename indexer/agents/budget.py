@@ -10,11 +10,8 @@ up. Elsewhere a daemon thread does the same, less strictly.
 from __future__ import annotations
 
 import os
-import pickle
 import select
-import signal
 import struct
-import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -69,6 +66,11 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 def _run_forked(pieces: Sequence[Piece], deadline: float) -> dict[str, Any]:
+    # Only the session-start hook runs pieces: the prompt hook, which needs the deadline
+    # alone, does not load these.
+    import pickle
+    import signal
+
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: compute, send, and leave without running the parent's cleanup
@@ -112,6 +114,8 @@ def _run_forked(pieces: Sequence[Piece], deadline: float) -> dict[str, Any]:
 
 
 def _run_threaded(pieces: Sequence[Piece], deadline: float) -> dict[str, Any]:
+    import threading
+
     results: dict[str, Any] = {}
     done = threading.Event()
 

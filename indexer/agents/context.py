@@ -12,9 +12,9 @@ cut on a character boundary with a visible marker.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import NamedTuple
 
 from indexer.agents.reference import WRAP_CLOSE, WRAP_OPEN, escape_for_wrapper, wrap_reference  # noqa: F401 - re-exported
 from indexer.config import global_memory_dir, resolve_memory_folder
@@ -58,15 +58,14 @@ def _indent_rest(text: str, prefix: str = "  ") -> str:
     return "\n".join([lines[0], *(prefix + line for line in lines[1:])])
 
 
-@dataclass(frozen=True, slots=True)
-class ContextMaterial:
+class ContextMaterial(NamedTuple):
     """The pieces, already formatted one per list item, before the byte cap."""
 
     rules: tuple[str, ...] = ()
     facts: tuple[str, ...] = ()
     scratchpad: tuple[str, ...] = ()
     episodic: tuple[str, ...] = ()
-    problems: tuple[str, ...] = field(default=())
+    problems: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()  # our own lines about what was left out, and why
 
     @property
@@ -75,8 +74,7 @@ class ContextMaterial:
                     or self.notes)
 
 
-@dataclass(frozen=True, slots=True)
-class Piece:
+class Piece(NamedTuple):
     """One part of the context: its list items, and any problem reading it."""
 
     items: tuple[str, ...] = ()

@@ -16,7 +16,7 @@ Deliberately narrow, so it costs nothing on ordinary prompts and rarely speaks o
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from indexer.agents.recall import extract_terms
 
@@ -36,8 +36,7 @@ _HAPPENED = re.compile(
     re.IGNORECASE)
 
 
-@dataclass(frozen=True, slots=True)
-class Evidence:
+class Evidence(NamedTuple):
     """The error a prompt names and the words to search past sessions for: the error, then its
     most specific companion (both required), then up to two more."""
 

@@ -21,22 +21,22 @@ import os
 import select
 import shlex
 import time
-from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 from indexer.agents.budget import hook_budget, hook_deadline, run_pieces
 from indexer.agents.caller import CODEX
 from indexer.agents.reference import wrap_reference
-from indexer.agents.evidence import find_evidence
-from indexer.agents.recall import RecallMatch, detect_recall
-from indexer.agents.relevance import CANDIDATES_PER_QUERY, RelevantHit, RelevantResult, relevant_hits
 from indexer.agents.usage import UsageEvent
-from indexer.index import Index
-from indexer.masking import masked_snippet
-from indexer.models import Hit
 from indexer.textsafe import make_safe
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the prompt's detectors and the index are imported by the prompt event only
+    from indexer.agents.recall import RecallMatch
+    from indexer.agents.relevance import RelevantHit, RelevantResult
+    from indexer.index import Index
+    from indexer.models import Hit
 
 EVENTS = ("session-start", "prompt", "refresh")
 EVENT_NAMES = {"session-start": "SessionStart", "prompt": "UserPromptSubmit", "refresh": "Stop"}
@@ -55,8 +55,7 @@ ROUTING_LINE = (
 )
 
 
-@dataclass(frozen=True)
-class HookAnswer:
+class HookAnswer(NamedTuple):
     """What to give the agent ("" for nothing) and what to log (None for nothing)."""
 
     text: str
@@ -167,6 +166,8 @@ def session_start(payload: dict[str, Any], memory_dir: str | None, deadline: flo
 
 
 def prompt(payload: dict[str, Any], db_path: Path, deadline: float | None = None) -> HookAnswer:
+    from indexer.agents.recall import detect_recall
+
     now = time.time()
     session = _session_of(payload)
     text = payload.get("prompt")
@@ -191,6 +192,8 @@ def evidence_reminder(text: object, session: str | None, db_path: Path, now: flo
     """No trigger phrase: speak only when the prompt reports an error that past sessions hold
     with the same details (``indexer.agents.evidence``); otherwise nothing, and only the fact of
     the call is logged."""
+    from indexer.agents.evidence import find_evidence
+
     quiet = HookAnswer("", UsageEvent(ts=now, kind="hook-prompt", session=session, fired=False))
     evidence = find_evidence(text) if isinstance(text, str) else None
     if evidence is None or (index := open_index_quietly(db_path)) is None:
@@ -211,6 +214,8 @@ def evidence_reminder(text: object, session: str | None, db_path: Path, now: flo
 def open_index_quietly(path: Path) -> Index | None:
     """The index, opened read-only and waiting at most ``INDEX_BUSY_TIMEOUT_MS`` for a lock;
     None when it is missing or unusable."""
+    from indexer.index import Index
+
     if not path.is_file():
         return None
     # The short wait applies from the first statement on: opening reads the schema too.
@@ -229,6 +234,8 @@ def find_relevant(index: Index, terms: tuple[str, ...], session: str | None,
     (``indexer.agents.relevance``), their snippets' secrets masked. Every search together is
     interrupted at ``deadline`` (the hook's; at most ``SEARCH_DEADLINE_SECONDS`` from now); a
     search cut off counts as no hits."""
+    from indexer.agents.relevance import CANDIDATES_PER_QUERY, RelevantResult, relevant_hits
+
     if not terms:
         return RelevantResult("", (), ())
     deadline = min(time.monotonic() + SEARCH_DEADLINE_SECONDS, deadline or float("inf"))
@@ -246,14 +253,16 @@ def find_relevant(index: Index, terms: tuple[str, ...], session: str | None,
         found = relevant_hits(candidates, terms, limit=PROMPT_HITS, deadline=deadline, required=required)
     finally:
         conn.set_progress_handler(None, 0)
-    return replace(found, hits=tuple(masked_relevant(h) for h in found.hits))
+    return found._replace(hits=tuple(masked_relevant(h) for h in found.hits))
 
 
 def masked_relevant(found: RelevantHit) -> RelevantHit:
     """``found`` with every secret of its message masked in its snippet (a secret cut off at
     the snippet's edge too, ``indexer.masking``); the index keeps the original."""
+    from indexer.masking import masked_snippet
+
     snippet, _ = masked_snippet(found.snippet, (), found.hit.message.text)
-    return found if snippet == found.snippet else replace(found, snippet=snippet)
+    return found if snippet == found.snippet else found._replace(snippet=snippet)
 
 
 def search_command(query: str, session: str | None) -> str:

@@ -14,7 +14,6 @@ replace files meanwhile).
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -105,7 +104,7 @@ class HistoryTools:
         if until:
             changes["until"] = self._date(until, "until", end=True)
         if changes:
-            parsed = dataclasses.replace(parsed, **changes)
+            parsed = parsed._replace(**changes)
         with self._index() as index:
             try:
                 result = index.search(parsed, limit=_clamp(limit, 1, MAX_LIMIT), by_session=per_session,

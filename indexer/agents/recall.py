@@ -12,9 +12,9 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 from indexer.agents.recall_cues import EN_CUES, JA_CUES, ZH_CUES, Cue
 from indexer.search.query import is_cjk
@@ -69,8 +69,7 @@ _INLINE_CODE = re.compile(r"`[^`\n]*`")
 _URL = re.compile(r"\b(?:https?|file)://\S+")
 
 
-@dataclass(frozen=True, slots=True)
-class RecallMatch:
+class RecallMatch(NamedTuple):
     """A prompt that refers to past work: the strongest phrase found and what to search for."""
 
     phrase: str
@@ -92,8 +91,7 @@ class RecallMatch:
         return " OR ".join(self.terms)
 
 
-@dataclass(frozen=True, slots=True)
-class CueHit:
+class CueHit(NamedTuple):
     """One cue found in a prompt, with its span in the prompt."""
 
     language: str
@@ -103,8 +101,7 @@ class CueHit:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
-class PromptWindow:
+class PromptWindow(NamedTuple):
     """The part of a prompt that is read: all of a short one; the first HEAD_CHARS and the last
     TAIL_CHARS of a long one, joined by a newline. Positions at or past ``tail_at`` are ``shift``
     characters further on in the prompt."""
@@ -217,8 +214,7 @@ def model_features(prompt: str, hits: list[CueHit]) -> dict[str, tuple[int, int]
     return found
 
 
-@dataclass(frozen=True, slots=True)
-class WordModel:
+class WordModel(NamedTuple):
     """A logistic regression over ``model_features``, trained on the labelled prompts: it catches
     phrasings that no cue names ("let's get back to the rules export"), and fires only when sure."""
 

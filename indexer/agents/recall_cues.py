@@ -10,14 +10,13 @@ what precedes it in lookbehinds after it, so ``re`` skips fast to where that wor
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 STRONG, WEAK, AGAINST = 1.0, 0.5, -0.5
 REACH = 120  # how far a match may reach from its needle: a long text is searched only that near
 
 
-@dataclass(frozen=True, slots=True)
-class Cue:
+class Cue(NamedTuple):
     """One kind of evidence for past work. Every match contains one of ``needles``, so the pattern
     runs only on a text that has one, and near it (a test checks that this hides no match)."""
 

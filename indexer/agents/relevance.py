@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from indexer.models import Hit
 from indexer.search.query import is_cjk
@@ -34,8 +34,7 @@ SNIPPET_LEAD, SNIPPET_CHARS = 50, 200
 CandidateSearch = Callable[[str], Sequence[Hit]]
 
 
-@dataclass(frozen=True, slots=True)
-class RelevantHit:
+class RelevantHit(NamedTuple):
     """A hit that passed the bar: how well it matched and a snippet around the real match."""
 
     hit: Hit
@@ -49,8 +48,7 @@ class RelevantHit:
         return (self.words_matched, self.whole_words, self.hit.score)
 
 
-@dataclass(frozen=True, slots=True)
-class RelevantResult:
+class RelevantResult(NamedTuple):
     query: str  # the query whose hits passed ("" when none did)
     hits: tuple[RelevantHit, ...]
     searched: tuple[str, ...]  # every query tried, in order

@@ -13,9 +13,8 @@ Writing is best effort: a full disk must never break a search or a hook.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from indexer.append_log import append_line
 from indexer.config import data_dir
@@ -28,8 +27,7 @@ def usage_log_path() -> Path:
     return data_dir() / USAGE_FILE
 
 
-@dataclass(frozen=True, slots=True)
-class UsageEvent:
+class UsageEvent(NamedTuple):
     ts: float
     kind: str
     query: str | None = None

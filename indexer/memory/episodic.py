@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from indexer.fileio import check_unchanged
 from indexer.memory.errors import MemoryInputError, MemoryNotFoundError, Problem
@@ -127,8 +127,7 @@ class EpisodicEntry:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class EpisodicDraft:
+class EpisodicDraft(NamedTuple):
     """What ``add`` and ``promote`` write: a new entry before it has an id and a line."""
 
     summary: str

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from indexer.fileio import ChangedOnDiskError
 
@@ -29,8 +29,7 @@ class MemoryNotFoundError(LookupError):
         return str(self.args[0]) if self.args else "not found"
 
 
-@dataclass(frozen=True, slots=True)
-class YamlIssue:
+class YamlIssue(NamedTuple):
     """One problem in YAML text, positioned 1-based for an editor."""
 
     line: int
@@ -56,8 +55,7 @@ class FactEditError(MemoryInputError):
     """An archive/restore of a fact could not be done without changing more than that fact."""
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
+class Problem(NamedTuple):
     """A line of a memory file that we could not read; it is kept in the file as it is."""
 
     path: Path

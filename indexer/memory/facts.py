@@ -19,17 +19,11 @@ other facts, same order, no comment line lost) before anything is written.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
-
-from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError
-from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from indexer.fileio import FileStamp, atomic_write_text
 from indexer.memory.errors import (
@@ -38,43 +32,22 @@ from indexer.memory.errors import (
     MemoryNotFoundError,
     YamlIssue,
 )
+from indexer.memory.fact_record import Fact
 from indexer.memory.timeutil import iso
 from indexer.memory.yaml_bounds import check_alias_expansion
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # ruamel (~10 ms to load) is imported where a text is parsed: no fact.yml, no ruamel
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+    from ruamel.yaml.nodes import MappingNode, Node
 
 WRAPPER_KEYS = {"archived", "archived_at", "value"}
 
 
-@dataclass(frozen=True, slots=True)
-class Fact:
-    key: str
-    value: Any  # plain Python (dict/list/str/int/...); for an archived fact, the wrapped value
-    line: int  # 1-based line of the key
-    archived: bool = False
-    archived_at: str | None = None
-
-    @property
-    def value_text(self) -> str:
-        if isinstance(self.value, str):
-            return self.value
-        if self.value is None:
-            return ""
-        return json.dumps(self.value, ensure_ascii=False, default=str)
-
-    @property
-    def search_text(self) -> str:
-        return f"{self.key}\n{self.value_text}"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "key": self.key,
-            "value": json.loads(json.dumps(self.value, ensure_ascii=False, default=str)),
-            "line": self.line,
-            "archived": self.archived,
-            "archived_at": self.archived_at,
-        }
-
-
 def _yaml() -> YAML:
+    from ruamel.yaml import YAML
+
     y = YAML(typ="rt")
     y.preserve_quotes = True
     return y
@@ -112,6 +85,8 @@ def _issue(exc: YAMLError) -> YamlIssue:
 
 def _load(text: str) -> Any:
     """Parse, raising ``FactFileError`` (path unset) with line and column on any problem."""
+    from ruamel.yaml.error import YAMLError
+
     try:
         doc = _yaml().load(_parseable(text))
         check_alias_expansion(doc)
@@ -192,11 +167,15 @@ def _split(text: str) -> list[str]:
 
 def _is_empty(node: Node) -> bool:
     """``key:`` with nothing after it: ruamel marks that null somewhere after the key."""
+    from ruamel.yaml.nodes import ScalarNode
+
     return isinstance(node, ScalarNode) and node.value == "" and not node.style
 
 
 def _last_line(node: Node) -> int:
     """0-based line of the last character that belongs to ``node``."""
+    from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
     if isinstance(node, ScalarNode) or getattr(node, "flow_style", False):
         end = node.end_mark
         if end.column == 0 and end.line > node.start_mark.line:
@@ -214,6 +193,8 @@ def _last_line(node: Node) -> int:
 
 
 def _pair(root: MappingNode, key: str) -> tuple[Node, Node]:
+    from ruamel.yaml.nodes import ScalarNode
+
     for k, v in root.value:
         if isinstance(k, ScalarNode) and str(k.value) == key:
             return k, v
@@ -248,6 +229,8 @@ def _comment_lines(text: str) -> Counter[str]:
 
 
 def archive_text(text: str, key: str, now: datetime) -> str:
+    from ruamel.yaml.nodes import MappingNode
+
     root = _yaml().compose(_parseable(text))
     if not isinstance(root, MappingNode):
         raise MemoryNotFoundError(f"no fact {key!r}")
@@ -274,6 +257,8 @@ def archive_text(text: str, key: str, now: datetime) -> str:
 
 
 def restore_text(text: str, key: str) -> str:
+    from ruamel.yaml.nodes import MappingNode
+
     root = _yaml().compose(_parseable(text))
     if not isinstance(root, MappingNode):
         raise MemoryNotFoundError(f"no fact {key!r}")

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import NamedTuple, TYPE_CHECKING
 
 from indexer.memory.episodic import EpisodicEntry
 from indexer.search.query import Query, parse_query, text_matches
@@ -31,8 +30,7 @@ SORTS = ("strength", "time", "importance")
 _FIELD = re.compile(r'(?<!\S)(type|tag):("[^"]*"|\S+)', re.IGNORECASE)
 
 
-@dataclass(frozen=True, slots=True)
-class EpisodicFilter:
+class EpisodicFilter(NamedTuple):
     """``type:failure tag:safety words``: any of the types, all of the tags, and the rest in the
     session query language (the Episodic tab's filter box; ``memory list --type --tag``)."""
 

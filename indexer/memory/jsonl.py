@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from indexer.fileio import FileStamp, atomic_write_bytes
 from indexer.memory.errors import Problem
@@ -21,8 +20,7 @@ ENCODING = "utf-8"
 ERRORS = "surrogateescape"  # undecodable bytes survive a rewrite untouched
 
 
-@dataclass(frozen=True, slots=True)
-class JsonlLine:
+class JsonlLine(NamedTuple):
     """One physical line: ``raw`` includes its line ending; ``obj`` is set for JSON objects."""
 
     raw: str

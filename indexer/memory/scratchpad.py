@@ -9,8 +9,8 @@ bullet — or removes its line; nothing else in the file changes.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from indexer.fileio import FileStamp, atomic_write_text, check_unchanged
 from indexer.memory.errors import MemoryNotFoundError
@@ -24,8 +24,7 @@ _FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)")
 _PROMOTED = re.compile(r"[ \t]*\(→[ \t]*(?P<id>[\w-]+)\)$")
 
 
-@dataclass(frozen=True, slots=True)
-class ScratchpadItem:
+class ScratchpadItem(NamedTuple):
     line: int  # 1-based
     text: str  # without the list marker, the checkbox and a "(→ id)" mark
     kind: str  # "checklist" or "bullet"

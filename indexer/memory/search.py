@@ -4,9 +4,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import NamedTuple, TYPE_CHECKING
 
 from indexer.memory.episodic import EpisodicEntry
 from indexer.memory.errors import MemoryNotFoundError
@@ -23,8 +22,7 @@ if TYPE_CHECKING:
 TIERS = ("fact", "episodic", "scratchpad")
 
 
-@dataclass(frozen=True, slots=True)
-class MemoryHit:
+class MemoryHit(NamedTuple):
     """One search result; exactly one of ``fact``/``entry``/``item`` is set, as ``kind`` says."""
 
     kind: str  # "fact" | "episodic" | "scratchpad"

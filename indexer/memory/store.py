@@ -11,9 +11,9 @@ editors) and a promotion of a scratchpad line refuse with ``ChangedOnDiskError``
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import NamedTuple
 
 from indexer.config import resolve_memory_dir
 from indexer.memory.associations import DEFAULT_WEIGHT, AssociationLog, Link
@@ -30,8 +30,7 @@ from indexer.memory.strength import DEFAULT_DECAY_THRESHOLD, StrengthBreakdown, 
 from indexer.memory.timeutil import as_aware
 
 
-@dataclass(frozen=True, slots=True)
-class ScoredEntry:
+class ScoredEntry(NamedTuple):
     entry: EpisodicEntry
     breakdown: StrengthBreakdown
 
@@ -40,8 +39,7 @@ class ScoredEntry:
         return self.breakdown.strength
 
 
-@dataclass(frozen=True, slots=True)
-class FinishResult:
+class FinishResult(NamedTuple):
     promoted: list[EpisodicEntry]
     history_path: Path | None  # copy of the scratchpad as it was (items marked), if any
 

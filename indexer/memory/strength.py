@@ -9,9 +9,8 @@ counts 0. An entry under the threshold (default 0.2) is "decayed": a candidate t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from indexer.memory.timeutil import as_aware
 
@@ -32,8 +31,7 @@ class HasImportanceAndTime(Protocol):
     def when(self) -> datetime | None: ...
 
 
-@dataclass(frozen=True, slots=True)
-class StrengthBreakdown:
+class StrengthBreakdown(NamedTuple):
     """Each of the four terms, for a detail pane. ``age_term`` is the amount subtracted."""
 
     importance: int

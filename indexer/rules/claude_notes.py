@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from indexer.rules.model import MAX_RULE_CHARS, PENDING, Rule, new_rule_id
 from indexer.rules.similarity import find_near_duplicate
@@ -20,16 +20,14 @@ INDEX_NOTE = "MEMORY.md"
 MAX_NOTE_BYTES = 1_000_000
 
 
-@dataclass(frozen=True, slots=True)
-class ClaudeNote:
+class ClaudeNote(NamedTuple):
     path: Path  # absolute
     text: str  # the note's body, front matter removed
     title: str | None  # front matter ``name`` (or ``description``)
     file_sha256: str  # of the whole file, front matter included
 
 
-@dataclass(frozen=True, slots=True)
-class SkippedNote:
+class SkippedNote(NamedTuple):
     path: Path
     reason: str
 
@@ -113,8 +111,7 @@ def split_front_matter(text: str) -> tuple[dict[str, str], str]:
     return fields, "\n".join(lines[end + 1 :])
 
 
-@dataclass(frozen=True, slots=True)
-class ImportReport:
+class ImportReport(NamedTuple):
     proposed: tuple[Rule, ...]
     duplicates: tuple[tuple[Path, Rule], ...]  # note path, the existing rule it resembles
     already_imported: tuple[Path, ...]

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import getpass
 import json
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from indexer.rules.model import Rule, format_ts, parse_ts
 
@@ -22,8 +21,7 @@ ACTIONS = ("propose", "approve", "reject", "edit", "undo", "archive")
 _CORE_KEYS = ("ts", "action", "rule", "actor", "sha256")
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
+class Decision(NamedTuple):
     """One line of the decision log."""
 
     ts: float

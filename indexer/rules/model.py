@@ -6,7 +6,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple
 
 from indexer.textsafe import is_special
 
@@ -136,8 +136,7 @@ def clean_rule_text(text: str) -> str:
     return text
 
 
-@dataclass(frozen=True, slots=True)
-class ProposeResult:
+class ProposeResult(NamedTuple):
     rule: Rule  # the new pending rule, or the existing rule it nearly duplicates
     created: bool
 

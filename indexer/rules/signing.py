@@ -18,8 +18,8 @@ import hmac
 import os
 import secrets
 import stat
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from indexer.config import data_dir
 
@@ -38,8 +38,7 @@ def key_path(base: Path | None = None) -> Path:
     return (data_dir() if base is None else Path(base)) / KEY_DIR / KEY_FILE
 
 
-@dataclass(frozen=True)
-class ApprovalSigner:
+class ApprovalSigner(NamedTuple):
     """Signs and checks approvals with one key."""
 
     key: bytes = b""

@@ -10,7 +10,7 @@ SQLITE.md). A message whose folded text differs has an entry in both trigram sha
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from indexer.models import Session
 from indexer.project_scope import ProjectScope
@@ -38,8 +38,7 @@ FLOOR = _Floor()
 NO_CEILING = 2**63 - 1
 
 
-@dataclass(frozen=True, slots=True)
-class Candidate:
+class Candidate(NamedTuple):
     """A matching message, before its text is read."""
 
     id: int
@@ -49,21 +48,19 @@ class Candidate:
     role: str
 
 
-@dataclass(frozen=True)
-class Found:
+class Found(NamedTuple):
     """The newest matches of one request: newest first; ``capped`` when older ones exist."""
 
     rows: tuple[Candidate, ...]
     capped: bool
-    texts: dict[int, str] = field(default_factory=dict)  # with ``with_text``: each row's text
+    texts: dict[int, str] = {}  # read-only: never mutated  # with ``with_text``: each row's text
 
     @property
     def oldest(self) -> int:
         return self.rows[-1].id if self.rows else 0
 
 
-@dataclass(frozen=True)
-class Source:
+class Source(NamedTuple):
     """Where matches come from: an FTS table and its expression, or a scan of messages; plus
     conditions on the message (``m``) that this source needs."""
 

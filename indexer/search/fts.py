@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from indexer.models import Hit, Session
 from indexer.project_scope import ProjectScope
@@ -38,8 +38,7 @@ CANDIDATES = 500  # message view: the newest matches ranked
 EVIDENCE_PER_SESSION = 3  # session view: the best messages shown for each session (default)
 
 
-@dataclass(frozen=True)
-class SessionHit:
+class SessionHit(NamedTuple):
     """One session of a session-level search: its score, how many of its messages matched
     (of those read), and its best matching messages, best first."""
 
@@ -50,23 +49,22 @@ class SessionHit:
     parent: Session | None = None  # the session a subagent's hit resumes
 
 
-@dataclass(frozen=True)
-class SearchResult:
+class SearchResult(NamedTuple):
     hits: list[Hit]  # the message view's hits; in the session view, each session's best one
     total: int  # messages ranked (at most CANDIDATES), or sessions found
     capped: bool  # True when more matches exist than were ranked
     query: Query
-    warnings: tuple[str, ...] = field(default=())
-    sessions: tuple[SessionHit, ...] = field(default=())  # the session view's results
+    warnings: tuple[str, ...] = ()
+    sessions: tuple[SessionHit, ...] = ()  # the session view's results
     by_session: bool = False
-    notes: tuple[str, ...] = field(default=())  # how the query was read (dropped words, a command line)
+    notes: tuple[str, ...] = ()  # how the query was read (dropped words, a command line)
 
     def map_hits(self, change: Callable[[Hit], Hit]) -> SearchResult:
         """The same result with ``change`` applied to every hit, the session view's evidence
         included (e.g. to mask what must not be shown)."""
         changed = {id(h): change(h) for h in (*self.hits, *(e for s in self.sessions for e in s.evidence))}
-        sessions = tuple(replace(s, evidence=tuple(changed[id(e)] for e in s.evidence)) for s in self.sessions)
-        return replace(self, hits=[changed[id(h)] for h in self.hits], sessions=sessions)
+        sessions = tuple(s._replace(evidence=tuple(changed[id(e)] for e in s.evidence)) for s in self.sessions)
+        return self._replace(hits=[changed[id(h)] for h in self.hits], sessions=sessions)
 
 
 def resolve_flags(conn: sqlite3.Connection, query: Query) -> Query:
@@ -109,7 +107,7 @@ def _message_view(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, 
     sources = all_groups_sources(plan, trigram, bigram, mixed)
     if plan.indexed and plan.short:  # short words narrow in SQL too, so a page fills up
         where, params = short_filter(plan)
-        sources = [replace(s, where=s.where + where, params=s.params + params) for s in sources]
+        sources = [s._replace(where=s.where + where, params=s.params + params) for s in sources]
     found = newest(conn, sources, filters, CANDIDATES, with_text=True)
     texts = found.texts
     weights = Weights.of(plan, {})

@@ -9,7 +9,7 @@ indexes only when every term in it is.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from indexer.search.matching import line_pattern, term_pattern
 from indexer.search.query import Query, Term, is_cjk, searchable_form
@@ -18,8 +18,7 @@ from indexer.textfold import fold
 TRIGRAM, BIGRAM, SHORT = "trigram", "bigram", "short"
 
 
-@dataclass(frozen=True, slots=True)
-class PlannedTerm:
+class PlannedTerm(NamedTuple):
     term: Term
     needle: str  # folded and lower-cased: what is looked for in a message's searchable form
     typed: str  # folded, case as typed: a short word's case tells "uv" from "UV"
@@ -37,8 +36,7 @@ class PlannedTerm:
         return 0.35 if n <= 3 else 0.6 if n <= 5 else 0.8
 
 
-@dataclass(frozen=True, slots=True)
-class PlannedGroup:
+class PlannedGroup(NamedTuple):
     index: int
     terms: tuple[PlannedTerm, ...]
     trigram: str | None  # FTS5 expression for the trigram tables, e.g. ("docker" OR "podman")
@@ -50,8 +48,7 @@ class PlannedGroup:
         return all(t.kind != SHORT for t in self.terms)
 
 
-@dataclass(frozen=True)
-class SearchPlan:
+class SearchPlan(NamedTuple):
     query: Query
     terms: tuple[PlannedTerm, ...]
     indexed: tuple[PlannedGroup, ...]

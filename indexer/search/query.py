@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
+from typing import NamedTuple
 
 from indexer.search.matching import occurs_in, spans_of
 from indexer.sources import agent_named
@@ -47,14 +47,12 @@ class QueryError(ValueError):
     """A query we cannot answer, with a message fit to show the user as it is."""
 
 
-@dataclass(frozen=True, slots=True)
-class Term:
+class Term(NamedTuple):
     text: str
     phrase: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Query:
+class Query(NamedTuple):
     """A parsed query: an AND of OR-groups of terms, exclusions, and filters."""
 
     raw: str
@@ -67,14 +65,14 @@ class Query:
     since: float | None = None
     until: float | None = None
     file: str | None = None  # a path a tool call touched (``indexer.store.touched``)
-    warnings: tuple[str, ...] = field(default=())  # a filter that could not be used
-    notes: tuple[str, ...] = field(default=())  # how the line was read: dropped words, a command line
+    warnings: tuple[str, ...] = ()  # a filter that could not be used
+    notes: tuple[str, ...] = ()  # how the line was read: dropped words, a command line
     # The positive words in the order typed (one-letter ones too): a message holding this run
     # is the strongest evidence. Empty when OR makes the order meaningless.
     literal_line: str = ""
     # ``-word`` exclusions that may be a flag of the word before them: (exclusion, "word -word"),
     # and what ``literal_line`` would be if every one of them were a flag.
-    ambiguous: tuple[tuple[Term, str], ...] = field(default=())
+    ambiguous: tuple[tuple[Term, str], ...] = ()
     line_as_command: str = ""
 
     @property

@@ -18,7 +18,7 @@ Recency is left to break ties (the caller's sort).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from indexer.models import ERROR, SUMMARY, TEXT, THINKING, TOOL_CALL
 from indexer.search.candidates import Candidate
@@ -39,8 +39,7 @@ MAX_OCCURRENCES = 32  # per term and message
 SCAN_CHARS = 20_000  # of a long message, only this much is read for evidence
 
 
-@dataclass(frozen=True, slots=True)
-class Evidence:
+class Evidence(NamedTuple):
     """What one message holds of the query."""
 
     candidate: Candidate
@@ -134,8 +133,7 @@ def _line_weight(candidate: Candidate, text: str, line_length: int) -> float:
     return EXACT_TOOL_LINE if line_length >= EXACT_COVERAGE * len(command.strip()) else TOOL_LINE
 
 
-@dataclass(frozen=True)
-class Weights:
+class Weights(NamedTuple):
     """Each planned term's idf, and the literal line's."""
 
     terms: tuple[float, ...]

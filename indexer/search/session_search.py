@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections import defaultdict
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from indexer.search.candidates import (
     Candidate,
@@ -36,8 +36,7 @@ PROBE_HITS = 8  # matches read per probed session and group
 TEXTS_PER_SESSION = 48  # newest candidate messages per session read for evidence
 
 
-@dataclass(frozen=True)
-class RankedSession:
+class RankedSession(NamedTuple):
     session_rowid: int
     score: float
     newest: float
@@ -45,8 +44,7 @@ class RankedSession:
     matches: int  # matching messages found (some may not have been read)
 
 
-@dataclass(frozen=True)
-class SessionRanking:
+class SessionRanking(NamedTuple):
     sessions: list[RankedSession]  # best first
     weights: Weights
     capped: bool  # some word had more matches than were read

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import bisect
 import copy
-import dataclasses
 import re
 import sqlite3
 import threading
@@ -175,7 +174,7 @@ def newest_among(conn: sqlite3.Connection, ids: list[int], source: Any, filters:
     ids = in_ranges(ids, filters.id_ranges(conn))
     probed = copy.copy(filters)
     probed.where = [on_probe(w) for w in filters.where]
-    source = dataclasses.replace(source, table=PROBE, where=tuple(on_probe(w) for w in source.where))
+    source = source._replace(table=PROBE, where=tuple(on_probe(w) for w in source.where))
     with _probe_lock:
         for floor in _filled(conn, ids, 2 * (limit + 1)):
             found = ask(source, probed, floor)

@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Agent:
+class Agent(NamedTuple):
     name: str  # as stored in the index, written in `agent:` filters and config [roots]
     label: str  # for people: "Claude Code"
     parser_module: str  # imported on first use: a search or a hook never parses a log

@@ -4,10 +4,9 @@ day tree, a session's messages, the event stream, the counts. SQL only here and 
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 from indexer.models import Message, Session
 from indexer.sources import AGENT_NAMES
@@ -15,8 +14,7 @@ from indexer.store.connection import index_files
 from indexer.store.models import MESSAGE_COLUMNS, SESSION_COLUMNS, TOP_LEVEL, message_from_row, session_from_row
 
 
-@dataclass(frozen=True)
-class IndexStats:
+class IndexStats(NamedTuple):
     path: Path
     sessions: int
     messages: int
@@ -26,8 +24,7 @@ class IndexStats:
     size_bytes: int
 
 
-@dataclass(frozen=True)
-class ProjectSummary:
+class ProjectSummary(NamedTuple):
     project_path: str | None
     project_name: str | None
     session_count: int

@@ -4,7 +4,6 @@ rows of the index become ``Session`` and ``Message`` objects."""
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from indexer.models import Message, Session, TokenUsage
@@ -30,8 +29,7 @@ class MessageRow(NamedTuple):
     fts_text: str | None = None  # the folded text when it differs (indexer.textfold): what the indexes get
 
 
-@dataclass
-class FileRow:
+class FileRow(NamedTuple):
     """A log file as the index last saw it: where reading stopped and how to tell it changed."""
 
     id: int

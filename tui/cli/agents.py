@@ -32,6 +32,7 @@ from tui.cli import agent_setup, output
 from tui.cli.exits import OK, REFUSED, USAGE, CommandError, ErrorExit, command, say
 from tui.cli.options import add_index_options
 from tui.cli.terminal import safe_text
+from tui.cli.verbs import help_of
 
 agents_command = command(
     ErrorExit(SettingsError, REFUSED),
@@ -41,7 +42,7 @@ agents_command = command(
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("context", help="what a new agent session should start with (rules, memory)")
+    p = sub.add_parser("context", help=help_of("context"))
     p.add_argument("--max-bytes", type=int, default=DEFAULT_MAX_BYTES, metavar="N",
                    help=f"cap the output at N bytes (default {DEFAULT_MAX_BYTES})")
     p.add_argument("--memory-dir", dest="memory_dir", metavar="DIR", default=argparse.SUPPRESS,
@@ -49,7 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="the pieces and the text as JSON")
     p.set_defaults(func=cmd_context)
 
-    p = sub.add_parser("hooks", help="install, remove or check Threadback's hooks and MCP server in your agents")
+    p = sub.add_parser("hooks", help=help_of("hooks"))
     hooks_sub = p.add_subparsers(dest="hooks_command", metavar="ACTION", required=True)
     for name, func, text in (
         ("install", cmd_hooks_install, "add the hooks (Claude Code, --codex) or the MCP server (--mcp)"),
@@ -81,13 +82,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     agent.add_argument("--claude-code", action="store_true", help="the hook entries, as JSON")
     hp.set_defaults(func=cmd_hooks_print)
 
-    p = sub.add_parser("mcp", help="serve the history to MCP clients over stdio (`hooks install --mcp` registers it)")
+    p = sub.add_parser("mcp", help=help_of("mcp"))
     add_index_options(p)
     p.add_argument("--memory-dir", dest="memory_dir", metavar="DIR", default=argparse.SUPPRESS,
                    help="memory folder (default: $THREADBACK_MEMORY_DIR, ./memory, or the global one)")
     p.set_defaults(func=cmd_mcp)
 
-    p = sub.add_parser("usage", help="how agents used Threadback: calls per day, zero-hit queries")
+    p = sub.add_parser("usage", help=help_of("usage"))
     p.add_argument("--days", type=int, default=14, help="days to cover, ending today (default 14)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_usage)

@@ -12,6 +12,7 @@ from tui.cli.exits import INDEX, NOT_FOUND, OK, REFUSED, USAGE, ErrorExit, comma
 from tui.cli.index import find_session
 from tui.cli.options import add_index_options, open_existing_index
 from tui.cli.terminal import safe_text
+from tui.cli.verbs import help_of
 
 archive_command = command(
     ErrorExit(RestoreRefused, REFUSED),
@@ -22,7 +23,7 @@ archive_command = command(
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("restore", help="write a session's log back from the archive, byte for byte")
+    p = sub.add_parser("restore", help=help_of("restore"))
     p.add_argument("session", help="session id (or a unique prefix, or agent:id)")
     p.add_argument("--to", dest="restore_to", metavar="PATH", help="write it here instead of its original path")
     p.add_argument("--force", action="store_true", help="replace a different file already at that path")

@@ -12,11 +12,14 @@ stderr and the exit code its group maps that error to. Nothing else prints an er
 
 from __future__ import annotations
 
-import argparse
 import functools
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # argparse is loaded only to build the full parser (``tui.cli.parser``)
+    import argparse
 
 OK = 0
 NOTHING_FOUND = 1
@@ -30,7 +33,7 @@ INTERNAL = 70
 BUSY = 75
 INTERRUPTED = 130
 
-Handler = Callable[[argparse.Namespace], int]
+Handler = Callable[["argparse.Namespace"], int]
 
 
 class CommandError(Exception):
@@ -41,8 +44,7 @@ class CommandError(Exception):
         self.code = code
 
 
-@dataclass(frozen=True)
-class ErrorExit:
+class ErrorExit(NamedTuple):
     """An error a command group expects: which exit code it gets, and what to add to its message."""
 
     error: type[BaseException]

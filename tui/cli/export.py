@@ -14,10 +14,11 @@ from tui.cli.exits import OK, USAGE, CommandError
 from tui.cli.index import SHOW_SECRETS_HELP, index_command, open_chosen_session
 from tui.cli.options import add_index_options
 from tui.exporting import FORMATS, format_for, render_export, write_export
+from tui.cli.verbs import help_of
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("export", help="write a session as Markdown (for an agent), HTML (for people) or JSON")
+    p = sub.add_parser("export", help=help_of("export"))
     add_index_options(p)
     p.add_argument("session", help="session id (or a unique prefix, or agent:id)")
     p.add_argument("--format", "-f", choices=FORMATS, help="md, html or json (default: from -o's extension, else md)")

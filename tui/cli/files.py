@@ -13,12 +13,13 @@ from tui.cli.exits import INDEX, NOTHING_FOUND, OK, USAGE, ErrorExit, command
 from tui.cli.options import add_index_options, open_existing_index
 from tui.cli.render import local_time
 from tui.cli.terminal import safe_text
+from tui.cli.verbs import help_of
 
 files_command = command(ErrorExit(IndexError_, INDEX), ErrorExit(AmbiguousSessionError, USAGE))
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("files", help="list the sessions that touched a file (read, edit, write, delete, shell)")
+    p = sub.add_parser("files", help=help_of("files"))
     p.add_argument("file_path", metavar="PATH",
                    help="the file: absolute, relative to the current folder, or a suffix such as src/app.py")
     p.add_argument("--json", action="store_true", help="print the sessions as JSON")

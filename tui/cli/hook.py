@@ -8,14 +8,16 @@ full command line is built: hooks run on every prompt.
 
 from __future__ import annotations
 
-import argparse
-import dataclasses
 import os
 import sys
 import time
-import traceback
 
 from tui.cli.exits import OK
+from tui.cli.verbs import help_of
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # argparse is loaded only to build the full parser (``tui.cli.parser``)
+    import argparse
 
 EVENTS = ("session-start", "prompt", "refresh")
 
@@ -27,7 +29,7 @@ def add_hook_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("hook", help="run by an agent's hooks (reads the event JSON on stdin)")
+    p = sub.add_parser("hook", help=help_of("hook"))
     add_hook_arguments(p)
     p.set_defaults(func=cmd_hook)
 
@@ -35,6 +37,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run_hook(argv: list[str]) -> int:
     """``threadback hook EVENT`` without the full parser."""
     started = time.monotonic()  # the hook's budget counts from here, imports included
+    import argparse
+
     parser = argparse.ArgumentParser(prog="threadback hook")
     add_hook_arguments(parser)
     try:
@@ -62,7 +66,7 @@ def cmd_hook(args: argparse.Namespace) -> int:
                               memory_dir=getattr(args, "memory_dir", None),
                               deadline=hook_deadline(started))
         if answer.usage is not None:
-            record_usage(dataclasses.replace(answer.usage, ms=(time.monotonic() - working) * 1000, agent=agent))
+            record_usage(answer.usage._replace(ms=(time.monotonic() - working) * 1000, agent=agent))
         if answer.text:
             out = answer.text if args.text else hooks.hook_output(agent, args.event, payload, answer.text)
             if out:
@@ -70,5 +74,7 @@ def cmd_hook(args: argparse.Namespace) -> int:
                 sys.stdout.flush()
     except BaseException:  # noqa: BLE001 - a hook must never break the agent
         if os.environ.get("THREADBACK_DEBUG"):
+            import traceback  # loaded only here: it costs milliseconds on every prompt
+
             traceback.print_exc()
     return OK

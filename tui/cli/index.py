@@ -6,10 +6,8 @@ Each command parses, calls ``indexer``, and prints (``tui.cli.render`` for peopl
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
-from collections import Counter
 
 from indexer import (
     AmbiguousSessionError,
@@ -48,6 +46,12 @@ from tui.cli.exits import (
 from tui.cli.options import add_index_options, db_path_of, open_existing_index, roots_of
 from tui.cli.render import ProgressLine, format_message, render_hits_text, session_header, session_line
 from tui.cli.terminal import Style, safe_text
+from tui.cli.verbs import help_of
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # argparse is loaded only to build the full parser (``tui.cli.parser``)
+    import argparse
+
 
 index_command = command(
     ErrorExit(IndexBusyError, BUSY),
@@ -64,26 +68,10 @@ index_command = command(
 SHOW_SECRETS_HELP = "show API keys, tokens and passwords in full (masked by default)"
 
 
-class PastedQueryParser(argparse.ArgumentParser):
-    """The ``search`` parser: an option it does not know (``-s``, ``--no-ff`` in a pasted
-    command) is a word of the query, in the place it was typed. Its own options (``-n``, ``-C``,
-    ``-1``...) keep their meaning: quote the query, or put it after ``--``, to search for those."""
-
-    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
-        namespace, extras = super().parse_known_args(args, namespace)
-        if extras:
-            words = Counter([*(namespace.query or []), *extras])
-            typed = []
-            for token in args or []:
-                if words[token] > 0:
-                    typed.append(token)
-                    words[token] -= 1
-            namespace.query = typed + list(words.elements())
-        return namespace, []
-
-
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("index", help="find agents' logs and update the index")
+    from tui.cli.pasted_query import PastedQueryParser  # argparse: loaded to build the full parser only
+
+    p = sub.add_parser("index", help=help_of("index"))
     add_index_options(p)
     p.add_argument("--rebuild", action="store_true", help="delete the index and build it again")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress, only problems")
@@ -92,7 +80,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="list the log files that could not be indexed (skipped until they change), and stop")
     p.set_defaults(func=cmd_index)
 
-    p = sub.add_parser("search", help="search sessions (words, \"phrases\", OR, NOT word, agent: project: since: ...)")
+    p = sub.add_parser("search", help=help_of("search"))
     p.__class__ = PastedQueryParser  # `threadback search nginx -s reload` works unquoted
     add_index_options(p)
     p.add_argument("query", nargs="*", help="the query (a pasted command line works as it is)")
@@ -107,7 +95,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--show-secrets", action="store_true", help=SHOW_SECRETS_HELP)
     p.set_defaults(func=cmd_search)
 
-    p = sub.add_parser("show", help="print a session's transcript (or a window around one message)")
+    p = sub.add_parser("show", help=help_of("show"))
     add_index_options(p)
     p.add_argument("session", help="session id (or a unique prefix, or agent:id)")
     p.add_argument("--around", type=int, metavar="MESSAGE_ID", help="only a window around this message")
@@ -117,7 +105,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--show-secrets", action="store_true", help=SHOW_SECRETS_HELP)
     p.set_defaults(func=cmd_show)
 
-    p = sub.add_parser("sessions", help="list sessions")
+    p = sub.add_parser("sessions", help=help_of("sessions"))
     add_index_options(p)
     p.add_argument("--agent", help=", ".join(AGENT_NAMES))
     p.add_argument("--project", help="project name or path contains this")
@@ -128,7 +116,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_sessions)
 
-    p = sub.add_parser("resume", help="print (or --exec: run) the command that resumes a session in its agent")
+    p = sub.add_parser("resume", help=help_of("resume"))
     add_index_options(p)
     p.add_argument("session")
     p.add_argument("--exec", action="store_true", help="run the agent in the session's folder (config: [resume.<agent>])")
@@ -136,7 +124,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_resume)
 
-    p = sub.add_parser("events", help="the normalised event stream as JSON lines")
+    p = sub.add_parser("events", help=help_of("events"))
     add_index_options(p)
     p.add_argument("--since", help="date or relative (7d, 3h)")
     p.add_argument("--until", help="date or relative")

@@ -1,20 +1,26 @@
 """The ``threadback`` command: dispatch to a verb, or open the full-screen app without one.
 
-Each command group registers itself from its own module (``register(sub)``), named in ``VERBS``
-and imported only when one of its verbs runs: ``threadback search`` never loads the memory
-store's YAML library or the MCP server. A new verb is one line in ``VERBS``. So this file stays
-a switchboard. Exit codes:
+Each command group registers itself from its own module (``register(sub)``), named in
+``tui.cli.verbs`` and imported only when one of its verbs runs: ``threadback search`` never
+loads the memory store's YAML library or the MCP server. A new verb is one line there. A plain
+``search`` or ``hook`` line is read by ``tui.cli.quick_args``; any other by the full parser
+(``tui.cli.parser``). So this file stays a switchboard. Exit codes:
 ``tui.cli.exits``. Whatever a command did not expect ends here as one line and a saved trace
 (``tui.cli.crash``), never a traceback.
 """
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import sys
+import time
 
 from tui.cli.exits import INTERRUPTED, OK
+from tui.cli.quick_args import quick_parse
+from tui.cli.verbs import VERBS  # noqa: F401 - the verb table, importable from here as before
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
 
 # Arguments that name files keep their bytes as the OS gave them (a folder name that is not
 # UTF-8 must still be found); every other argument is text, made valid UTF-8 at once.
@@ -22,80 +28,11 @@ PATH_ARGUMENTS = {"db", "memory_dir", "rules_memory_dir", "claude_dir", "folder"
                   "restore_to", "file_path"}
 
 
-def _version() -> str:
-    """The installed distribution's version (the source of truth is pyproject.toml)."""
-    from importlib.metadata import PackageNotFoundError, version
+def build_parser(argv: list[str] | None = None, *, every_verb: bool = False) -> argparse.ArgumentParser:
+    """The full command line (``tui.cli.parser``, loaded only for a line that needs it)."""
+    from tui.cli.parser import build_parser as build
 
-    try:
-        return version("threadback")
-    except PackageNotFoundError:
-        return "unknown (not installed)"
-
-
-class _VersionAction(argparse.Action):
-    """``--version``: the package metadata is read only when asked (it costs ~10 ms to load)."""
-
-    def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
-        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
-                         help="show the version and exit")
-
-    def __call__(self, parser, namespace, values, option_string=None) -> None:  # type: ignore[override]
-        print(f"threadback {_version()}")
-        parser.exit()
-
-
-# Each verb -> the module whose ``register(sub)`` adds it (a module may add several verbs).
-VERBS: dict[str, str] = {
-    "index": "tui.cli.index",
-    "search": "tui.cli.index",
-    "show": "tui.cli.index",
-    "sessions": "tui.cli.index",
-    "resume": "tui.cli.index",
-    "events": "tui.cli.index",
-    "restore": "tui.cli.archive",
-    "files": "tui.cli.files",
-    "export": "tui.cli.export",
-    "memory": "tui.cli.memory",
-    "rules": "tui.cli.rules",
-    "context": "tui.cli.agents",
-    "hook": "tui.cli.hook",
-    "hooks": "tui.cli.agents",
-    "mcp": "tui.cli.agents",
-    "usage": "tui.cli.agents",
-}
-
-
-def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
-    """The command line. Given ``argv``, only the module of the verb it names is imported (all
-    of them when it names none or an unknown one, so help and "invalid choice" list every verb)."""
-    from tui.cli.options import add_global_options
-
-    parser = argparse.ArgumentParser(
-        prog="threadback",
-        description="Search and remember your coding agents' history.",
-    )
-    parser.add_argument("--version", action=_VersionAction)
-    add_global_options(parser)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    verb = None if argv is None else _verb_of(parser, argv)
-    modules = [VERBS[verb]] if verb in VERBS else list(dict.fromkeys(VERBS.values()))
-    for name in modules:
-        importlib.import_module(name).register(sub)
-    return parser
-
-
-def _verb_of(parser: argparse.ArgumentParser, argv: list[str]) -> str | None:
-    """The first word of ``argv`` that is not a global option or an option's value."""
-    takes_value = {flag for flag, action in parser._option_string_actions.items() if action.nargs != 0}
-    tokens = iter(argv)
-    for token in tokens:
-        if token == "--":
-            return next(tokens, None)
-        if not token.startswith("-") or token == "-":
-            return token
-        if token in takes_value:
-            next(tokens, None)
-    return None
+    return build(argv, every_verb=every_verb)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -122,6 +59,21 @@ def main(argv: list[str] | None = None) -> int:
 
 def _dispatch(argv: list[str] | None) -> int:
     args_list = sys.argv[1:] if argv is None else argv
+    started = time.monotonic()  # a hook's budget counts from here, imports included
+    quick = quick_parse(args_list)
+    if quick is not None:
+        # The hot verbs' plain lines skip building the parser (``tui.cli.quick_args``).
+        verb, args = quick
+        if verb == "hook":
+            from tui.cli.hook import cmd_hook
+
+            args.started = started
+            return cmd_hook(args)
+        from tui.cli.index import cmd_search
+
+        args.func = cmd_search
+        _text_arguments_as_utf8(args)
+        return int(args.func(args) or OK)
     if args_list[:1] == ["hook"]:
         # Hooks run on every prompt: skip building the whole parser (and its imports).
         from tui.cli.hook import run_hook

@@ -39,6 +39,7 @@ from tui.cli import memory_allow, output
 from tui.cli.memory_text import breakdown_line, entry_line, fact_line, hit_line, item_line
 from tui.cli.terminal import visible_output
 from tui.cli.exits import BUSY, NOT_FOUND, NOTHING_FOUND, OK, USAGE, CommandError, ErrorExit, command
+from tui.cli.verbs import help_of
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -51,7 +52,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     """Add the ``memory`` command and its actions to the main CLI."""
     memory = subparsers.add_parser(
         "memory",
-        help="read and write long-term memory (fact, episodic, scratchpad)",
+        help=help_of("memory"),
         description=_DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -3,23 +3,26 @@ resolve to."""
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
-from indexer import (
-    Index,
+from indexer import (  # each name is loaded on first use (``indexer.__init__``): the errors only
     IndexBusyError,
     IndexError_,
     IndexFullError,
     IndexLockedError,
     IndexOutdatedError,
     IndexReadOnlyError,
-    SourceRoots,
-    load_roots,
 )
 from indexer.config import default_db_path
 from indexer.sources import AGENTS, CLAUDE_CODE
 from tui.cli.exits import BUSY, DISK_FULL, INDEX, READ_ONLY, CommandError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the index and the config files are loaded where a command needs them
+    import argparse
+
+    from indexer.config import SourceRoots
+    from indexer.index import Index
 
 
 def _dest(agent_name: str) -> str:
@@ -27,6 +30,8 @@ def _dest(agent_name: str) -> str:
 
 
 def add_global_options(parser: argparse.ArgumentParser) -> None:
+    import argparse
+
     parser.add_argument("--db", metavar="PATH", help="index file (default: $THREADBACK_DB or ~/.local/share/threadback/index.sqlite3)")
     for agent in AGENTS:
         parser.add_argument(agent.dir_option, action="append", metavar="DIR", dest=_dest(agent.name),
@@ -40,6 +45,8 @@ def add_global_options(parser: argparse.ArgumentParser) -> None:
 
 def add_index_options(p: argparse.ArgumentParser) -> None:
     """Options every index command accepts after its name too (``threadback search --db X``)."""
+    import argparse
+
     p.add_argument("--db", metavar="PATH", default=argparse.SUPPRESS, help="index file")
     for agent in AGENTS:
         p.add_argument(agent.dir_option, action="append", metavar="DIR", dest=_dest(agent.name),
@@ -52,6 +59,8 @@ def db_path_of(args: argparse.Namespace) -> Path:
 
 def roots_of(args: argparse.Namespace) -> SourceRoots:
     """The log folders: defaults, the config file, then these flags (raises ``ConfigError``)."""
+    from indexer.config import load_roots
+
     overrides = {}
     for agent in AGENTS:
         values = getattr(args, _dest(agent.name), None)
@@ -69,6 +78,8 @@ def open_existing_index(args: argparse.Namespace) -> Index:
     """The index, opened read-only (so it works on read-only media) and checked; raises
     ``CommandError`` saying why it cannot be used. An index of an older schema is upgraded
     once first, where it can be written."""
+    from indexer.index import Index
+
     path = db_path_of(args)
     if not path.exists():
         raise CommandError(f"no index at {path} yet: run `threadback index` first", INDEX)

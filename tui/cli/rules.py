@@ -31,6 +31,7 @@ from tui.cli import output
 from tui.cli.exits import NOT_FOUND, NOTHING_FOUND, OK, REFUSED, USAGE, CommandError, ErrorExit, command, say
 from tui.cli.options import claude_dirs_of
 from tui.cli.review import edit_text, review_refusal, rule_details, run_review, status_label, when
+from tui.cli.verbs import help_of
 
 LIST_STATUSES = ("pending", "approved", "rejected", "archived", "changed", "unverified", "all")
 PREFIX = "threadback rules"
@@ -58,7 +59,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     rules = subparsers.add_parser(
         "rules",
         parents=[common],
-        help="rules proposed by agents, approved by you",
+        help=help_of("rules"),
         description="Rules agents propose and a person approves. Approval only happens in "
         "`threadback rules review` on a terminal, or in the app.",
     )
