@@ -11,6 +11,8 @@ import pytest
 from indexer import Index
 from indexer.ingest import words_backfill
 from indexer.search import candidates, words
+from indexer.search.plan import make_plan, trigram_groups
+from indexer.search.query import parse_query
 from indexer.store.side_file import side_path
 
 from agent_logs import build_index, claude_session
@@ -85,8 +87,8 @@ def compare(index: Index, monkeypatch, queries=QUERIES) -> set[str]:
             monkeypatch.setattr(candidates, "candidate_ids", lambda *a: None)
             plain = answers(index, query, by_session)
 
-            def spy(conn, match, query=query):
-                ids = real(conn, match)
+            def spy(conn, groups, query=query):
+                ids = real(conn, groups)
                 if ids is not None:
                     taken.add(query)
                 return ids
@@ -105,24 +107,30 @@ def test_the_word_path_gives_the_plain_answers(index, monkeypatch):
     assert answers(index, "nosuchwordatall", False)[1] == 0
 
 
+def groups(query: str):
+    """The planned groups the word path is given for ``query``'s messages."""
+    return trigram_groups(make_plan(parse_query(query, FIXED_NOW)))
+
+
 def test_a_word_in_too_many_terms_or_messages_is_left_to_the_walk(index, monkeypatch):
     conn = index.conn
-    assert candidates.candidate_ids(conn, '("serverror")')
+    assert candidates.candidate_ids(conn, groups("serverror"))
     monkeypatch.setattr(words, "MAX_MESSAGES", 2)
-    assert words.candidate_ids(conn, '("serverror")') is None
-    assert words.candidate_ids(conn, '("serverror") AND ("ab12ab12ab12")') is None
+    assert words.candidate_ids(conn, groups("serverror")) is None
+    assert words.candidate_ids(conn, groups("serverror ab12ab12ab12")) is None
     monkeypatch.setattr(words, "MAX_MESSAGES", 4000)
     monkeypatch.setattr(words, "MAX_TERMS", 1)
-    assert words.candidate_ids(conn, '("serverror")') is None
-    assert words.candidate_ids(conn, '("nosuchwordatall")') == []
-    assert words.candidate_ids(conn, '("err")') is None  # no run of 4: the trigram walk is cheap
+    assert words.candidate_ids(conn, groups("serverror")) is None
+    assert words.candidate_ids(conn, groups("nosuchwordatall")) == []
+    assert words.candidate_ids(conn, groups("err")) is None  # no run of 4: the trigram walk is cheap
+    assert words.candidate_ids(conn, ()) is None
 
 
-def test_expressions_are_read_as_the_plan_writes_them():
-    assert words.expression_groups('("a b" OR "c""d") AND ("e")') == [["a b", 'c"d'], ["e"]]
-    assert words.expression_groups('("a" OR "b AND (c")') == [["a", "b AND (c"]]
-    for odd in ('(("a" OR "b"))', '"a"', '("a") OR ("b")', '("a" "b")', "()"):
-        assert words.expression_groups(odd) is None, odd
+def test_the_word_path_reads_the_terms_the_trigram_expression_asks_for():
+    planned = groups('Serverror "retry the connection" OR 資料庫 OR flamegraph 驗收 ab -deploy')
+    texts = [words.trigram_texts(g) for g in planned]
+    assert texts == [["Serverror"], ["retry the connection", "资料库", "flamegraph"]]
+    assert [g.trigram for g in planned] == ["(" + " OR ".join(f'"{t}"' for t in ts) + ")" for ts in texts]
 
 
 def _as_before_the_word_index(db):
@@ -177,3 +185,13 @@ def _roots(tmp_path):
     from agent_logs import only_roots
 
     return only_roots({"claude-code": [tmp_path / "logs"]})
+
+
+def test_each_connection_fills_its_own_probe_one_search_at_a_time(tmp_path):
+    first, second = sqlite3.connect(tmp_path / "a.db"), sqlite3.connect(tmp_path / "b.db")
+    lock = words._probe_lock(first)
+    assert words._probe_lock(first) is lock
+    with lock:  # a search on one connection does not hold up another's
+        assert words._probe_lock(second).acquire(blocking=False)
+    first.close()
+    second.close()

@@ -20,14 +20,12 @@ many terms or messages is left to the walk, which then stops early (its matches 
 from __future__ import annotations
 
 import bisect
-import copy
-import dataclasses
-import re
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from indexer.search.plan import PlannedGroup, trigram_texts
 from indexer.store.side_file import SCHEMA_NAME
 from indexer.store.words import words_below
 from indexer.textfold import index_form
@@ -36,13 +34,15 @@ from indexer.word_tokens import query_run
 MAX_TERMS = 100  # terms holding one query run; more: a common word, left to the walk
 MAX_MESSAGES = 4000  # messages the word index may name; more: left to the walk
 PROBE = "word_probe"
-_probe_lock = threading.Lock()  # one probe per connection: a search cancelled in the app may still run
+# One probe per connection, so one search at a time fills it: a search cancelled in the app may
+# still run beside the next on the same connection. Keyed by id(conn); a lock left by a closed
+# connection is only ever shared by a later one with its id, which then waits for nothing.
+_probe_locks: dict[int, threading.Lock] = {}
+_probe_locks_guard = threading.Lock()
 # Runs found too common, per connection: a verdict only ever stays true (the word index and
 # the vocabulary only grow until the side file is refilled, and then it is not used until
 # complete), and a wrong one costs the walk, never an answer.
 _common: dict[tuple[int, str, int, int], None] = {}
-_TRIGRAM_TABLES = ("fts_side", "fts")  # longest name first: "fts" is a prefix of the other
-_PART = re.compile(r'\s*(?:"((?:[^"]|"")*)"|(\()|(\))|(AND|OR)(?=[\s(")]))')
 
 
 def ready(conn: sqlite3.Connection) -> bool:
@@ -53,50 +53,15 @@ def ready(conn: sqlite3.Connection) -> bool:
     return conn.execute("SELECT 1 FROM main.meta WHERE key = 'fold_below'").fetchone() is None
 
 
-def expression_groups(match: str) -> list[list[str]] | None:
-    """``("a" OR "b") AND ("c")`` (as ``indexer.search.plan`` writes it) as [[a, b], [c]];
-    None for any other shape."""
-    groups: list[list[str]] = []
-    pos, depth, want_term = 0, 0, False
-    while pos < len(match):
-        m = _PART.match(match, pos)
-        if m is None:
-            return None if match[pos:].strip() else groups
-        pos = m.end()
-        quoted, opening, closing, word = m.groups()
-        if opening is not None:
-            if depth:
-                return None  # nested: a term in both forms, an index not yet folded
-            depth, want_term = 1, True
-            groups.append([])
-        elif closing is not None:
-            if not depth or want_term:
-                return None
-            depth = 0
-        elif quoted is not None:
-            if not (depth and want_term):
-                return None
-            groups[-1].append(quoted.replace('""', '"'))
-            want_term = False
-        elif depth and word == "OR" and not want_term:
-            want_term = True
-        elif not depth and word == "AND" and groups:
-            continue
-        else:
-            return None
-    return groups if groups and not depth else None
-
-
-def candidate_ids(conn: sqlite3.Connection, match: str | None) -> list[int] | None:
-    """Every message that can match the trigram expression ``match``, newest first; None when
-    the word index cannot narrow it (no word of 4+ characters in some alternative, a common
-    word, the index not complete)."""
-    groups = expression_groups(match) if match else None
+def candidate_ids(conn: sqlite3.Connection, groups: Sequence[PlannedGroup]) -> list[int] | None:
+    """Every message that can match every group's trigram terms (an OR group: any of them),
+    newest first; None when the word index cannot narrow it (no word of 4+ characters in some
+    alternative, a common word, the index not complete)."""
     if not groups or not ready(conn):
         return None
     chosen: set[int] | None = None
-    for alternatives in groups:
-        ids = _group_ids(conn, alternatives)
+    for group in groups:
+        ids = _group_ids(conn, trigram_texts(group))
         if ids is not None:
             chosen = ids if chosen is None else chosen & ids
     return None if chosen is None else sorted(chosen, reverse=True)
@@ -130,13 +95,6 @@ def _too_common(conn: sqlite3.Connection, runs: list[str | None]) -> None:
     return None
 
 
-def on_probe(sql: str) -> str:
-    """``sql`` asking the probe table wherever it asked a trigram table."""
-    for t in _TRIGRAM_TABLES:
-        sql = sql.replace(f"FROM {t} WHERE {t} MATCH", f"FROM {PROBE} WHERE {PROBE} MATCH")
-    return sql
-
-
 def in_ranges(ids: list[int], ranges: list[tuple[int, int]] | None) -> list[int]:
     """The ids (newest first) inside the filters' id ranges (``indexer.search.narrowing``)."""
     if ranges is None:
@@ -144,6 +102,11 @@ def in_ranges(ids: list[int], ranges: list[tuple[int, int]] | None) -> list[int]
     spans = sorted(ranges)
     lows = [lo for lo, _ in spans]
     return [i for i in ids if (k := bisect.bisect_right(lows, i) - 1) >= 0 and i <= spans[k][1]]
+
+
+def _probe_lock(conn: sqlite3.Connection) -> threading.Lock:
+    with _probe_locks_guard:
+        return _probe_locks.setdefault(id(conn), threading.Lock())
 
 
 def _filled(conn: sqlite3.Connection, ids: list[int], first: int) -> Iterator[int]:
@@ -168,17 +131,15 @@ def _fill(conn: sqlite3.Connection, ids: list[int]) -> None:
                          ((rowid, index_form(text) or text) for rowid, text in rows))
 
 
-def newest_among(conn: sqlite3.Connection, ids: list[int], source: Any, filters: Any, limit: int,
-                 ask: Callable[[Any, Any, int], Any]) -> Any:
-    """``candidates.newest`` for a source whose matches are all among ``ids``: ``ask(source,
-    filters, floor)`` (its SELECT above ``floor``) run on the probe, newest candidates first."""
+def newest_among(conn: sqlite3.Connection, ids: list[int], filters: Any, limit: int,
+                 ask: Callable[[str, int], Any]) -> Any:
+    """``candidates.newest`` for a source whose matches are all among ``ids``: ``ask(probe,
+    floor)`` (its SELECT above ``floor``, reading the table ``probe`` for the trigram tables)
+    run newest candidates first."""
     ids = in_ranges(ids, filters.id_ranges(conn))
-    probed = copy.copy(filters)
-    probed.where = [on_probe(w) for w in filters.where]
-    source = dataclasses.replace(source, table=PROBE, where=tuple(on_probe(w) for w in source.where))
-    with _probe_lock:
+    with _probe_lock(conn):
         for floor in _filled(conn, ids, 2 * (limit + 1)):
-            found = ask(source, probed, floor)
+            found = ask(PROBE, floor)
             if found.capped:
                 break  # more than ``limit`` among the newest: none older can be in the answer
     return found
