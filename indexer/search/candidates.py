@@ -14,16 +14,15 @@ from dataclasses import dataclass, field
 
 from indexer.models import Session
 from indexer.project_scope import ProjectScope
+from indexer.search.conditions import TRIGRAM_TABLES, Condition, InIndex
 from indexer.search.narrowing import RangeWalk, session_id_ranges
 from indexer.search.plan import SHORT, TRIGRAM, PlannedGroup, PlannedTerm, SearchPlan, fts_string, trigram_groups
 from indexer.search.query import Query, is_cjk
-from indexer.search.words import candidate_ids, newest_among
+from indexer.search.sparse_phrase import narrowed
 from indexer.store.models import SESSION_COLUMNS, session_from_row
 from indexer.store.touched import path_condition
 from indexer.textfold import variants
 
-# The two trigram shards (see indexer.ingest.side); the bigram table lives in the side file too.
-TRIGRAM_TABLES = ("fts", "fts_side")
 SCAN = "messages"  # no index can answer: read messages newest first, testing each
 WINDOW_ROUNDS = (8, 64, 512)  # how deep (times the limit) a bounded request looks, before all
 
@@ -60,23 +59,6 @@ class Found:
     @property
     def oldest(self) -> int:
         return self.rows[-1].id if self.rows else 0
-
-
-@dataclass(frozen=True, slots=True)
-class InIndex:
-    """A condition: the message is among the matches of an expression (a parameter) in any of
-    ``tables``, within the id bounds. ``_select`` writes its SQL for the tables it reads: the
-    word path's probe (``indexer.search.words``) stands in for the trigram tables."""
-
-    tables: tuple[str, ...]
-    negated: bool = False
-
-    def sql(self, probe: str | None) -> str:
-        names = [probe if probe and t in TRIGRAM_TABLES else t for t in self.tables]
-        return ("NOT " if self.negated else "") + "(" + " OR ".join(_in_table(t) for t in names) + ")"
-
-
-Condition = str | InIndex
 
 
 @dataclass(frozen=True)
@@ -133,10 +115,6 @@ class Filters:
             self._ranges = session_id_ranges(conn, self._session_where, self._session_params,
                                              self._since, self._until)
         return self._ranges  # type: ignore[return-value]
-
-
-def _in_table(table: str) -> str:
-    return f"m.id IN (SELECT rowid FROM {table} WHERE {table} MATCH ? AND rowid BETWEEN ? AND ?)"
 
 
 def _session_filters(q: Query, exclude_sessions: tuple[str, ...], project_scope: ProjectScope | None
@@ -272,10 +250,11 @@ def newest(conn: sqlite3.Connection, sources: list[Source], filters: Filters, li
     With sub-queries on other indexes (a 2-character CJK word beside longer ones, an
     exclusion), the newest stretch of ids is read first, then a deeper one only if it held too
     few: the sub-queries read that stretch, not all their word's matches."""
-    ids = candidate_ids(conn, sources[0].groups) if all(s.table in TRIGRAM_TABLES for s in sources) else None
-    if ids is not None:  # the word index names every message that can match (indexer.search.words)
-        return newest_among(conn, ids, filters, limit,
-                            lambda probe, floor: _newest_above(conn, sources[:1], filters, limit, floor, with_text, probe))
+    if all(s.table in TRIGRAM_TABLES for s in sources):  # the word index or a phrase's trigrams narrow
+        found = narrowed(conn, sources[0].groups, TRIGRAM_TABLES, filters, limit,
+                         lambda probe, floor: _newest_above(conn, sources[:1], filters, limit, floor, with_text, probe))
+        if found is not None:
+            return found
     ranges = filters.id_ranges(conn)
     if ranges is not None:
         return _newest_in_ranges(conn, sources, filters, limit, ranges, with_text)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import bisect
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from indexer.search.plan import PlannedGroup, trigram_texts
@@ -48,8 +48,11 @@ _common: dict[tuple[int, str, int, int], None] = {}
 def ready(conn: sqlite3.Connection) -> bool:
     """The word index holds every message, and the trigram index holds folded text (as the
     probe will)."""
-    if words_below(conn, SCHEMA_NAME) != 0:
-        return False
+    return words_below(conn, SCHEMA_NAME) == 0 and folded(conn)
+
+
+def folded(conn: sqlite3.Connection) -> bool:
+    """The trigram index holds folded text, as the probe will (``indexer.ingest.refold``)."""
     return conn.execute("SELECT 1 FROM main.meta WHERE key = 'fold_below'").fetchone() is None
 
 
@@ -109,37 +112,44 @@ def _probe_lock(conn: sqlite3.Connection) -> threading.Lock:
         return _probe_locks.setdefault(id(conn), threading.Lock())
 
 
-def _filled(conn: sqlite3.Connection, ids: list[int], first: int) -> Iterator[int]:
-    """Fill the probe with the messages' indexed text, newest first: ``first`` of them, then
-    the rest; yields the lowest id filled so far after each step (0 once all are)."""
-    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{PROBE} USING fts5 (text, content='', tokenize='trigram')")
-    conn.execute(f"INSERT INTO temp.{PROBE}({PROBE}) VALUES ('delete-all')")
-    if len(ids) > first:
-        _fill(conn, ids[:first])
-        yield ids[first - 1]
-        ids = ids[first:]
-    _fill(conn, ids)
-    yield 0
-
-
 def _fill(conn: sqlite3.Connection, ids: list[int]) -> None:
-    for i in range(0, len(ids), 500):
-        chunk = ids[i : i + 500]
-        rows = conn.execute(f"SELECT id, text FROM main.messages WHERE indexed != 0 AND id IN"
-                            f" ({','.join('?' * len(chunk))})", chunk).fetchall()
-        conn.executemany(f"INSERT INTO temp.{PROBE}(rowid, text) VALUES (?, ?)",
-                         ((rowid, index_form(text) or text) for rowid, text in rows))
+    """Add the messages' indexed text to the probe, in one transaction: alone, each insert
+    would flush FTS5's pending terms to a segment of its own (5x the time)."""
+    conn.execute("SAVEPOINT word_probe_fill")  # inside a transaction the caller holds, too
+    try:
+        for i in range(0, len(ids), 500):
+            chunk = ids[i : i + 500]
+            rows = conn.execute(f"SELECT id, text FROM main.messages WHERE indexed != 0 AND id IN"
+                                f" ({','.join('?' * len(chunk))})", chunk).fetchall()
+            conn.executemany(f"INSERT INTO temp.{PROBE}(rowid, text) VALUES (?, ?)",
+                             ((rowid, index_form(text) or text) for rowid, text in rows))
+    finally:
+        conn.execute("RELEASE word_probe_fill")
 
 
 def newest_among(conn: sqlite3.Connection, ids: list[int], filters: Any, limit: int,
                  ask: Callable[[str, int], Any]) -> Any:
-    """``candidates.newest`` for a source whose matches are all among ``ids``: ``ask(probe,
-    floor)`` (its SELECT above ``floor``, reading the table ``probe`` for the trigram tables)
-    run newest candidates first."""
-    ids = in_ranges(ids, filters.id_ranges(conn))
+    """``candidates.newest`` for a source whose matches are all among ``ids`` (newest first):
+    ``ask(probe, floor)`` (its SELECT above ``floor``, reading the table ``probe`` for the
+    trigram tables) run on the newest ``2 * (limit + 1)`` of them, then on all."""
+    first = 2 * (limit + 1)
+    batches = [(ids[:first], ids[first - 1]), (ids[first:], 0)] if len(ids) > first else [(ids, 0)]
+    return probe_walk(conn, batches, filters, ask)
+
+
+def probe_walk(conn: sqlite3.Connection, batches: Iterable[tuple[list[int], int]], filters: Any,
+               ask: Callable[[str, int], Any]) -> Any | None:
+    """Fill the probe with each batch of candidates' indexed text, and ``ask`` it above the
+    batch's floor (every candidate at or above it is in the probe by then) until more than
+    the limit match there or no candidate is left. None if the batches ran out first (the
+    caller walks instead)."""
+    ranges = filters.id_ranges(conn)
     with _probe_lock(conn):
-        for floor in _filled(conn, ids, 2 * (limit + 1)):
+        conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{PROBE} USING fts5 (text, content='', tokenize='trigram')")
+        conn.execute(f"INSERT INTO temp.{PROBE}({PROBE}) VALUES ('delete-all')")
+        for ids, floor in batches:
+            _fill(conn, in_ranges(ids, ranges))
             found = ask(PROBE, floor)
-            if found.capped:
-                break  # more than ``limit`` among the newest: none older can be in the answer
-    return found
+            if found.capped or not floor:
+                return found  # more than the limit among the newest: none older can be in the answer
+    return None
