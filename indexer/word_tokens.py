@@ -66,3 +66,10 @@ def query_run(needle: str) -> str | None:
     if not runs:
         return None
     return max(runs, key=len)[:MAX_RUN]
+
+
+def query_runs(needle: str) -> list[str]:
+    """Every run (``query_run``'s kind) of ``needle``, each cut to ``MAX_RUN``, longest first:
+    a message matching ``needle`` holds each inside one of its tokens."""
+    runs = dict.fromkeys(run[:MAX_RUN] for run in _RUN.findall(needle.translate(TOKEN_FOLD)))
+    return sorted(runs, key=len, reverse=True)

@@ -62,3 +62,11 @@ def test_a_long_token_is_kept_in_overlapping_pieces():
     for start in range(len(token) - MAX_RUN + 1):
         assert holds(token, token[start : start + MAX_RUN])
     assert word_string("Foo_Bar1 x abc Foo_bar1") == "foo_bar1"
+
+
+def test_every_run_of_a_phrase_is_read_longest_first():
+    from indexer.word_tokens import query_runs
+
+    assert query_runs("Retry the connection, retry") == ["connection", "retry"]
+    assert query_runs("a \u212aelvin-ſign of " + "x" * 80) == ["x" * MAX_RUN, "kelvin", "sign"]
+    assert query_runs("ab cd efg") == []

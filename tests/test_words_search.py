@@ -267,3 +267,17 @@ def test_a_sparse_term_matches_every_message_its_phrase_does(phrase):
     assert len(exact) >= 12
     assert exact <= matched(sparse)
     assert sparse_phrase.sparse_term("short one") is None
+
+
+def test_a_phrase_of_common_words_is_narrowed_to_messages_holding_them_all(index, monkeypatch):
+    conn = index.conn
+    monkeypatch.setattr(words, "MAX_MESSAGES", 10)  # each word alone is in more messages
+    assert words.candidate_ids(conn, groups("timeout")) is None
+    assert words.candidate_ids(conn, groups("deploy")) is None
+    assert words.candidate_ids(conn, groups('"deploy; timeout"')) == []  # never in one message
+    both = words.candidate_ids(conn, groups('"retry the connection to the serverrors pool"'))
+    assert both and len(both) <= 10
+    assert words.candidate_ids(conn, groups('"deploy; timeout" OR flamegraph')) is None
+    taken = compare(index, monkeypatch, ['"deploy; timeout"', '"retry the connection to the serverrors pool"',
+                                         '"the serverror came"', '"retry the connection"'])
+    assert taken == {'"deploy; timeout"', '"retry the connection to the serverrors pool"', '"the serverror came"'}

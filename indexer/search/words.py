@@ -29,7 +29,7 @@ from indexer.search.plan import PlannedGroup, trigram_texts
 from indexer.store.side_file import SCHEMA_NAME
 from indexer.store.words import words_below
 from indexer.textfold import index_form
-from indexer.word_tokens import query_run
+from indexer.word_tokens import query_runs
 
 MAX_TERMS = 100  # terms holding one query run; more: a common word, left to the walk
 MAX_MESSAGES = 4000  # messages the word index may name; more: left to the walk
@@ -71,30 +71,46 @@ def candidate_ids(conn: sqlite3.Connection, groups: Sequence[PlannedGroup]) -> l
 
 
 def _group_ids(conn: sqlite3.Connection, alternatives: list[str]) -> set[int] | None:
-    terms: set[str] = set()
-    runs = [query_run(needle) for needle in alternatives]
-    if any(run is None or (id(conn), run, MAX_TERMS, MAX_MESSAGES) in _common for run in runs):
+    """The messages holding, for some alternative, a word containing each of its runs (a
+    phrase's words all occur in a matching message); None when they are too many."""
+    runs = [query_runs(needle) for needle in alternatives]
+    keys = [(id(conn), " ".join(r), MAX_TERMS, MAX_MESSAGES) for r in runs]
+    if any(not r or key in _common for r, key in zip(runs, keys)):
         return None
-    for run in runs:
-        found = conn.execute(
-            f"SELECT v.term FROM {SCHEMA_NAME}.vocab_tri JOIN {SCHEMA_NAME}.vocab v ON v.id = vocab_tri.rowid"
-            " WHERE vocab_tri MATCH ? AND instr(v.term, ?) > 0 LIMIT ?", (f'"{run}"', run, MAX_TERMS + 1)).fetchall()
-        if len(found) > MAX_TERMS:
-            return _too_common(conn, runs)
-        terms.update(r[0] for r in found)
-    if not terms:
+    parts = []
+    for alternative in runs:
+        held: list[str] | None = []
+        for run in alternative:
+            terms = _terms_holding(conn, run)
+            if len(terms) > MAX_TERMS:
+                continue  # in too many words to narrow: the other runs may
+            if not terms:
+                held = None  # no message holds this alternative
+                break
+            held.append("(" + " OR ".join(f'"{t}"' for t in terms) + ")")  # type: ignore[union-attr]
+        if held == []:
+            return _too_common(conn, keys)
+        if held:
+            parts.append("(" + " AND ".join(held) + ")")
+    if not parts:
         return set()
-    expression = " OR ".join(f'"{t}"' for t in sorted(terms))
     ids = [r[0] for r in conn.execute(f"SELECT rowid FROM {SCHEMA_NAME}.words WHERE words MATCH ? LIMIT ?",
-                                      (expression, MAX_MESSAGES + 1))]
-    return _too_common(conn, runs) if len(ids) > MAX_MESSAGES else set(ids)
+                                      (" OR ".join(parts), MAX_MESSAGES + 1))]
+    return _too_common(conn, keys) if len(ids) > MAX_MESSAGES else set(ids)
 
 
-def _too_common(conn: sqlite3.Connection, runs: list[str | None]) -> None:
+def _terms_holding(conn: sqlite3.Connection, run: str) -> list[str]:
+    """The terms containing ``run``: up to ``MAX_TERMS + 1`` (more: too many)."""
+    return [r[0] for r in conn.execute(
+        f"SELECT v.term FROM {SCHEMA_NAME}.vocab_tri JOIN {SCHEMA_NAME}.vocab v ON v.id = vocab_tri.rowid"
+        " WHERE vocab_tri MATCH ? AND instr(v.term, ?) > 0 LIMIT ?", (f'"{run}"', run, MAX_TERMS + 1))]
+
+
+def _too_common(conn: sqlite3.Connection, keys: list[tuple[int, str, int, int]]) -> None:
     if len(_common) > 10_000:
         _common.clear()
-    if len(runs) == 1:  # an OR group's verdict is its own, not each word's
-        _common[(id(conn), str(runs[0]), MAX_TERMS, MAX_MESSAGES)] = None
+    if len(keys) == 1:  # an OR group's verdict is its own, not each alternative's
+        _common[keys[0]] = None
     return None
 
 
