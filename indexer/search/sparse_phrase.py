@@ -38,6 +38,8 @@ def narrowed(conn: sqlite3.Connection, groups: Sequence[PlannedGroup], tables: S
     ids = candidate_ids(conn, groups)
     if ids is not None:  # the word index names every message that can match (indexer.search.words)
         return newest_among(conn, ids, filters, limit, ask)
+    if filters.id_ranges(conn) is not None:
+        return None  # the filters' few sessions: the walk reads only their ranges (indexer.search.narrowing)
     expression = sparse_expression(groups) if folded(conn) else None
     batches = candidate_batches(conn, tables, expression, limit) if expression else None
     return probe_walk(conn, batches, filters, ask) if batches is not None else None
