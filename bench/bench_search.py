@@ -101,7 +101,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--db", type=Path, required=True, help="an index built by bench_index.py")
     ap.add_argument("--runs", type=int, default=30)
-    ap.add_argument("--compare-words", action="store_true", help="each class also without the word index")
+    ap.add_argument("--compare-words", action="store_true",
+                    help="each class also without the word index or a phrase's trigrams (the plain walk)")
     args = ap.parse_args()
     index = Index(args.db)
     stats = index.stats()

@@ -248,9 +248,9 @@ def test_the_phrase_path_walks_in_batches_and_gives_up_past_its_cap(index, monke
     assert sparse_phrase.candidate_batches(conn, tables, expression, 2) is None
 
 
-@pytest.mark.parametrize("phrase", ["retry the connection", "the websocket timeout again", "abcabcabcabcabc",
+@pytest.mark.parametrize("phrase", ["retry the connection", "the websocket timeout again", "abcabc abcabcabc",
                                     'say "hi" to them all', "資料庫 migration done", "x = 1; y = 2; z = 3",
-                                    "\u212aelvin and \u017fome more", "aaaaaaaaaaaaaaaaa"])
+                                    "\u212aelvin and \u017fome more", "aaaaaaa aaaaaaaaa"])
 def test_a_sparse_term_matches_every_message_its_phrase_does(phrase):
     """Checked against FTS5 itself: the phrase at every offset in texts of other words."""
     conn = sqlite3.connect(":memory:")
@@ -268,6 +268,7 @@ def test_a_sparse_term_matches_every_message_its_phrase_does(phrase):
     assert len(exact) >= 12
     assert exact <= matched(sparse)
     assert sparse_phrase.sparse_term("short one") is None
+    assert sparse_phrase.sparse_term("flamegraphs_and_more") is None  # one word: the word index's
 
 
 def test_a_phrase_of_common_words_is_narrowed_to_messages_holding_them_all(index, monkeypatch):

@@ -17,6 +17,7 @@ in ``DENSE``. The first batch of candidates tells which.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -28,6 +29,7 @@ MIN_LENGTH = 10  # characters (8 trigrams): a shorter term's walk is cheap enoug
 TOKENS = 4  # trigrams kept: more read more position lists, fewer name more messages
 DENSE = 400  # ids per candidate below which the walk is cheaper than the probe
 MAX_ROUNDS_OF_LIMIT = 4  # candidates probed, in limits; past it the superset is poor: walk
+_WORD = re.compile(r"\w+")
 
 
 def narrowed(conn: sqlite3.Connection, groups: Sequence[PlannedGroup], tables: Sequence[str], filters: Any,
@@ -47,7 +49,8 @@ def narrowed(conn: sqlite3.Connection, groups: Sequence[PlannedGroup], tables: S
 
 def sparse_term(text: str) -> str | None:
     """An FTS5 expression every message matching the phrase ``text`` (folded, as its trigram
-    expression holds it) also matches, reading fewer position lists; None if ``text`` is short.
+    expression holds it) also matches, reading fewer position lists; None if ``text`` is short
+    or one word.
 
     Trigrams spanning two words come first (they name a pair of words), then ones spread from
     the start; none overlaps another. Their distance in the text bounds the ``NEAR``."""
@@ -55,7 +58,10 @@ def sparse_term(text: str) -> str | None:
     if n < MIN_LENGTH:
         return None
     starts = range(n - 2)
-    pairs = [p for p in starts if text[p].isalnum() and not text[p + 1].isalnum() and text[p + 2].isalnum()]
+    if len(_WORD.findall(text)) < 2:
+        return None  # one long word: the word index's (a superset here would be no sparser than the word)
+    word = [c.isalnum() or c == "_" for c in text]
+    pairs = [p for p in starts if word[p] and not word[p + 1] and word[p + 2]]
     chosen: list[int] = []
     for p in [*pairs, *starts[::4], n - 3]:
         if len(chosen) < TOKENS and all(abs(p - q) >= 3 for q in chosen):
