@@ -245,6 +245,7 @@ def test_the_phrase_path_walks_in_batches_and_gives_up_past_its_cap(index, monke
     assert len(list(sparse_phrase.candidate_batches(conn, tables, expression, 2))) == 1
     compare(index, monkeypatch, PHRASES[:1], sparse_phrase, "candidate_batches")
     monkeypatch.setattr(sparse_phrase, "DENSE", 10**9)  # every superset counts as dense: the walk answers
+    monkeypatch.setattr(sparse_phrase, "SAMPLE", 2)
     assert sparse_phrase.candidate_batches(conn, tables, expression, 2) is None
 
 
