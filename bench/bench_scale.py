@@ -112,7 +112,8 @@ def main() -> None:
     ap.add_argument("--at", type=int, nargs="*", default=[1, 5, 10, 20], help="copies at which to measure")
     ap.add_argument("--runs", type=int, default=9)
     ap.add_argument("--keep", action="store_true", help="go on from an earlier run's copy")
-    ap.add_argument("--compare-words", action="store_true", help="each class also without the word index")
+    ap.add_argument("--compare-words", action="store_true",
+                    help="each class also without the word index or a phrase's trigrams (the plain walk)")
     args = ap.parse_args()
     db = args.out / "index.sqlite3"
     if not (args.keep and db.exists()):

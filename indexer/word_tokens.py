@@ -28,13 +28,22 @@ MAX_RUN = CHUNK - STRIDE + 1
 
 # What the trigram tokenizer folds into [a-z0-9_], and into what.
 TOKEN_FOLD = {**{c: c + 32 for c in range(ord("A"), ord("Z") + 1)}, 0x212A: ord("k"), 0x017F: ord("s")}
-_TOKEN = re.compile(r"[A-Za-z0-9_\u212a\u017f]{%d,}" % MIN_RUN)
 _RUN = re.compile(r"[a-z0-9_]{%d,}" % MIN_RUN)
 
 
+def token_fold(text: str) -> str:
+    """``text`` with every character the trigram tokenizer folds into ``[a-z0-9_]`` folded, and
+    no other character turned into one: so its maximal ``[a-z0-9_]`` runs are its tokens.
+
+    ``str.lower`` does this in C for all but two characters (checked over every code point):
+    it leaves LONG S, and turns İ into "i" and a combining dot, so İ is first swapped for the
+    dotless ı (no token character either way)."""
+    if text.isascii():
+        return text.lower()
+    return text.replace("\u0130", "\u0131").lower().replace("\u017f", "s")
+
+
 def _pieces(token: str) -> list[str]:
-    if len(token) <= CHUNK:
-        return [token]
     out = []
     for start in range(0, len(token), STRIDE):
         out.append(token[start : start + CHUNK])
@@ -45,12 +54,13 @@ def _pieces(token: str) -> list[str]:
 
 def word_terms(text: str) -> list[str]:
     """The distinct terms the word index keeps for ``text``: its folded tokens of ``MIN_RUN``
-    or more characters (long ones in pieces), in order of first appearance."""
-    terms: dict[str, None] = {}
-    for token in _TOKEN.findall(text):
-        folded = token.lower() if token.isascii() else token.translate(TOKEN_FOLD)
-        for piece in _pieces(folded):
-            terms[piece] = None
+    or more characters (long ones in pieces), in order of first appearance.
+
+    Every step runs in C (the helper pays it for each message): one fold, one ``findall``,
+    a dict for the distinct ones; only a message with a token over ``CHUNK`` goes on in Python."""
+    terms = dict.fromkeys(_RUN.findall(token_fold(text)))
+    if terms and max(map(len, terms)) > CHUNK:
+        terms = dict.fromkeys(piece for token in terms for piece in (_pieces(token) if len(token) > CHUNK else (token,)))
     return list(terms)
 
 
@@ -62,7 +72,14 @@ def word_string(text: str) -> str:
 def query_run(needle: str) -> str | None:
     """The run a message matching ``needle`` (a trigram term, as sent to FTS5) must hold in one
     of its tokens: the longest of ``MIN_RUN``+ characters, cut to ``MAX_RUN``; None if none."""
-    runs = _RUN.findall(needle.translate(TOKEN_FOLD))
+    runs = _RUN.findall(token_fold(needle))
     if not runs:
         return None
     return max(runs, key=len)[:MAX_RUN]
+
+
+def query_runs(needle: str) -> list[str]:
+    """Every run (``query_run``'s kind) of ``needle``, each cut to ``MAX_RUN``, longest first:
+    a message matching ``needle`` holds each inside one of its tokens."""
+    runs = dict.fromkeys(run[:MAX_RUN] for run in _RUN.findall(token_fold(needle)))
+    return sorted(runs, key=len, reverse=True)

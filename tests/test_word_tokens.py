@@ -9,7 +9,7 @@ import sqlite3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from indexer.word_tokens import CHUNK, MAX_RUN, query_run, word_string, word_terms
+from indexer.word_tokens import CHUNK, MAX_RUN, query_run, query_runs, word_string, word_terms
 
 # ASCII word characters, the two non-ASCII characters SQLite folds into them, characters that
 # fold to other letters (İ, É), separators, a CJK character.
@@ -33,12 +33,11 @@ def holds(text: str, run: str) -> bool:
 @settings(max_examples=300, deadline=None)
 @given(st.lists(texts, min_size=1, max_size=8), needles)
 def test_a_trigram_match_always_has_a_token_holding_the_run(batch, needle):
-    run = query_run(needle)
-    matched = trigram_matches(batch, needle)
-    if run is None:
-        return
-    for rowid in matched:
-        assert holds(batch[rowid - 1], run), (batch[rowid - 1], needle, run)
+    runs = query_runs(needle)
+    assert (runs[0] if runs else None) == query_run(needle)
+    for rowid in trigram_matches(batch, needle):
+        for run in runs:  # each run, not only the longest: the word path asks for them all
+            assert holds(batch[rowid - 1], run), (batch[rowid - 1], needle, run)
 
 
 @settings(max_examples=300, deadline=None)
@@ -62,3 +61,9 @@ def test_a_long_token_is_kept_in_overlapping_pieces():
     for start in range(len(token) - MAX_RUN + 1):
         assert holds(token, token[start : start + MAX_RUN])
     assert word_string("Foo_Bar1 x abc Foo_bar1") == "foo_bar1"
+
+
+def test_every_run_of_a_phrase_is_read_longest_first():
+    assert query_runs("Retry the connection, retry") == ["connection", "retry"]
+    assert query_runs("a \u212aelvin-ſign of " + "x" * 80) == ["x" * MAX_RUN, "kelvin", "sign"]
+    assert query_runs("ab cd efg") == []

@@ -14,16 +14,15 @@ from typing import NamedTuple
 
 from indexer.models import Session
 from indexer.project_scope import ProjectScope
+from indexer.search.conditions import TRIGRAM_TABLES, Condition, InIndex
 from indexer.search.narrowing import RangeWalk, session_id_ranges
-from indexer.search.plan import SHORT, TRIGRAM, PlannedGroup, PlannedTerm, SearchPlan, fts_string
+from indexer.search.plan import SHORT, TRIGRAM, PlannedGroup, PlannedTerm, SearchPlan, fts_string, trigram_groups
 from indexer.search.query import Query, is_cjk
-from indexer.search.words import candidate_ids, newest_among
+from indexer.search.sparse_phrase import narrowed
 from indexer.store.models import SESSION_COLUMNS, session_from_row
 from indexer.store.touched import path_condition
 from indexer.textfold import variants
 
-# The two trigram shards (see indexer.ingest.side); the bigram table lives in the side file too.
-TRIGRAM_TABLES = ("fts", "fts_side")
 SCAN = "messages"  # no index can answer: read messages newest first, testing each
 WINDOW_ROUNDS = (8, 64, 512)  # how deep (times the limit) a bounded request looks, before all
 
@@ -62,12 +61,14 @@ class Found(NamedTuple):
 
 class Source(NamedTuple):
     """Where matches come from: an FTS table and its expression, or a scan of messages; plus
-    conditions on the message (``m``) that this source needs."""
+    conditions on the message (``m``) that this source needs. ``groups``: the planned groups
+    whose expressions ``match`` joins with AND (the word path reads their terms)."""
 
     table: str
     match: str | None = None
-    where: tuple[str, ...] = ()
+    where: tuple[Condition, ...] = ()
     params: tuple = ()
+    groups: tuple[PlannedGroup, ...] = ()
 
 
 class Filters:
@@ -76,12 +77,12 @@ class Filters:
     def __init__(self, plan: SearchPlan, exclude_sessions: tuple[str, ...] = (),
                  project_scope: ProjectScope | None = None):
         q = plan.query
-        where: list[str] = ["m.indexed != 0"]
+        where: list[Condition] = ["m.indexed != 0"]
         params: list = []
         for term in plan.excluded:
             if term.kind == SHORT:
                 continue  # checked in the text (indexer.search.scoring)
-            where.append(f"NOT {_in_index(term)}")
+            where.append(InIndex(TRIGRAM_TABLES if term.kind == TRIGRAM else ("cjk2",), negated=True))
             params += [fts_string(term.term.text), FLOOR] * (len(TRIGRAM_TABLES) if term.kind == TRIGRAM else 1)
         session_where, session_params = _session_filters(q, exclude_sessions, project_scope)
         if q.role:
@@ -111,16 +112,6 @@ class Filters:
             self._ranges = session_id_ranges(conn, self._session_where, self._session_params,
                                              self._since, self._until)
         return self._ranges  # type: ignore[return-value]
-
-
-def _in_table(table: str) -> str:
-    return f"m.id IN (SELECT rowid FROM {table} WHERE {table} MATCH ? AND rowid BETWEEN ? AND ?)"
-
-
-def _in_index(term: PlannedTerm) -> str:
-    if term.kind == TRIGRAM:
-        return "(" + " OR ".join(_in_table(t) for t in TRIGRAM_TABLES) + ")"
-    return _in_table("cjk2")
 
 
 def _session_filters(q: Query, exclude_sessions: tuple[str, ...], project_scope: ProjectScope | None
@@ -180,7 +171,7 @@ def short_condition(terms: tuple[PlannedTerm, ...]) -> tuple[str, list]:
 
 def group_sources(group: PlannedGroup) -> list[Source]:
     """Where the matches of one OR group come from."""
-    sources = [Source(t, group.trigram) for t in TRIGRAM_TABLES] if group.trigram else []
+    sources = [Source(t, group.trigram, groups=(group,)) for t in TRIGRAM_TABLES] if group.trigram else []
     if group.bigram:
         sources.append(Source("cjk2", group.bigram))
     if not sources:
@@ -192,23 +183,23 @@ def group_sources(group: PlannedGroup) -> list[Source]:
 def all_groups_sources(plan: SearchPlan, trigram: str | None, bigram: str | None, mixed: list[PlannedGroup]) -> list[Source]:
     """Where messages holding every indexed group come from; with no indexed group, a scan for
     the short ones."""
-    where: list[str] = []
+    where: list[Condition] = []
     params: list = []
     for g in mixed:
-        where.append("(" + " OR ".join(_in_table(t) for t in (*TRIGRAM_TABLES, "cjk2")) + ")")
+        where.append(InIndex((*TRIGRAM_TABLES, "cjk2")))
         params += [g.trigram, FLOOR, g.trigram, FLOOR, g.bigram, FLOOR]
     if trigram and bigram:
         # The trigram index drives; 2-character CJK words narrow, read only as far back as needed.
-        where.append(_in_table("cjk2"))
+        where.append(InIndex(("cjk2",)))
         params += [bigram, FLOOR]
         bigram = None
     if trigram:
-        return [Source(t, trigram, tuple(where), tuple(params)) for t in TRIGRAM_TABLES]
+        return [Source(t, trigram, tuple(where), tuple(params), trigram_groups(plan)) for t in TRIGRAM_TABLES]
     if bigram:
         return [Source("cjk2", bigram, tuple(where), tuple(params))]
     if mixed:  # only mixed groups: drive by the first, the rest narrow
         first, *_ = mixed
-        return [Source(s.table, s.match, tuple(where), tuple(params)) for s in group_sources(first)]
+        return [Source(s.table, s.match, tuple(where), tuple(params), s.groups) for s in group_sources(first)]
     short_where, short_params = short_filter(plan)
     return [Source(SCAN, None, tuple(where) + short_where, tuple(params) + short_params)]
 
@@ -228,19 +219,20 @@ COLUMNS = "m.id, m.session_rowid, m.ts, m.kind, m.role"
 
 
 def _select(source: Source, filters: Filters, *, ranged: bool, floor: int = 0, ceiling: int = NO_CEILING,
-            with_text: bool = False) -> tuple[str, list]:
+            with_text: bool = False, probe: str | None = None) -> tuple[str, list]:
     """The SELECT of one source, newest first. Its last parameters are the id bounds (``ranged``:
     low and high; else the id to stay above) and the limit; ``floor`` is the lowest id any of it
-    needs, below which sub-queries do not read (nor above ``ceiling``)."""
+    needs, below which sub-queries do not read (nor above ``ceiling``). ``probe``: a table read
+    in place of every trigram table, the source's own and its conditions'."""
     join = " JOIN sessions s ON s.id = m.session_rowid" if filters.joins_sessions else ""
     columns = COLUMNS + (", m.text" if with_text else "")
-    where = [*filters.where, *source.where]
+    where = [w if isinstance(w, str) else w.sql(probe) for w in (*filters.where, *source.where)]
     params = [v for p in (*filters.params, *source.params) for v in ((floor, ceiling) if p is FLOOR else (p,))]
     if source.table == SCAN:
         head = f"SELECT {columns} FROM messages m{join} WHERE "
         key = "m.id"
     else:
-        t = source.table
+        t = probe if probe and source.table in TRIGRAM_TABLES else source.table
         head = f"SELECT {columns} FROM {t} JOIN messages m ON m.id = {t}.rowid{join} WHERE {t} MATCH ? AND "
         params.insert(0, source.match)
         key = f"{t}.rowid"
@@ -255,10 +247,11 @@ def newest(conn: sqlite3.Connection, sources: list[Source], filters: Filters, li
     With sub-queries on other indexes (a 2-character CJK word beside longer ones, an
     exclusion), the newest stretch of ids is read first, then a deeper one only if it held too
     few: the sub-queries read that stretch, not all their word's matches."""
-    ids = candidate_ids(conn, sources[0].match) if all(s.table in TRIGRAM_TABLES for s in sources) else None
-    if ids is not None:  # the word index names every message that can match (indexer.search.words)
-        return newest_among(conn, ids, sources[0], filters, limit,
-                            lambda source, narrowed, floor: _newest_above(conn, [source], narrowed, limit, floor, with_text))
+    if all(s.table in TRIGRAM_TABLES for s in sources):  # the word index or a phrase's trigrams narrow
+        found = narrowed(conn, sources[0].groups, TRIGRAM_TABLES, filters, limit,
+                         lambda probe, floor: _newest_above(conn, sources[:1], filters, limit, floor, with_text, probe))
+        if found is not None:
+            return found
     ranges = filters.id_ranges(conn)
     if ranges is not None:
         return _newest_in_ranges(conn, sources, filters, limit, ranges, with_text)
@@ -281,12 +274,12 @@ def _nth_newest(conn: sqlite3.Connection, source: Source, depth: int) -> int:
 
 
 def _newest_above(conn: sqlite3.Connection, sources: list[Source], filters: Filters, limit: int, floor: int,
-                  with_text: bool) -> Found:
+                  with_text: bool, probe: str | None = None) -> Found:
     rows: dict[int, Candidate] = {}
     texts: dict[int, str] = {}
     kept_above = 0
     for source in sources:
-        sql, params = _select(source, filters, ranged=False, floor=floor, with_text=with_text)
+        sql, params = _select(source, filters, ranged=False, floor=floor, with_text=with_text, probe=probe)
         for r in conn.execute(sql, [*params, kept_above, limit + 1]):
             rows[r[0]] = Candidate(*r[:5])
             if with_text:

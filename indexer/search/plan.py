@@ -113,10 +113,20 @@ def make_plan(query: Query, *, unfolded_too: bool = False) -> SearchPlan:
                       len(" ".join(words)))
 
 
+def trigram_groups(plan: SearchPlan) -> tuple[PlannedGroup, ...]:
+    """The groups made only of trigram terms: ``and_expressions`` joins their expressions."""
+    return tuple(g for g in plan.indexed if g.trigram and not g.bigram)
+
+
+def trigram_texts(group: PlannedGroup) -> list[str]:
+    """The group's trigram terms as its expression asks the trigram tables for them (folded)."""
+    return [fold(t.term.text) for t in group.terms if t.kind == TRIGRAM]
+
+
 def and_expressions(plan: SearchPlan) -> tuple[str | None, str | None, list[PlannedGroup]]:
     """For "every group in one message": the trigram expression of the groups that are all
     trigram terms, the bigram expression of those all bigram, and the mixed groups left."""
-    trigram = [g.trigram for g in plan.indexed if g.trigram and not g.bigram]
+    trigram = [g.trigram for g in trigram_groups(plan)]
     bigram = [g.bigram for g in plan.indexed if g.bigram and not g.trigram]
     mixed = [g for g in plan.indexed if g.trigram and g.bigram]
     return (" AND ".join(trigram) or None, " AND ".join(bigram) or None, mixed)  # type: ignore[arg-type]

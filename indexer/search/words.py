@@ -20,120 +20,98 @@ many terms or messages is left to the walk, which then stops early (its matches 
 from __future__ import annotations
 
 import bisect
-import copy
-import re
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from indexer.search.plan import PlannedGroup, trigram_texts
 from indexer.store.side_file import SCHEMA_NAME
 from indexer.store.words import words_below
 from indexer.textfold import index_form
-from indexer.word_tokens import query_run
+from indexer.word_tokens import query_runs
 
 MAX_TERMS = 100  # terms holding one query run; more: a common word, left to the walk
 MAX_MESSAGES = 4000  # messages the word index may name; more: left to the walk
 PROBE = "word_probe"
-_probe_lock = threading.Lock()  # one probe per connection: a search cancelled in the app may still run
+# One probe per connection, so one search at a time fills it: a search cancelled in the app may
+# still run beside the next on the same connection. Keyed by id(conn); a lock left by a closed
+# connection is only ever shared by a later one with its id, which then waits for nothing.
+_probe_locks: dict[int, threading.Lock] = {}
+_probe_locks_guard = threading.Lock()
 # Runs found too common, per connection: a verdict only ever stays true (the word index and
 # the vocabulary only grow until the side file is refilled, and then it is not used until
 # complete), and a wrong one costs the walk, never an answer.
 _common: dict[tuple[int, str, int, int], None] = {}
-_TRIGRAM_TABLES = ("fts_side", "fts")  # longest name first: "fts" is a prefix of the other
-_PART = re.compile(r'\s*(?:"((?:[^"]|"")*)"|(\()|(\))|(AND|OR)(?=[\s(")]))')
 
 
 def ready(conn: sqlite3.Connection) -> bool:
     """The word index holds every message, and the trigram index holds folded text (as the
     probe will)."""
-    if words_below(conn, SCHEMA_NAME) != 0:
-        return False
+    return words_below(conn, SCHEMA_NAME) == 0 and folded(conn)
+
+
+def folded(conn: sqlite3.Connection) -> bool:
+    """The trigram index holds folded text, as the probe will (``indexer.ingest.refold``)."""
     return conn.execute("SELECT 1 FROM main.meta WHERE key = 'fold_below'").fetchone() is None
 
 
-def expression_groups(match: str) -> list[list[str]] | None:
-    """``("a" OR "b") AND ("c")`` (as ``indexer.search.plan`` writes it) as [[a, b], [c]];
-    None for any other shape."""
-    groups: list[list[str]] = []
-    pos, depth, want_term = 0, 0, False
-    while pos < len(match):
-        m = _PART.match(match, pos)
-        if m is None:
-            return None if match[pos:].strip() else groups
-        pos = m.end()
-        quoted, opening, closing, word = m.groups()
-        if opening is not None:
-            if depth:
-                return None  # nested: a term in both forms, an index not yet folded
-            depth, want_term = 1, True
-            groups.append([])
-        elif closing is not None:
-            if not depth or want_term:
-                return None
-            depth = 0
-        elif quoted is not None:
-            if not (depth and want_term):
-                return None
-            groups[-1].append(quoted.replace('""', '"'))
-            want_term = False
-        elif depth and word == "OR" and not want_term:
-            want_term = True
-        elif not depth and word == "AND" and groups:
-            continue
-        else:
-            return None
-    return groups if groups and not depth else None
-
-
-def candidate_ids(conn: sqlite3.Connection, match: str | None) -> list[int] | None:
-    """Every message that can match the trigram expression ``match``, newest first; None when
-    the word index cannot narrow it (no word of 4+ characters in some alternative, a common
-    word, the index not complete)."""
-    groups = expression_groups(match) if match else None
+def candidate_ids(conn: sqlite3.Connection, groups: Sequence[PlannedGroup]) -> list[int] | None:
+    """Every message that can match every group's trigram terms (an OR group: any of them),
+    newest first; None when the word index cannot narrow it (no word of 4+ characters in some
+    alternative, a common word, the index not complete)."""
     if not groups or not ready(conn):
         return None
     chosen: set[int] | None = None
-    for alternatives in groups:
-        ids = _group_ids(conn, alternatives)
+    for group in groups:
+        ids = _group_ids(conn, trigram_texts(group))
         if ids is not None:
             chosen = ids if chosen is None else chosen & ids
     return None if chosen is None else sorted(chosen, reverse=True)
 
 
 def _group_ids(conn: sqlite3.Connection, alternatives: list[str]) -> set[int] | None:
-    terms: set[str] = set()
-    runs = [query_run(needle) for needle in alternatives]
-    if any(run is None or (id(conn), run, MAX_TERMS, MAX_MESSAGES) in _common for run in runs):
+    """The messages holding, for some alternative, a word containing each of its runs (a
+    phrase's words all occur in a matching message); None when they are too many."""
+    runs = [query_runs(needle) for needle in alternatives]
+    keys = [(id(conn), " ".join(r), MAX_TERMS, MAX_MESSAGES) for r in runs]
+    if any(not r or key in _common for r, key in zip(runs, keys)):
         return None
-    for run in runs:
-        found = conn.execute(
-            f"SELECT v.term FROM {SCHEMA_NAME}.vocab_tri JOIN {SCHEMA_NAME}.vocab v ON v.id = vocab_tri.rowid"
-            " WHERE vocab_tri MATCH ? AND instr(v.term, ?) > 0 LIMIT ?", (f'"{run}"', run, MAX_TERMS + 1)).fetchall()
-        if len(found) > MAX_TERMS:
-            return _too_common(conn, runs)
-        terms.update(r[0] for r in found)
-    if not terms:
+    parts = []
+    for alternative in runs:
+        held: list[str] | None = []
+        for run in alternative:
+            terms = _terms_holding(conn, run)
+            if len(terms) > MAX_TERMS:
+                continue  # in too many words to narrow: the other runs may
+            if not terms:
+                held = None  # no message holds this alternative
+                break
+            held.append("(" + " OR ".join(f'"{t}"' for t in terms) + ")")  # type: ignore[union-attr]
+        if held == []:
+            return _too_common(conn, keys)
+        if held:
+            parts.append("(" + " AND ".join(held) + ")")
+    if not parts:
         return set()
-    expression = " OR ".join(f'"{t}"' for t in sorted(terms))
     ids = [r[0] for r in conn.execute(f"SELECT rowid FROM {SCHEMA_NAME}.words WHERE words MATCH ? LIMIT ?",
-                                      (expression, MAX_MESSAGES + 1))]
-    return _too_common(conn, runs) if len(ids) > MAX_MESSAGES else set(ids)
+                                      (" OR ".join(parts), MAX_MESSAGES + 1))]
+    return _too_common(conn, keys) if len(ids) > MAX_MESSAGES else set(ids)
 
 
-def _too_common(conn: sqlite3.Connection, runs: list[str | None]) -> None:
+def _terms_holding(conn: sqlite3.Connection, run: str) -> list[str]:
+    """The terms containing ``run``: up to ``MAX_TERMS + 1`` (more: too many)."""
+    return [r[0] for r in conn.execute(
+        f"SELECT v.term FROM {SCHEMA_NAME}.vocab_tri JOIN {SCHEMA_NAME}.vocab v ON v.id = vocab_tri.rowid"
+        " WHERE vocab_tri MATCH ? AND instr(v.term, ?) > 0 LIMIT ?", (f'"{run}"', run, MAX_TERMS + 1))]
+
+
+def _too_common(conn: sqlite3.Connection, keys: list[tuple[int, str, int, int]]) -> None:
     if len(_common) > 10_000:
         _common.clear()
-    if len(runs) == 1:  # an OR group's verdict is its own, not each word's
-        _common[(id(conn), str(runs[0]), MAX_TERMS, MAX_MESSAGES)] = None
+    if len(keys) == 1:  # an OR group's verdict is its own, not each alternative's
+        _common[keys[0]] = None
     return None
-
-
-def on_probe(sql: str) -> str:
-    """``sql`` asking the probe table wherever it asked a trigram table."""
-    for t in _TRIGRAM_TABLES:
-        sql = sql.replace(f"FROM {t} WHERE {t} MATCH", f"FROM {PROBE} WHERE {PROBE} MATCH")
-    return sql
 
 
 def in_ranges(ids: list[int], ranges: list[tuple[int, int]] | None) -> list[int]:
@@ -145,39 +123,49 @@ def in_ranges(ids: list[int], ranges: list[tuple[int, int]] | None) -> list[int]
     return [i for i in ids if (k := bisect.bisect_right(lows, i) - 1) >= 0 and i <= spans[k][1]]
 
 
-def _filled(conn: sqlite3.Connection, ids: list[int], first: int) -> Iterator[int]:
-    """Fill the probe with the messages' indexed text, newest first: ``first`` of them, then
-    the rest; yields the lowest id filled so far after each step (0 once all are)."""
-    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{PROBE} USING fts5 (text, content='', tokenize='trigram')")
-    conn.execute(f"INSERT INTO temp.{PROBE}({PROBE}) VALUES ('delete-all')")
-    if len(ids) > first:
-        _fill(conn, ids[:first])
-        yield ids[first - 1]
-        ids = ids[first:]
-    _fill(conn, ids)
-    yield 0
+def _probe_lock(conn: sqlite3.Connection) -> threading.Lock:
+    with _probe_locks_guard:
+        return _probe_locks.setdefault(id(conn), threading.Lock())
 
 
 def _fill(conn: sqlite3.Connection, ids: list[int]) -> None:
-    for i in range(0, len(ids), 500):
-        chunk = ids[i : i + 500]
-        rows = conn.execute(f"SELECT id, text FROM main.messages WHERE indexed != 0 AND id IN"
-                            f" ({','.join('?' * len(chunk))})", chunk).fetchall()
-        conn.executemany(f"INSERT INTO temp.{PROBE}(rowid, text) VALUES (?, ?)",
-                         ((rowid, index_form(text) or text) for rowid, text in rows))
+    """Add the messages' indexed text to the probe, in one transaction: alone, each insert
+    would flush FTS5's pending terms to a segment of its own (5x the time)."""
+    conn.execute("SAVEPOINT word_probe_fill")  # inside a transaction the caller holds, too
+    try:
+        for i in range(0, len(ids), 500):
+            chunk = ids[i : i + 500]
+            rows = conn.execute(f"SELECT id, text FROM main.messages WHERE indexed != 0 AND id IN"
+                                f" ({','.join('?' * len(chunk))})", chunk).fetchall()
+            conn.executemany(f"INSERT INTO temp.{PROBE}(rowid, text) VALUES (?, ?)",
+                             ((rowid, index_form(text) or text) for rowid, text in rows))
+    finally:
+        conn.execute("RELEASE word_probe_fill")
 
 
-def newest_among(conn: sqlite3.Connection, ids: list[int], source: Any, filters: Any, limit: int,
-                 ask: Callable[[Any, Any, int], Any]) -> Any:
-    """``candidates.newest`` for a source whose matches are all among ``ids``: ``ask(source,
-    filters, floor)`` (its SELECT above ``floor``) run on the probe, newest candidates first."""
-    ids = in_ranges(ids, filters.id_ranges(conn))
-    probed = copy.copy(filters)
-    probed.where = [on_probe(w) for w in filters.where]
-    source = source._replace(table=PROBE, where=tuple(on_probe(w) for w in source.where))
-    with _probe_lock:
-        for floor in _filled(conn, ids, 2 * (limit + 1)):
-            found = ask(source, probed, floor)
-            if found.capped:
-                break  # more than ``limit`` among the newest: none older can be in the answer
-    return found
+def newest_among(conn: sqlite3.Connection, ids: list[int], filters: Any, limit: int,
+                 ask: Callable[[str, int], Any]) -> Any:
+    """``candidates.newest`` for a source whose matches are all among ``ids`` (newest first):
+    ``ask(probe, floor)`` (its SELECT above ``floor``, reading the table ``probe`` for the
+    trigram tables) run on the newest ``2 * (limit + 1)`` of them, then on all."""
+    first = 2 * (limit + 1)
+    batches = [(ids[:first], ids[first - 1]), (ids[first:], 0)] if len(ids) > first else [(ids, 0)]
+    return probe_walk(conn, batches, filters, ask)
+
+
+def probe_walk(conn: sqlite3.Connection, batches: Iterable[tuple[list[int], int]], filters: Any,
+               ask: Callable[[str, int], Any]) -> Any | None:
+    """Fill the probe with each batch of candidates' indexed text, and ``ask`` it above the
+    batch's floor (every candidate at or above it is in the probe by then) until more than
+    the limit match there or no candidate is left. None if the batches ran out first (the
+    caller walks instead)."""
+    ranges = filters.id_ranges(conn)
+    with _probe_lock(conn):
+        conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{PROBE} USING fts5 (text, content='', tokenize='trigram')")
+        conn.execute(f"INSERT INTO temp.{PROBE}({PROBE}) VALUES ('delete-all')")
+        for ids, floor in batches:
+            _fill(conn, in_ranges(ids, ranges))
+            found = ask(PROBE, floor)
+            if found.capped or not floor:
+                return found  # more than the limit among the newest: none older can be in the answer
+    return None

@@ -61,11 +61,15 @@ class WordWriter:
     def add(self, conn: sqlite3.Connection, rows: Iterable[tuple[int, str]]) -> None:
         """``rows``: (message id, ``word_string`` of its text); empty strings are skipped."""
         s = self.schema
-        rows = [(rowid, terms) for rowid, terms in rows if terms]
+        # Ascending ids: FTS5 writes its pending terms out as a new segment whenever a rowid is
+        # lower than the last one, so the backfill's newest-first rows would each make one
+        # (17x the time of the inserts).
+        rows = sorted((rowid, terms) for rowid, terms in rows if terms)
         if not rows:
             return
         conn.executemany(f"INSERT INTO {s}.words(rowid, terms) VALUES (?, ?)", rows)
-        new = {t for _, terms in rows for t in terms.split(" ")} - self._known
+        new = set(" ".join([terms for _, terms in rows]).split(" "))  # in C: no loop over each term
+        new -= self._known
         if not new:
             return
         if len(self._known) + len(new) > KNOWN_TERMS:
