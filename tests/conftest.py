@@ -58,6 +58,34 @@ def _no_animations() -> None:
 _no_animations()
 
 
+def _css_parsed_once_per_worker() -> None:
+    """Each test app parses the same CSS (every widget's DEFAULT_CSS and the app's own) with
+    the same theme variables again, and again on each theme refresh: about a tenth of a UI
+    test's CPU. Textual keeps the parsed rules per stylesheet; here they are kept for the
+    worker, under the same key plus the variables they were parsed with. A CSS error is not
+    kept (Textual raises it on every parse, so a broken stylesheet still fails every app)."""
+    from textual.css.stylesheet import Stylesheet
+
+    parse_rules = getattr(Stylesheet, "_parse_rules", None)
+    if parse_rules is None:
+        return
+    parsed: dict[tuple, list] = {}
+
+    def kept_parse_rules(self, css, read_from, is_default_rules=False, tie_breaker=0, scope=""):
+        key = (css, read_from, is_default_rules, tie_breaker, scope, tuple(self._variables.items()))
+        rules = parsed.get(key)
+        if rules is None:
+            rules = parse_rules(self, css, read_from, is_default_rules, tie_breaker, scope)
+            if not any(rule.errors for rule in rules):
+                parsed[key] = rules
+        return rules
+
+    Stylesheet._parse_rules = kept_parse_rules
+
+
+_css_parsed_once_per_worker()
+
+
 def corpus_roots(base: Path = CORPUS):
     return only_roots({
         "claude-code": [base / "claude-code" / "projects"],
