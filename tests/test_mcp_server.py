@@ -10,7 +10,6 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 import anyio
@@ -61,7 +60,7 @@ def server_params(world: dict[str, Path], command: str = sys.executable, args: l
     env.update({"THREADBACK_DB": str(world["db"]), "THREADBACK_MEMORY_DIR": str(world["memory"]),
                 "THREADBACK_HOME": str(world["home"])})
     return stdio_params(command=command, args=args if args is not None else ["-m", "tui.cli", "mcp"],
-                                 env=env, cwd=str(ROOT))
+                        env=env, cwd=str(ROOT))
 
 
 def call_all(params: StdioServerParameters, calls: list[tuple[str, dict]]) -> tuple[list, list]:
