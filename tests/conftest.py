@@ -154,6 +154,15 @@ def private_threadback_home(tmp_path_factory, monkeypatch):
     return home
 
 
+@pytest.fixture
+def private_corpus(tmp_path) -> Path:
+    """A copy of the corpus for a test that indexes it twice and expects nothing new: every index
+    run with the archive on hard-links the logs it reads, so other tests indexing the shared
+    corpus at the same time (and the removal of their tmp folders) change its files' inode
+    change time, which tells an index that a log was rewritten and is read again."""
+    return shutil.copytree(CORPUS, tmp_path / "corpus")
+
+
 @pytest.fixture(scope="session")
 def corpus_index_path(tmp_path_factory) -> Path:
     """An index of the whole fixture corpus, built once per test run (read-only use)."""

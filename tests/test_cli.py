@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -33,17 +32,12 @@ def cli_db(corpus_index_path) -> list[str]:
     return ["--db", str(corpus_index_path)]
 
 
-def test_index_prints_a_summary_line(tmp_path, capsys):
-    # Its own copy of the corpus: every index run with the archive on hard-links the logs it
-    # reads, so tests indexing tests/data/corpus at the same time (and the removal of their tmp
-    # folders) change the shared files' inode change time, which tells an index that a log was
-    # rewritten: the second run below would read them again.
-    corpus = shutil.copytree(CORPUS, tmp_path / "corpus")
+def test_index_prints_a_summary_line(tmp_path, private_corpus, capsys):
     db = tmp_path / "i.sqlite3"
-    assert main(["--db", str(db), *root_args(corpus), "index"]) == exits.OK
+    assert main(["--db", str(db), *root_args(private_corpus), "index"]) == exits.OK
     out = capsys.readouterr().out
     assert "files (" in out and "sessions" in out and "messages" in out and " s" in out
-    assert main(["--db", str(db), *root_args(corpus), "index", "--json"]) == exits.OK
+    assert main(["--db", str(db), *root_args(private_corpus), "index", "--json"]) == exits.OK
     summary = json.loads(capsys.readouterr().out)
     assert summary["files_new"] == 0 and summary["bytes_read"] == 0 and summary["sessions"] > 20
 
