@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import gc
 import os
 import shutil
 import sys
@@ -58,6 +59,72 @@ def _no_animations() -> None:
 _no_animations()
 
 
+def _css_parsed_once_per_worker() -> None:
+    """Each test app parses the same CSS (every widget's DEFAULT_CSS and the app's own) with
+    the same theme variables again, and again on each theme refresh: about a tenth of a UI
+    test's CPU. Textual keeps the parsed rules per stylesheet; here they are kept for the
+    worker, under the same key plus the variables they were parsed with. A CSS error is not
+    kept (Textual raises it on every parse, so a broken stylesheet still fails every app)."""
+    from textual.css.stylesheet import Stylesheet
+
+    parse_rules = getattr(Stylesheet, "_parse_rules", None)
+    if parse_rules is None:
+        return
+    parsed: dict[tuple, list] = {}
+
+    def kept_parse_rules(self, css, read_from, is_default_rules=False, tie_breaker=0, scope=""):
+        key = (css, read_from, is_default_rules, tie_breaker, scope, tuple(self._variables.items()))
+        rules = parsed.get(key)
+        if rules is None:
+            rules = parse_rules(self, css, read_from, is_default_rules, tie_breaker, scope)
+            if not any(rule.errors for rule in rules):
+                parsed[key] = rules
+        return rules
+
+    Stylesheet._parse_rules = kept_parse_rules
+
+
+_css_parsed_once_per_worker()
+
+
+def _highlight_queries_compiled_once_per_worker() -> None:
+    """Each syntax-highlighting TextArea (the memory and rules editors) compiles its language's
+    tree-sitter highlight query, 3 ms each, about six a test. A compiled ``Query`` holds no
+    state of its own (each search runs in its own ``QueryCursor``), so a worker compiles each
+    language's query once."""
+    try:
+        from textual.document._syntax_aware_document import SyntaxAwareDocument
+    except ImportError:  # Textual without tree-sitter: nothing to compile
+        return
+    prepare_query = SyntaxAwareDocument.prepare_query
+    compiled: dict[tuple, object] = {}
+
+    def kept_prepare_query(self, query: str):
+        key = (self.language, query)
+        if key not in compiled:
+            compiled[key] = prepare_query(self, query)
+        return compiled[key]
+
+    SyntaxAwareDocument.prepare_query = kept_prepare_query
+
+
+_highlight_queries_compiled_once_per_worker()
+
+
+# The garbage collector's full passes walked every live object (Textual, the test modules,
+# pytest's items) about once a second of UI test: 15-20% of a UI test's CPU. A worker collects
+# less often (a young generation of 10,000 objects rather than 700), and what exists once the
+# tests are collected is set aside for good (``gc.freeze``), so a full pass walks only what the
+# tests made. Garbage is still collected, and pytest still collects it all at the end to report
+# any error raised while finalising an object.
+gc.set_threshold(10_000, 10, 10)
+
+
+def pytest_collection_finish(session) -> None:
+    gc.collect()
+    gc.freeze()
+
+
 def corpus_roots(base: Path = CORPUS):
     return only_roots({
         "claude-code": [base / "claude-code" / "projects"],
@@ -85,6 +152,15 @@ def private_threadback_home(tmp_path_factory, monkeypatch):
     monkeypatch.delenv("THREADBACK_SESSION_ID", raising=False)
     monkeypatch.delenv("CLAUDE_SESSION_ID", raising=False)
     return home
+
+
+@pytest.fixture
+def private_corpus(tmp_path) -> Path:
+    """A copy of the corpus for a test that indexes it twice and expects nothing new: every index
+    run with the archive on hard-links the logs it reads, so other tests indexing the shared
+    corpus at the same time (and the removal of their tmp folders) change its files' inode
+    change time, which tells an index that a log was rewritten and is read again."""
+    return shutil.copytree(CORPUS, tmp_path / "corpus")
 
 
 @pytest.fixture(scope="session")

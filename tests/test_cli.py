@@ -16,11 +16,15 @@ from tui.cli.main import main
 
 from conftest import CORPUS
 
-ROOT_ARGS = [
-    "--claude-dir", str(CORPUS / "claude-code" / "projects"),
-    "--codex-dir", str(CORPUS / "codex" / "sessions"),
-    "--pi-dir", str(CORPUS / "pi"),
-]
+def root_args(corpus: Path) -> list[str]:
+    return [
+        "--claude-dir", str(corpus / "claude-code" / "projects"),
+        "--codex-dir", str(corpus / "codex" / "sessions"),
+        "--pi-dir", str(corpus / "pi"),
+    ]
+
+
+ROOT_ARGS = root_args(CORPUS)
 
 
 @pytest.fixture
@@ -28,12 +32,12 @@ def cli_db(corpus_index_path) -> list[str]:
     return ["--db", str(corpus_index_path)]
 
 
-def test_index_prints_a_summary_line(tmp_path, capsys):
+def test_index_prints_a_summary_line(tmp_path, private_corpus, capsys):
     db = tmp_path / "i.sqlite3"
-    assert main(["--db", str(db), *ROOT_ARGS, "index"]) == exits.OK
+    assert main(["--db", str(db), *root_args(private_corpus), "index"]) == exits.OK
     out = capsys.readouterr().out
     assert "files (" in out and "sessions" in out and "messages" in out and " s" in out
-    assert main(["--db", str(db), *ROOT_ARGS, "index", "--json"]) == exits.OK
+    assert main(["--db", str(db), *root_args(private_corpus), "index", "--json"]) == exits.OK
     summary = json.loads(capsys.readouterr().out)
     assert summary["files_new"] == 0 and summary["bytes_read"] == 0 and summary["sessions"] > 20
 

@@ -21,6 +21,7 @@ import pytest
 
 from indexer import Index, only_roots
 from indexer.ingest import stream
+from indexer.store.connection import busy_timeout_ms
 
 from cli_process import REPO, assert_one_line_no_traceback, cli_env, start, threadback, threadback_many
 from conftest import CORPUS, FIXED_NOW
@@ -95,8 +96,10 @@ def test_a_lock_held_by_another_program_is_not_damage_and_hooks_answer_fast(inde
     holder.execute("BEGIN EXCLUSIVE")
     holder.execute("INSERT INTO meta(key, value) VALUES ('held', 'by a browser')")
     try:
-        # Both at once: each waits out the 5 s a person's command waits for a lock.
-        running = [start(*argv, "--db", str(index_copy)) for argv in (["index", *ROOTS], ["search", "the"])]
+        # Both at once: each waits out its busy timeout (5 s for a person's command, lowered
+        # here to 0.5 s: the same wait and the same answer, sooner) and then says why.
+        running = [start(*argv, "--db", str(index_copy), THREADBACK_BUSY_TIMEOUT_MS="500")
+                   for argv in (["index", *ROOTS], ["search", "the"])]
         for started in running:
             out, err = started.communicate(timeout=60)
             proc = subprocess.CompletedProcess(started.args, started.returncode, out, err)
@@ -115,6 +118,15 @@ def test_a_lock_held_by_another_program_is_not_damage_and_hooks_answer_fast(inde
     finally:
         holder.execute("ROLLBACK")
         holder.close()
+
+
+def test_a_persons_command_waits_five_seconds_for_a_lock_unless_told_otherwise(tmp_path, monkeypatch):
+    with Index(tmp_path / "index.sqlite3") as index:
+        assert index.conn.execute("PRAGMA busy_timeout").fetchone()[0] == 5000
+    monkeypatch.setenv("THREADBACK_BUSY_TIMEOUT_MS", "500")
+    assert busy_timeout_ms() == 500
+    monkeypatch.setenv("THREADBACK_BUSY_TIMEOUT_MS", "soon")  # not a number: the default
+    assert busy_timeout_ms() == 5000
 
 
 def test_read_only_media_search_works_and_index_says_why_not(index_copy, tmpfs):

@@ -10,10 +10,10 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import anyio
 import pytest
-from mcp import Client, StdioServerParameters
 
 from indexer import Index
 from indexer.rules import RuleStore
@@ -22,7 +22,18 @@ from tui.cli.main import main
 
 from agent_logs import build_index, claude_session
 
+if TYPE_CHECKING:
+    from mcp import StdioServerParameters
+
 ROOT = Path(__file__).parent.parent
+
+
+def stdio_params(**fields) -> StdioServerParameters:
+    """The SDK (about a second to import, with pydantic) is loaded by the worker that runs these
+    tests, not by every worker as it collects the suite."""
+    from mcp import StdioServerParameters
+
+    return StdioServerParameters(**fields)
 
 
 @pytest.fixture(scope="module")
@@ -48,12 +59,14 @@ def server_params(world: dict[str, Path], command: str = sys.executable, args: l
     env = {k: v for k, v in os.environ.items() if not k.startswith(("THREADBACK_", "CLAUDE_"))}
     env.update({"THREADBACK_DB": str(world["db"]), "THREADBACK_MEMORY_DIR": str(world["memory"]),
                 "THREADBACK_HOME": str(world["home"])})
-    return StdioServerParameters(command=command, args=args if args is not None else ["-m", "tui.cli", "mcp"],
-                                 env=env, cwd=str(ROOT))
+    return stdio_params(command=command, args=args if args is not None else ["-m", "tui.cli", "mcp"],
+                        env=env, cwd=str(ROOT))
 
 
 def call_all(params: StdioServerParameters, calls: list[tuple[str, dict]]) -> tuple[list, list]:
     """The server's tools and each call's result, over one stdio connection."""
+    from mcp import Client
+
     async def run():
         async with Client(params, read_timeout_seconds=30) as client:
             tools = (await client.list_tools()).tools
@@ -263,7 +276,7 @@ def test_a_project_memory_folder_counts_only_once_allowed(tmp_path, monkeypatch)
     db = build_index(root, tmp_path / "db" / "index.sqlite3")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("THREADBACK_", "CLAUDE_"))}
     env.update({"THREADBACK_DB": str(db), "THREADBACK_HOME": str(home), "PYTHONPATH": str(ROOT)})
-    params = StdioServerParameters(command=sys.executable, args=["-m", "tui.cli", "mcp"], env=env, cwd=str(repo))
+    params = stdio_params(command=sys.executable, args=["-m", "tui.cli", "mcp"], env=env, cwd=str(repo))
     calls = [("memory_search", {"query": "deploy"}), ("propose_rule", {"text": "Always deploy with curl."})]
 
     _, (memory, proposed) = call_all(params, calls)
