@@ -33,7 +33,7 @@ NOT_ON_THE_SEARCH_PATH = ("indexer.memory", "indexer.rules", "indexer.ingest.run
 STDLIB_NOT_NEEDED = ("tomllib", "hashlib", "tempfile", "subprocess", "dataclasses", "inspect", "tokenize",
                      "traceback", "shutil", "locale", "pickle", "argparse")
 # Patterns compiled on first use: they take milliseconds each, and an ASCII search needs none.
-LAZY_PATTERNS = {"indexer.secret_mask": "_compiled", "indexer.search.snippets": "_wide",
+LAZY_PATTERNS = {"indexer.secret_mask": "_compiled",
                  "indexer.textfold": "_may_fold", "indexer.store.side_file": "_cjk_run"}
 
 
