@@ -32,9 +32,11 @@ NOT_ON_THE_SEARCH_PATH = ("indexer.memory", "indexer.rules", "indexer.ingest.run
 # (whose help formatters load shutil and locale); traceback only on a crash.
 STDLIB_NOT_NEEDED = ("tomllib", "hashlib", "tempfile", "subprocess", "dataclasses", "inspect", "tokenize",
                      "traceback", "shutil", "locale", "pickle", "argparse")
-# Patterns compiled on first use: they take milliseconds each, and an ASCII search needs none.
+# Patterns compiled on first use: they take milliseconds each, and an ASCII search needs none
+# (its snippets' "…" make them non-ASCII, so textsafe's plain class is compiled, not the rest).
 LAZY_PATTERNS = {"indexer.secret_mask": "_compiled",
-                 "indexer.textfold": "_may_fold", "indexer.store.side_file": "_cjk_run"}
+                 "indexer.textfold": "_may_fold", "indexer.store.side_file": "_cjk_run",
+                 "indexer.textsafe": "_special"}
 
 
 def imported_modules(argv: list[str], env: dict[str, str], stdin: str | None = None) -> tuple[set[str], str]:
