@@ -29,9 +29,9 @@ NOT_ON_THE_SEARCH_PATH = ("indexer.memory", "indexer.rules", "indexer.ingest.run
 # Standard modules a search or the prompt hook has no use for (config files, hashing, temp
 # files, child processes); each costs milliseconds. Their records are NamedTuples, so no
 # dataclasses (which loads inspect, ast, dis, tokenize); a plain line is read without argparse
-# (whose help formatters load shutil and locale); traceback only on a crash.
+# (whose help formatters load shutil and locale); traceback only on a crash; locks from ``_thread``.
 STDLIB_NOT_NEEDED = ("tomllib", "hashlib", "tempfile", "subprocess", "dataclasses", "inspect", "tokenize",
-                     "traceback", "shutil", "locale", "pickle", "argparse")
+                     "traceback", "shutil", "locale", "pickle", "argparse", "threading")
 # Patterns compiled on first use: they take milliseconds each, and an ASCII search needs none
 # (its snippets' "…" make them non-ASCII, so textsafe's plain class is compiled, not the rest).
 LAZY_PATTERNS = {"indexer.secret_mask": "_compiled",
