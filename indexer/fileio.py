@@ -7,7 +7,8 @@ loaded (an editor saved in between), it swaps it straight back and refuses. The 
 then becomes the ``.bak`` by a rename, so a full disk never leaves a half-written backup.
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
 import errno
 import functools

@@ -15,7 +15,8 @@ A folder the user named (``--memory-dir``, ``$THREADBACK_MEMORY_DIR``) and the g
 the user's own and always trusted.
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
 import hashlib
 import json

@@ -11,7 +11,8 @@ Used by the rule review and by the TUI for all log text, so it has a fast path: 
 search, and the text is returned as it is when nothing matches.
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
 import re
 import unicodedata

@@ -7,7 +7,8 @@ counts against. When the cues fall short, a word model trained on the labelled p
 (``recall_model.tsv``, from ``bench/train_recall_model.py``) may still fire if it is sure.
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
 import math
 import re
@@ -111,7 +112,7 @@ class PromptWindow(NamedTuple):
     shift: int
 
     @classmethod
-    def of(cls, prompt: str, head: int = HEAD_CHARS, tail: int = TAIL_CHARS) -> PromptWindow:
+    def of(cls, prompt: str, head: int = HEAD_CHARS, tail: int = TAIL_CHARS) -> "PromptWindow":
         if len(prompt) <= head + tail + 1:
             return cls(prompt, len(prompt), 0)
         return cls(prompt[:head] + "\n" + prompt[-tail:], head + 1, len(prompt) - tail - head - 1)
@@ -227,7 +228,7 @@ class WordModel(NamedTuple):
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
     @classmethod
-    def parse(cls, text: str) -> WordModel:
+    def parse(cls, text: str) -> "WordModel":
         """From "name<TAB>value" lines: ``bias``, ``threshold``, then one line per feature."""
         values = dict(line.split("\t", 1) for line in text.splitlines() if line and not line.startswith("#"))
         bias, threshold = float(values.pop("bias")), float(values.pop("threshold"))

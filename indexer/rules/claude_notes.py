@@ -5,7 +5,8 @@ later sessions: exactly the kind of text a person should approve before it steer
 ``MEMORY.md`` is only the index of the other notes, so it is not a rule.
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
 import hashlib
 import os

@@ -1,6 +1,7 @@
 """The append-only decision log, ``rules-decisions.jsonl``: who did what to which text, when."""
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
 import getpass
 import json

@@ -1,6 +1,7 @@
 """What a rule is, how its approval is bound to its exact text, and how one is stored as a line."""
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
 import hashlib
 import json

@@ -11,7 +11,8 @@ wants. The key makes files unable to approve on their own; it does not stop code
 runs as you. (``threadback hooks install`` also asks Claude Code not to read it.)
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
 import hashlib
 import hmac

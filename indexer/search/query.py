@@ -18,7 +18,8 @@ note; anything else not understood is searched for literally.
 The same parsed ``Query`` drives the session index (``indexer.search``) and the memory store.
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
 import re
 import unicodedata
