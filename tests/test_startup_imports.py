@@ -108,6 +108,8 @@ def test_session_start_hook_loads_no_ui_or_mcp(index_env):
     assert loaded(modules, ("filelock", "indexer.agents.refresh", "subprocess")) == []
     # nor build the full command line's parser (``tui.cli.quick_args``), whose help needs locale
     assert loaded(modules, ("locale",)) == []
+    # its records are ``indexer.frozen_record`` classes: no dataclasses (which loads inspect, ast)
+    assert loaded(modules, ("dataclasses", "inspect", "ast", "threading")) == []
 
 
 def test_an_ascii_search_compiles_none_of_the_big_patterns(index_env):

@@ -15,11 +15,11 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from indexer.frozen_record import frozen_record, not_compared
 from indexer.fileio import check_unchanged
 from indexer.memory.errors import MemoryInputError, MemoryNotFoundError, Problem
 from indexer.memory.jsonl import JsonlFile, JsonlLine, new_line, with_body
@@ -64,7 +64,7 @@ def _tags(value: Any) -> tuple[str, ...]:
     return tuple(t.strip() for t in (_text(v) for v in value) if t.strip())
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_record
 class EpisodicEntry:
     """One episodic memory as read from its line; ``fields`` is the whole object as stored."""
 
@@ -80,7 +80,7 @@ class EpisodicEntry:
     archived_at: str | None
     line: int  # 1-based line in episodic.jsonl
     id_stored: bool  # False while the id is derived and not yet written into the line
-    fields: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    fields: Mapping[str, Any] = not_compared(factory=dict)
 
     @property
     def when(self) -> datetime | None:

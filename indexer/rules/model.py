@@ -5,10 +5,10 @@
 
 import hashlib
 import json
-from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Any, Mapping, NamedTuple
 
+from indexer.frozen_record import frozen_record, not_compared, replace
 from indexer.textsafe import is_special
 
 PENDING = "pending"
@@ -47,7 +47,7 @@ def text_sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_record
 class Rule:
     id: str
     text: str
@@ -64,10 +64,10 @@ class Rule:
     approved_by: str | None = None
     decided_at: float | None = None  # reject / archive
     decided_by: str | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict, compare=False)  # unknown fields
+    extra: Mapping[str, Any] = not_compared(factory=dict)  # unknown fields
     # Not stored: whether ``approval_mac`` checked out with this user's key when loaded. False
     # for any Rule built without the store's check, so an unchecked approval never counts.
-    approval_verified: bool = field(default=False, compare=False)
+    approval_verified: bool = not_compared(False)
 
     @property
     def sha256(self) -> str:
