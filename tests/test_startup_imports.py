@@ -169,3 +169,15 @@ def test_the_top_level_help_loads_no_command_module(argv):
         errors.append(err.getvalue())
     assert errors[0] == errors[1] and "invalid choice" in errors[0]
 
+
+
+def test_session_start_with_an_empty_memory_folder_hashes_nothing(tmp_path):
+    """A new user's session start has no file to hash, sign or compare: hashlib (OpenSSL),
+    hmac, secrets, difflib and getpass load on first use (``indexer.digest``), not at start-up."""
+    env = cli_env(THREADBACK_DB=str(tmp_path / "none.sqlite3"), THREADBACK_HOME=str(tmp_path / "home"),
+                  HOME=str(tmp_path / "home"), THREADBACK_MEMORY_DIR=str(tmp_path / "memory"))
+    (tmp_path / "memory").mkdir()
+    event = {"session_id": "other", "cwd": str(tmp_path), "hook_event_name": "SessionStart", "source": "startup"}
+    modules, out = imported_modules(["hook", "session-start", "--text"], env, stdin=json.dumps(event))
+    assert "threadback search" in out
+    assert loaded(modules, ("hashlib", "_hashlib", "hmac", "secrets", "difflib", "getpass")) == []

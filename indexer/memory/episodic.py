@@ -12,13 +12,12 @@ Archiving adds ``"archived":true,"archived_at":ISO`` to the line; restoring remo
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from indexer.digest import sha256_hex
 from indexer.frozen_record import frozen_record, not_compared
 from indexer.fileio import check_unchanged
 from indexer.memory.errors import MemoryInputError, MemoryNotFoundError, Problem
@@ -31,11 +30,13 @@ ID_PREFIX = "ep-"
 
 
 def derived_id(line_no: int, body: str) -> str:
-    digest = hashlib.sha256(f"{line_no}:{body}".encode("utf-8", "surrogateescape")).hexdigest()
+    digest = sha256_hex(f"{line_no}:{body}".encode("utf-8", "surrogateescape"))
     return ID_PREFIX + digest[:8]
 
 
 def new_id(taken: set[str]) -> str:
+    import secrets  # on first use: it loads random and base64, which reading memory never needs
+
     while True:
         candidate = ID_PREFIX + secrets.token_hex(4)
         if candidate not in taken:

@@ -3,11 +3,11 @@
 # Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
 # at import, a cost every command pays at start-up.
 
-import hashlib
 import json
 from datetime import datetime, timezone
 from typing import Any, Mapping, NamedTuple
 
+from indexer.digest import sha256_hex
 from indexer.frozen_record import frozen_record, not_compared, replace
 from indexer.textsafe import is_special
 
@@ -44,7 +44,7 @@ class TextChangedError(RuleError):
 
 def text_sha256(text: str) -> str:
     """Hex SHA-256 of the UTF-8 bytes of ``text``: what an approval is bound to."""
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return sha256_hex(text.encode("utf-8", "surrogatepass"))
 
 
 @frozen_record
@@ -147,7 +147,7 @@ def new_rule_id(text: str, now: float, source: str | None, *, taken: set[str]) -
     salt = 0
     while True:
         seed = f"{now!r}\0{source or ''}\0{salt}\0{text}".encode("utf-8", "surrogatepass")
-        rule_id = "r-" + hashlib.sha256(seed).hexdigest()[:8]
+        rule_id = "r-" + sha256_hex(seed)[:8]
         if rule_id not in taken:
             return rule_id
         salt += 1
