@@ -33,18 +33,18 @@ _TRADITIONAL = (
 
 _ASCII_LOWER = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}
 _SIMPLIFIED = {_TRADITIONAL[i]: _TRADITIONAL[i + 1] for i in range(0, len(_TRADITIONAL) - 1, 2)}
-_TRADITIONAL_CHAR = re.compile("[" + "".join(_SIMPLIFIED) + "]")
+_TRADITIONAL_CHAR = "[" + "".join(_SIMPLIFIED) + "]"  # both classes compiled on first non-ASCII text
 # CJK and full-width punctuation in ASCII: patterns then need only ASCII classes, fast to compile.
 _NARROW = {**{"\u3000": " ", "、": ",", "。": ".", "〈": "<", "〉": ">", "《": "<", "》": ">", "「": "'", "」": "'",
               "『": "'", "』": "'", "【": "[", "】": "]", "‘": "'", "’": "'", "“": "'", "”": "'", "…": "."},
            **{chr(code): chr(code - 0xFEE0) for code in range(0xFF01, 0xFF5F)}}
-_WIDE_CHAR = re.compile("[\u3000-\u3003\u3008-\u3011\u2018-\u201d\u2026\uff01-\uff5e]")
+_WIDE_CHAR = "[\u3000-\u3003\u3008-\u3011\u2018-\u201d\u2026\uff01-\uff5e]"
 
 
 def fold(text: str) -> str:
     """``text`` as the cues read it: lower case, punctuation in ASCII; one character for one
     (``str.lower`` turns "İ" into two), so offsets hold."""
-    narrow = _WIDE_CHAR.sub(lambda m: _NARROW.get(m.group(0), m.group(0)), text)
+    narrow = text if text.isascii() else re.sub(_WIDE_CHAR, lambda m: _NARROW.get(m.group(0), m.group(0)), text)
     lowered = narrow.lower()
     return lowered if len(lowered) == len(narrow) else narrow.translate(_ASCII_LOWER)
 
@@ -52,7 +52,8 @@ def fold(text: str) -> str:
 def to_simplified(text: str) -> str:
     """``text`` folded for the Chinese cues: ``fold`` and the traditional characters they use made
     simplified, one character for one."""
-    return _TRADITIONAL_CHAR.sub(lambda m: _SIMPLIFIED[m.group(0)], fold(text))
+    folded = fold(text)
+    return folded if folded.isascii() else re.sub(_TRADITIONAL_CHAR, lambda m: _SIMPLIFIED[m.group(0)], folded)
 
 
 # A long prompt is mostly a paste: it is read at its start and at its end, where the question is,
