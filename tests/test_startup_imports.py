@@ -33,10 +33,10 @@ NOT_ON_THE_SEARCH_PATH = ("indexer.memory", "indexer.rules", "indexer.ingest.run
 STDLIB_NOT_NEEDED = ("tomllib", "hashlib", "tempfile", "subprocess", "dataclasses", "inspect", "tokenize",
                      "traceback", "shutil", "locale", "pickle", "argparse", "threading")
 # Patterns compiled on first use: they take milliseconds each, and an ASCII search needs none
-# (its snippets' "…" make them non-ASCII, so textsafe's plain class is compiled, not the rest).
+# (the CLI's own "…" and "·" are not special: textsafe checks such lines with its ASCII class).
 LAZY_PATTERNS = {"indexer.secret_mask": "_compiled",
                  "indexer.textfold": "_may_fold", "indexer.store.side_file": "_cjk_run",
-                 "indexer.textsafe": "_special"}
+                 "indexer.textsafe": "_special_chars"}
 
 
 def imported_modules(argv: list[str], env: dict[str, str], stdin: str | None = None) -> tuple[set[str], str]:
