@@ -209,7 +209,7 @@ def model_features(prompt: str, hits: list[CueHit]) -> dict[str, tuple[int, int]
         add("w" + word.group(0), *word.span())
         if i + 1 < len(words) and words[i + 1].start() - word.end() <= 2:
             add(f"b{word.group(0)} {words[i + 1].group(0)}", word.start(), words[i + 1].end())
-    for run in re.finditer(_MODEL_CJK, text):
+    for run in re.finditer(_MODEL_CJK, text) if max(text, default="") >= "\u3040" else ():  # CJK at all?
         for n in (1, 2, 3):
             for i in range(run.start(), run.end() - n + 1):
                 add("c" + text[i:i + n], i, i + n)
