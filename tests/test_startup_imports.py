@@ -181,3 +181,13 @@ def test_session_start_with_an_empty_memory_folder_hashes_nothing(tmp_path):
     modules, out = imported_modules(["hook", "session-start", "--text"], env, stdin=json.dumps(event))
     assert "threadback search" in out
     assert loaded(modules, ("hashlib", "_hashlib", "hmac", "secrets", "difflib", "getpass")) == []
+
+
+def test_a_prompt_that_points_at_nothing_loads_no_search(index_env):
+    """Most prompts trigger nothing: the detectors run (``indexer.cjk`` for the script test),
+    but the query language, the index and SQLite stay unloaded."""
+    event = {"session_id": "other", "cwd": "/w/alpha", "hook_event_name": "UserPromptSubmit",
+             "prompt": "add a unit test for the config parser"}
+    modules, _ = imported_modules(["hook", "prompt", "--text"], index_env, stdin=json.dumps(event))
+    assert "indexer.agents.recall" in modules
+    assert loaded(modules, ("indexer.search.query", "indexer.index", "indexer.search.fts", "sqlite3")) == []

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from indexer.agents.recall_cues import EN_CUES, JA_CUES, ZH_CUES, Cue
-from indexer.search.query import is_cjk
+from indexer.cjk import is_cjk
 
 # The traditional characters of the Chinese patterns and stop words, each followed by its simplified
 # form (generated from a Traditional/Simplified table: a new pattern character may need its pair).

@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from indexer.models import Hit
-from indexer.search.query import is_cjk
+from indexer.cjk import is_cjk
 
 CANDIDATES_PER_QUERY = 40  # hits read per query before the bar: the index matches substrings
 PROXIMITY_CHARS = 600  # every word must occur within this many characters of the others
