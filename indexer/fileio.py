@@ -7,17 +7,18 @@ loaded (an editor saved in between), it swaps it straight back and refuses. The 
 then becomes the ``.bak`` by a rename, so a full disk never leaves a half-written backup.
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
 import errno
 import functools
-import hashlib
 import os
 import stat
 from pathlib import Path
 from typing import NamedTuple
 
 from indexer.append_log import append_line  # noqa: F401 - its home is indexer.append_log; kept here for importers
+from indexer.digest import sha256_hex
 
 
 class ChangedOnDiskError(RuntimeError):
@@ -45,12 +46,12 @@ class FileStamp(NamedTuple):
             st = path.stat()
         except FileNotFoundError:
             return cls(False, 0, 0, "")
-        return cls(True, st.st_size, st.st_mtime_ns, hashlib.sha256(data).hexdigest())
+        return cls(True, st.st_size, st.st_mtime_ns, sha256_hex(data))
 
     @classmethod
     def of_bytes(cls, path: Path, data: bytes) -> "FileStamp":
         st = path.stat()
-        return cls(True, st.st_size, st.st_mtime_ns, hashlib.sha256(data).hexdigest())
+        return cls(True, st.st_size, st.st_mtime_ns, sha256_hex(data))
 
 
 def check_unchanged(path: Path, stamp: FileStamp | None) -> None:
@@ -187,7 +188,7 @@ def _verified_inode(path: Path, expect: FileStamp, held: list[int]) -> int:
         name = os.lstat(path)
     except FileNotFoundError:
         raise ChangedOnDiskError(path) from None
-    if hashlib.sha256(content).hexdigest() != expect.sha256:
+    if sha256_hex(content) != expect.sha256:
         raise ChangedOnDiskError(path)
     # A link that is replaced (see ``_through_link``): the name's own inode is what is swapped.
     if stat.S_ISLNK(name.st_mode) and hasattr(os, "O_PATH"):  # Linux: a link can be held open

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import functools
 import sqlite3
-import threading
 import time
+from _thread import _local, allocate_lock  # what threading.Lock/local are; threading costs ~1-2 ms to import
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 
@@ -77,9 +77,9 @@ class Index:
         self.path = Path(path)
         self.readonly = readonly
         self.busy_timeout_ms = busy_timeout_ms  # hooks wait less for a lock than people do
-        self._local = threading.local()
+        self._local = _local()
         self._all: list[sqlite3.Connection] = []
-        self._lock = threading.Lock()
+        self._lock = allocate_lock()
 
     # -- connections -------------------------------------------------------------
     @property
@@ -100,7 +100,7 @@ class Index:
                 except sqlite3.Error:
                     pass
             self._all.clear()
-        self._local = threading.local()
+        self._local = _local()
 
     def __enter__(self) -> "Index":
         return self

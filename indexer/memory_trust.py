@@ -15,9 +15,9 @@ A folder the user named (``--memory-dir``, ``$THREADBACK_MEMORY_DIR``) and the g
 the user's own and always trusted.
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
-import hashlib
 import json
 import os
 import stat
@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Iterator, NamedTuple
 
 from indexer.config import MEMORY_FOLDER_FILES, MemoryFolder, data_dir
+from indexer.digest import file_sha256_hex
 from indexer.fileio import atomic_write_text
 
 try:
@@ -86,7 +87,7 @@ def folder_entries(folder: Path) -> list[FolderEntry]:
 def _sha256_of(path: Path) -> str:
     try:
         with open(path, "rb") as handle:
-            return hashlib.file_digest(handle, "sha256").hexdigest()
+            return file_sha256_hex(handle)
     except FileNotFoundError:
         return ABSENT
 

@@ -4,7 +4,8 @@ Times are UTC epoch seconds (float) so they sort and compare cheaply; ``None`` w
 did not say.
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
 from typing import NamedTuple
 

@@ -6,7 +6,8 @@ a path compared exactly, never a substring of a name: started from ``~/work`` it
 project whose path happens to contain "work".
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple

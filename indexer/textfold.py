@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import re
-import threading
+from _thread import allocate_lock  # what threading.Lock/local are; threading costs ~1-2 ms to import
 
 # Where Traditional characters live: CJK unified ideographs, extension A, compatibility forms.
 _RANGES = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF))
@@ -31,7 +31,7 @@ def _may_fold() -> re.Pattern[str]:
 
 _table: dict[int, str] | None = None
 _variants: dict[str, tuple[str, ...]] | None = None
-_lock = threading.Lock()
+_lock = allocate_lock()
 
 
 def _build() -> dict[int, str]:

@@ -11,7 +11,8 @@ Used by the rule review and by the TUI for all log text, so it has a fast path: 
 search, and the text is returned as it is when nothing matches.
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
 import re
 import unicodedata
@@ -118,21 +119,37 @@ def _char_class(ranges: tuple[tuple[int, int], ...]) -> str:
 
 _VARIATION_SELECTOR = "[\ufe00-\ufe0f\U000e0100-\U000e01ef]"
 _VS_RUN = f"(?<={_VARIATION_SELECTOR})[\ufe0e\ufe0f]"
-_SPECIAL = re.compile(_char_class(_SPECIAL_RANGES) + "|" + _VS_RUN)
-# The fast path: a plain class is twice as fast as the alternation, and ASCII text (most of
-# any log) only needs a tiny class after ``str.isascii``, which is nearly free.
-_SPECIAL_CHARS = re.compile(_char_class(_SPECIAL_RANGES))
 _ASCII_SPECIAL = re.compile("[\x00-\x09\x0b-\x1f\x7f]")
-_VS_RUN_RE = re.compile(_VS_RUN)
+
+
+# The big classes are compiled on first use (~1 ms each): ASCII text, most of any log and what
+# the CLI and the hooks mostly print, needs only the tiny ASCII class.
+@lru_cache(maxsize=None)
+def _special() -> re.Pattern[str]:
+    return re.compile(_char_class(_SPECIAL_RANGES) + "|" + _VS_RUN)
+
+
+# The fast path for text that is not ASCII: a plain class is twice as fast as the alternation.
+@lru_cache(maxsize=None)
+def _special_chars() -> re.Pattern[str]:
+    return re.compile(_char_class(_SPECIAL_RANGES))
+
+
+@lru_cache(maxsize=None)
+def _vs_run() -> re.Pattern[str]:
+    return re.compile(_VS_RUN)
 
 
 def has_special(text: str) -> bool:
     """Whether ``make_visible`` would change ``text`` at all."""
-    if text.isascii():
+    # "…" and "·" are our own marks (a snippet's cut, a header's separator): they leave a line
+    # that the ASCII class checks, and the big class uncompiled.
+    if text.isascii() or text.replace("…", "").replace("·", "").isascii():
         return _ASCII_SPECIAL.search(text) is not None
-    if _SPECIAL_CHARS.search(text):
+    if _special_chars().search(text):
         return True
-    return ("\ufe0e" in text or "\ufe0f" in text) and _VS_RUN_RE.search(text) is not None
+    return ("\ufe0e" in text or "\ufe0f" in text) and _vs_run().search(text) is not None
+
 
 # Shown as markers but not worth a warning: ordinary layout, or our own escaping.
 _NOT_SUSPICIOUS = frozenset({0x09, 0x27E8})
@@ -187,10 +204,10 @@ def make_visible(text: str, *, tab: str | None = TAB_ARROW) -> str:
     if not has_special(text):
         return text
     if tab is None:
-        return _SPECIAL.sub(_replace_all, text)
+        return _special().sub(_replace_all, text)
     if tab == TAB_ARROW:
-        return _SPECIAL.sub(_replace_keep_tab, text)
-    return _SPECIAL.sub(lambda m: tab if m.group() == "\t" else _marker(m.group()), text)
+        return _special().sub(_replace_keep_tab, text)
+    return _special().sub(lambda m: tab if m.group() == "\t" else _marker(m.group()), text)
 
 
 def suspicious_characters(text: str) -> list[SuspiciousChar]:
@@ -198,7 +215,7 @@ def suspicious_characters(text: str) -> list[SuspiciousChar]:
     if not has_special(text):
         return []
     found = []
-    for match in _SPECIAL.finditer(text):
+    for match in _special().finditer(text):
         code = ord(match.group())
         if code not in _NOT_SUSPICIOUS:
             found.append(SuspiciousChar(match.start(), code, char_name(code)))
@@ -228,7 +245,7 @@ def each_suspicious_line(text: str, found: list[SuspiciousChar]) -> list[str]:
 
 def is_special(ch: str) -> bool:
     """Whether ``make_visible`` would mark this single character (ignoring context)."""
-    return _SPECIAL.fullmatch(ch) is not None
+    return _special().fullmatch(ch) is not None
 
 
 def make_safe(text: str, *, reveal_secrets: bool = False, tab: str | None = TAB_ARROW) -> str:

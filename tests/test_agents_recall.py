@@ -175,3 +175,21 @@ def test_a_phrase_after_a_long_paste_is_found_where_it_is():
 def test_a_phrase_inside_a_long_paste_is_not_read():
     prompt = "x " * 3000 + "didn't we fix this before? " + "y " * 3000 + "rename the module"
     assert detect_recall(prompt) is None
+
+
+def test_script_runs_match_the_pattern_they_stand_in_for():
+    """Text with nothing from U+3040 up skips the wide CJK pattern; the runs are the same."""
+    import random
+    import re
+
+    from indexer.agents import recall
+
+    def by_pattern(text):
+        return [(m.start(), m.group(), m.group("cjk") is not None)
+                for m in re.finditer(recall._CJK_RUN_OR_OTHER, text)]
+
+    rng = random.Random(5)
+    pool = [*"ab c\n.-_/", "中", "文", "か", "\u3039", "\u303f", "\u3040", "😀", "，", "한"]
+    for _ in range(3000):
+        text = "".join(rng.choice(pool) for _ in range(rng.randrange(0, 30)))
+        assert recall._script_runs(text) == by_pattern(text), text

@@ -29,12 +29,14 @@ NOT_ON_THE_SEARCH_PATH = ("indexer.memory", "indexer.rules", "indexer.ingest.run
 # Standard modules a search or the prompt hook has no use for (config files, hashing, temp
 # files, child processes); each costs milliseconds. Their records are NamedTuples, so no
 # dataclasses (which loads inspect, ast, dis, tokenize); a plain line is read without argparse
-# (whose help formatters load shutil and locale); traceback only on a crash.
+# (whose help formatters load shutil and locale); traceback only on a crash; locks from ``_thread``.
 STDLIB_NOT_NEEDED = ("tomllib", "hashlib", "tempfile", "subprocess", "dataclasses", "inspect", "tokenize",
-                     "traceback", "shutil", "locale", "pickle", "argparse")
-# Patterns compiled on first use: they take milliseconds each, and an ASCII search needs none.
-LAZY_PATTERNS = {"indexer.secret_mask": "_compiled", "indexer.search.snippets": "_wide",
-                 "indexer.textfold": "_may_fold", "indexer.store.side_file": "_cjk_run"}
+                     "traceback", "shutil", "locale", "pickle", "argparse", "threading")
+# Patterns compiled on first use: they take milliseconds each, and an ASCII search needs none
+# (the CLI's own "…" and "·" are not special: textsafe checks such lines with its ASCII class).
+LAZY_PATTERNS = {"indexer.secret_mask": "_compiled",
+                 "indexer.textfold": "_may_fold", "indexer.store.side_file": "_cjk_run",
+                 "indexer.textsafe": "_special_chars"}
 
 
 def imported_modules(argv: list[str], env: dict[str, str], stdin: str | None = None) -> tuple[set[str], str]:
@@ -106,6 +108,8 @@ def test_session_start_hook_loads_no_ui_or_mcp(index_env):
     assert loaded(modules, ("filelock", "indexer.agents.refresh", "subprocess")) == []
     # nor build the full command line's parser (``tui.cli.quick_args``), whose help needs locale
     assert loaded(modules, ("locale",)) == []
+    # its records are ``indexer.frozen_record`` classes: no dataclasses (which loads inspect, ast)
+    assert loaded(modules, ("dataclasses", "inspect", "ast", "threading")) == []
 
 
 def test_an_ascii_search_compiles_none_of_the_big_patterns(index_env):
@@ -165,3 +169,25 @@ def test_the_top_level_help_loads_no_command_module(argv):
         errors.append(err.getvalue())
     assert errors[0] == errors[1] and "invalid choice" in errors[0]
 
+
+
+def test_session_start_with_an_empty_memory_folder_hashes_nothing(tmp_path):
+    """A new user's session start has no file to hash, sign or compare: hashlib (OpenSSL),
+    hmac, secrets, difflib and getpass load on first use (``indexer.digest``), not at start-up."""
+    env = cli_env(THREADBACK_DB=str(tmp_path / "none.sqlite3"), THREADBACK_HOME=str(tmp_path / "home"),
+                  HOME=str(tmp_path / "home"), THREADBACK_MEMORY_DIR=str(tmp_path / "memory"))
+    (tmp_path / "memory").mkdir()
+    event = {"session_id": "other", "cwd": str(tmp_path), "hook_event_name": "SessionStart", "source": "startup"}
+    modules, out = imported_modules(["hook", "session-start", "--text"], env, stdin=json.dumps(event))
+    assert "threadback search" in out
+    assert loaded(modules, ("hashlib", "_hashlib", "hmac", "secrets", "difflib", "getpass")) == []
+
+
+def test_a_prompt_that_points_at_nothing_loads_no_search(index_env):
+    """Most prompts trigger nothing: the detectors run (``indexer.cjk`` for the script test),
+    but the query language, the index and SQLite stay unloaded."""
+    event = {"session_id": "other", "cwd": "/w/alpha", "hook_event_name": "UserPromptSubmit",
+             "prompt": "add a unit test for the config parser"}
+    modules, _ = imported_modules(["hook", "prompt", "--text"], index_env, stdin=json.dumps(event))
+    assert "indexer.agents.recall" in modules
+    assert loaded(modules, ("indexer.search.query", "indexer.index", "indexer.search.fts", "sqlite3")) == []

@@ -121,3 +121,18 @@ def test_every_format_control_and_odd_space_is_covered() -> None:
 ])
 def test_has_special_is_exactly_whether_make_visible_changes_the_text(text):
     assert has_special(text) == (make_visible(text) != text)
+
+
+def test_has_special_agrees_with_the_full_pattern_on_our_own_marks():
+    """The shortcut for text that is ASCII but for "…" and "·" finds what the big class finds."""
+    import random
+    import re
+
+    from indexer import textsafe
+
+    full = re.compile(textsafe._char_class(textsafe._SPECIAL_RANGES) + "|" + textsafe._VS_RUN)
+    rng = random.Random(1)
+    pool = [*"ab\t\n\x1b\x7f ", "…", "·", "\u202e", "\ufe0f", "😀", "中", "\xad", "\u200b"]
+    for _ in range(5000):
+        text = "".join(rng.choice(pool) for _ in range(rng.randrange(0, 12)))
+        assert textsafe.has_special(text) == (full.search(text) is not None), repr(text)

@@ -14,7 +14,8 @@ index refresh runs detached. The command line only reads stdin, calls ``answer``
 - refresh: an index run in the background, after Stop at most every ``STOP_REFRESH_INTERVAL``.
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up. Names imported for type checking only are quoted.
 
 import json
 import os
@@ -211,7 +212,7 @@ def evidence_reminder(text: object, session: str | None, db_path: Path, now: flo
     return HookAnswer(hits_block("\n".join(lines) + "\n", list(found.hits)), event)
 
 
-def open_index_quietly(path: Path) -> Index | None:
+def open_index_quietly(path: Path) -> "Index | None":
     """The index, opened read-only and waiting at most ``INDEX_BUSY_TIMEOUT_MS`` for a lock;
     None when it is missing or unusable."""
     from indexer.index import Index
@@ -228,8 +229,8 @@ def open_index_quietly(path: Path) -> Index | None:
     return index
 
 
-def find_relevant(index: Index, terms: tuple[str, ...], session: str | None,
-                  required: tuple[str, ...] = (), deadline: float | None = None) -> RelevantResult:
+def find_relevant(index: "Index", terms: tuple[str, ...], session: str | None,
+                  required: tuple[str, ...] = (), deadline: float | None = None) -> "RelevantResult":
     """At most ``PROMPT_HITS`` hits, one per session, that pass the relevance bar
     (``indexer.agents.relevance``), their snippets' secrets masked. Every search together is
     interrupted at ``deadline`` (the hook's; at most ``SEARCH_DEADLINE_SECONDS`` from now); a
@@ -243,7 +244,7 @@ def find_relevant(index: Index, terms: tuple[str, ...], session: str | None,
     conn = index.conn
     conn.set_progress_handler(lambda: 1 if time.monotonic() > deadline else 0, 20000)
 
-    def candidates(query: str) -> list[Hit]:
+    def candidates(query: str) -> "list[Hit]":
         try:
             return list(index.search(query, limit=CANDIDATES_PER_QUERY, exclude_sessions=excluded).hits)
         except Exception:  # a query past the deadline, or one the index cannot answer: no hits
@@ -256,7 +257,7 @@ def find_relevant(index: Index, terms: tuple[str, ...], session: str | None,
     return found._replace(hits=tuple(masked_relevant(h) for h in found.hits))
 
 
-def masked_relevant(found: RelevantHit) -> RelevantHit:
+def masked_relevant(found: "RelevantHit") -> "RelevantHit":
     """``found`` with every secret of its message masked in its snippet (a secret cut off at
     the snippet's edge too, ``indexer.masking``); the index keeps the original."""
     from indexer.masking import masked_snippet
@@ -273,12 +274,12 @@ def search_command(query: str, session: str | None) -> str:
     return " ".join(parts)
 
 
-def open_command(hit: Hit) -> str:
+def open_command(hit: "Hit") -> str:
     """The command that opens a hit in its transcript."""
     return f"threadback show {shlex.quote(hit.session.session_id)} --around {hit.message.id}"
 
 
-def compact_hit_line(found: RelevantHit) -> str:
+def compact_hit_line(found: "RelevantHit") -> str:
     s, m = found.hit.session, found.hit.message
     when = datetime.fromtimestamp(m.ts).strftime("%Y-%m-%d") if m.ts else "undated"
     snippet = found.snippet
@@ -288,7 +289,7 @@ def compact_hit_line(found: RelevantHit) -> str:
     return f"- {s.agent} · {s.project_name or '?'} · {when} · `{open_command(found.hit)}`: {snippet}"
 
 
-def recall_reminder(match: RecallMatch, query: str, session: str | None, hits: list[RelevantHit]) -> str:
+def recall_reminder(match: "RecallMatch", query: str, session: str | None, hits: "list[RelevantHit]") -> str:
     lines = [  # the phrase and the query come from the prompt: shown, never raw
         f"Threadback: this prompt refers to earlier work (\u201c{make_safe(match.phrase)}\u201d). "
         "Search the past sessions before answering from memory:",
@@ -301,7 +302,7 @@ def recall_reminder(match: RecallMatch, query: str, session: str | None, hits: l
     return hits_block("\n".join(lines) + "\n", hits)
 
 
-def hits_block(head: str, hits: list[RelevantHit]) -> str:
+def hits_block(head: str, hits: "list[RelevantHit]") -> str:
     """``head`` and as many hits as fit in ``REMINDER_MAX_BYTES``, wrapped as reference data."""
     if not hits:
         return head

@@ -7,7 +7,8 @@ counts against. When the cues fall short, a word model trained on the labelled p
 (``recall_model.tsv``, from ``bench/train_recall_model.py``) may still fire if it is sure.
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
 import math
 import re
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from indexer.agents.recall_cues import EN_CUES, JA_CUES, ZH_CUES, Cue
-from indexer.search.query import is_cjk
+from indexer.cjk import is_cjk
 
 # The traditional characters of the Chinese patterns and stop words, each followed by its simplified
 # form (generated from a Traditional/Simplified table: a new pattern character may need its pair).
@@ -32,18 +33,18 @@ _TRADITIONAL = (
 
 _ASCII_LOWER = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}
 _SIMPLIFIED = {_TRADITIONAL[i]: _TRADITIONAL[i + 1] for i in range(0, len(_TRADITIONAL) - 1, 2)}
-_TRADITIONAL_CHAR = re.compile("[" + "".join(_SIMPLIFIED) + "]")
+_TRADITIONAL_CHAR = "[" + "".join(_SIMPLIFIED) + "]"  # both classes compiled on first non-ASCII text
 # CJK and full-width punctuation in ASCII: patterns then need only ASCII classes, fast to compile.
 _NARROW = {**{"\u3000": " ", "、": ",", "。": ".", "〈": "<", "〉": ">", "《": "<", "》": ">", "「": "'", "」": "'",
               "『": "'", "』": "'", "【": "[", "】": "]", "‘": "'", "’": "'", "“": "'", "”": "'", "…": "."},
            **{chr(code): chr(code - 0xFEE0) for code in range(0xFF01, 0xFF5F)}}
-_WIDE_CHAR = re.compile("[\u3000-\u3003\u3008-\u3011\u2018-\u201d\u2026\uff01-\uff5e]")
+_WIDE_CHAR = "[\u3000-\u3003\u3008-\u3011\u2018-\u201d\u2026\uff01-\uff5e]"
 
 
 def fold(text: str) -> str:
     """``text`` as the cues read it: lower case, punctuation in ASCII; one character for one
     (``str.lower`` turns "İ" into two), so offsets hold."""
-    narrow = _WIDE_CHAR.sub(lambda m: _NARROW.get(m.group(0), m.group(0)), text)
+    narrow = text if text.isascii() else re.sub(_WIDE_CHAR, lambda m: _NARROW.get(m.group(0), m.group(0)), text)
     lowered = narrow.lower()
     return lowered if len(lowered) == len(narrow) else narrow.translate(_ASCII_LOWER)
 
@@ -51,7 +52,8 @@ def fold(text: str) -> str:
 def to_simplified(text: str) -> str:
     """``text`` folded for the Chinese cues: ``fold`` and the traditional characters they use made
     simplified, one character for one."""
-    return _TRADITIONAL_CHAR.sub(lambda m: _SIMPLIFIED[m.group(0)], fold(text))
+    folded = fold(text)
+    return folded if folded.isascii() else re.sub(_TRADITIONAL_CHAR, lambda m: _SIMPLIFIED[m.group(0)], folded)
 
 
 # A long prompt is mostly a paste: it is read at its start and at its end, where the question is,
@@ -111,7 +113,7 @@ class PromptWindow(NamedTuple):
     shift: int
 
     @classmethod
-    def of(cls, prompt: str, head: int = HEAD_CHARS, tail: int = TAIL_CHARS) -> PromptWindow:
+    def of(cls, prompt: str, head: int = HEAD_CHARS, tail: int = TAIL_CHARS) -> "PromptWindow":
         if len(prompt) <= head + tail + 1:
             return cls(prompt, len(prompt), 0)
         return cls(prompt[:head] + "\n" + prompt[-tail:], head + 1, len(prompt) - tail - head - 1)
@@ -207,7 +209,7 @@ def model_features(prompt: str, hits: list[CueHit]) -> dict[str, tuple[int, int]
         add("w" + word.group(0), *word.span())
         if i + 1 < len(words) and words[i + 1].start() - word.end() <= 2:
             add(f"b{word.group(0)} {words[i + 1].group(0)}", word.start(), words[i + 1].end())
-    for run in re.finditer(_MODEL_CJK, text):
+    for run in re.finditer(_MODEL_CJK, text) if max(text, default="") >= "\u3040" else ():  # CJK at all?
         for n in (1, 2, 3):
             for i in range(run.start(), run.end() - n + 1):
                 add("c" + text[i:i + n], i, i + n)
@@ -227,7 +229,7 @@ class WordModel(NamedTuple):
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
     @classmethod
-    def parse(cls, text: str) -> WordModel:
+    def parse(cls, text: str) -> "WordModel":
         """From "name<TAB>value" lines: ``bias``, ``threshold``, then one line per feature."""
         values = dict(line.split("\t", 1) for line in text.splitlines() if line and not line.startswith("#"))
         bias, threshold = float(values.pop("bias")), float(values.pop("threshold"))
@@ -316,6 +318,14 @@ _CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _CJK_RUN_OR_OTHER = f"(?P<cjk>[{_CJK_CHARS}]+)|(?P<other>[^{_CJK_CHARS}]+)"
 
 
+def _script_runs(text: str) -> list[tuple[int, str, bool]]:
+    """``text`` cut into CJK runs and the rest: (start, run, is CJK). Text with no character
+    from U+3040 up is one run, found without compiling the wide classes (~3 ms a prompt hook)."""
+    if max(text, default="") < "\u3040":
+        return [(0, text, False)] if text else []
+    return [(m.start(), m.group(), m.group("cjk") is not None) for m in re.finditer(_CJK_RUN_OR_OTHER, text)]
+
+
 def _zh_words(run: str) -> list[tuple[int, str]]:
     """Pieces of a Chinese run between filler and trigger words, 2+ characters, as written."""
     folded = to_simplified(run)
@@ -361,15 +371,15 @@ def extract_terms(prompt: str, drop_spans: list[tuple[int, int]] | None = None, 
     text = "".join(chars)
     cjk_words = _ja_words if _KANA.search(text) else _zh_words
     candidates: list[tuple[int, str, bool]] = []  # (position, term, code-ish)
-    for part in re.finditer(_CJK_RUN_OR_OTHER, text):
-        if part.group("cjk"):
-            candidates += [(part.start() + offset, word, False) for offset, word in cjk_words(part.group("cjk"))]
+    for start, run, cjk in _script_runs(text):
+        if cjk:
+            candidates += [(start + offset, word, False) for offset, word in cjk_words(run)]
             continue
-        for tok in _CODEISH.finditer(part.group("other")):
+        for tok in _CODEISH.finditer(run):
             cleaned = _clean_token(tok.group(0))
             if cleaned:
                 code = bool(_HAS_CODE_SHAPE.search(cleaned))
-                candidates.append((part.start() + tok.start(), cleaned, code))
+                candidates.append((start + tok.start(), cleaned, code))
     # One candidate per word, where it first occurs, in the order of the prompt.
     unique = sorted({term.lower(): (position, term, code) for position, term, code in reversed(candidates)}.values())
     ranked = sorted(unique, key=lambda c: (not c[2], -_weight(c[1])))

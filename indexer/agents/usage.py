@@ -10,7 +10,8 @@ when a session is opened after a search), and where they apply
 Writing is best effort: a full disk must never break a search or a hook.
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
 import json
 from pathlib import Path

@@ -10,11 +10,11 @@ JSON objects) are kept and ignored; lines that are not JSON are kept and reporte
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from indexer.frozen_record import frozen_record, not_compared
 from indexer.memory.errors import MemoryInputError, MemoryNotFoundError, Problem
 from indexer.memory.jsonl import JsonlFile, JsonlLine, new_line, with_body
 from indexer.memory.timeutil import iso
@@ -22,7 +22,7 @@ from indexer.memory.timeutil import iso
 DEFAULT_WEIGHT = 0.5
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_record
 class Link:
     a: str
     b: str
@@ -30,7 +30,7 @@ class Link:
     ts: str | None
     archived: bool
     line: int
-    fields: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    fields: Mapping[str, Any] = not_compared(factory=dict)
 
     def touches(self, memory_id: str) -> bool:
         return memory_id in (self.a, self.b)

@@ -10,16 +10,16 @@ next time the file is written (put first, other keys keep their order). ``import
 Archiving adds ``"archived":true,"archived_at":ISO`` to the line; restoring removes them.
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
-import hashlib
-import secrets
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from indexer.digest import sha256_hex
+from indexer.frozen_record import frozen_record, not_compared
 from indexer.fileio import check_unchanged
 from indexer.memory.errors import MemoryInputError, MemoryNotFoundError, Problem
 from indexer.memory.jsonl import JsonlFile, JsonlLine, new_line, with_body
@@ -31,11 +31,13 @@ ID_PREFIX = "ep-"
 
 
 def derived_id(line_no: int, body: str) -> str:
-    digest = hashlib.sha256(f"{line_no}:{body}".encode("utf-8", "surrogateescape")).hexdigest()
+    digest = sha256_hex(f"{line_no}:{body}".encode("utf-8", "surrogateescape"))
     return ID_PREFIX + digest[:8]
 
 
 def new_id(taken: set[str]) -> str:
+    import secrets  # on first use: it loads random and base64, which reading memory never needs
+
     while True:
         candidate = ID_PREFIX + secrets.token_hex(4)
         if candidate not in taken:
@@ -64,7 +66,7 @@ def _tags(value: Any) -> tuple[str, ...]:
     return tuple(t.strip() for t in (_text(v) for v in value) if t.strip())
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_record
 class EpisodicEntry:
     """One episodic memory as read from its line; ``fields`` is the whole object as stored."""
 
@@ -80,7 +82,7 @@ class EpisodicEntry:
     archived_at: str | None
     line: int  # 1-based line in episodic.jsonl
     id_stored: bool  # False while the id is derived and not yet written into the line
-    fields: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    fields: Mapping[str, Any] = not_compared(factory=dict)
 
     @property
     def when(self) -> datetime | None:

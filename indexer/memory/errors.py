@@ -1,6 +1,7 @@
 """The errors the memory store raises, each fit to show the user as one line."""
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
 from pathlib import Path
 from typing import NamedTuple

@@ -1,7 +1,8 @@
 """One fact of fact.yml as read: a record of its own module, so reading the file's facts and
 editing its text (``indexer.memory.facts``) stay under 400 lines."""
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
 import json
 from typing import Any, NamedTuple

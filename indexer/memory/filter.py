@@ -1,7 +1,8 @@
 """Which episodic entries a list shows, and in what order: the one filter the Episodic tab, the
 ``memory`` CLI and memory search share."""
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up. Names imported for type checking only are quoted.
 
 import re
 from collections.abc import Sequence
@@ -46,7 +47,7 @@ class EpisodicFilter(NamedTuple):
             (types if name.lower() == "type" else tags).append(value.strip('"').lower())
         return cls(tuple(types), tuple(tags), _FIELD.sub(" ", raw).strip())
 
-    def apply(self, scored: Sequence[ScoredEntry], now: datetime) -> list[ScoredEntry]:
+    def apply(self, scored: "Sequence[ScoredEntry]", now: datetime) -> "list[ScoredEntry]":
         query = parse_query(self.text, now.timestamp()) if self.text else None
         kept = []
         for s in scored:
@@ -62,9 +63,9 @@ class EpisodicFilter(NamedTuple):
         return kept
 
 
-def sort_scored(scored: Sequence[ScoredEntry], by: str, reverse: bool = False) -> list[ScoredEntry]:
+def sort_scored(scored: "Sequence[ScoredEntry]", by: str, reverse: bool = False) -> "list[ScoredEntry]":
     """Strongest / newest / most important first (``reverse`` flips it); ties by file order."""
-    def key(s: ScoredEntry) -> tuple[float, float, int]:
+    def key(s: "ScoredEntry") -> tuple[float, float, int]:
         when = s.entry.when.timestamp() if s.entry.when else 0.0
         if by == "time":
             return (-when, -s.strength, s.entry.line)

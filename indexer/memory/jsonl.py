@@ -6,7 +6,8 @@ Every write checks that the file is still what we loaded, then replaces it atomi
 ``.bak`` of the previous version.
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
 import json
 import re

@@ -1,7 +1,8 @@
 """Searching a memory folder with the session query language: words AND, "phrases", OR,
 -exclusions, substring matching (so short CJK words match), since:/until: on episodic entries."""
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up. Names imported for type checking only are quoted.
 
 from collections.abc import Iterable
 from datetime import datetime
@@ -36,7 +37,7 @@ class MemoryHit(NamedTuple):
 
 
 def search_tiers(
-    store: MemoryStore,
+    store: "MemoryStore",
     query: str,
     now: datetime,
     *,
@@ -75,7 +76,7 @@ def search_tiers(
     return hits
 
 
-def find_memory(store: MemoryStore, ref: str) -> EpisodicEntry | ScratchpadItem | Fact:
+def find_memory(store: "MemoryStore", ref: str) -> EpisodicEntry | ScratchpadItem | Fact:
     """One memory by its id as ``MemoryHit.id`` names it: an episodic id (archived too), else
     ``scratchpad:<line>``, else a fact key. Raises ``MemoryNotFoundError``."""
     if any(e.id == ref for e in store.entries(include_archived=True)):

@@ -5,13 +5,14 @@ later sessions: exactly the kind of text a person should approve before it steer
 ``MEMORY.md`` is only the index of the other notes, so it is not a rule.
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
-import hashlib
 import os
 from pathlib import Path
 from typing import NamedTuple
 
+from indexer.digest import sha256_hex
 from indexer.rules.model import MAX_RULE_CHARS, PENDING, Rule, new_rule_id
 from indexer.rules.similarity import find_near_duplicate
 from indexer.sources import CLAUDE_CODE
@@ -71,7 +72,7 @@ def read_note(path: Path) -> ClaudeNote | SkippedNote:
     if not body:
         return SkippedNote(path, "empty note")
     title = front.get("name") or front.get("description") or None
-    return ClaudeNote(path, body, title, hashlib.sha256(data).hexdigest())
+    return ClaudeNote(path, body, title, sha256_hex(data))
 
 
 def split_front_matter(text: str) -> tuple[dict[str, str], str]:

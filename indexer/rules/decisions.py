@@ -1,8 +1,8 @@
 """The append-only decision log, ``rules-decisions.jsonl``: who did what to which text, when."""
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
-import getpass
 import json
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -13,6 +13,8 @@ from indexer.rules.model import Rule, format_ts, parse_ts
 def default_actor() -> str:
     """The OS user name: who approved, rejected or undid something."""
     try:
+        import getpass  # on first use: only a decision being written names its actor
+
         return getpass.getuser()
     except Exception:  # no USER variable and no passwd entry (some containers)
         return "unknown"

@@ -1,13 +1,14 @@
 """What a rule is, how its approval is bound to its exact text, and how one is stored as a line."""
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
-import hashlib
 import json
-from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Any, Mapping, NamedTuple
 
+from indexer.digest import sha256_hex
+from indexer.frozen_record import frozen_record, not_compared, replace
 from indexer.textsafe import is_special
 
 PENDING = "pending"
@@ -43,10 +44,10 @@ class TextChangedError(RuleError):
 
 def text_sha256(text: str) -> str:
     """Hex SHA-256 of the UTF-8 bytes of ``text``: what an approval is bound to."""
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return sha256_hex(text.encode("utf-8", "surrogatepass"))
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_record
 class Rule:
     id: str
     text: str
@@ -63,10 +64,10 @@ class Rule:
     approved_by: str | None = None
     decided_at: float | None = None  # reject / archive
     decided_by: str | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict, compare=False)  # unknown fields
+    extra: Mapping[str, Any] = not_compared(factory=dict)  # unknown fields
     # Not stored: whether ``approval_mac`` checked out with this user's key when loaded. False
     # for any Rule built without the store's check, so an unchecked approval never counts.
-    approval_verified: bool = field(default=False, compare=False)
+    approval_verified: bool = not_compared(False)
 
     @property
     def sha256(self) -> str:
@@ -146,7 +147,7 @@ def new_rule_id(text: str, now: float, source: str | None, *, taken: set[str]) -
     salt = 0
     while True:
         seed = f"{now!r}\0{source or ''}\0{salt}\0{text}".encode("utf-8", "surrogatepass")
-        rule_id = "r-" + hashlib.sha256(seed).hexdigest()[:8]
+        rule_id = "r-" + sha256_hex(seed)[:8]
         if rule_id not in taken:
             return rule_id
         salt += 1

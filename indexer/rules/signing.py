@@ -11,12 +11,10 @@ wants. The key makes files unable to approve on their own; it does not stop code
 runs as you. (``threadback hooks install`` also asks Claude Code not to read it.)
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
-import hashlib
-import hmac
 import os
-import secrets
 import stat
 from pathlib import Path
 from typing import NamedTuple
@@ -46,11 +44,16 @@ class ApprovalSigner(NamedTuple):
     def mac(self, rule_id: str, text_sha256: str) -> str:
         message = f"threadback-approval\0{MAC_VERSION}\0{rule_id}\0{text_sha256}".encode(
             "utf-8", "surrogatepass")
+        import hashlib  # hashlib, hmac and secrets load OpenSSL (~2.5 ms): on first use, not at start-up
+        import hmac
+
         return f"{MAC_VERSION}:" + hmac.new(self.key, message, hashlib.sha256).hexdigest()
 
     def verify(self, rule_id: str, text_sha256: str | None, mac: str | None) -> bool:
         if not self.key or not mac or not text_sha256:
             return False
+        import hmac
+
         return hmac.compare_digest(self.mac(rule_id, text_sha256), mac)
 
 
@@ -87,6 +90,8 @@ def _read_key(path: Path) -> bytes:
 
 
 def _create_key(path: Path) -> None:
+    import secrets
+
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import unicodedata
-from difflib import SequenceMatcher
 from typing import Iterable, TypeVar
 
 NEAR_DUPLICATE_RATIO = 0.9
@@ -27,6 +26,8 @@ def normalise(text: str) -> str:
 def similarity(a_normalised: str, b_normalised: str) -> float:
     if a_normalised == b_normalised:
         return 1.0
+    from difflib import SequenceMatcher  # on first use: only a proposal is compared
+
     matcher = SequenceMatcher(None, a_normalised, b_normalised, autojunk=False)
     # The cheap upper bounds first: most pairs are nowhere near each other.
     if matcher.real_quick_ratio() < NEAR_DUPLICATE_RATIO:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import json
 from contextlib import contextmanager
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from indexer.fileio import FileStamp, append_line, atomic_write_bytes, check_unchanged
+from indexer.frozen_record import replace
 from indexer.memory_trust import carry_allow_forward
 from indexer.rules.claude_notes import ImportReport, plan_import
 from indexer.rules.decisions import Decision, decision_entry, default_actor, read_decisions

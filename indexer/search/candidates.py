@@ -7,7 +7,8 @@ SQLITE.md). A message whose folded text differs has an entry in both trigram sha
 (``indexer.ingest.side``): answers are merged by id.
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
 import sqlite3
 from typing import NamedTuple

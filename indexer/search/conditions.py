@@ -1,7 +1,8 @@
 """Conditions on a message (``m``) in a search's SQL that ask another index table: written
 for the tables the SELECT reads, so the word path's probe can stand in for the trigram tables."""
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
 from typing import NamedTuple
 

@@ -10,7 +10,8 @@ few hundred matches are where people look, and ``ORDER BY rank`` over every matc
 hundreds of ms on a big index (SQLITE.md). Recency only breaks ties.
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
 import sqlite3
 from collections.abc import Callable
@@ -59,7 +60,7 @@ class SearchResult(NamedTuple):
     by_session: bool = False
     notes: tuple[str, ...] = ()  # how the query was read (dropped words, a command line)
 
-    def map_hits(self, change: Callable[[Hit], Hit]) -> SearchResult:
+    def map_hits(self, change: Callable[[Hit], Hit]) -> "SearchResult":
         """The same result with ``change`` applied to every hit, the session view's evidence
         included (e.g. to mask what must not be shown)."""
         changed = {id(h): change(h) for h in (*self.hits, *(e for s in self.sessions for e in s.evidence))}

@@ -18,13 +18,15 @@ note; anything else not understood is searched for literally.
 The same parsed ``Query`` drives the session index (``indexer.search``) and the memory store.
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
 import re
 import unicodedata
 from datetime import datetime, timedelta, timezone
 from typing import NamedTuple
 
+from indexer.cjk import is_cjk  # noqa: F401 - also imported from here
 from indexer.search.matching import occurs_in, spans_of
 from indexer.sources import agent_named
 from indexer.textfold import fold
@@ -89,20 +91,6 @@ class Query(NamedTuple):
     @property
     def is_empty(self) -> bool:
         return not self.groups and not self.excluded and not self.has_filters
-
-
-def is_cjk(ch: str) -> bool:
-    """True for ideographs, kana and hangul: scripts written without spaces between words."""
-    o = ord(ch)
-    return (
-        0x3040 <= o <= 0x30FF  # hiragana, katakana
-        or 0x3400 <= o <= 0x4DBF  # CJK ext A
-        or 0x4E00 <= o <= 0x9FFF  # CJK unified
-        or 0xAC00 <= o <= 0xD7AF  # hangul syllables
-        or 0xF900 <= o <= 0xFAFF  # compatibility ideographs
-        or 0x20000 <= o <= 0x2FA1F  # ext B+
-        or 0x31F0 <= o <= 0x31FF  # katakana ext
-    )
 
 
 def parse_date(value: str, now: float, *, end_of_day: bool = False) -> float | None:

@@ -15,7 +15,8 @@ line that *is* the pasted command counts most, then a tool line holding it, then
 Recency is left to break ties (the caller's sort).
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
 import math
 from typing import NamedTuple

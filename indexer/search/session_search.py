@@ -9,7 +9,8 @@ hold the most groups, at most ``PROBE_SESSIONS`` of them. Short words (``-s``, è
 in the messages found, and the session's evidence is added up in ``indexer.search.scoring``.
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
 import sqlite3
 from collections import defaultdict

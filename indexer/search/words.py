@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import bisect
 import sqlite3
-import threading
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
+from _thread import LockType, allocate_lock  # what threading.Lock/local are; threading costs ~1-2 ms to import
 
 from indexer.search.plan import PlannedGroup, trigram_texts
 from indexer.store.side_file import SCHEMA_NAME
@@ -37,8 +37,8 @@ PROBE = "word_probe"
 # One probe per connection, so one search at a time fills it: a search cancelled in the app may
 # still run beside the next on the same connection. Keyed by id(conn); a lock left by a closed
 # connection is only ever shared by a later one with its id, which then waits for nothing.
-_probe_locks: dict[int, threading.Lock] = {}
-_probe_locks_guard = threading.Lock()
+_probe_locks: dict[int, LockType] = {}
+_probe_locks_guard = allocate_lock()
 # Runs found too common, per connection: a verdict only ever stays true (the word index and
 # the vocabulary only grow until the side file is refilled, and then it is not used until
 # complete), and a wrong one costs the walk, never an answer.
@@ -123,9 +123,9 @@ def in_ranges(ids: list[int], ranges: list[tuple[int, int]] | None) -> list[int]
     return [i for i in ids if (k := bisect.bisect_right(lows, i) - 1) >= 0 and i <= spans[k][1]]
 
 
-def _probe_lock(conn: sqlite3.Connection) -> threading.Lock:
+def _probe_lock(conn: sqlite3.Connection) -> LockType:
     with _probe_locks_guard:
-        return _probe_locks.setdefault(id(conn), threading.Lock())
+        return _probe_locks.setdefault(id(conn), allocate_lock())
 
 
 def _fill(conn: sqlite3.Connection, ids: list[int]) -> None:

@@ -10,7 +10,8 @@ file is then read again from the start. Any JSON value may sit in any field: par
 fields through ``indexer.sources.fields`` and never raise (see docs/formats.md).
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
 import importlib
 from collections.abc import Iterator, Mapping

@@ -1,7 +1,8 @@
 """Reading the index for lists and transcripts: sessions by id or filter, the agent / project /
 day tree, a session's messages, the event stream, the counts. SQL only here and in search."""
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
 import sqlite3
 from datetime import datetime, timezone

@@ -1,7 +1,8 @@
 """Storage rows by name: what ingest hands the writer, what the files table holds, and how
 rows of the index become ``Session`` and ``Message`` objects."""
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
 import sqlite3
 from typing import NamedTuple

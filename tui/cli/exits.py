@@ -10,7 +10,8 @@ A command raises; ``command(...)`` turns what it raised into one ``threadback: .
 stderr and the exit code its group maps that error to. Nothing else prints an error.
 """
 
-from __future__ import annotations
+# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
+# at import, a cost every command pays at start-up.
 
 import functools
 import sys
@@ -63,7 +64,7 @@ def command(*expected: ErrorExit, prefix: str = "threadback") -> Callable[[Handl
 
     def wrap(fn: Handler) -> Handler:
         @functools.wraps(fn)
-        def run(args: argparse.Namespace) -> int:
+        def run(args: "argparse.Namespace") -> int:
             try:
                 return int(fn(args) or OK)
             except CommandError as exc:
