@@ -58,6 +58,9 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'indexer' has no attribute {name!r}")
 
 
+__all__ = sorted(_WHERE)  # ``from indexer import *`` loads them through ``__getattr__``
+
+
 def __dir__() -> list[str]:
     return sorted({*globals(), *_WHERE})
 

@@ -24,7 +24,7 @@ import shlex
 import time
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, NamedTuple, TextIO
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 from indexer.agents.budget import hook_budget, hook_deadline, run_pieces
 from indexer.agents.caller import CODEX
@@ -32,7 +32,6 @@ from indexer.agents.reference import wrap_reference
 from indexer.agents.usage import UsageEvent
 from indexer.textsafe import make_safe
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:  # the prompt's detectors and the index are imported by the prompt event only
     from indexer.agents.recall import RecallMatch
     from indexer.agents.relevance import RelevantHit, RelevantResult

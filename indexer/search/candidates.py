@@ -53,7 +53,7 @@ class Found(NamedTuple):
 
     rows: tuple[Candidate, ...]
     capped: bool
-    texts: dict[int, str] = {}  # read-only: never mutated  # with ``with_text``: each row's text
+    texts: dict[int, str] = {}  # with ``with_text``: each row's text (a shared default: never mutated)
 
     @property
     def oldest(self) -> int:

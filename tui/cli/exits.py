@@ -16,9 +16,8 @@ stderr and the exit code its group maps that error to. Nothing else prints an er
 import functools
 import sys
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:  # argparse is loaded only to build the full parser (``tui.cli.parser``)
     import argparse
 
