@@ -19,7 +19,7 @@ _WHERE = {
     "SourceRoots": "indexer.config",
     "load_roots": "indexer.config",
     "only_roots": "indexer.config",
-    "AmbiguousSessionError": "indexer.store.browse",
+    "AmbiguousSessionError": "indexer.store.errors",
     "Index": "indexer.index",
     "IndexStats": "indexer.store.browse",
     "ProjectSummary": "indexer.store.browse",
@@ -76,8 +76,9 @@ if TYPE_CHECKING:  # what type checkers and editors see
     from indexer.rules import RuleStore
     from indexer.search.fts import SearchResult, SessionHit
     from indexer.search.query import Query, QueryError, parse_query
-    from indexer.store.browse import AmbiguousSessionError, IndexStats, ProjectSummary
+    from indexer.store.browse import IndexStats, ProjectSummary
     from indexer.store.errors import (
+        AmbiguousSessionError,
         IndexCorruptError,
         IndexError_,
         IndexFullError,
