@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import select
-import struct
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -19,7 +18,7 @@ from typing import Any
 HOOK_BUDGET_SECONDS = 1.0
 BUDGET_ENV_VAR = "THREADBACK_HOOK_BUDGET"  # seconds, to give a slow machine more (or tests)
 EXIT_MARGIN_SECONDS = 0.2  # the interpreter starting before us, and printing and exiting after
-_HEADER = struct.Struct("!I")
+_HEADER_SIZE = 4  # each result is sent as its length (4 bytes, big-endian), then its pickle
 
 Piece = tuple[str, Callable[[], Any]]
 
@@ -82,7 +81,7 @@ def _run_forked(pieces: Sequence[Piece], deadline: float) -> dict[str, Any]:
             os.close(read_fd)
             for name, fn in pieces:
                 data = dumps((name, _outcome(fn)))
-                _write_all(write_fd, _HEADER.pack(len(data)) + data)
+                _write_all(write_fd, len(data).to_bytes(_HEADER_SIZE, "big") + data)
         finally:
             os._exit(0)
     os.close(write_fd)
@@ -100,13 +99,13 @@ def _run_forked(pieces: Sequence[Piece], deadline: float) -> dict[str, Any]:
             if not chunk:
                 break  # the child ended (or died)
             buffer += chunk
-            while len(buffer) >= _HEADER.size:
-                (size,) = _HEADER.unpack_from(buffer)
-                if len(buffer) < _HEADER.size + size:
+            while len(buffer) >= _HEADER_SIZE:
+                size = int.from_bytes(buffer[:_HEADER_SIZE], "big")
+                if len(buffer) < _HEADER_SIZE + size:
                     break
-                name, value = loads(buffer[_HEADER.size:_HEADER.size + size])
+                name, value = loads(buffer[_HEADER_SIZE:_HEADER_SIZE + size])
                 results[name] = value
-                buffer = buffer[_HEADER.size + size:]
+                buffer = buffer[_HEADER_SIZE + size:]
     finally:
         os.close(read_fd)
         try:
