@@ -23,7 +23,7 @@ _WHERE = {
     "Index": "indexer.index",
     "IndexStats": "indexer.store.browse",
     "ProjectSummary": "indexer.store.browse",
-    "IndexBusyError": "indexer.ingest.lock",
+    "IndexBusyError": "indexer.store.errors",
     "Hit": "indexer.models",
     "Message": "indexer.models",
     "Session": "indexer.models",
@@ -69,7 +69,6 @@ if TYPE_CHECKING:  # what type checkers and editors see
     from indexer.agents.resume import resume_command
     from indexer.config import ConfigError, SourceRoots, load_roots, only_roots
     from indexer.index import Index
-    from indexer.ingest.lock import IndexBusyError
     from indexer.ingest.progress import IndexProgress, IndexSummary
     from indexer.memory import MemoryStore
     from indexer.models import Hit, Message, Session
@@ -79,6 +78,7 @@ if TYPE_CHECKING:  # what type checkers and editors see
     from indexer.store.browse import IndexStats, ProjectSummary
     from indexer.store.errors import (
         AmbiguousSessionError,
+        IndexBusyError,
         IndexCorruptError,
         IndexError_,
         IndexFullError,

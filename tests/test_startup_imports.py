@@ -27,7 +27,9 @@ NOT_ON_THE_SEARCH_PATH = ("indexer.memory", "indexer.rules", "indexer.ingest.run
                           "indexer.ingest.progress", "indexer.ingest.outcome", "indexer.ingest.failures",
                           "indexer.agents.usage_report", "indexer.agents.refresh", "indexer.fileio",
                           # browsing (stats, lists) and the activity strip: ``show``, ``sessions``
-                          "indexer.store.browse", "indexer.activity")
+                          "indexer.store.browse", "indexer.activity",
+                          # a read-only open neither takes the index lock nor migrates
+                          "indexer.ingest", "indexer.store.migrations")
 # Standard modules a search or the prompt hook has no use for (config files, hashing, temp
 # files, child processes); each costs milliseconds. Their records are NamedTuples, so no
 # dataclasses (which loads inspect, ast, dis, tokenize); a plain line is read without argparse
@@ -239,6 +241,8 @@ def test_session_start_without_a_memory_folder_loads_no_store(tmp_path):
     assert "indexer.agents.context" in modules and "indexer.agents.budget" in modules
     assert loaded(modules, ("indexer.memory", "indexer.rules", "ruamel", "hashlib")) == []
     assert loaded(modules, ("pickle", "signal", "struct")) == []
+    # reading whether a folder is allowed writes nothing: no atomic writes loaded
+    assert loaded(modules, ("indexer.fileio", "tempfile")) == []
     assert not (tmp_path / "no-such-folder").exists()  # and it made none
 
 

@@ -101,3 +101,15 @@ class AmbiguousSessionError(LookupError):
         listing = ", ".join(f"{s.agent}:{s.session_id}" for s in candidates[:5])
         super().__init__(f"“{ref}” matches {len(candidates)} sessions ({listing}…): give more of the id")
         self.candidates = candidates
+
+
+class IndexBusyError(IndexError_):
+    """Another index run holds the lock (``indexer.ingest.lock``). Kept here, so a command
+    that only searches can name it without loading the lock and the ingest package."""
+
+    def __init__(self, lock_path: Path, holder: str):
+        super().__init__(
+            f"another Threadback index run is updating this index ({holder}); "
+            "searches still work; try `threadback index` again when it has finished"
+        )
+        self.lock_path = lock_path
