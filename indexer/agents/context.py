@@ -202,20 +202,38 @@ class FolderContext:
         self._store = None
         return Piece(items=(note,) if note else ())
 
-    def pieces(self, *, now: datetime, episodic_limit: int = EPISODIC_LIMIT
+    def pieces(self, *, now: datetime, episodic_limit: int = EPISODIC_LIMIT, cache_facts: bool = False
                ) -> list[tuple[str, Callable[[], Piece]]]:
+        """``cache_facts``: reuse the fact lines of the last session start when fact.yml holds
+        the same text (``indexer.agents.facts_cache``; the session-start hook's)."""
         def later(name: str) -> Callable[[], Piece]:
             def run() -> Piece:
                 assert self._memory_folder is not None, "the folder piece runs first"
                 read_from = self.rules_dir if name == "rules" else self._memory_folder[0]
                 if read_from is None or _missing(read_from):
                     return Piece()
+                if name == "facts" and cache_facts:
+                    return self._cached_facts_piece()
                 work = dict(context_pieces(self.memory, self.rules_dir, now=now,  # type: ignore[arg-type]
                                            episodic_limit=episodic_limit))
                 return work[name]()
             return run
 
         return [("folder", self.open), *((name, later(name)) for name in PIECE_LABELS)]
+
+    def _cached_facts_piece(self) -> Piece:
+        from indexer.agents.facts_cache import cached_lines, remember_lines
+
+        store = self.memory
+        assert store is not None
+        lines = cached_lines(store.fact_path)
+        if lines is not None:
+            return Piece(lines)
+        piece = _facts_piece(store)
+        text = store.fact_text() if not piece.problems else ""
+        if text:
+            remember_lines(store.fact_path, text, piece.items)
+        return piece
 
 
 def _missing(path: Path) -> bool:

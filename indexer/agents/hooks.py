@@ -155,7 +155,7 @@ def session_start(payload: dict[str, Any], memory_dir: str | None, deadline: flo
     from indexer.agents.context import DEFAULT_MAX_BYTES, FolderContext, material_from, render_context
 
     now = datetime.now(timezone.utc)
-    pieces = FolderContext(memory_dir, _cwd_of(payload)).pieces(now=now)
+    pieces = FolderContext(memory_dir, _cwd_of(payload)).pieces(now=now, cache_facts=True)
     material = material_from(run_pieces(pieces, deadline), budget_seconds=hook_budget())
     context = render_context(material, max_bytes=DEFAULT_MAX_BYTES - 512)
     text = ROUTING_LINE + ("\n\n" + context if context else "") + "\n"
