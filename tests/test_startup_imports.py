@@ -29,7 +29,9 @@ NOT_ON_THE_SEARCH_PATH = ("indexer.memory", "indexer.rules", "indexer.ingest.run
                           # browsing (stats, lists) and the activity strip: ``show``, ``sessions``
                           "indexer.store.browse", "indexer.activity",
                           # a read-only open neither takes the index lock nor migrates
-                          "indexer.ingest", "indexer.store.migrations")
+                          "indexer.ingest", "indexer.store.migrations",
+                          # the token summary of a session header (``show``)
+                          "tui.display")
 # Standard modules a search or the prompt hook has no use for (config files, hashing, temp
 # files, child processes); each costs milliseconds. Their records are NamedTuples, so no
 # dataclasses (which loads inspect, ast, dis, tokenize); a plain line is read without argparse
