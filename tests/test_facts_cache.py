@@ -55,7 +55,7 @@ def test_a_damaged_or_foreign_cache_is_made_again(memory, damage):
     path.parent.mkdir(parents=True)
     path.write_text(damage, encoding="utf-8", errors="surrogateescape")
     assert context_text(memory, cache_facts=True) == expected
-    assert json.loads(path.read_text(encoding="ascii"))["folders"]  # replaced whole, and valid
+    assert json.loads(path.read_text(encoding="utf-8"))["folders"]  # replaced whole, and valid
 
 
 def test_another_version_of_the_code_does_not_reuse_lines(memory, monkeypatch):

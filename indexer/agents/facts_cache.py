@@ -66,7 +66,7 @@ def remember_lines(fact_path: Path, text: str, lines: tuple[str, ...]) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         payload = json.dumps({"format": FORMAT, "code": code, "folders": folders}, ensure_ascii=True)
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="ascii") as out:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
             out.write(payload)
         os.replace(temporary, path)
     except OSError:
@@ -79,7 +79,7 @@ def remember_lines(fact_path: Path, text: str, lines: tuple[str, ...]) -> None:
 def _read() -> dict:
     """The remembered folders, if the cache was written by this code; else {}."""
     try:
-        raw = cache_path().read_text(encoding="ascii")
+        raw = cache_path().read_text(encoding="utf-8")  # ASCII (written with ensure_ascii); the codec is loaded
     except FileNotFoundError:
         return {}
     doc = json.loads(raw)
