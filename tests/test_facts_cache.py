@@ -47,21 +47,28 @@ def test_a_changed_fact_file_is_read_again(memory):
     assert "editor: vim" in text and "helix" not in text
 
 
-@pytest.mark.parametrize("damage", ["", "{not json", json.dumps({"format": 1, "code": [[1, 2]], "folders": {}}),
-                                    "\udcff"])
+@pytest.mark.parametrize("damage", ["", "{not json", json.dumps({"format": 1, "codes": {"1:2": {}}}),
+                                    json.dumps({"format": 1, "codes": []}), json.dumps({"format": 0}), "\udcff"])
 def test_a_damaged_or_foreign_cache_is_made_again(memory, damage):
     expected = context_text(memory, cache_facts=False)
     path = facts_cache.cache_path()
     path.parent.mkdir(parents=True)
     path.write_text(damage, encoding="utf-8", errors="surrogateescape")
     assert context_text(memory, cache_facts=True) == expected
-    assert json.loads(path.read_text(encoding="utf-8"))["folders"]  # replaced whole, and valid
+    assert json.loads(path.read_text(encoding="utf-8"))["codes"]  # replaced whole, and valid
 
 
-def test_another_version_of_the_code_does_not_reuse_lines(memory, monkeypatch):
+def test_another_version_of_the_code_keeps_its_own_lines(memory, monkeypatch):
+    """A new version never reuses an older one's lines; two installs sharing a data folder
+    (the app from a checkout, the hook from a package) keep each its own."""
     context_text(memory, cache_facts=True)
+    real = facts_cache._code_stamp()
     monkeypatch.setattr(facts_cache, "_code_stamp", lambda: [[0, 0]])
     assert facts_cache.cached_lines(memory / "fact.yml") is None
+    context_text(memory, cache_facts=True)
+    assert facts_cache.cached_lines(memory / "fact.yml") is not None
+    monkeypatch.setattr(facts_cache, "_code_stamp", lambda: real)
+    assert facts_cache.cached_lines(memory / "fact.yml") is not None
 
 
 def test_a_broken_fact_file_is_reported_every_time_and_not_kept(memory):
