@@ -19,11 +19,11 @@ _WHERE = {
     "SourceRoots": "indexer.config",
     "load_roots": "indexer.config",
     "only_roots": "indexer.config",
-    "AmbiguousSessionError": "indexer.store.browse",
+    "AmbiguousSessionError": "indexer.store.errors",
     "Index": "indexer.index",
     "IndexStats": "indexer.store.browse",
     "ProjectSummary": "indexer.store.browse",
-    "IndexBusyError": "indexer.ingest.lock",
+    "IndexBusyError": "indexer.store.errors",
     "Hit": "indexer.models",
     "Message": "indexer.models",
     "Session": "indexer.models",
@@ -69,15 +69,16 @@ if TYPE_CHECKING:  # what type checkers and editors see
     from indexer.agents.resume import resume_command
     from indexer.config import ConfigError, SourceRoots, load_roots, only_roots
     from indexer.index import Index
-    from indexer.ingest.lock import IndexBusyError
     from indexer.ingest.progress import IndexProgress, IndexSummary
     from indexer.memory import MemoryStore
     from indexer.models import Hit, Message, Session
     from indexer.rules import RuleStore
     from indexer.search.fts import SearchResult, SessionHit
     from indexer.search.query import Query, QueryError, parse_query
-    from indexer.store.browse import AmbiguousSessionError, IndexStats, ProjectSummary
+    from indexer.store.browse import IndexStats, ProjectSummary
     from indexer.store.errors import (
+        AmbiguousSessionError,
+        IndexBusyError,
         IndexCorruptError,
         IndexError_,
         IndexFullError,

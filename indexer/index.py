@@ -15,12 +15,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 
 from indexer.config import SourceRoots, load_archive_setting
-from indexer.ingest.lock import IndexBusyError, IndexLock
 from indexer.models import Message, Session
 from indexer.search.fts import SearchResult, run_search
 from indexer.search.query import Query, QueryError, parse_query
 from indexer.store.connection import BUSY_TIMEOUT_MS, connect, remove_index_files
-from indexer.store.errors import IndexError_
+from indexer.store.errors import IndexBusyError, IndexError_
 from indexer.store.health import diagnose
 from indexer.store.models import fetch_context
 
@@ -202,6 +201,8 @@ class Index:
 
         Taken under the index lock, so a running index run is never pulled from under; raises
         ``IndexBusyError`` then."""
+        from indexer.ingest.lock import IndexLock  # a search never takes the lock
+
         self.close()
         try:
             with IndexLock(self.path):

@@ -27,7 +27,6 @@ from typing import Any, Iterator, NamedTuple
 
 from indexer.config import MEMORY_FOLDER_FILES, MemoryFolder, data_dir
 from indexer.digest import file_sha256_hex
-from indexer.fileio import atomic_write_text
 
 try:
     import fcntl
@@ -126,6 +125,8 @@ def _locked_records() -> Iterator[dict[str, dict[str, Any]]]:
         yield records
         if json.dumps(records, sort_keys=True) != before:
             text = json.dumps({"version": 1, "folders": records}, indent=2, ensure_ascii=False)
+            from indexer.fileio import atomic_write_text  # writing the allow list only: reading needs none
+
             atomic_write_text(path, text + "\n", backup=False)
 
 

@@ -22,6 +22,16 @@ def test_json_escapes_keep_the_data_exact() -> None:
     assert json.loads(escaped) == json.loads(text)
 
 
+def test_json_escapes_every_special_character_and_only_those() -> None:
+    """The one-pass escape escapes exactly the characters ``is_special`` names, wherever they
+    stand: every code point from U+0000 to U+FFFF, and a variation selector after an emoji."""
+    from indexer.textsafe import is_special
+
+    text = "".join(chr(c) for c in range(0x10000) if not 0xD800 <= c <= 0xDFFF) + "\u2764\ufe0f\U0001F600"
+    expected = "".join(f"\\u{ord(ch):04x}" if is_special(ch) else ch for ch in text)
+    assert escape_json_specials(text) == expected
+
+
 def test_make_safe_marks_and_masks() -> None:
     shown = make_safe(HOSTILE + " AKIAIOSFODNN7EXAMPLE")
     assert not any(ch in shown for ch in RAW)

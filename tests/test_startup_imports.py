@@ -25,7 +25,13 @@ NOT_ON_THE_SEARCH_PATH = ("indexer.memory", "indexer.rules", "indexer.ingest.run
                           "tui.cli.memory", "tui.cli.rules", "tui.cli.agents", "tui.app",
                           # what an index run reports and records, the usage report, atomic writes
                           "indexer.ingest.progress", "indexer.ingest.outcome", "indexer.ingest.failures",
-                          "indexer.agents.usage_report", "indexer.agents.refresh", "indexer.fileio")
+                          "indexer.agents.usage_report", "indexer.agents.refresh", "indexer.fileio",
+                          # browsing (stats, lists) and the activity strip: ``show``, ``sessions``
+                          "indexer.store.browse", "indexer.activity",
+                          # a read-only open neither takes the index lock nor migrates
+                          "indexer.ingest", "indexer.store.migrations",
+                          # the token summary of a session header (``show``)
+                          "tui.display")
 # Standard modules a search or the prompt hook has no use for (config files, hashing, temp
 # files, child processes); each costs milliseconds. Their records are NamedTuples, so no
 # dataclasses (which loads inspect, ast, dis, tokenize); a plain line is read without argparse
@@ -34,9 +40,11 @@ STDLIB_NOT_NEEDED = ("tomllib", "hashlib", "tempfile", "subprocess", "dataclasse
                      "traceback", "shutil", "locale", "pickle", "argparse", "threading")
 # Patterns compiled on first use: they take milliseconds each, and an ASCII search needs none
 # (the CLI's own "…" and "·" are not special: textsafe checks such lines with its ASCII class).
-LAZY_PATTERNS = {"indexer.secret_mask": "_compiled",
-                 "indexer.textfold": "_may_fold", "indexer.store.side_file": "_cjk_run",
-                 "indexer.textsafe": "_special_chars"}
+# The query's flag and date patterns too: a plain word has no "-", "=" or ``since:``.
+LAZY_PATTERNS = (("indexer.secret_mask", "_compiled"), ("indexer.textfold", "_may_fold"),
+                 ("indexer.store.side_file", "_cjk_run"), ("indexer.textsafe", "_special_chars"),
+                 ("indexer.search.query", "_short_flag"), ("indexer.search.query", "_long_flag"),
+                 ("indexer.search.query", "_env_assignment"), ("indexer.search.query", "_relative"))
 
 
 def imported_modules(argv: list[str], env: dict[str, str], stdin: str | None = None) -> tuple[set[str], str]:
@@ -117,12 +125,33 @@ def test_an_ascii_search_compiles_none_of_the_big_patterns(index_env):
     ASCII search in ASCII text with no secret in it needs none of them."""
     code = ("import io, contextlib, sys; from tui.cli.main import main\n"
             "with contextlib.redirect_stdout(io.StringIO()): main(['search', 'websocket'])\n"
-            f"for name, getter in {LAZY_PATTERNS!r}.items():\n"
-            "    print(name, getattr(sys.modules[name], getter).cache_info().currsize)")
+            f"for name, getter in {LAZY_PATTERNS!r}:\n"
+            "    print(f'{name}.{getter}', getattr(sys.modules[name], getter).cache_info().currsize)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=index_env, cwd=REPO,
                           timeout=60)
     sizes = dict(line.split() for line in proc.stdout.splitlines())
-    assert sizes == {name: "0" for name in LAZY_PATTERNS}, proc.stderr
+    assert sizes == {f"{name}.{getter}": "0" for name, getter in LAZY_PATTERNS}, proc.stderr
+
+
+def test_a_command_line_query_compiles_the_flag_patterns(index_env):
+    """The check can fail: a pasted command line (``-s``) is read with the flag pattern."""
+    code = ("import io, contextlib, sys; from tui.cli.main import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()): main(['search', 'nginx', '-s', 'reload'])\n"
+            "print(sys.modules['indexer.search.query']._short_flag.cache_info().currsize)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=index_env, cwd=REPO,
+                          timeout=60)
+    assert proc.stdout.split() == ["1"], proc.stderr
+
+
+@pytest.mark.parametrize("argv", [["search", "timeout"], ["search", "--json", "timeout"]])
+def test_a_message_search_loads_no_session_view(index_env, argv):
+    """The session view's ranking (``-1``) and, for text, the shell quoting of ``--json``'s
+    resume commands are loaded by the searches that print them."""
+    modules, out = imported_modules(argv, index_env)
+    assert "timeout" in out
+    assert loaded(modules, ("indexer.search.session_search",)) == []
+    if "--json" not in argv:
+        assert loaded(modules, ("shlex",)) == []
 
 
 def test_help_lists_every_verb():
@@ -191,3 +220,42 @@ def test_a_prompt_that_points_at_nothing_loads_no_search(index_env):
     modules, _ = imported_modules(["hook", "prompt", "--text"], index_env, stdin=json.dumps(event))
     assert "indexer.agents.recall" in modules
     assert loaded(modules, ("indexer.search.query", "indexer.index", "indexer.search.fts", "sqlite3")) == []
+    # nor what only a reminder, a session start or an index command uses: the shell quoting of
+    # its command lines, dates, the budget's child process, the index's errors and lock
+    assert loaded(modules, ("shlex", "datetime", "struct", "pickle", "_pickle", "signal", "indexer.ingest.lock",
+                            "indexer.store.errors", "indexer.store.schema")) == []
+
+
+def _session_start_modules(tmp_path, memory: Path) -> tuple[set[str], str]:
+    env = cli_env(THREADBACK_DB=str(tmp_path / "none.sqlite3"), THREADBACK_HOME=str(tmp_path / "home"),
+                  HOME=str(tmp_path / "home"), THREADBACK_MEMORY_DIR=str(memory))
+    event = {"session_id": "other", "cwd": str(tmp_path), "hook_event_name": "SessionStart", "source": "startup"}
+    # -X importtime reports the budget's child process too: it writes to the same stderr
+    return imported_modules(["hook", "session-start", "--text"], env, stdin=json.dumps(event))
+
+
+def test_session_start_without_a_memory_folder_loads_no_store(tmp_path):
+    """A new user's session start (no memory folder yet) gives empty pieces without loading
+    the memory or rule stores; the budget's child uses the C pickler, not ``pickle`` or
+    ``signal``."""
+    modules, out = _session_start_modules(tmp_path, tmp_path / "no-such-folder")
+    assert "threadback search" in out
+    assert "indexer.agents.context" in modules and "indexer.agents.budget" in modules
+    assert loaded(modules, ("indexer.memory", "indexer.rules", "ruamel", "hashlib")) == []
+    assert loaded(modules, ("pickle", "signal", "struct")) == []
+    # reading whether a folder is allowed writes nothing: no atomic writes loaded
+    assert loaded(modules, ("indexer.fileio", "tempfile")) == []
+    assert not (tmp_path / "no-such-folder").exists()  # and it made none
+
+
+def test_session_start_with_a_memory_folder_still_reads_it(tmp_path):
+    """The check can fail: with a folder, the child loads the stores and reads the scratchpad."""
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    (memory / "scratchpad.md").write_text("- [ ] check the websocket timeout\n", encoding="utf-8")
+    modules, out = _session_start_modules(tmp_path, memory)
+    assert "websocket timeout" in out
+    assert loaded(modules, ("indexer.memory",)) and loaded(modules, ("indexer.rules",))
+    assert loaded(modules, ("pickle", "signal")) == []
+    # its small files are stamped with the interpreter's own SHA-256: OpenSSL is not loaded
+    assert loaded(modules, ("hashlib", "_hashlib")) == []

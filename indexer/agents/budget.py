@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import select
-import struct
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -19,7 +18,7 @@ from typing import Any
 HOOK_BUDGET_SECONDS = 1.0
 BUDGET_ENV_VAR = "THREADBACK_HOOK_BUDGET"  # seconds, to give a slow machine more (or tests)
 EXIT_MARGIN_SECONDS = 0.2  # the interpreter starting before us, and printing and exiting after
-_HEADER = struct.Struct("!I")
+_HEADER_SIZE = 4  # each result is sent as its length (4 bytes, big-endian), then its pickle
 
 Piece = tuple[str, Callable[[], Any]]
 
@@ -67,9 +66,13 @@ def _write_all(fd: int, data: bytes) -> None:
 
 def _run_forked(pieces: Sequence[Piece], deadline: float) -> dict[str, Any]:
     # Only the session-start hook runs pieces: the prompt hook, which needs the deadline
-    # alone, does not load these.
-    import pickle
-    import signal
+    # alone, does not load these. The C pickler alone: the ``pickle`` module around it (its
+    # pure-Python twin) and ``signal`` (which builds enums) cost ~2 ms before the fork.
+    try:
+        from _pickle import dumps, loads
+    except ImportError:  # an interpreter without the C pickler
+        from pickle import dumps, loads
+    from _signal import SIGKILL  # built in, loaded at start-up: ``signal.SIGKILL`` is this number
 
     read_fd, write_fd = os.pipe()
     pid = os.fork()
@@ -77,8 +80,8 @@ def _run_forked(pieces: Sequence[Piece], deadline: float) -> dict[str, Any]:
         try:
             os.close(read_fd)
             for name, fn in pieces:
-                data = pickle.dumps((name, _outcome(fn)))
-                _write_all(write_fd, _HEADER.pack(len(data)) + data)
+                data = dumps((name, _outcome(fn)))
+                _write_all(write_fd, len(data).to_bytes(_HEADER_SIZE, "big") + data)
         finally:
             os._exit(0)
     os.close(write_fd)
@@ -96,17 +99,17 @@ def _run_forked(pieces: Sequence[Piece], deadline: float) -> dict[str, Any]:
             if not chunk:
                 break  # the child ended (or died)
             buffer += chunk
-            while len(buffer) >= _HEADER.size:
-                (size,) = _HEADER.unpack_from(buffer)
-                if len(buffer) < _HEADER.size + size:
+            while len(buffer) >= _HEADER_SIZE:
+                size = int.from_bytes(buffer[:_HEADER_SIZE], "big")
+                if len(buffer) < _HEADER_SIZE + size:
                     break
-                name, value = pickle.loads(buffer[_HEADER.size:_HEADER.size + size])
+                name, value = loads(buffer[_HEADER_SIZE:_HEADER_SIZE + size])
                 results[name] = value
-                buffer = buffer[_HEADER.size + size:]
+                buffer = buffer[_HEADER_SIZE + size:]
     finally:
         os.close(read_fd)
         try:
-            os.kill(pid, signal.SIGKILL)
+            os.kill(pid, SIGKILL)
         except ProcessLookupError:
             pass
         os.waitpid(pid, 0)

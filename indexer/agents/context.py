@@ -12,20 +12,23 @@ cut on a character boundary with a visible marker.
 # Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
 # at import, a cost every command pays at start-up.
 
+import os
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from indexer.agents.reference import WRAP_CLOSE, WRAP_OPEN, escape_for_wrapper, wrap_reference  # noqa: F401 - re-exported
 from indexer.config import global_memory_dir, resolve_memory_folder
-from indexer.memory import DEFAULT_DECAY_THRESHOLD, MemoryStore
-from indexer.memory.errors import FactFileError
-from indexer.memory.timeutil import as_aware
-from indexer.memory_trust import folder_trust
-from indexer.rules import RuleStore
 from indexer.storable import storable
 from indexer.textsafe import make_safe
+
+# The memory and rule stores (~10 ms to load, with the YAML library behind them) are loaded
+# where a piece reads a folder: in the session-start hook's child process, and not at all
+# when the folder does not exist (a new user's).
+if TYPE_CHECKING:
+    from indexer.memory import MemoryStore
+    from indexer.rules import RuleStore
 
 DEFAULT_MAX_BYTES = 16384
 EPISODIC_LIMIT = 12
@@ -91,15 +94,19 @@ PIECE_LABELS = {
 }
 
 
-def _rules_piece(rule_store: RuleStore | Path | None) -> Piece:
+def _rules_piece(rule_store: "RuleStore | Path | None") -> Piece:
     if rule_store is None:
         return Piece()
     if isinstance(rule_store, Path):
+        from indexer.rules import RuleStore
+
         rule_store = RuleStore(rule_store)
     return Piece(tuple("- " + _indent_rest(make_safe(_clip(r.text, 4000))) for r in rule_store.approved()))
 
 
-def _facts_piece(memory_store: MemoryStore) -> Piece:
+def _facts_piece(memory_store: "MemoryStore") -> Piece:
+    from indexer.memory.errors import FactFileError
+
     try:
         facts = memory_store.facts()
     except FactFileError as exc:
@@ -107,7 +114,7 @@ def _facts_piece(memory_store: MemoryStore) -> Piece:
     return Piece(tuple("- " + _indent_rest(_clip(f"{f.key}: {f.value_text}")) for f in facts))
 
 
-def _scratchpad_piece(memory_store: MemoryStore) -> Piece:
+def _scratchpad_piece(memory_store: "MemoryStore") -> Piece:
     return Piece(tuple(
         "- [ ] " + _clip(item.text)
         for item in memory_store.scratchpad_items()
@@ -115,7 +122,9 @@ def _scratchpad_piece(memory_store: MemoryStore) -> Piece:
     ))
 
 
-def _episodic_piece(memory_store: MemoryStore, now: datetime, limit: int) -> Piece:
+def _episodic_piece(memory_store: "MemoryStore", now: datetime, limit: int) -> Piece:
+    from indexer.memory import DEFAULT_DECAY_THRESHOLD
+
     episodic = []
     for scored in memory_store.scored(now):
         if len(episodic) >= limit:
@@ -132,14 +141,16 @@ def _episodic_piece(memory_store: MemoryStore, now: datetime, limit: int) -> Pie
 
 
 def context_pieces(
-    memory_store: MemoryStore,
-    rule_store: RuleStore | Path | None,
+    memory_store: "MemoryStore",
+    rule_store: "RuleStore | Path | None",
     *,
     now: datetime,
     episodic_limit: int = EPISODIC_LIMIT,
 ) -> list[tuple[str, Callable[[], Piece]]]:
     """The parts of the context as (name, work) pairs, cheapest first, so a hook on a budget
     (``indexer.agents.budget``) gets as much as there is time for."""
+    from indexer.memory.timeutil import as_aware
+
     now = as_aware(now)
     work = {
         "rules": lambda: _rules_piece(rule_store),
@@ -155,37 +166,86 @@ class FolderContext:
     process that runs the pieces, so even reading the allow list is within a hook's budget).
 
     A project folder the user has not allowed is left out for the global one, with a note; one
-    whose rules changed since it was allowed gives its memory but not its rules."""
+    whose rules changed since it was allowed gives its memory but not its rules.
+
+    A folder that does not exist gives every piece empty without loading the stores: what
+    they would read there (no file at all) is nothing."""
 
     def __init__(self, explicit: str | Path | None, cwd: Path | None,
                  env: Mapping[str, str] | None = None) -> None:
         self.explicit, self.cwd, self.env = explicit, cwd, env
-        self.memory: MemoryStore | None = None
+        self._store: MemoryStore | None = None
+        self._memory_folder: tuple[Path, str] | None = None  # (path, reason), once opened
         self.rules_dir: Path | None = None
 
+    @property
+    def memory(self) -> "MemoryStore | None":
+        """The memory store of the folder chosen (None before ``open``), made on first use."""
+        if self._store is None and self._memory_folder is not None:
+            from indexer.memory import MemoryStore
+
+            self._store = MemoryStore(*self._memory_folder)
+        return self._store
+
     def open(self) -> Piece:
+        from indexer.memory_trust import folder_trust
+
         folder = resolve_memory_folder(self.explicit, self.cwd, self.env)
         trust = folder_trust(folder)
         note = trust.note()
         if trust.memory_readable:
-            self.memory = MemoryStore(folder.path, folder.reason)
+            self._memory_folder = (folder.path, folder.reason)
             self.rules_dir = folder.path if trust.rules_count else None
         else:  # the user's own global folder instead
-            self.memory = MemoryStore(global_memory_dir(), "global default under the data dir")
+            self._memory_folder = (global_memory_dir(), "global default under the data dir")
             self.rules_dir = global_memory_dir()
+        self._store = None
         return Piece(items=(note,) if note else ())
 
-    def pieces(self, *, now: datetime, episodic_limit: int = EPISODIC_LIMIT
+    def pieces(self, *, now: datetime, episodic_limit: int = EPISODIC_LIMIT, cache_facts: bool = False
                ) -> list[tuple[str, Callable[[], Piece]]]:
+        """``cache_facts``: reuse the fact lines of the last session start when fact.yml holds
+        the same text (``indexer.agents.facts_cache``; the session-start hook's)."""
         def later(name: str) -> Callable[[], Piece]:
             def run() -> Piece:
-                assert self.memory is not None, "the folder piece runs first"
-                work = dict(context_pieces(self.memory, self.rules_dir, now=now,
+                assert self._memory_folder is not None, "the folder piece runs first"
+                read_from = self.rules_dir if name == "rules" else self._memory_folder[0]
+                if read_from is None or _missing(read_from):
+                    return Piece()
+                if name == "facts" and cache_facts:
+                    return self._cached_facts_piece()
+                work = dict(context_pieces(self.memory, self.rules_dir, now=now,  # type: ignore[arg-type]
                                            episodic_limit=episodic_limit))
                 return work[name]()
             return run
 
         return [("folder", self.open), *((name, later(name)) for name in PIECE_LABELS)]
+
+    def _cached_facts_piece(self) -> Piece:
+        from indexer.agents.facts_cache import cached_lines, remember_lines
+
+        store = self.memory
+        assert store is not None
+        lines = cached_lines(store.fact_path)
+        if lines is not None:
+            return Piece(lines)
+        piece = _facts_piece(store)
+        text = store.fact_text() if not piece.problems else ""
+        if text:
+            remember_lines(store.fact_path, text, piece.items)
+        return piece
+
+
+def _missing(path: Path) -> bool:
+    """Nothing at all at ``path`` (not even a broken link): any other case, a file in the way
+    or a folder that cannot be read, is left to the stores to report as they do."""
+    try:
+        os.lstat(path)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return False
 
 
 def material_from(results: dict[str, object], *, notes: tuple[str, ...] = (),
@@ -220,8 +280,8 @@ def material_from(results: dict[str, object], *, notes: tuple[str, ...] = (),
 
 
 def gather_context(
-    memory_store: MemoryStore,
-    rule_store: RuleStore | None,
+    memory_store: "MemoryStore",
+    rule_store: "RuleStore | None",
     *,
     now: datetime,
     episodic_limit: int = EPISODIC_LIMIT,
@@ -289,8 +349,8 @@ def _truncated(head: str, body: str, max_bytes: int) -> str:
 
 
 def build_context(
-    memory_store: MemoryStore,
-    rule_store: RuleStore | None,
+    memory_store: "MemoryStore",
+    rule_store: "RuleStore | None",
     *,
     now: datetime,
     max_bytes: int = DEFAULT_MAX_BYTES,

@@ -20,9 +20,7 @@ index refresh runs detached. The command line only reads stdin, calls ``answer``
 import json
 import os
 import select
-import shlex
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
@@ -152,10 +150,12 @@ def _cwd_of(payload: dict[str, Any]) -> Path | None:
 
 def session_start(payload: dict[str, Any], memory_dir: str | None, deadline: float) -> HookAnswer:
     # The memory and rule stores (and their YAML library): loaded for this event only.
+    from datetime import datetime, timezone  # ~1 ms: the prompt hook has no use for it
+
     from indexer.agents.context import DEFAULT_MAX_BYTES, FolderContext, material_from, render_context
 
     now = datetime.now(timezone.utc)
-    pieces = FolderContext(memory_dir, _cwd_of(payload)).pieces(now=now)
+    pieces = FolderContext(memory_dir, _cwd_of(payload)).pieces(now=now, cache_facts=True)
     material = material_from(run_pieces(pieces, deadline), budget_seconds=hook_budget())
     context = render_context(material, max_bytes=DEFAULT_MAX_BYTES - 512)
     text = ROUTING_LINE + ("\n\n" + context if context else "") + "\n"
@@ -266,6 +266,8 @@ def masked_relevant(found: "RelevantHit") -> "RelevantHit":
 
 
 def search_command(query: str, session: str | None) -> str:
+    import shlex  # a reminder's command lines only: most prompts print none
+
     parts = ["threadback", "search", shlex.quote(query) if query else '"<words>"']
     if session:
         parts += ["--exclude-session", shlex.quote(session)]
@@ -275,10 +277,14 @@ def search_command(query: str, session: str | None) -> str:
 
 def open_command(hit: "Hit") -> str:
     """The command that opens a hit in its transcript."""
+    import shlex
+
     return f"threadback show {shlex.quote(hit.session.session_id)} --around {hit.message.id}"
 
 
 def compact_hit_line(found: "RelevantHit") -> str:
+    from datetime import datetime
+
     s, m = found.hit.session, found.hit.message
     when = datetime.fromtimestamp(m.ts).strftime("%Y-%m-%d") if m.ts else "undated"
     snippet = found.snippet

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
-
 from indexer.models import Session
 from indexer.sources import BY_NAME
 
@@ -24,6 +22,8 @@ def resume_command(session: Session, parent: Session | None = None) -> str:
     when it is indexed, else the parent's id). A branch or fork (``branched_from``) is a
     session of its own and resumes by itself.
     """
+    import shlex  # compiles a pattern at import: a search printed as text never quotes
+
     agent = BY_NAME.get(session.agent)
     if agent is None:
         raise ValueError(f"unknown agent {session.agent!r}")

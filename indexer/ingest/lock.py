@@ -7,16 +7,7 @@ import fcntl
 import os
 from pathlib import Path
 
-from indexer.store.errors import IndexError_
-
-
-class IndexBusyError(IndexError_):
-    def __init__(self, lock_path: Path, holder: str):
-        super().__init__(
-            f"another Threadback index run is updating this index ({holder}); "
-            "searches still work; try `threadback index` again when it has finished"
-        )
-        self.lock_path = lock_path
+from indexer.store.errors import IndexBusyError, IndexError_  # noqa: F401 - raised here, importable from here
 
 
 class IndexLock:

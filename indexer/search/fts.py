@@ -31,7 +31,6 @@ from indexer.search.candidates import (
 from indexer.search.plan import SearchPlan, and_expressions, make_plan
 from indexer.search.query import Query, QueryError, Term, taking_literally
 from indexer.search.scoring import Evidence, Weights, evidence, message_score
-from indexer.search.session_search import rank_sessions
 from indexer.search.snippets import make_snippet
 from indexer.store.models import fetch_context, fetch_messages, message_from_row, sessions_by_rowid
 
@@ -126,6 +125,8 @@ def _message_view(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, 
 
 def _session_view(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, limit: int, offset: int,
                   context: int, shown_per_session: int) -> SearchResult:
+    from indexer.search.session_search import rank_sessions  # its records: the session view's only
+
     ranking = rank_sessions(conn, plan, filters, offset + limit)
     page = ranking.sessions[offset : offset + limit]
     best: list[tuple[float, Evidence]] = []

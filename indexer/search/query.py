@@ -21,6 +21,7 @@ The same parsed ``Query`` drives the session index (``indexer.search``) and the 
 # Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
 # at import, a cost every command pays at start-up.
 
+import functools
 import re
 import unicodedata
 from datetime import datetime, timedelta, timezone
@@ -36,13 +37,32 @@ MAX_QUERY_CHARS = 4000  # a longer paste is cut here (with a note)
 MAX_TERMS = 32  # words searched for; the rest of a huge paste is dropped (with a note)
 
 _TOKEN = re.compile(r'-?"[^"]*(?:"|$)|\S+')
-_RELATIVE = re.compile(r"^(\d+)\s*(m|min|h|d|w|mo|y)$", re.IGNORECASE)
-# -s, -1, -O2, -j8, -std=c11: always an option. (-la or -rm could be either: see ``ambiguous``.)
-_SHORT_FLAG = re.compile(r"^-[A-Za-z0-9]$|^-[0-9]+$|^-[A-Za-z][0-9]+$|^-[A-Za-z0-9][^=\s]*=")
-_LONG_FLAG = re.compile(r"^--[A-Za-z0-9]")
 _SHELL_OPERATORS = {"|", "||", "&&", ";", ">", ">>", "<", "2>&1", "&>", "$", "\\"}
-_ENV_ASSIGNMENT = re.compile(r"^[A-Z_][A-Z0-9_]*=\S")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+# Patterns compiled on first use (the flag pattern alone takes ~1 ms): a line of plain words
+# needs none of them, as every flag starts with "-", an assignment holds "=", and only a
+# ``since:``/``until:`` filter reads a date.
+@functools.cache
+def _relative() -> re.Pattern[str]:
+    return re.compile(r"^(\d+)\s*(m|min|h|d|w|mo|y)$", re.IGNORECASE)
+
+
+@functools.cache
+def _short_flag() -> re.Pattern[str]:
+    """-s, -1, -O2, -j8, -std=c11: always an option. (-la or -rm could be either: see ``ambiguous``.)"""
+    return re.compile(r"^-[A-Za-z0-9]$|^-[0-9]+$|^-[A-Za-z][0-9]+$|^-[A-Za-z0-9][^=\s]*=")
+
+
+@functools.cache
+def _long_flag() -> re.Pattern[str]:
+    return re.compile(r"^--[A-Za-z0-9]")
+
+
+@functools.cache
+def _env_assignment() -> re.Pattern[str]:
+    return re.compile(r"^[A-Z_][A-Z0-9_]*=\S")
 
 
 class QueryError(ValueError):
@@ -107,7 +127,7 @@ def parse_date(value: str, now: float, *, end_of_day: bool = False) -> float | N
         if end_of_day:
             day += timedelta(days=1)
         return day.timestamp()
-    m = _RELATIVE.match(v)
+    m = _relative().match(v)
     if m:
         n, unit = int(m.group(1)), m.group(2).lower()
         seconds = {"m": 60, "min": 60, "h": 3600, "d": 86400, "w": 7 * 86400, "mo": 30 * 86400, "y": 365 * 86400}[unit]
@@ -147,10 +167,11 @@ def looks_like_command_line(tokens: list[str]) -> bool:
     an argument. In one, ``-word`` is an option to find, not a word to exclude."""
     if not tokens:
         return False
-    if tokens[0] == "sudo" or _ENV_ASSIGNMENT.match(tokens[0]):
+    if tokens[0] == "sudo" or ("=" in tokens[0] and _env_assignment().match(tokens[0])):
         return True
     return any(
-        _SHORT_FLAG.match(t) or _LONG_FLAG.match(t) or t in _SHELL_OPERATORS or t in (".", "..")
+        (t[:1] == "-" and (_short_flag().match(t) or _long_flag().match(t))) or t in _SHELL_OPERATORS
+        or t in (".", "..")
         for t in tokens
     )
 
@@ -271,7 +292,7 @@ def _is_exclusion(token: str) -> bool:
     """``-word``: a dash, then a word of 2+ characters (or any CJK word); ``-s`` and ``-O2``
     are flags, ``--x`` an option, ``-->`` and ``-5`` just text."""
     body = token[1:]
-    if not body or body.startswith("-") or _SHORT_FLAG.match(token):
+    if not body or body.startswith("-") or _short_flag().match(token):
         return False
     return body[0].isalpha() or is_cjk(body[0])
 

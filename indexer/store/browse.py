@@ -12,6 +12,7 @@ from typing import Iterator, NamedTuple
 from indexer.models import Message, Session
 from indexer.sources import AGENT_NAMES
 from indexer.store.connection import index_files
+from indexer.store.errors import AmbiguousSessionError  # noqa: F401 - raised here, importable from here
 from indexer.store.models import MESSAGE_COLUMNS, SESSION_COLUMNS, TOP_LEVEL, message_from_row, session_from_row
 
 
@@ -30,13 +31,6 @@ class ProjectSummary(NamedTuple):
     project_name: str | None
     session_count: int
     last_ts: float | None
-
-
-class AmbiguousSessionError(LookupError):
-    def __init__(self, ref: str, candidates: list[Session]):
-        listing = ", ".join(f"{s.agent}:{s.session_id}" for s in candidates[:5])
-        super().__init__(f"“{ref}” matches {len(candidates)} sessions ({listing}…): give more of the id")
-        self.candidates = candidates
 
 
 def stats(c: sqlite3.Connection, path: Path) -> IndexStats:

@@ -16,7 +16,6 @@ from urllib.parse import quote
 from indexer.store import side_file
 from indexer.store.errors import IndexOutdatedError, IndexTooNewError, IndexUnavailableError
 from indexer.store.health import damage_marker, diagnose, is_read_only_place, side_damage_marker
-from indexer.store.migrations import migrate
 from indexer.store.schema import SCHEMA_VERSION
 
 DEFAULT_BUSY_TIMEOUT_MS = 5000  # how long a person's command waits for another program's lock
@@ -74,6 +73,8 @@ def _open(path: Path, readonly: bool, busy_timeout_ms: int) -> sqlite3.Connectio
         if readonly and version < SCHEMA_VERSION:
             raise IndexOutdatedError(path, version)  # its tables lack columns a reader asks for
         if not readonly and version < SCHEMA_VERSION:
+            from indexer.store.migrations import migrate  # a read-only open never migrates
+
             migrate(conn, version)
         if version == SCHEMA_VERSION:
             # Touch the tables so a truncated or foreign file fails here, not mid-search.

@@ -6,6 +6,10 @@ from pathlib import Path
 
 from indexer.store.schema import SCHEMA_VERSION
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from indexer.models import Session
+
 
 class IndexError_(RuntimeError):
     """Base for index problems that carry a message meant for the user."""
@@ -87,3 +91,25 @@ class IndexUnavailableError(IndexError_):
     def __init__(self, path: Path, detail: str):
         super().__init__(f"cannot open the index at {path}: {detail}")
         self.path = path
+
+
+class AmbiguousSessionError(LookupError):
+    """A session id prefix that matches several sessions (``indexer.store.browse``). Kept here,
+    beside the index's errors, so a command can name it without loading browsing."""
+
+    def __init__(self, ref: str, candidates: list[Session]):
+        listing = ", ".join(f"{s.agent}:{s.session_id}" for s in candidates[:5])
+        super().__init__(f"“{ref}” matches {len(candidates)} sessions ({listing}…): give more of the id")
+        self.candidates = candidates
+
+
+class IndexBusyError(IndexError_):
+    """Another index run holds the lock (``indexer.ingest.lock``). Kept here, so a command
+    that only searches can name it without loading the lock and the ingest package."""
+
+    def __init__(self, lock_path: Path, holder: str):
+        super().__init__(
+            f"another Threadback index run is updating this index ({holder}); "
+            "searches still work; try `threadback index` again when it has finished"
+        )
+        self.lock_path = lock_path

@@ -1,5 +1,5 @@
 """``python -m tui.cli``: the same as the ``threadback`` command."""
 
-from tui.cli.main import main
+from tui.cli.main import run
 
-raise SystemExit(main())
+raise SystemExit(run())

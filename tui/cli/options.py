@@ -5,14 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from indexer import (  # each name is loaded on first use (``indexer.__init__``): the errors only
-    IndexBusyError,
-    IndexError_,
-    IndexFullError,
-    IndexLockedError,
-    IndexOutdatedError,
-    IndexReadOnlyError,
-)
 from indexer.config import default_db_path
 from indexer.sources import AGENTS, CLAUDE_CODE
 from tui.cli.exits import BUSY, DISK_FULL, INDEX, READ_ONLY, CommandError
@@ -21,6 +13,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # the index and the config files are loaded where a command needs them
     import argparse
 
+    from indexer import IndexError_
     from indexer.config import SourceRoots
     from indexer.index import Index
 
@@ -78,6 +71,7 @@ def open_existing_index(args: argparse.Namespace) -> Index:
     """The index, opened read-only (so it works on read-only media) and checked; raises
     ``CommandError`` saying why it cannot be used. An index of an older schema is upgraded
     once first, where it can be written."""
+    from indexer import IndexError_, IndexOutdatedError  # the index's errors: loaded with the index
     from indexer.index import Index
 
     path = db_path_of(args)
@@ -99,6 +93,8 @@ def open_existing_index(args: argparse.Namespace) -> Index:
 
 def exit_code_of(exc: IndexError_) -> int:
     """The exit code for an index problem (see ``tui.cli.exits``)."""
+    from indexer import IndexBusyError, IndexFullError, IndexLockedError, IndexReadOnlyError
+
     if isinstance(exc, IndexReadOnlyError):
         return READ_ONLY
     if isinstance(exc, IndexFullError):

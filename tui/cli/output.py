@@ -14,14 +14,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from indexer import Hit, IndexStats, Message, SearchResult, Session, SessionHit
-from indexer.models import TokenUsage
-from indexer.activity import is_active
+from indexer import Hit, Message, SearchResult, Session
 from indexer.agents.resume import resume_command, resume_target
 from indexer.search.suggestions import suggestions_for
 from indexer.textsafe import escape_json_specials, suspicious_characters
 
 if TYPE_CHECKING:  # the memory package loads a YAML library: not needed to print an index search
+    from indexer import IndexStats, SessionHit  # IndexStats: browsing's module, not a search's
+    from indexer.models import TokenUsage
     from indexer.ingest.progress import IndexSummary
     from indexer.agents.context import ContextMaterial
     from indexer.memory import EpisodicEntry, Fact, MemoryHit, ScratchpadItem, StrengthBreakdown
@@ -54,6 +54,8 @@ def tokens_json(tokens: TokenUsage | None) -> dict | None:
 
 def session_json(s: Session, now: float | None = None) -> dict:
     """``now`` decides "active" (a log written to in the last minutes); default: the clock."""
+    from indexer.activity import is_active  # with the day strip's records: not every search's
+
     return {
         "agent": s.agent,
         "session_id": s.session_id,

@@ -15,7 +15,6 @@ from indexer import Hit, SearchResult, Session, SessionHit
 from indexer.agents.resume import resume_target
 from indexer.models import Message
 from tui.cli.terminal import Style, safe_text
-from tui.display.tokens import token_summary
 
 if TYPE_CHECKING:  # an index run's progress: not loaded by a search
     from indexer.ingest.progress import IndexProgress
@@ -137,6 +136,8 @@ def session_header(s: Session) -> str:
     elif s.source_missing:
         parts.append("log file deleted")
     if s.tokens is not None:
+        from tui.display.tokens import token_summary  # a session's header (``show``), not a hit's
+
         parts.append(token_summary(s.tokens))
     return "── " + " · ".join(parts) + (f"\n   {s.title}" if s.title else "")
 
