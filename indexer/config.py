@@ -25,14 +25,20 @@
 """
 
 # Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+# at import, a cost every command pays at start-up. Those naming ``Path`` are strings, and
+# ``pathlib`` is imported by the functions that make one: a search and the prompt hook ask only
+# for ``data_dir_str`` and ``default_db_str`` (``os.path``), and ``pathlib`` with ``urllib.parse``
+# and ``ipaddress`` costs them ~4 ms.
 
 import os
 from collections.abc import Mapping
-from pathlib import Path
 from typing import NamedTuple
 
 from indexer.sources import AGENT_NAMES, AGENTS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 class ConfigError(ValueError):
@@ -42,32 +48,48 @@ class ConfigError(ValueError):
 # --- Threadback's own files ---------------------------------------------------------------------
 
 
-def data_dir() -> Path:
+def data_dir() -> "Path":
     """``$THREADBACK_HOME``, else ``$XDG_DATA_HOME/threadback``, else ``~/.local/share/threadback``."""
+    from pathlib import Path
+
+    return Path(data_dir_str())
+
+
+def data_dir_str() -> str:
+    """``data_dir()`` as a ``str``."""
     if os.environ.get("THREADBACK_HOME"):
-        return Path(os.environ["THREADBACK_HOME"]).expanduser()
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base).expanduser() / "threadback"
+        return os.path.expanduser(os.environ["THREADBACK_HOME"])
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(os.path.expanduser(base), "threadback")
 
 
-def config_path() -> Path:
+def config_path() -> "Path":
     """``$THREADBACK_CONFIG``, else ``$XDG_CONFIG_HOME/threadback/config.toml``."""
+    from pathlib import Path
+
     if os.environ.get("THREADBACK_CONFIG"):
         return Path(os.environ["THREADBACK_CONFIG"]).expanduser()
     base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
     return Path(base).expanduser() / "threadback" / "config.toml"
 
 
-def export_dir() -> Path:
+def export_dir() -> "Path":
     """Where the app writes a session it exports: ``<data dir>/exports``."""
     return data_dir() / "exports"
 
 
-def default_db_path() -> Path:
+def default_db_path() -> "Path":
     """``$THREADBACK_DB``, else ``<data dir>/index.sqlite3``."""
+    from pathlib import Path
+
+    return Path(default_db_str())
+
+
+def default_db_str() -> str:
+    """``default_db_path()`` as a ``str``."""
     if os.environ.get("THREADBACK_DB"):
-        return Path(os.environ["THREADBACK_DB"]).expanduser()
-    return data_dir() / "index.sqlite3"
+        return os.path.expanduser(os.environ["THREADBACK_DB"])
+    return os.path.join(data_dir_str(), "index.sqlite3")
 
 
 # --- agents' logs -------------------------------------------------------------------------------
@@ -76,20 +98,22 @@ def default_db_path() -> Path:
 class SourceRoots(NamedTuple):
     """Folders to scan, per agent."""
 
-    roots: dict[str, tuple[Path, ...]] = {}  # read-only: never mutated
+    roots: "dict[str, tuple[Path, ...]]" = {}  # read-only: never mutated
 
     def items(self):
         return self.roots.items()
 
-    def all_paths(self) -> list[Path]:
+    def all_paths(self) -> "list[Path]":
         return [p for paths in self.roots.values() for p in paths]
 
 
 def load_roots(
     overrides: dict[str, list[str]] | None = None,
-    config_file: Path | None = None,
+    config_file: "Path | None" = None,
 ) -> SourceRoots:
     """Defaults, replaced per agent by the config file, replaced per agent by ``overrides``."""
+    from pathlib import Path
+
     roots: dict[str, tuple[Path, ...]] = {agent.name: tuple(agent.default_roots()) for agent in AGENTS}
     path = config_file or config_path()
     if path.exists():
@@ -110,7 +134,7 @@ def load_roots(
     return SourceRoots(roots)
 
 
-def live_updates_enabled(config_file: Path | None = None) -> bool:
+def live_updates_enabled(config_file: "Path | None" = None) -> bool:
     """Whether the app watches the logs while open; ``[live] enabled = false`` turns it off."""
     path = config_file or config_path()
     if not path.exists():
@@ -127,8 +151,10 @@ def live_updates_enabled(config_file: Path | None = None) -> bool:
     return enabled
 
 
-def only_roots(mapping: dict[str, list[Path | str]]) -> SourceRoots:
+def only_roots(mapping: "dict[str, list[Path | str]]") -> SourceRoots:
     """Exactly these folders and no defaults (tests, the demo data, ``--only``)."""
+    from pathlib import Path
+
     return SourceRoots({a: tuple(Path(p) for p in ps) for a, ps in mapping.items()})
 
 
@@ -168,7 +194,7 @@ def _argv_template(value: object, where: str) -> tuple[str, ...]:
     return tuple(value)
 
 
-def load_launch_templates(config_file: Path | None = None) -> dict[str, LaunchTemplates]:
+def load_launch_templates(config_file: "Path | None" = None) -> dict[str, LaunchTemplates]:
     """The registry's commands, replaced per agent and per command by the config file's
     ``[resume.<agent>]`` tables (raises ``ConfigError`` on a bad one)."""
     templates = default_launch_templates()
@@ -215,18 +241,20 @@ MEMORY_FOLDER_FILES = (
 )
 
 
-def global_memory_dir() -> Path:
+def global_memory_dir() -> "Path":
     """The user's default memory folder, shared by all projects."""
     return data_dir() / "memory"
 
 
-def project_memory_dir(cwd: Path) -> Path:
+def project_memory_dir(cwd: "Path") -> "Path":
     """The project's own memory folder (it may not exist yet)."""
+    from pathlib import Path
+
     return Path(cwd) / "memory"
 
 
-def holds_memory_files(folder: Path) -> bool:
-    return any((Path(folder) / name).is_file() for name in MEMORY_FOLDER_FILES)
+def holds_memory_files(folder: "Path") -> bool:
+    return any(os.path.isfile(os.path.join(folder, name)) for name in MEMORY_FOLDER_FILES)
 
 
 # Where a memory folder came from. Only a project folder (found in the current directory, so
@@ -236,7 +264,7 @@ EXPLICIT, ENVIRONMENT, PROJECT, GLOBAL = "explicit", "environment", "project", "
 
 
 class MemoryFolder(NamedTuple):
-    path: Path
+    path: "Path"
     reason: str  # why this folder, for people: "--memory-dir", "$THREADBACK_MEMORY_DIR", ...
     source: str  # EXPLICIT, ENVIRONMENT, PROJECT or GLOBAL
 
@@ -246,8 +274,8 @@ class MemoryFolder(NamedTuple):
 
 
 def resolve_memory_folder(
-    explicit: str | Path | None = None,
-    cwd: Path | None = None,
+    explicit: "str | Path | None" = None,
+    cwd: "Path | None" = None,
     env: Mapping[str, str] | None = None,
 ) -> MemoryFolder:
     """Which memory folder to open, why, and where it came from; it need not exist yet.
@@ -255,6 +283,8 @@ def resolve_memory_folder(
     Order: an explicit ``--memory-dir``, then ``$THREADBACK_MEMORY_DIR``, then ``<cwd>/memory/``
     when it already holds a memory or rules file, then the global ``data_dir()/memory``.
     """
+    from pathlib import Path
+
     env = os.environ if env is None else env
     if explicit:
         return MemoryFolder(Path(explicit).expanduser(), "--memory-dir", EXPLICIT)
@@ -267,10 +297,10 @@ def resolve_memory_folder(
 
 
 def resolve_memory_dir(
-    explicit: str | Path | None = None,
-    cwd: Path | None = None,
+    explicit: "str | Path | None" = None,
+    cwd: "Path | None" = None,
     env: Mapping[str, str] | None = None,
-) -> tuple[Path, str]:
+) -> "tuple[Path, str]":
     """``resolve_memory_folder`` as (path, reason)."""
     folder = resolve_memory_folder(explicit, cwd, env)
     return folder.path, folder.reason
@@ -288,7 +318,7 @@ class ArchiveSetting(NamedTuple):
     problem: str | None = None
 
 
-def load_archive_setting(config_file: Path | None = None) -> ArchiveSetting:
+def load_archive_setting(config_file: "Path | None" = None) -> ArchiveSetting:
     import tomllib
 
     path = config_file or config_path()
