@@ -88,7 +88,7 @@ def open_existing_index(args: argparse.Namespace) -> Index:
 
     path = db_file_of(args)
     if not os.path.exists(path):
-        raise CommandError(f"no index at {path} yet: run `threadback index` first", INDEX)
+        raise CommandError(f"no index at {db_path_of(args)} yet: run `threadback index` first", INDEX)
     index = Index(path, readonly=True)
     try:
         try:
