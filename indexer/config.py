@@ -25,10 +25,11 @@
 """
 
 # Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up. Those naming ``Path`` are strings, and
-# ``pathlib`` is imported by the functions that make one: a search and the prompt hook ask only
-# for ``data_dir_str`` and ``default_db_str`` (``os.path``), and ``pathlib`` with ``urllib.parse``
-# and ``ipaddress`` costs them ~4 ms.
+# at import (the first compile in a process alone is ~1 ms), a cost every command pays at start-up.
+# ``pathlib`` is imported by the functions that make a ``Path``: a search and the prompt hook ask
+# only for ``data_dir_str`` and ``default_db_str`` (``os.path``), and ``pathlib`` with
+# ``urllib.parse`` and ``ipaddress`` costs them ~4 ms. So at run time the annotations' ``Path``
+# is ``os.PathLike`` (which every ``Path`` is); type checkers see ``pathlib.Path``.
 
 import os
 from collections.abc import Mapping
@@ -39,6 +40,8 @@ from indexer.sources import AGENT_NAMES, AGENTS
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
+else:
+    Path = os.PathLike
 
 
 class ConfigError(ValueError):
@@ -48,7 +51,7 @@ class ConfigError(ValueError):
 # --- Threadback's own files ---------------------------------------------------------------------
 
 
-def data_dir() -> "Path":
+def data_dir() -> Path:
     """``$THREADBACK_HOME``, else ``$XDG_DATA_HOME/threadback``, else ``~/.local/share/threadback``."""
     from pathlib import Path
 
@@ -63,7 +66,7 @@ def data_dir_str() -> str:
     return os.path.join(os.path.expanduser(base), "threadback")
 
 
-def config_path() -> "Path":
+def config_path() -> Path:
     """``$THREADBACK_CONFIG``, else ``$XDG_CONFIG_HOME/threadback/config.toml``."""
     from pathlib import Path
 
@@ -73,12 +76,12 @@ def config_path() -> "Path":
     return Path(base).expanduser() / "threadback" / "config.toml"
 
 
-def export_dir() -> "Path":
+def export_dir() -> Path:
     """Where the app writes a session it exports: ``<data dir>/exports``."""
     return data_dir() / "exports"
 
 
-def default_db_path() -> "Path":
+def default_db_path() -> Path:
     """``$THREADBACK_DB``, else ``<data dir>/index.sqlite3``."""
     from pathlib import Path
 
@@ -98,18 +101,18 @@ def default_db_str() -> str:
 class SourceRoots(NamedTuple):
     """Folders to scan, per agent."""
 
-    roots: "dict[str, tuple[Path, ...]]" = {}  # read-only: never mutated
+    roots: dict[str, tuple[Path, ...]] = {}  # read-only: never mutated
 
     def items(self):
         return self.roots.items()
 
-    def all_paths(self) -> "list[Path]":
+    def all_paths(self) -> list[Path]:
         return [p for paths in self.roots.values() for p in paths]
 
 
 def load_roots(
     overrides: dict[str, list[str]] | None = None,
-    config_file: "Path | None" = None,
+    config_file: Path | None = None,
 ) -> SourceRoots:
     """Defaults, replaced per agent by the config file, replaced per agent by ``overrides``."""
     from pathlib import Path
@@ -134,7 +137,7 @@ def load_roots(
     return SourceRoots(roots)
 
 
-def live_updates_enabled(config_file: "Path | None" = None) -> bool:
+def live_updates_enabled(config_file: Path | None = None) -> bool:
     """Whether the app watches the logs while open; ``[live] enabled = false`` turns it off."""
     path = config_file or config_path()
     if not path.exists():
@@ -151,7 +154,7 @@ def live_updates_enabled(config_file: "Path | None" = None) -> bool:
     return enabled
 
 
-def only_roots(mapping: "dict[str, list[Path | str]]") -> SourceRoots:
+def only_roots(mapping: dict[str, list[Path | str]]) -> SourceRoots:
     """Exactly these folders and no defaults (tests, the demo data, ``--only``)."""
     from pathlib import Path
 
@@ -194,7 +197,7 @@ def _argv_template(value: object, where: str) -> tuple[str, ...]:
     return tuple(value)
 
 
-def load_launch_templates(config_file: "Path | None" = None) -> dict[str, LaunchTemplates]:
+def load_launch_templates(config_file: Path | None = None) -> dict[str, LaunchTemplates]:
     """The registry's commands, replaced per agent and per command by the config file's
     ``[resume.<agent>]`` tables (raises ``ConfigError`` on a bad one)."""
     templates = default_launch_templates()
@@ -241,19 +244,19 @@ MEMORY_FOLDER_FILES = (
 )
 
 
-def global_memory_dir() -> "Path":
+def global_memory_dir() -> Path:
     """The user's default memory folder, shared by all projects."""
     return data_dir() / "memory"
 
 
-def project_memory_dir(cwd: "Path") -> "Path":
+def project_memory_dir(cwd: Path) -> Path:
     """The project's own memory folder (it may not exist yet)."""
     from pathlib import Path
 
     return Path(cwd) / "memory"
 
 
-def holds_memory_files(folder: "Path") -> bool:
+def holds_memory_files(folder: Path) -> bool:
     return any(os.path.isfile(os.path.join(folder, name)) for name in MEMORY_FOLDER_FILES)
 
 
@@ -264,7 +267,7 @@ EXPLICIT, ENVIRONMENT, PROJECT, GLOBAL = "explicit", "environment", "project", "
 
 
 class MemoryFolder(NamedTuple):
-    path: "Path"
+    path: Path
     reason: str  # why this folder, for people: "--memory-dir", "$THREADBACK_MEMORY_DIR", ...
     source: str  # EXPLICIT, ENVIRONMENT, PROJECT or GLOBAL
 
@@ -274,8 +277,8 @@ class MemoryFolder(NamedTuple):
 
 
 def resolve_memory_folder(
-    explicit: "str | Path | None" = None,
-    cwd: "Path | None" = None,
+    explicit: str | Path | None = None,
+    cwd: Path | None = None,
     env: Mapping[str, str] | None = None,
 ) -> MemoryFolder:
     """Which memory folder to open, why, and where it came from; it need not exist yet.
@@ -297,10 +300,10 @@ def resolve_memory_folder(
 
 
 def resolve_memory_dir(
-    explicit: "str | Path | None" = None,
-    cwd: "Path | None" = None,
+    explicit: str | Path | None = None,
+    cwd: Path | None = None,
     env: Mapping[str, str] | None = None,
-) -> "tuple[Path, str]":
+) -> tuple[Path, str]:
     """``resolve_memory_folder`` as (path, reason)."""
     folder = resolve_memory_folder(explicit, cwd, env)
     return folder.path, folder.reason
@@ -318,7 +321,7 @@ class ArchiveSetting(NamedTuple):
     problem: str | None = None
 
 
-def load_archive_setting(config_file: "Path | None" = None) -> ArchiveSetting:
+def load_archive_setting(config_file: Path | None = None) -> ArchiveSetting:
     import tomllib
 
     path = config_file or config_path()
