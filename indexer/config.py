@@ -25,14 +25,23 @@
 """
 
 # Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+# at import (the first compile in a process alone is ~1 ms), a cost every command pays at start-up.
+# ``pathlib`` is imported by the functions that make a ``Path``: a search and the prompt hook ask
+# only for ``data_dir_str`` and ``default_db_str`` (``os.path``), and ``pathlib`` with
+# ``urllib.parse`` and ``ipaddress`` costs them ~4 ms. So at run time the annotations' ``Path``
+# is ``os.PathLike`` (which every ``Path`` is); type checkers see ``pathlib.Path``.
 
 import os
 from collections.abc import Mapping
-from pathlib import Path
 from typing import NamedTuple
 
 from indexer.sources import AGENT_NAMES, AGENTS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+else:
+    Path = os.PathLike
 
 
 class ConfigError(ValueError):
@@ -44,14 +53,23 @@ class ConfigError(ValueError):
 
 def data_dir() -> Path:
     """``$THREADBACK_HOME``, else ``$XDG_DATA_HOME/threadback``, else ``~/.local/share/threadback``."""
+    from pathlib import Path
+
+    return Path(data_dir_str())
+
+
+def data_dir_str() -> str:
+    """``data_dir()`` as a ``str``."""
     if os.environ.get("THREADBACK_HOME"):
-        return Path(os.environ["THREADBACK_HOME"]).expanduser()
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base).expanduser() / "threadback"
+        return os.path.expanduser(os.environ["THREADBACK_HOME"])
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(os.path.expanduser(base), "threadback")
 
 
 def config_path() -> Path:
     """``$THREADBACK_CONFIG``, else ``$XDG_CONFIG_HOME/threadback/config.toml``."""
+    from pathlib import Path
+
     if os.environ.get("THREADBACK_CONFIG"):
         return Path(os.environ["THREADBACK_CONFIG"]).expanduser()
     base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
@@ -65,9 +83,16 @@ def export_dir() -> Path:
 
 def default_db_path() -> Path:
     """``$THREADBACK_DB``, else ``<data dir>/index.sqlite3``."""
+    from pathlib import Path
+
+    return Path(default_db_str())
+
+
+def default_db_str() -> str:
+    """``default_db_path()`` as a ``str``."""
     if os.environ.get("THREADBACK_DB"):
-        return Path(os.environ["THREADBACK_DB"]).expanduser()
-    return data_dir() / "index.sqlite3"
+        return os.path.expanduser(os.environ["THREADBACK_DB"])
+    return os.path.join(data_dir_str(), "index.sqlite3")
 
 
 # --- agents' logs -------------------------------------------------------------------------------
@@ -90,6 +115,8 @@ def load_roots(
     config_file: Path | None = None,
 ) -> SourceRoots:
     """Defaults, replaced per agent by the config file, replaced per agent by ``overrides``."""
+    from pathlib import Path
+
     roots: dict[str, tuple[Path, ...]] = {agent.name: tuple(agent.default_roots()) for agent in AGENTS}
     path = config_file or config_path()
     if path.exists():
@@ -129,6 +156,8 @@ def live_updates_enabled(config_file: Path | None = None) -> bool:
 
 def only_roots(mapping: dict[str, list[Path | str]]) -> SourceRoots:
     """Exactly these folders and no defaults (tests, the demo data, ``--only``)."""
+    from pathlib import Path
+
     return SourceRoots({a: tuple(Path(p) for p in ps) for a, ps in mapping.items()})
 
 
@@ -222,11 +251,13 @@ def global_memory_dir() -> Path:
 
 def project_memory_dir(cwd: Path) -> Path:
     """The project's own memory folder (it may not exist yet)."""
+    from pathlib import Path
+
     return Path(cwd) / "memory"
 
 
 def holds_memory_files(folder: Path) -> bool:
-    return any((Path(folder) / name).is_file() for name in MEMORY_FOLDER_FILES)
+    return any(os.path.isfile(os.path.join(folder, name)) for name in MEMORY_FOLDER_FILES)
 
 
 # Where a memory folder came from. Only a project folder (found in the current directory, so
@@ -255,6 +286,8 @@ def resolve_memory_folder(
     Order: an explicit ``--memory-dir``, then ``$THREADBACK_MEMORY_DIR``, then ``<cwd>/memory/``
     when it already holds a memory or rules file, then the global ``data_dir()/memory``.
     """
+    from pathlib import Path
+
     env = os.environ if env is None else env
     if explicit:
         return MemoryFolder(Path(explicit).expanduser(), "--memory-dir", EXPLICIT)

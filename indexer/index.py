@@ -3,15 +3,18 @@
 Connections are per thread (the app's workers search while the UI thread reads sessions), all
 in WAL mode so reads never wait for an index run. The work itself lives in ``indexer.ingest``
 (writing), ``indexer.search`` (searching) and ``indexer.store.browse`` (lists and transcripts).
+
+The file is kept as a ``str`` (``file``) and opened with it; ``path``, the same file as a
+``Path``, is made on first use: a search loads no ``pathlib`` (~4 ms with what it imports).
 """
 
 from __future__ import annotations
 
 import functools
+import os
 import sqlite3
 import time
 from _thread import _local, allocate_lock  # what threading.Lock/local are; threading costs ~1-2 ms to import
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 
 from indexer.config import SourceRoots, load_archive_setting
@@ -24,6 +27,8 @@ from indexer.store.health import diagnose
 from indexer.store.models import fetch_context
 
 if TYPE_CHECKING:  # the archive loads zstandard, the run's records tempfile: imported where a method needs them
+    from pathlib import Path
+
     from indexer.activity import ActivityStrip
     from indexer.archive import Restored
     from indexer.ingest.failures import FailedFile
@@ -73,7 +78,7 @@ class Index:
     """An index file. Cheap to create; connections open lazily, one per thread."""
 
     def __init__(self, path: Path | str, *, readonly: bool = False, busy_timeout_ms: int = BUSY_TIMEOUT_MS):
-        self.path = Path(path)
+        self.file = os.fspath(path)
         self.readonly = readonly
         self.busy_timeout_ms = busy_timeout_ms  # hooks wait less for a lock than people do
         self._local = _local()
@@ -85,7 +90,7 @@ class Index:
     def conn(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            conn = connect(self.path, readonly=self.readonly, busy_timeout_ms=self.busy_timeout_ms)
+            conn = connect(self.file, readonly=self.readonly, busy_timeout_ms=self.busy_timeout_ms)
             self._local.conn = conn
             with self._lock:
                 self._all.append(conn)
@@ -107,9 +112,16 @@ class Index:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @functools.cached_property
+    def path(self) -> Path:
+        """The index file as a ``Path`` (for the app, the archive, the run's records)."""
+        from pathlib import Path
+
+        return Path(self.file)
+
     @property
     def exists(self) -> bool:
-        return self.path.exists()
+        return os.path.exists(self.file)
 
     # -- writing ----------------------------------------------------------------
     def update(

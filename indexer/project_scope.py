@@ -7,10 +7,15 @@ project whose path happens to contain "work".
 """
 
 # Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+# at import, a cost every command pays at start-up. ``Path`` is quoted and ``pathlib`` imported
+# where a path is worked out: a search loads this module but no ``pathlib`` (~4 ms with
+# ``urllib.parse`` and ``ipaddress``).
 
-from pathlib import Path, PurePosixPath
 from typing import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 class ProjectScope(NamedTuple):
@@ -23,6 +28,8 @@ class ProjectScope(NamedTuple):
     @property
     def name(self) -> str:
         """The folder's own name, for labels (``threadback`` for ``/home/me/src/threadback``)."""
+        from pathlib import PurePosixPath
+
         return PurePosixPath(self.path).name or self.path
 
     @property
@@ -38,12 +45,14 @@ class ProjectScope(NamedTuple):
         return self.include_subfolders and project_path.startswith(self.subfolder_prefix)
 
 
-def repository_root(folder: Path, home: Path | None = None) -> Path | None:
+def repository_root(folder: "Path", home: "Path | None" = None) -> "Path | None":
     """The nearest folder at or above ``folder`` that holds ``.git`` (a folder, or the file a
     git worktree has); None outside a repository. Reads the file system only, runs no git.
 
     A repository at the home folder itself (dotfiles) is no project: every project would be
     under it."""
+    from pathlib import Path
+
     home = Path.home() if home is None else home
     for candidate in (folder, *folder.parents):
         if (candidate / ".git").exists():
@@ -51,8 +60,10 @@ def repository_root(folder: Path, home: Path | None = None) -> Path | None:
     return None
 
 
-def project_scope_of(cwd: Path, home: Path | None = None) -> ProjectScope:
+def project_scope_of(cwd: "Path", home: "Path | None" = None) -> ProjectScope:
     """The repository holding ``cwd`` with what is under it, else ``cwd`` alone."""
+    from pathlib import Path
+
     folder = Path(cwd).absolute()
     root = repository_root(folder, home)
     if root is not None:

@@ -37,7 +37,10 @@ NOT_ON_THE_SEARCH_PATH = ("indexer.memory", "indexer.rules", "indexer.ingest.run
 # dataclasses (which loads inspect, ast, dis, tokenize); a plain line is read without argparse
 # (whose help formatters load shutil and locale); traceback only on a crash; locks from ``_thread``.
 STDLIB_NOT_NEEDED = ("tomllib", "hashlib", "tempfile", "subprocess", "dataclasses", "inspect", "tokenize",
-                     "traceback", "shutil", "locale", "pickle", "argparse", "threading")
+                     "traceback", "shutil", "locale", "pickle", "argparse", "threading",
+                     # the index, the usage log and the model file are named by str paths (os.path):
+                     # pathlib loads urllib.parse and ipaddress, ~4 ms together
+                     "pathlib", "urllib", "ipaddress")
 # Patterns compiled on first use: they take milliseconds each, and an ASCII search needs none
 # (the CLI's own "…" and "·" are not special: textsafe checks such lines with its ASCII class).
 # The query's flag and date patterns too: a plain word has no "-", "=" or ``since:``.
@@ -47,12 +50,25 @@ LAZY_PATTERNS = (("indexer.secret_mask", "_compiled"), ("indexer.textfold", "_ma
                  ("indexer.search.query", "_env_assignment"), ("indexer.search.query", "_relative"))
 
 
+# What an editable install's import hook loads when the interpreter starts (a regular install's
+# does not): forgotten before the command runs, so the report shows whether the command loads them.
+LOADED_BY_AN_EDITABLE_INSTALL = ("pathlib", "urllib", "ipaddress")
+RUN_THE_CLI = ("import runpy, sys\n"
+               f"for name in [m for m in sys.modules if m.split('.')[0] in {LOADED_BY_AN_EDITABLE_INSTALL!r}]:\n"
+               "    del sys.modules[name]\n"
+               "runpy.run_module('tui.cli', run_name='__main__', alter_sys=True)")
+
+
 def imported_modules(argv: list[str], env: dict[str, str], stdin: str | None = None) -> tuple[set[str], str]:
-    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "tui.cli", *argv], input=stdin,
+    """What ``threadback ARGV`` imports, and its output (``python -m tui.cli``, as
+    ``RUN_THE_CLI`` runs it)."""
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-c", RUN_THE_CLI, *argv], input=stdin,
                           capture_output=True, text=True, env=env, cwd=REPO, timeout=60)
-    modules = {line.rsplit("|", 1)[1].strip() for line in proc.stderr.splitlines()
-               if line.startswith("import time:") and "|" in line}
-    return modules, proc.stdout
+    names = [line.rsplit("|", 1)[1] for line in proc.stderr.splitlines()
+             if line.startswith("import time:") and "|" in line]
+    if " site" in names:  # the interpreter's own start-up is reported first: not the command's
+        names = names[names.index(" site") + 1:]
+    return {name.strip() for name in names}, proc.stdout
 
 
 def loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
@@ -259,3 +275,22 @@ def test_session_start_with_a_memory_folder_still_reads_it(tmp_path):
     assert loaded(modules, ("pickle", "signal")) == []
     # its small files are stamped with the interpreter's own SHA-256: OpenSSL is not loaded
     assert loaded(modules, ("hashlib", "_hashlib")) == []
+
+
+def test_the_index_uri_quotes_as_urllib_does(tmp_path):
+    """``indexer.store.file_uri`` stands in for ``urllib.parse.quote`` (which loads ``ipaddress``):
+    the same URI for every byte a file name can hold, and SQLite opens the file by it."""
+    import os
+    import sqlite3
+    from urllib.parse import quote
+
+    from indexer.store.file_uri import path_uri
+
+    every_byte = bytes(b for b in range(1, 256) if b != ord("/"))
+    for raw in (every_byte, b"/tmp/a b/%41?#&=;+,\xe6\x97\xa5\xff/index.sqlite3", b"relative/x y"):
+        name = os.fsdecode(raw)
+        assert path_uri(name) == f"file:{quote(os.fsencode(name))}"
+    path = tmp_path / "odd ?#% name.sqlite3"
+    sqlite3.connect(path).execute("CREATE TABLE t (x)").connection.close()
+    with sqlite3.connect(path_uri(path) + "?mode=ro", uri=True) as conn:
+        assert conn.execute("SELECT name FROM sqlite_master").fetchall() == [("t",)]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from pathlib import PurePath
 
 SESSION_ENV_VARS = ("THREADBACK_SESSION_ID", "CLAUDE_SESSION_ID")
 
@@ -35,7 +34,8 @@ def hook_caller(payload: Mapping[str, object]) -> str:
         return CODEX
     transcript = payload.get("transcript_path")
     if isinstance(transcript, str) and transcript:
-        path = PurePath(transcript)
-        if path.name.startswith("rollout-") or ".codex" in path.parts:
+        # its parts as PurePath names them, without loading pathlib on the hook's path
+        parts = [part for part in transcript.split(os.sep) if part not in ("", ".")]
+        if (parts and parts[-1].startswith("rollout-")) or ".codex" in parts:
             return CODEX
     return CLAUDE_CODE

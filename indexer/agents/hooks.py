@@ -21,7 +21,6 @@ import json
 import os
 import select
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 from indexer.agents.budget import hook_budget, hook_deadline, run_pieces
@@ -31,6 +30,8 @@ from indexer.agents.usage import UsageEvent
 from indexer.textsafe import make_safe
 
 if TYPE_CHECKING:  # the prompt's detectors and the index are imported by the prompt event only
+    from pathlib import Path  # the index is opened by its str path: no pathlib for a prompt
+
     from indexer.agents.recall import RecallMatch
     from indexer.agents.relevance import RelevantHit, RelevantResult
     from indexer.index import Index
@@ -119,7 +120,7 @@ def hook_output(agent: str, event: str, payload: dict[str, Any], text: str) -> s
     return claude_code_output(event, payload, text)
 
 
-def answer(event: str, payload: dict[str, Any], *, db_path: Path, memory_dir: str | None = None,
+def answer(event: str, payload: dict[str, Any], *, db_path: "str | Path", memory_dir: str | None = None,
            deadline: float | None = None) -> HookAnswer:
     """Run one hook event; ``payload`` is the event JSON the agent sent; what is not ready by
     ``deadline`` (monotonic; default: the budget from now) is left out with a note."""
@@ -138,7 +139,9 @@ def _session_of(payload: dict[str, Any]) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def _cwd_of(payload: dict[str, Any]) -> Path | None:
+def _cwd_of(payload: dict[str, Any]) -> "Path | None":
+    from pathlib import Path
+
     value = payload.get("cwd")
     if isinstance(value, str) and value and Path(value).is_dir():
         return Path(value)
@@ -165,7 +168,7 @@ def session_start(payload: dict[str, Any], memory_dir: str | None, deadline: flo
 # --- prompt -------------------------------------------------------------------------------------
 
 
-def prompt(payload: dict[str, Any], db_path: Path, deadline: float | None = None) -> HookAnswer:
+def prompt(payload: dict[str, Any], db_path: "str | Path", deadline: float | None = None) -> HookAnswer:
     from indexer.agents.recall import detect_recall
 
     now = time.time()
@@ -187,7 +190,7 @@ def prompt(payload: dict[str, Any], db_path: Path, deadline: float | None = None
     return HookAnswer(recall_reminder(match, query, session, list(found.hits)), event)
 
 
-def evidence_reminder(text: object, session: str | None, db_path: Path, now: float,
+def evidence_reminder(text: object, session: str | None, db_path: "str | Path", now: float,
                       deadline: float | None = None) -> HookAnswer:
     """No trigger phrase: speak only when the prompt reports an error that past sessions hold
     with the same details (``indexer.agents.evidence``); otherwise nothing, and only the fact of
@@ -211,12 +214,12 @@ def evidence_reminder(text: object, session: str | None, db_path: Path, now: flo
     return HookAnswer(hits_block("\n".join(lines) + "\n", list(found.hits)), event)
 
 
-def open_index_quietly(path: Path) -> "Index | None":
+def open_index_quietly(path: "str | Path") -> "Index | None":
     """The index, opened read-only and waiting at most ``INDEX_BUSY_TIMEOUT_MS`` for a lock;
     None when it is missing or unusable."""
     from indexer.index import Index
 
-    if not path.is_file():
+    if not os.path.isfile(path):
         return None
     # The short wait applies from the first statement on: opening reads the schema too.
     index = Index(path, readonly=True, busy_timeout_ms=INDEX_BUSY_TIMEOUT_MS)
@@ -324,11 +327,13 @@ def hits_block(head: str, hits: "list[RelevantHit]") -> str:
 # --- refresh ------------------------------------------------------------------------------------
 
 
-def refresh(payload: dict[str, Any], db_path: Path) -> HookAnswer:
+def refresh(payload: dict[str, Any], db_path: "str | Path") -> HookAnswer:
     """Start an index run in the background so this session is searchable at once."""
+    from pathlib import Path
+
     from indexer.agents.refresh import start_refresh  # subprocess and the run's records: this event only
 
     now = time.time()
-    if not start_refresh(db_path, now, after_every_turn=payload.get("hook_event_name") == "Stop"):
+    if not start_refresh(Path(db_path), now, after_every_turn=payload.get("hook_event_name") == "Stop"):
         return HookAnswer("", None)
     return HookAnswer("", UsageEvent(ts=now, kind="hook-refresh", session=_session_of(payload)))

@@ -4,19 +4,25 @@ Readers open it read-only, so searching works on read-only media and never takes
 where even SQLite's shared-memory file cannot be made (read-only media), the file is opened as
 immutable. Every failure comes out as an ``IndexError_`` that says what is wrong
 (``indexer.store.health``).
+
+Paths are handled as strings with ``os.path`` on the open path: ``pathlib`` (with
+``urllib.parse`` and ``ipaddress``, ~4 ms) is loaded only where a ``Path`` is handed out.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
-from pathlib import Path
-from urllib.parse import quote
 
 from indexer.store import side_file
 from indexer.store.errors import IndexOutdatedError, IndexTooNewError, IndexUnavailableError
-from indexer.store.health import damage_marker, diagnose, is_read_only_place, side_damage_marker
+from indexer.store.file_uri import path_uri
+from indexer.store.health import damage_marker, diagnose, is_read_only_place, parent_folder, side_damage_marker
 from indexer.store.schema import SCHEMA_VERSION
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
 
 DEFAULT_BUSY_TIMEOUT_MS = 5000  # how long a person's command waits for another program's lock
 
@@ -31,21 +37,21 @@ def busy_timeout_ms() -> int:
 BUSY_TIMEOUT_MS = busy_timeout_ms()
 
 
-def file_uri(path: Path, *, readonly: bool = False, immutable: bool = False) -> str:
+def file_uri(path: str | Path, *, readonly: bool = False, immutable: bool = False) -> str:
     """A ``file:`` URI for ``path`` (any bytes its name holds), read-only if asked
     (``immutable``: without a lock or a -shm file, for read-only media)."""
-    uri = f"file:{quote(os.fsencode(str(path)))}"
+    uri = path_uri(path)
     if readonly:
         uri += "?mode=ro" + ("&immutable=1" if immutable else "")
     return uri
 
 
-def connect(path: Path, *, readonly: bool = False, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Connection:
+def connect(path: str | Path, *, readonly: bool = False, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Connection:
     """Open the index with WAL so searches read while an index run writes."""
-    path = Path(path)
-    if path.is_dir():
+    path = os.fspath(path)
+    if os.path.isdir(path):
         raise IndexUnavailableError(path, "it is a folder, not an index file; give --db a file path")
-    if not readonly and path.exists() and is_read_only_place(path):
+    if not readonly and os.path.exists(path) and is_read_only_place(path):
         readonly = True  # read-only media or rights: read it as it is; an update says why it cannot
     try:
         conn = _open(path, readonly, busy_timeout_ms)
@@ -56,9 +62,9 @@ def connect(path: Path, *, readonly: bool = False, busy_timeout_ms: int = BUSY_T
     return conn
 
 
-def _open(path: Path, readonly: bool, busy_timeout_ms: int) -> sqlite3.Connection:
+def _open(path: str, readonly: bool, busy_timeout_ms: int) -> sqlite3.Connection:
     if not readonly:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        os.makedirs(parent_folder(path), exist_ok=True)
     uri = file_uri(path, readonly=readonly, immutable=readonly and is_read_only_place(path))
     conn = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
     conn.row_factory = sqlite3.Row
@@ -86,12 +92,14 @@ def _open(path: Path, readonly: bool, busy_timeout_ms: int) -> sqlite3.Connectio
     return conn
 
 
-def index_files(path: Path) -> list[Path]:
+def index_files(path: str | Path) -> list[Path]:
     """Every file an index consists of: the main file, the side file, their WAL and SHM."""
+    from pathlib import Path
+
     return [Path(str(path) + suffix) for suffix in ("", "-wal", "-shm")] + side_file.side_files(path)
 
 
-def remove_index_files(path: Path) -> None:
+def remove_index_files(path: str | Path) -> None:
     """Delete the index and its side files (for ``--rebuild``)."""
     for p in index_files(path):
         p.unlink(missing_ok=True)

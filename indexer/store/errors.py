@@ -1,14 +1,26 @@
-"""What can go wrong with an index file, each with a message meant for the user."""
+"""What can go wrong with an index file, each with a message meant for the user.
+
+Each error's ``path`` is a ``Path`` whatever it was given: the index is opened with ``str``
+paths (``pathlib`` is not loaded for a search), so ``pathlib`` is loaded when an error is made.
+"""
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 from indexer.store.schema import SCHEMA_VERSION
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from indexer.models import Session
+
+
+def _as_path(path: str | os.PathLike[str]) -> Path:
+    from pathlib import Path
+
+    return Path(path)
 
 
 class IndexError_(RuntimeError):
@@ -16,7 +28,8 @@ class IndexError_(RuntimeError):
 
 
 class IndexCorruptError(IndexError_):
-    def __init__(self, path: Path, detail: str):
+    def __init__(self, path: str | Path, detail: str):
+        path = _as_path(path)
         super().__init__(
             f"the index at {path} is damaged or not a Threadback index ({detail}); "
             "run `threadback index --rebuild` to build it again from the logs"
@@ -25,7 +38,8 @@ class IndexCorruptError(IndexError_):
 
 
 class IndexOutdatedError(IndexError_):
-    def __init__(self, path: Path, version: int):
+    def __init__(self, path: str | Path, version: int):
+        path = _as_path(path)
         super().__init__(
             f"the index at {path} has schema version {version}, older than this Threadback's "
             f"({SCHEMA_VERSION}); run `threadback index` once to upgrade it"
@@ -33,7 +47,8 @@ class IndexOutdatedError(IndexError_):
 
 
 class IndexTooNewError(IndexError_):
-    def __init__(self, path: Path, version: int):
+    def __init__(self, path: str | Path, version: int):
+        path = _as_path(path)
         super().__init__(
             f"the index at {path} has schema version {version}, newer than this Threadback "
             f"understands ({SCHEMA_VERSION}): it was written by a newer Threadback; upgrade this one "
@@ -44,7 +59,8 @@ class IndexTooNewError(IndexError_):
 class IndexSideDamagedError(IndexError_):
     """The side file (2-character CJK words, a trigram shard) is damaged; the main file is sound."""
 
-    def __init__(self, path: Path, detail: str):
+    def __init__(self, path: str | Path, detail: str):
+        path = _as_path(path)
         super().__init__(
             f"the side index beside {path} is damaged ({detail}); run `threadback index`: it rebuilds "
             "the side index from the main one, which is sound"
@@ -55,7 +71,8 @@ class IndexSideDamagedError(IndexError_):
 class IndexReadOnlyError(IndexError_):
     """The index cannot be written (read-only media, or no write permission): searching still works."""
 
-    def __init__(self, path: Path, detail: str):
+    def __init__(self, path: str | Path, detail: str):
+        path = _as_path(path)
         super().__init__(
             f"the index at {path} cannot be written ({detail}): the disk or the file is read-only; "
             "searching still works; to update it, make it writable or use --db elsewhere"
@@ -66,7 +83,8 @@ class IndexReadOnlyError(IndexError_):
 class IndexLockedError(IndexError_):
     """Another program holds a lock on the index file (not a Threadback index run)."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: str | Path):
+        path = _as_path(path)
         super().__init__(
             f"the index at {path} is locked by another program (a database browser, a backup?); "
             "try again when it lets go"
@@ -77,7 +95,8 @@ class IndexLockedError(IndexError_):
 class IndexFullError(IndexError_):
     """The disk holding the index is full: nothing was lost, the last batch was rolled back."""
 
-    def __init__(self, path: Path, detail: str):
+    def __init__(self, path: str | Path, detail: str):
+        path = _as_path(path)
         super().__init__(
             f"the disk holding {path} is full ({detail}); nothing indexed so far was lost: "
             "free some space and run `threadback index` again"
@@ -88,7 +107,8 @@ class IndexFullError(IndexError_):
 class IndexUnavailableError(IndexError_):
     """The index cannot be opened at all: its path is a folder, its folder is missing..."""
 
-    def __init__(self, path: Path, detail: str):
+    def __init__(self, path: str | Path, detail: str):
+        path = _as_path(path)
         super().__init__(f"cannot open the index at {path}: {detail}")
         self.path = path
 

@@ -6,6 +6,9 @@ lock held by another program are no damage at all, and following "run --rebuild"
 delete a good index. So on a database error we run ``PRAGMA quick_check`` on each file: only a
 failed check is called damage (and only damage to the main file asks for ``--rebuild``: the
 next index run rebuilds a damaged side file from the main one).
+
+What a sound open calls (``is_read_only_place``) works on ``str`` paths with ``os.path``:
+``pathlib`` (~4 ms with ``urllib.parse`` and ``ipaddress``) is loaded only to name a problem.
 """
 
 from __future__ import annotations
@@ -13,8 +16,6 @@ from __future__ import annotations
 import errno
 import os
 import sqlite3
-from pathlib import Path
-from urllib.parse import quote
 
 from indexer.store.errors import (
     IndexCorruptError,
@@ -25,28 +26,37 @@ from indexer.store.errors import (
     IndexSideDamagedError,
     IndexUnavailableError,
 )
+from indexer.store.file_uri import path_uri
 from indexer.store.side_file import side_path
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
 
 _FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 _READ_ONLY = (errno.EROFS, errno.EACCES, errno.EPERM)
 
 
-def side_damage_marker(main_path: Path) -> Path:
+def side_damage_marker(main_path: str | Path) -> Path:
     """A file beside the index saying a reader found the side file damaged: the next index run
     rebuilds the side file (readers cannot)."""
+    from pathlib import Path
+
     return Path(str(main_path) + ".side-damaged")
 
 
-def damage_marker(main_path: Path) -> Path:
+def damage_marker(main_path: str | Path) -> Path:
     """A file beside the index saying a reader found the main file damaged: the next index run
     checks it (a run with nothing new would not read the damaged pages) and says so."""
+    from pathlib import Path
+
     return Path(str(main_path) + ".damaged")
 
 
-def quick_check(path: Path) -> str | None:
+def quick_check(path: str | Path) -> str | None:
     """None when SQLite finds ``path`` sound, else what it found (one line)."""
     try:
-        conn = sqlite3.connect(f"file:{quote(os.fsencode(str(path)))}?mode=ro", uri=True)
+        conn = sqlite3.connect(f"{path_uri(path)}?mode=ro", uri=True)
     except sqlite3.Error as exc:
         return str(exc)
     try:
@@ -65,8 +75,10 @@ def quick_check(path: Path) -> str | None:
         conn.close()
 
 
-def diagnose(path: Path, exc: BaseException) -> IndexError_:
+def diagnose(path: str | Path, exc: BaseException) -> IndexError_:
     """The user-facing error for ``exc``, raised while using the index at ``path``."""
+    from pathlib import Path
+
     path = Path(path)
     if isinstance(exc, IndexError_):
         return exc
@@ -116,12 +128,17 @@ def _cannot_open(path: Path, detail: str) -> IndexError_:
     return IndexUnavailableError(path, detail)
 
 
-def _writable(path: Path) -> bool:
-    target = path if path.exists() else path.parent
+def parent_folder(path: str | Path) -> str:
+    """The folder ``path`` is in, as ``Path(path).parent`` names it (``.`` for a bare name)."""
+    return os.path.dirname(os.path.normpath(path)) or "."
+
+
+def _writable(path: str | Path) -> bool:
+    target = path if os.path.exists(path) else parent_folder(path)
     return os.access(target, os.W_OK) and not _read_only_mount(target)
 
 
-def _read_only_mount(path: Path) -> bool:
+def _read_only_mount(path: str | Path) -> bool:
     try:
         return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
     except OSError:
@@ -136,9 +153,9 @@ def _disk_full(path: Path) -> bool:
     return st.f_bavail == 0
 
 
-def is_read_only_place(path: Path) -> bool:
+def is_read_only_place(path: str | Path) -> bool:
     """The index (or the folder it would be in) cannot be written: read-only media or rights."""
-    return not _writable(Path(path))
+    return not _writable(path)
 
 
 def _touch(marker: Path) -> None:

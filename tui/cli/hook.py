@@ -57,12 +57,12 @@ def cmd_hook(args: argparse.Namespace) -> int:
         from indexer.agents.budget import hook_deadline
         from indexer.agents.caller import hook_caller
         from indexer.agents.usage import record_usage
-        from tui.cli.options import db_path_of
+        from tui.cli.options import db_file_of  # a str: the prompt loads no pathlib
 
         payload = hooks.read_event(sys.stdin)
         agent = hook_caller(payload)
         working = time.monotonic()  # the usage log times the work, as before; the budget all of it
-        answer = hooks.answer(args.event, payload, db_path=db_path_of(args),
+        answer = hooks.answer(args.event, payload, db_path=db_file_of(args),
                               memory_dir=getattr(args, "memory_dir", None),
                               deadline=hook_deadline(started))
         if answer.usage is not None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import time
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from indexer import Hit, Message, SearchResult, Session
@@ -20,6 +19,8 @@ from indexer.search.suggestions import suggestions_for
 from indexer.textsafe import escape_json_specials, suspicious_characters
 
 if TYPE_CHECKING:  # the memory package loads a YAML library: not needed to print an index search
+    from pathlib import Path  # only named in annotations: a search loads no pathlib
+
     from indexer import IndexStats, SessionHit  # IndexStats: browsing's module, not a search's
     from indexer.models import TokenUsage
     from indexer.ingest.progress import IndexSummary
