@@ -21,14 +21,14 @@ class PreparedStream:
     """
 
     def __init__(self, jobs: list[FileJob], now: float, db_path: Path, next_id: int, *, bytes_total: int,
-                 allow_helper: bool = True):
+                 allow_helper: bool = True, dictionary_id: int = 0):
         self.jobs, self.now = jobs, now
         self._helper: HelperProcess | None = None
         self._inline: SideWriter | None = None
         if not jobs:
             pass  # nothing to prepare: a no-change run opens nothing
         elif allow_helper and bytes_total >= PARALLEL_MIN_BYTES and len(jobs) >= 2:
-            self._helper = HelperProcess(db_path, next_id)
+            self._helper = HelperProcess(db_path, next_id, dictionary_id)
         else:
             self._inline = SideWriter(db_path, next_id)
 
