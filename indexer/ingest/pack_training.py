@@ -20,7 +20,7 @@ from indexer.store.pack_dictionary import PackDictionary, newest_dictionary, sav
 
 SAMPLES_WANTED = 2000  # 2,000 outputs trained a dictionary as good as 20,000 (2.76x)
 SAMPLE_BYTES_WANTED = 16 * 1024 * 1024
-MIN_SAMPLES = 400  # fewer: no dictionary yet (zstd's training is unreliable below a few hundred)
+MIN_SAMPLES = 300  # fewer: no dictionary yet (zstd trains poorly on fewer; a later run tries again)
 SAMPLE_MAX_BYTES = 64 * 1024  # one sample's head: a long output teaches no more than its start
 READ_PER_LOG = 8 * 1024 * 1024
 

@@ -40,7 +40,8 @@ def use_dictionary(dictionary_id: int, data: bytes | None) -> None:
     import zstandard
 
     zdict = zstandard.ZstdCompressionDict(data)
-    _compressor = zstandard.ZstdCompressor(level=ZSTD_LEVEL, dict_data=zdict, write_checksum=False)
+    # A checksum (4 bytes a value) so a damaged value reads as a placeholder, never as wrong text.
+    _compressor = zstandard.ZstdCompressor(level=ZSTD_LEVEL, dict_data=zdict, write_checksum=True)
     _packing_dictionary_id = dictionary_id
     _decompressors[dictionary_id] = zstandard.ZstdDecompressor(dict_data=zdict)
 
