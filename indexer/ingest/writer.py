@@ -25,7 +25,6 @@ from indexer.ingest.refold import refold_index
 from indexer.ingest.sanitise import storable_path
 from indexer.ingest.session_rows import load_meta, store_tokens, upsert_session
 from indexer.ingest.side import ensure_paired
-from indexer.ingest.pack_training import prepare_packing
 from indexer.ingest.stream import PreparedStream
 from indexer.sources.base import SessionMeta
 from indexer.storable import storable
@@ -109,7 +108,7 @@ class Ingester:
         jobs = [self._job(agent, path, st, row, from_start) for agent, path, st, row, from_start in work]
         stream = PreparedStream(
             jobs, self.now, self.db_path, next_message_id(conn), bytes_total=prog.bytes_total,
-            allow_helper=not self.one_process, dictionary_id=prepare_packing(conn, jobs, self.now),
+            allow_helper=not self.one_process, conn=conn,
         )
         try:
             # Deferred, not IMMEDIATE: IMMEDIATE would also lock the attached side file, which
