@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 import sqlite3
 import zlib
 from pathlib import Path
@@ -180,3 +181,30 @@ def test_an_index_from_schema_9_is_upgraded_and_its_zlib_values_still_read(big_t
     side = sqlite3.connect(db)
     assert side.execute("SELECT count(*) FROM pack_dictionaries").fetchone()[0] == 0, "nothing new to pack"
     side.close()
+
+
+def test_a_search_that_hits_a_tool_call_does_not_load_zstandard(big_tree, tmp_path):
+    """Tool-call details travel with a hit and stay zlib: only tool output is zstd."""
+    import subprocess
+    import sys
+
+    from cli_process import REPO, cli_env
+
+    logs = tmp_path / "logs"
+    shutil.copytree(big_tree, logs)
+    call = {"type": "assistant", "uuid": "call-1", "sessionId": "s-call", "cwd": "/home/dev/proj",
+            "timestamp": "2026-06-30T10:00:00Z", "message": {"id": "msg_call", "role": "assistant", "model": "claude-x",
+            "content": [{"type": "tool_use", "id": "toolu_call", "name": "Bash",
+                         "input": {"command": "grep -rn quuxfrobnicate src/ " + "--include=*.py " * 30}}]}}
+    (logs / "-home-dev-proj" / "s-call.jsonl").write_text(json.dumps(call) + "\n", encoding="utf-8")
+    db = tmp_path / "index.sqlite3"
+    build(logs, db).close()
+    conn = sqlite3.connect(db)
+    details = conn.execute("SELECT detail FROM messages WHERE text LIKE '%quuxfrobnicate%'").fetchall()
+    conn.close()
+    assert details and all(isinstance(d, bytes) and d[:1] == b"\x78" for (d,) in details)
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "tui.cli", "search", "quuxfrobnicate", "--db", str(db)],
+                          capture_output=True, text=True, env=cli_env(), cwd=REPO, timeout=60)
+    assert proc.returncode == 0 and "quuxfrobnicate" in proc.stdout
+    assert "zstandard" not in {line.rsplit("|", 1)[1].strip().split(".")[0]
+                               for line in proc.stderr.splitlines() if line.startswith("import time:") and "|" in line}

@@ -79,8 +79,8 @@ def _stored_samples(conn: sqlite3.Connection) -> list[bytes]:
 
 
 def _log_samples(jobs: list[FileJob], wanted: int) -> list[bytes]:
-    """Tool outputs and long arguments of the first logs this run reads, parsed here once more
-    (their real read packs them, on the helper process too)."""
+    """Tool outputs of the first logs this run reads, parsed here once more (their real read
+    packs them, on the helper process too)."""
     samples: list[bytes] = []
     total = 0
     for job in jobs:
@@ -107,6 +107,4 @@ def _outputs_of(job: FileJob) -> list[str]:
         parsed = PARSERS[job.agent].parse(path, data, 1, {}, SessionMeta())
     except Exception:  # a log its real read will report on: it only teaches nothing here
         return []
-    texts = [m.text for m in parsed.messages if not m.indexed and len(m.text) >= packing.PACK_MIN_CHARS]
-    texts += [m.detail for m in parsed.messages if m.detail and len(m.detail) >= packing.PACK_MIN_CHARS]
-    return texts
+    return [m.text for m in parsed.messages if not m.indexed and len(m.text) >= packing.PACK_MIN_CHARS]

@@ -11,8 +11,10 @@ Two formats, told apart by their first bytes, and both readable forever:
   id): 2.7x against zlib's 2.0x on tool output, and faster to pack
   (``indexer.store.pack_dictionary`` keeps the dictionaries in the index).
 
-``zstandard`` is imported on the first zstd pack or unpack only: a search whose hits hold
-no packed text never loads it (``tests/test_startup_imports.py``).
+``zstandard`` is imported on the first zstd pack or unpack only. Only tool output (never a
+search hit: it is not searchable) is packed with it, and tool-call details stay zlib
+(``pack_detail``), so a search loads it only to show tool output around a hit (``-C``), and a
+hook never (``tests/test_startup_imports.py``).
 """
 
 from __future__ import annotations
@@ -58,6 +60,15 @@ def pack(text: str | None) -> str | bytes | None:
     if _compressor is not None:
         return _compressor.compress(data)
     return zlib.compress(data, 1)
+
+
+def pack_detail(detail: str | None) -> str | bytes | None:
+    """Tool-call arguments: always zlib. A search hit is a searchable message and carries its
+    detail, so decoding one must not load zstandard on the search path; details are 8 MB of a
+    1 GB tree's index, where zstd would save about 2."""
+    if detail is None or len(detail) < PACK_MIN_CHARS:
+        return detail
+    return zlib.compress(detail.encode("utf-8", "surrogatepass"), 1)
 
 
 def unpack(value: str | bytes | None, conn: sqlite3.Connection | None = None) -> str | None:
