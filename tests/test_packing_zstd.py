@@ -208,3 +208,18 @@ def test_a_search_that_hits_a_tool_call_does_not_load_zstandard(big_tree, tmp_pa
     assert proc.returncode == 0 and "quuxfrobnicate" in proc.stdout
     assert "zstandard" not in {line.rsplit("|", 1)[1].strip().split(".")[0]
                                for line in proc.stderr.splitlines() if line.startswith("import time:") and "|" in line}
+
+
+
+def test_a_run_with_nothing_new_leaves_the_dictionary_alone(big_tree, tmp_path, monkeypatch):
+    """A no-change run (a hook's refresh, most of the time) only stats files: it does not read
+    the dictionary or build a compressor."""
+    index = build(big_tree, tmp_path / "index.sqlite3")
+
+    def no(*args):
+        raise AssertionError("the dictionary was read on a run with nothing to pack")
+
+    monkeypatch.setattr(pack_training, "newest_dictionary", no)
+    summary = index.update(only_roots({"claude-code": [big_tree]}), now=FIXED_NOW)
+    assert summary.messages_added == 0 and summary.files_seen == 5
+    index.close()

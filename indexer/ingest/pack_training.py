@@ -27,9 +27,12 @@ READ_PER_LOG = 8 * 1024 * 1024
 
 def prepare_packing(conn: sqlite3.Connection, jobs: list[FileJob], now: float) -> int:
     """Make this process pack with the index's dictionary, training one if it has none and
-    there is enough to train on. Returns its id for the helper process (0: pack with zlib)."""
+    there is enough to train on. Returns its id for the helper process (0: pack with zlib).
+    A run with nothing to read does nothing here: a no-change run must not load zstandard."""
+    if not jobs:
+        return 0
     dictionary = newest_dictionary(conn)
-    if dictionary is None and jobs:
+    if dictionary is None and not conn.in_transaction:  # the helper must see it committed
         dictionary = _train(conn, jobs)
         if dictionary is not None:
             save_dictionary(conn, dictionary, now)  # committed now: the helper reads it from here
@@ -73,7 +76,7 @@ def _stored_samples(conn: sqlite3.Connection) -> list[bytes]:
     samples = []
     for (value,) in rows:
         text = packing.unpack(value, conn)
-        if text and not text.startswith("[stored text could not be read"):
+        if text and not text.startswith(packing.UNREADABLE):
             samples.append(text.encode("utf-8", "surrogatepass")[:SAMPLE_MAX_BYTES])
     return samples
 

@@ -84,8 +84,11 @@ def unpack(value: str | bytes | None, conn: sqlite3.Connection | None = None) ->
         return unreadable("its stored bytes are damaged")
 
 
+UNREADABLE = "[stored text could not be read: "  # how a placeholder starts
+
+
 def unreadable(why: str) -> str:
-    return f"[stored text could not be read: {why}]"
+    return f"{UNREADABLE}{why}]"
 
 
 def _unpack_zstd(value: bytes, conn: sqlite3.Connection | None) -> str:
