@@ -15,6 +15,7 @@ import pytest
 
 from indexer import Index, IndexBusyError, IndexCorruptError, only_roots
 from indexer.ingest import IndexLock
+from indexer.store.packing import unpack
 
 from conftest import FIXED_NOW
 
@@ -261,10 +262,12 @@ def test_a_helper_process_prepares_files_exactly_as_inline(tmp_path, monkeypatch
         return real_helper(*args, **kwargs)
 
     def contents(index: Index) -> list[tuple]:
-        return index.conn.execute(
+        """Unpacked: each index trains its own packing dictionary, so the stored bytes differ."""
+        rows = index.conn.execute(
             "SELECT s.session_id, m.ordinal, m.role, m.kind, m.text, m.detail, m.indexed != 0 FROM messages m"
             " JOIN sessions s ON s.id = m.session_rowid ORDER BY s.session_id, m.ordinal"
         ).fetchall()
+        return [(*r[:4], unpack(r[4], index.conn), unpack(r[5], index.conn), r[6]) for r in rows]
 
     inline = Index(tmp_path / "inline.sqlite3")
     inline.update(corpus_roots(), now=FIXED_NOW)

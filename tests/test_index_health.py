@@ -41,12 +41,13 @@ def index_copy(corpus_index_path, tmp_path) -> Path:
 def damage(path: Path, first: float, pages: int | None = None) -> None:
     """Overwrite whole pages (headers included) from ``first`` (a fraction of the file) on."""
     size = path.stat().st_size
-    start = int(size * first) // 4096
-    end = size // 4096 if pages is None else start + pages
     with path.open("r+b") as fh:
+        page_size = int.from_bytes(fh.read(18)[16:18], "big")  # the header's page size (16 KB now)
+        start = int(size * first) // page_size
+        end = size // page_size if pages is None else start + pages
         for page in range(max(start, 1), end):
-            fh.seek(page * 4096)
-            fh.write(b"\xde\xad" * 2048)
+            fh.seek(page * page_size)
+            fh.write(b"\xde\xad" * (page_size // 2))
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from cli_process import REPO, cli_env
 
 # Libraries a search or a hook must not load, and the parts of the core they do not use.
 HEAVY = ("ruamel", "textual", "rich", "pygments", "humanize", "tomlkit", "mcp", "psutil", "opencc",
-         "pydantic", "filelock", "importlib.metadata")
+         "pydantic", "filelock", "importlib.metadata", "zstandard")
 NOT_ON_THE_SEARCH_PATH = ("indexer.memory", "indexer.rules", "indexer.ingest.run", "indexer.ingest.writer",
                           "indexer.ingest.helper", "indexer.sources.claude_code", "indexer.agents.context",
                           "tui.cli.memory", "tui.cli.rules", "tui.cli.agents", "tui.app",

@@ -1,6 +1,6 @@
 """The helper process of a big index run: reads and parses logs and writes the side file.
 
-Started as ``python -m indexer.ingest.helper DB NEXT_ID`` rather than through
+Started as ``python -m indexer.ingest.helper DB NEXT_ID [DICTIONARY_ID]`` rather than through
 multiprocessing: fork must not copy SQLite's state from a parent that has the same files
 open (nor run from the app's indexing thread), and multiprocessing's spawn re-runs the
 caller's main script, which a library cannot ask of its callers.
@@ -92,14 +92,15 @@ class HelperProcess:
     prepared ahead stays within ``PREFETCH_BYTES``.
     """
 
-    def __init__(self, db_path: Path, next_id: int):
+    def __init__(self, db_path: Path, next_id: int, dictionary_id: int = 0):
+        """``dictionary_id``: the packing dictionary to pack with (``indexer.ingest.pack_training``)."""
         package_root = str(Path(__file__).resolve().parent.parent)
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
         # Its stderr goes to a file: on a terminal app it would scribble over the screen.
         self._stderr = tempfile.TemporaryFile()
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "indexer.ingest.helper", str(db_path), str(next_id)],
+            [sys.executable, "-m", "indexer.ingest.helper", str(db_path), str(next_id), str(dictionary_id)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._stderr,
@@ -274,4 +275,7 @@ if __name__ == "__main__":
     # Replies get a private copy of stdout; a stray print goes to stderr, not into the protocol.
     replies = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
+    from indexer.ingest.pack_training import use_index_dictionary
+
+    use_index_dictionary(Path(sys.argv[1]), int(sys.argv[3]) if len(sys.argv) > 3 else 0)
     serve(Path(sys.argv[1]), int(sys.argv[2]), sys.stdin.buffer, replies)

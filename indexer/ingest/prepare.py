@@ -23,7 +23,7 @@ from indexer.sources.base import ParsedMessage, SessionMeta, load_whole_json
 from indexer.sources.token_usage import needs_token_reread, start_counting, usage_of
 from indexer.sources.touched import touches_in
 from indexer.store.models import FileRow, MessageRow
-from indexer.store.packing import pack
+from indexer.store.packing import pack, pack_detail
 from indexer.store.side_file import cjk_bigrams
 from indexer.textfold import index_form
 
@@ -106,7 +106,7 @@ def message_row(m: ParsedMessage) -> tuple[MessageRow, str]:
     CPU work (folding, bigrams, packing, hashing) already done."""
     folded = index_form(m.text) if m.indexed else None  # Traditional → Simplified, for the indexes
     grams = cjk_bigrams(folded or m.text) if m.indexed else ""
-    row = MessageRow(m.role, m.kind, m.tool_name, m.ts, m.text if m.indexed else pack(m.text), pack(m.detail),
+    row = MessageRow(m.role, m.kind, m.tool_name, m.ts, m.text if m.indexed else pack(m.text), pack_detail(m.detail),
                      m.indexed, bool(grams), _dedup_digest(m.dedup), m.mark, folded)
     return row, grams
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Iterator
 
 from indexer.ingest.helper import HelperProcess
+from indexer.ingest.pack_training import prepare_packing
 from indexer.ingest.prepare import FileJob, PreparedFile, prepare_with_side
 from indexer.ingest.side import SideWriter
 
@@ -21,14 +23,17 @@ class PreparedStream:
     """
 
     def __init__(self, jobs: list[FileJob], now: float, db_path: Path, next_id: int, *, bytes_total: int,
-                 allow_helper: bool = True):
+                 conn: sqlite3.Connection, allow_helper: bool = True):
+        """``conn``: the index, whose packing dictionary both processes pack with (trained
+        first if it has none, ``indexer.ingest.pack_training``)."""
         self.jobs, self.now = jobs, now
+        dictionary_id = prepare_packing(conn, jobs, now)
         self._helper: HelperProcess | None = None
         self._inline: SideWriter | None = None
         if not jobs:
             pass  # nothing to prepare: a no-change run opens nothing
         elif allow_helper and bytes_total >= PARALLEL_MIN_BYTES and len(jobs) >= 2:
-            self._helper = HelperProcess(db_path, next_id)
+            self._helper = HelperProcess(db_path, next_id, dictionary_id)
         else:
             self._inline = SideWriter(db_path, next_id)
 

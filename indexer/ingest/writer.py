@@ -108,7 +108,7 @@ class Ingester:
         jobs = [self._job(agent, path, st, row, from_start) for agent, path, st, row, from_start in work]
         stream = PreparedStream(
             jobs, self.now, self.db_path, next_message_id(conn), bytes_total=prog.bytes_total,
-            allow_helper=not self.one_process,
+            allow_helper=not self.one_process, conn=conn,
         )
         try:
             # Deferred, not IMMEDIATE: IMMEDIATE would also lock the attached side file, which

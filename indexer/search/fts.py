@@ -157,7 +157,7 @@ def _hits(conn: sqlite3.Connection, query: Query, scored: list[tuple[float, Evid
     parents = parents_of(conn, list(sessions.values()))
     hits = []
     for score, ev in scored:
-        message = message_from_row(by_id[ev.candidate.id])
+        message = message_from_row(by_id[ev.candidate.id], conn)
         session = sessions[ev.candidate.session_rowid]
         snippet, spans = make_snippet(message.text, terms, line=query.literal_line)
         before, after = fetch_context(conn, message, context, context) if context else ((), ())

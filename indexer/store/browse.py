@@ -196,12 +196,12 @@ def messages(c: sqlite3.Connection, session: Session | int, start: int = 0, limi
     if limit is not None:
         sql += " LIMIT ?"
         params.append(limit)
-    return [message_from_row(r) for r in c.execute(sql, params)]
+    return [message_from_row(r, c) for r in c.execute(sql, params)]
 
 
 def message(c: sqlite3.Connection, message_id: int) -> Message | None:
     r = c.execute(f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id = ?", (message_id,)).fetchone()
-    return message_from_row(r) if r else None
+    return message_from_row(r, c) if r else None
 
 
 def iter_events(
@@ -241,7 +241,7 @@ def iter_events(
     )
     cache: dict[int, Session] = {}
     for r in c.execute(sql, params):
-        message = message_from_row(r)
+        message = message_from_row(r, c)
         sid = message.session_rowid
         if sid not in cache:
             cache[sid] = session(c, sid)  # type: ignore[assignment]

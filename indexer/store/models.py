@@ -60,7 +60,8 @@ def fetch_messages(conn: sqlite3.Connection, ids: list[int]) -> list[sqlite3.Row
     return rows
 
 
-def message_from_row(r: sqlite3.Row) -> Message:
+def message_from_row(r: sqlite3.Row, conn: sqlite3.Connection | None = None) -> Message:
+    """``conn``: the index the row came from, which holds the dictionary packed text names."""
     return Message(
         id=r["id"],
         session_rowid=r["session_rowid"],
@@ -69,8 +70,8 @@ def message_from_row(r: sqlite3.Row) -> Message:
         kind=r["kind"],
         tool_name=r["tool_name"],
         ts=r["ts"],
-        text=unpack(r["text"]),
-        detail=unpack(r["detail"]),
+        text=unpack(r["text"], conn),
+        detail=unpack(r["detail"], conn),
         indexed=bool(r["indexed"]),
         mark=r["mark"],
     )
@@ -144,7 +145,7 @@ def fetch_context(conn: sqlite3.Connection, message: Message, before: int, after
         " ORDER BY ordinal",
         (message.session_rowid, message.ordinal - before, message.ordinal + after),
     ).fetchall()
-    msgs = [message_from_row(r) for r in rows]
+    msgs = [message_from_row(r, conn) for r in rows]
     return (
         tuple(m for m in msgs if m.ordinal < message.ordinal),
         tuple(m for m in msgs if m.ordinal > message.ordinal),

@@ -12,6 +12,7 @@ Layout (see README "The index"):
                 from an index (the trigram index cannot match a 2-character term)
 - ``failures``  log files that could not be stored, as they were when they failed: skipped
                 until they change, counted in every run's summary (``index --problems``)
+- ``pack_dictionaries`` the zstd dictionaries packed tool output needs (``indexer.store.pack_dictionary``)
 - ``files_touched`` paths that tool calls read, edited, wrote, deleted or named in a shell
                 command, normalised, per session (``threadback files``, the ``file:`` filter)
 - ``fts_side`` and ``cjk2`` live in the side file attached as ``side``, see ``indexer.ingest.side``
@@ -30,7 +31,9 @@ from __future__ import annotations
 # 9: the word index (``indexer.store.words``), in the side file: nothing changes here, but a
 #    build from before it must not add messages the word index would then lack. The next
 #    index run fills it for the messages already stored (``indexer.ingest.words_backfill``).
-SCHEMA_VERSION = 9
+# 10: ``pack_dictionaries``: tool output is packed with zstd and a dictionary the index trains
+#    on its own first outputs (``indexer.store.packing``). Older zlib values stay as they are.
+SCHEMA_VERSION = 10
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -139,4 +142,12 @@ CREATE INDEX IF NOT EXISTS files_touched_by_path ON files_touched (path);
 CREATE INDEX IF NOT EXISTS files_touched_by_name ON files_touched (name);
 CREATE INDEX IF NOT EXISTS files_touched_by_file ON files_touched (file_id);
 CREATE INDEX IF NOT EXISTS files_touched_by_session ON files_touched (session_rowid);
+
+-- zstd dictionaries that packed tool output names by id (indexer.store.pack_dictionary).
+-- Never deleted or changed: a stored value needs its dictionary to be read.
+CREATE TABLE IF NOT EXISTS pack_dictionaries (
+    id         INTEGER PRIMARY KEY,  -- the id zstd writes into each frame
+    data       BLOB NOT NULL,
+    trained_at REAL NOT NULL
+);
 """

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 SCHEMA_NAME = "side"  # the side file's schema name on a main connection
 IN_MAIN, IN_SIDE = 1, 2  # messages.indexed: which trigram table holds the text (0: not indexed)
+SIDE_PAGE_SIZE = 16384  # as the main file's (indexer.store.connection.PAGE_SIZE), set on creation
 
 
 
@@ -99,6 +100,7 @@ def attach(conn: sqlite3.Connection, main_path: str | Path, *, readonly: bool) -
     for attempt in (1, 2):
         try:
             conn.execute(f"ATTACH DATABASE ? AS {SCHEMA_NAME}", (_uri(side),))
+            conn.execute(f"PRAGMA {SCHEMA_NAME}.page_size = {SIDE_PAGE_SIZE}")  # a new file only
             conn.execute(f"PRAGMA {SCHEMA_NAME}.journal_mode = WAL")
             have = {r[0] for r in conn.execute(f"SELECT name FROM {SCHEMA_NAME}.sqlite_master")}
             if not SIDE_TABLES | WORD_TABLES <= have:  # new, or from before the word index

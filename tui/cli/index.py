@@ -78,6 +78,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--problems", action="store_true",
                    help="list the log files that could not be indexed (skipped until they change), and stop")
+    p.add_argument("--compact", action="store_true",
+                   help="rewrite the index smaller (16 KB pages, no free space; needs its size free on disk), and stop")
     p.set_defaults(func=cmd_index)
 
     p = sub.add_parser("search", help=help_of("search"))
@@ -142,6 +144,10 @@ def cmd_index(args: argparse.Namespace) -> int:
     path = db_path_of(args)
     if args.problems:
         return show_problems(args)
+    if args.compact:
+        from tui.cli.compact import compact_and_report
+
+        return compact_and_report(path, as_json=args.json)
     roots = roots_of(args)
     index = Index(path)
     previous = index.last_run()
