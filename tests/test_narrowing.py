@@ -81,3 +81,31 @@ def test_a_narrow_filter_is_resolved_to_id_ranges(index):
 
 def test_ranges_merge_when_they_touch():
     assert narrowing.merged_newest_first([(1, 5), (6, 9), (20, 30), (25, 40)]) == [(20, 40), (1, 9)]
+
+
+def test_session_bounds_cover_every_message_after_appends_and_rewrites(tmp_path):
+    """The bounds come from two seeks on (session, ordinal): they must still equal the lowest
+    and highest id after a log grows, is rewritten from its start, and when one session's
+    messages live in two files indexed in different runs (a session row per file, today)."""
+    logs, db = tmp_path / "logs", tmp_path / "index.sqlite3"
+    first = claude_session(logs, "s1", "alpha", ["one", "two", "three"], day=1)
+    claude_session(logs, "s2", "alpha", ["other", "session"], day=1)
+    build_index(logs, db)
+    with first.open("a", encoding="utf-8") as f:  # the log grows
+        f.write(first.read_text(encoding="utf-8").splitlines(keepends=True)[0].replace('"s1-0"', '"s1-9"'))
+    build_index(logs, db)
+    claude_session(logs, "s2", "alpha", ["rewritten", "from", "its", "start"], day=2)  # shorter: read again
+    second_file = claude_session(logs / "more", "s1", "alpha", ["a", "second", "file"], day=3)
+    second_file.rename(second_file.with_name("s1-continued.jsonl"))
+    build_index(logs, db)
+    claude_session(logs, "s1", "alpha", ["first", "file", "rewritten", "later"], day=4)
+    build_index(logs, db)
+
+    index = Index(db, readonly=True)
+    try:
+        scanned = dict(((s, (lo, hi)) for s, lo, hi in index.conn.execute(
+            "SELECT session_rowid, min(id), max(id) FROM messages GROUP BY session_rowid")))
+        assert len(scanned) >= 2
+        assert narrowing.session_bounds(index.conn, list(scanned)) == scanned
+    finally:
+        index.close()

@@ -328,20 +328,6 @@ def within(conn: sqlite3.Connection, sources: list[Source], filters: Filters, se
     return sorted(rows.values(), key=lambda c: c.id, reverse=True)[:limit]
 
 
-def id_ranges(conn: sqlite3.Connection, session_rowids: list[int]) -> dict[int, tuple[int, int]]:
-    """Each session's first and last message id (two index seeks: ordinals grow with ids)."""
-    out = {}
-    for s in session_rowids:
-        lo, hi = conn.execute(
-            "SELECT (SELECT id FROM messages WHERE session_rowid = ?1 ORDER BY ordinal LIMIT 1),"
-            " (SELECT id FROM messages WHERE session_rowid = ?1 ORDER BY ordinal DESC LIMIT 1)",
-            (s,),
-        ).fetchone()
-        if lo is not None:
-            out[s] = (min(lo, hi), max(lo, hi))
-    return out
-
-
 def texts_of(conn: sqlite3.Connection, ids: list[int]) -> dict[int, str]:
     out: dict[int, str] = {}
     for i in range(0, len(ids), 500):

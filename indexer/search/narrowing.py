@@ -40,13 +40,24 @@ def session_id_ranges(conn: sqlite3.Connection, session_where: list[str], sessio
         f"SELECT s.id FROM sessions s{indexed_by} WHERE {' AND '.join(where)} LIMIT ?", [*params, MAX_SESSIONS + 1])]
     if len(sessions) > MAX_SESSIONS:
         return None
-    spans = []
-    for i in range(0, len(sessions), 500):
-        chunk = sessions[i : i + 500]
-        spans += conn.execute(
-            f"SELECT min(id), max(id) FROM messages WHERE session_rowid IN ({','.join('?' * len(chunk))})"
-            " GROUP BY session_rowid", chunk).fetchall()
-    return merged_newest_first([(lo, hi) for lo, hi in spans if lo is not None])
+    return merged_newest_first(list(session_bounds(conn, sessions).values()))
+
+
+def session_bounds(conn: sqlite3.Connection, session_rowids: list[int]) -> dict[int, tuple[int, int]]:
+    """Each session's lowest and highest message id, by two index seeks on (session, ordinal):
+    a message's ordinal and id are both the highest of its session when it is stored
+    (``indexer.ingest.writer``). ``min(id) ... GROUP BY session`` reads every message of every
+    session instead (10 ms for the 307 sessions of a week at 1 GB, against 1.3 ms)."""
+    out = {}
+    for s in session_rowids:
+        lo, hi = conn.execute(
+            "SELECT (SELECT id FROM messages WHERE session_rowid = ?1 ORDER BY ordinal LIMIT 1),"
+            " (SELECT id FROM messages WHERE session_rowid = ?1 ORDER BY ordinal DESC LIMIT 1)",
+            (s,),
+        ).fetchone()
+        if lo is not None:
+            out[s] = (min(lo, hi), max(lo, hi))
+    return out
 
 
 def merged_newest_first(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:

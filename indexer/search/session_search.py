@@ -22,12 +22,12 @@ from indexer.search.candidates import (
     Found,
     all_groups_sources,
     group_sources,
-    id_ranges,
     message_total,
     newest,
     texts_of,
     within,
 )
+from indexer.search.narrowing import session_bounds
 from indexer.search.plan import SearchPlan, and_expressions
 from indexer.search.scoring import Evidence, Weights, evidence, idf, message_score, session_score
 
@@ -152,7 +152,7 @@ def _probe(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, found: 
     undecided = sorted((s for s in cover if s not in complete),
                        key=lambda s: (len(cover[s]), per_session[s], s), reverse=True)
     undecided = [s for s in undecided if all(found[k].capped for k, g in enumerate(groups) if g.index not in cover[s])]
-    ranges = id_ranges(conn, undecided[:PROBE_SESSIONS])
+    ranges = session_bounds(conn, undecided[:PROBE_SESSIONS])
     for s, (low, high) in ranges.items():
         for k, g in enumerate(groups):
             if g.index in cover[s]:
