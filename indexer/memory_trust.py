@@ -15,18 +15,18 @@ A folder the user named (``--memory-dir``, ``$THREADBACK_MEMORY_DIR``) and the g
 the user's own and always trusted.
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
 import json
 import os
 import stat
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, NamedTuple
+from typing import Any, Iterator
 
 from indexer.config import MEMORY_FOLDER_FILES, MemoryFolder, data_dir
 from indexer.digest import file_sha256_hex
+from indexer.named_record import NamedTuple
 
 try:
     import fcntl

@@ -10,16 +10,17 @@ when a session is opened after a search), and where they apply
 Writing is best effort: a full disk must never break a search or a hook.
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up. ``Path`` is quoted: a search and a hook write
+from __future__ import annotations
+
 # the log by its ``str`` path and load no ``pathlib`` (~4 ms with ``urllib.parse``, ``ipaddress``).
 
 import json
 import os
-from typing import Any, NamedTuple
+from typing import Any
 
 from indexer.append_log import append_line
 from indexer.config import data_dir, data_dir_str
+from indexer.named_record import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -6,16 +6,16 @@ Every write checks that the file is still what we loaded, then replaces it atomi
 ``.bak`` of the previous version.
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
 import json
 import re
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from indexer.fileio import FileStamp, atomic_write_bytes
 from indexer.memory.errors import Problem
+from indexer.named_record import NamedTuple
 
 ENCODING = "utf-8"
 ERRORS = "surrogateescape"  # undecodable bytes survive a rewrite untouched

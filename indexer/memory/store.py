@@ -8,13 +8,11 @@ editors) and a promotion of a scratchpad line refuse with ``ChangedOnDiskError``
 ``reload()`` and try again). Time is always passed in as ``now`` (an aware datetime).
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import NamedTuple
 
 from indexer.config import resolve_memory_dir
 from indexer.memory.associations import DEFAULT_WEIGHT, AssociationLog, Link
@@ -29,6 +27,7 @@ from indexer.memory.retrievals import RetrievalLog
 from indexer.memory.scratchpad import Scratchpad, ScratchpadItem
 from indexer.memory.strength import DEFAULT_DECAY_THRESHOLD, StrengthBreakdown, strength_breakdown
 from indexer.memory.timeutil import as_aware
+from indexer.named_record import NamedTuple
 
 
 class ScoredEntry(NamedTuple):

@@ -7,13 +7,13 @@
 counts 0. An entry under the threshold (default 0.2) is "decayed": a candidate to archive.
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
 from datetime import datetime
-from typing import NamedTuple, Protocol
+from typing import Protocol
 
 from indexer.memory.timeutil import as_aware
+from indexer.named_record import NamedTuple
 
 SECONDS_PER_WEEK = 604800
 RETRIEVAL_WEIGHT = 0.08

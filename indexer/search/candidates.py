@@ -7,13 +7,12 @@ SQLITE.md). A message whose folded text differs has an entry in both trigram sha
 (``indexer.ingest.side``): answers are merged by id.
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
 import sqlite3
-from typing import NamedTuple
 
 from indexer.models import Session
+from indexer.named_record import NamedTuple
 from indexer.project_scope import ProjectScope
 from indexer.search.conditions import TRIGRAM_TABLES, Condition, InIndex
 from indexer.search.narrowing import RangeWalk, session_id_ranges

@@ -10,14 +10,13 @@ few hundred matches are where people look, and ``ORDER BY rank`` over every matc
 hundreds of ms on a big index (SQLITE.md). Recency only breaks ties.
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
-from typing import NamedTuple
 
 from indexer.models import Hit, Session
+from indexer.named_record import NamedTuple
 from indexer.project_scope import ProjectScope
 from indexer.search.candidates import (
     Filters,

@@ -10,14 +10,15 @@ file is then read again from the start. Any JSON value may sit in any field: par
 fields through ``indexer.sources.fields`` and never raise (see docs/formats.md).
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up. ``Path`` is quoted: the registry is loaded by
+from __future__ import annotations
+
 # every command, and ``pathlib`` (~4 ms with ``urllib.parse`` and ``ipaddress``) by the parsers.
 
 import importlib
 from collections.abc import Iterator, Mapping
 from types import ModuleType
-from typing import NamedTuple
+
+from indexer.named_record import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
