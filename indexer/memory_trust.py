@@ -22,11 +22,14 @@ import os
 import stat
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
 
 from indexer.config import MEMORY_FOLDER_FILES, MemoryFolder, data_dir
 from indexer.digest import file_sha256_hex
 from indexer.named_record import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Iterator
 
 try:
     import fcntl

@@ -15,7 +15,6 @@ import os
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from indexer.agents.reference import WRAP_CLOSE, WRAP_OPEN, escape_for_wrapper, wrap_reference  # noqa: F401 - re-exported
 from indexer.config import global_memory_dir, resolve_memory_folder
@@ -26,6 +25,7 @@ from indexer.textsafe import make_safe
 # The memory and rule stores (~10 ms to load, with the YAML library behind them) are loaded
 # where a piece reads a folder: in the session-start hook's child process, and not at all
 # when the folder does not exist (a new user's).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from indexer.memory import MemoryStore
     from indexer.rules import RuleStore

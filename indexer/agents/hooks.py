@@ -20,7 +20,6 @@ import json
 import os
 import select
 import time
-from typing import TYPE_CHECKING, Any, TextIO
 
 from indexer.agents.budget import hook_budget, hook_deadline, run_pieces
 from indexer.agents.caller import CODEX
@@ -29,7 +28,9 @@ from indexer.agents.usage import UsageEvent
 from indexer.named_record import NamedTuple
 from indexer.textsafe import make_safe
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # the prompt's detectors and the index are imported by the prompt event only
+    from typing import Any, TextIO
     from pathlib import Path  # the index is opened by its str path: no pathlib for a prompt
 
     from indexer.agents.recall import RecallMatch

@@ -16,14 +16,15 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any
 
 from indexer.append_log import append_line
 from indexer.config import data_dir, data_dir_str
 from indexer.named_record import NamedTuple
 
 TYPE_CHECKING = False
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
     from pathlib import Path
 
 USAGE_FILE = "usage.jsonl"

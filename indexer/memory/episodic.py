@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from indexer.digest import sha256_hex
 from indexer.frozen_record import frozen_record, not_compared
@@ -24,6 +23,10 @@ from indexer.memory.errors import MemoryInputError, MemoryNotFoundError, Problem
 from indexer.memory.jsonl import JsonlFile, JsonlLine, new_line, with_body
 from indexer.memory.timeutil import iso, parse_iso
 from indexer.named_record import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 EPISODE_TYPES = ("decision", "failure", "milestone", "lesson", "note")
 DEFAULT_IMPORTANCE = 5

@@ -4,9 +4,12 @@ editing its text (``indexer.memory.facts``) stay under 400 lines."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from indexer.named_record import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Fact(NamedTuple):

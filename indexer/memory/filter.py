@@ -6,12 +6,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from indexer.memory.episodic import EpisodicEntry
 from indexer.named_record import NamedTuple
 from indexer.search.query import Query, parse_query, text_matches
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from indexer.memory.store import ScoredEntry
 

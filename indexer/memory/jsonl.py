@@ -11,11 +11,14 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 from indexer.fileio import FileStamp, atomic_write_bytes
 from indexer.memory.errors import Problem
 from indexer.named_record import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 ENCODING = "utf-8"
 ERRORS = "surrogateescape"  # undecodable bytes survive a rewrite untouched

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from indexer.memory.episodic import EpisodicEntry
 from indexer.memory.errors import MemoryNotFoundError
@@ -17,6 +16,7 @@ from indexer.memory.timeutil import as_aware
 from indexer.named_record import NamedTuple
 from indexer.search.query import parse_query, text_matches
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from indexer.memory.store import MemoryStore
 

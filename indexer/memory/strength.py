@@ -10,7 +10,6 @@ counts 0. An entry under the threshold (default 0.2) is "decayed": a candidate t
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Protocol
 
 from indexer.memory.timeutil import as_aware
 from indexer.named_record import NamedTuple
@@ -22,14 +21,18 @@ AGE_WEIGHT = 0.03
 DEFAULT_DECAY_THRESHOLD = 0.2
 
 
-class HasImportanceAndTime(Protocol):
-    """What strength needs from an entry (``EpisodicEntry`` fits)."""
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: ``typing`` is not loaded to read memory
+    from typing import Protocol
 
-    @property
-    def importance(self) -> int: ...
+    class HasImportanceAndTime(Protocol):
+        """What strength needs from an entry (``EpisodicEntry`` fits)."""
 
-    @property
-    def when(self) -> datetime | None: ...
+        @property
+        def importance(self) -> int: ...
+
+        @property
+        def when(self) -> datetime | None: ...
 
 
 class StrengthBreakdown(NamedTuple):

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from indexer.named_record import NamedTuple
 from indexer.rules.model import Rule, format_ts, parse_ts
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def default_actor() -> str:

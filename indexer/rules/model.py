@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 from datetime import datetime, timezone
-from typing import Any, Mapping
 
 from indexer.digest import sha256_hex
 from indexer.frozen_record import frozen_record, not_compared, replace
 from indexer.named_record import NamedTuple
 from indexer.textsafe import is_special
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Mapping
 
 PENDING = "pending"
 APPROVED = "approved"

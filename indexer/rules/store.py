@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, Sequence
 
 from indexer.fileio import FileStamp, append_line, atomic_write_bytes, check_unchanged
 from indexer.frozen_record import replace
@@ -21,30 +20,17 @@ from indexer.rules.claude_notes import ImportReport, plan_import
 from indexer.rules.decisions import Decision, decision_entry, default_actor, read_decisions
 from indexer.rules.export import EXPORT_FORMATS, rules_to_json, rules_to_markdown
 from indexer.rules.model import (
-    ARCHIVED,
-    EFFECTIVE_STATUSES,
-    PENDING,
-    ProposeResult,
-    REJECTED,
-    Rule,
-    RuleError,
-    RuleNotFoundError,
-    RuleStateError,
-    TextChangedError,
-    UNVERIFIED,
-    approved_as,
-    back_to_pending,
-    clean_rule_text,
-    decided_as,
-    encode_line,
-    new_rule_id,
-    rule_from_json,
-    rule_to_json,
-    text_sha256,
+    ARCHIVED, EFFECTIVE_STATUSES, PENDING, ProposeResult, REJECTED, Rule, RuleError, RuleNotFoundError,
+    RuleStateError, TextChangedError, UNVERIFIED, approved_as, back_to_pending, clean_rule_text, decided_as,
+    encode_line, new_rule_id, rule_from_json, rule_to_json, text_sha256,
 )
 from indexer.rules.signing import ApprovalKeyError, ApprovalSigner, load_signer
 from indexer.rules.similarity import find_near_duplicate
 from indexer.sources import CLAUDE_CODE
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Iterator, Sequence
 
 try:
     import fcntl

@@ -22,7 +22,6 @@ from __future__ import annotations
 import bisect
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
 from _thread import LockType, allocate_lock  # what threading.Lock/local are; threading costs ~1-2 ms to import
 
 from indexer.search.plan import PlannedGroup, trigram_texts
@@ -30,6 +29,10 @@ from indexer.store.side_file import SCHEMA_NAME
 from indexer.store.words import words_below
 from indexer.textfold import index_form
 from indexer.word_tokens import query_runs
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_TERMS = 100  # terms holding one query run; more: a common word, left to the walk
 MAX_MESSAGES = 4000  # messages the word index may name; more: left to the walk

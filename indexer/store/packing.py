@@ -1,5 +1,9 @@
 """Compact storage for text nobody searches: tool results and tool-call arguments.
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 They are most of a log's bytes but are only shown in transcripts, so they are stored
 compressed (as a BLOB in the same column) when that saves space. Indexed text is never
 packed: the FTS table reads it straight from ``messages.text``.
@@ -21,7 +25,6 @@ from __future__ import annotations
 
 import sqlite3
 import zlib
-from typing import Any
 
 PACK_MIN_CHARS = 256
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"

@@ -15,10 +15,10 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from indexer.named_record import NamedTuple
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # argparse is loaded only to build the full parser (``tui.cli.parser``)
     import argparse
 

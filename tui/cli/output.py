@@ -11,14 +11,15 @@ from __future__ import annotations
 import json
 import time
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any
 
 from indexer import Hit, Message, SearchResult, Session
 from indexer.agents.resume import resume_command, resume_target
 from indexer.search.suggestions import suggestions_for
 from indexer.textsafe import escape_json_specials, suspicious_characters
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # the memory package loads a YAML library: not needed to print an index search
+    from typing import Any
     from pathlib import Path  # only named in annotations: a search loads no pathlib
 
     from indexer import IndexStats, SessionHit  # IndexStats: browsing's module, not a search's

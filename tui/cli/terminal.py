@@ -10,9 +10,12 @@ from __future__ import annotations
 import os
 import sys
 from contextlib import contextmanager
-from typing import Callable, Iterator, TextIO
 
 from indexer.textsafe import make_visible
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Callable, Iterator, TextIO
 
 
 def safe_text(text: str) -> str:
