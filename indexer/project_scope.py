@@ -8,6 +8,7 @@ project whose path happens to contain "work".
 
 from __future__ import annotations
 
+# ``pathlib`` is imported
 # where a path is worked out: a search loads this module but no ``pathlib`` (~4 ms with
 # ``urllib.parse`` and ``ipaddress``).
 

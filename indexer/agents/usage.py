@@ -12,6 +12,7 @@ Writing is best effort: a full disk must never break a search or a hook.
 
 from __future__ import annotations
 
+# ``pathlib`` is not imported here: a search and a hook write
 # the log by its ``str`` path and load no ``pathlib`` (~4 ms with ``urllib.parse``, ``ipaddress``).
 
 import json

@@ -12,9 +12,9 @@ fields through ``indexer.sources.fields`` and never raise (see docs/formats.md).
 
 from __future__ import annotations
 
+# ``pathlib`` for type checkers only, ``importlib`` where a parser is loaded: the registry is loaded by
 # every command, and ``pathlib`` (~4 ms with ``urllib.parse`` and ``ipaddress``) by the parsers.
 
-import importlib
 from collections.abc import Iterator, Mapping
 from types import ModuleType
 
@@ -41,6 +41,8 @@ class Agent(NamedTuple):
 
     @property
     def parser(self) -> ModuleType:
+        import importlib
+
         return importlib.import_module(self.parser_module)
 
     def default_roots(self) -> "list[Path]":
