@@ -20,14 +20,15 @@ from indexer.memory.episodic import EpisodicDraft, EpisodicEntry, EpisodicLog
 from indexer.memory.errors import FactFileError, MemoryInputError, MemoryNotFoundError, Problem, YamlIssue
 from indexer.memory.facts import Fact, FactFile, validate
 from indexer.memory.folder_lock import FolderLock
-from indexer.memory.search import TIERS, MemoryHit, search_tiers
-from indexer.memory.promotion import suggest_draft
-from indexer.memory.promotion_steps import finish_items, promote_item
 from indexer.memory.retrievals import RetrievalLog
 from indexer.memory.scratchpad import Scratchpad, ScratchpadItem
 from indexer.memory.strength import DEFAULT_DECAY_THRESHOLD, StrengthBreakdown, strength_breakdown
 from indexer.memory.timeutil import as_aware
 from indexer.named_record import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from indexer.memory.search import MemoryHit
 
 
 class ScoredEntry(NamedTuple):
@@ -313,19 +314,18 @@ class MemoryStore:
 
     def suggest_promotion(self, line: int) -> EpisodicDraft:
         """The form's prefill for promoting the item on ``line``."""
+        from indexer.memory.promotion import suggest_draft
+
         return suggest_draft(self._pad.item_at(line), self.known_tags())
 
-    def promote(
-        self,
-        line: int,
-        now: datetime,
-        draft: EpisodicDraft | None = None,
-        *,
-        remove: bool = False,
-    ) -> EpisodicEntry:
+    def promote(self, line: int, now: datetime, draft: EpisodicDraft | None = None, *,
+                remove: bool = False) -> EpisodicEntry:
         """Append the item as an episodic entry and mark (or remove) its scratchpad line: both
         or neither (see ``indexer.memory.promotion_steps``). A promotion cut short after marking
         the line is finished by running it again, with the id the line names: never twice."""
+        from indexer.memory.promotion import suggest_draft
+        from indexer.memory.promotion_steps import promote_item
+
         with self._lock:
             self._pad.check_writable()  # ``line`` is a line of the scratchpad as loaded
             log = self._fresh_log()
@@ -343,6 +343,9 @@ class MemoryStore:
         """Promote the chosen items (line -> draft, or None for the suggestion), then clear
         the scratchpad. The old text, chosen items marked, goes to ``.history/`` and the
         previous file stays as ``scratchpad.md.bak``. All of it or, on an error, none."""
+        from indexer.memory.promotion import suggest_draft
+        from indexer.memory.promotion_steps import finish_items
+
         now = as_aware(now)
         picks = dict(chosen) if isinstance(chosen, Mapping) else dict.fromkeys(chosen)
         with self._lock:
@@ -365,21 +368,16 @@ class MemoryStore:
 
     # --- search ---------------------------------------------------------------------------
 
-    def search(
-        self,
-        query: str,
-        now: datetime,
-        *,
-        tiers: Iterable[str] = TIERS,
-        include_archived: bool = False,
-        limit: int | None = None,
-        record: bool = False,
-    ) -> list[MemoryHit]:
+    def search(self, query: str, now: datetime, *, tiers: Iterable[str] | None = None,
+               include_archived: bool = False, limit: int | None = None, record: bool = False) -> list[MemoryHit]:
         """Facts, then episodic entries strongest first, then scratchpad items (see
         ``indexer.memory.search``). ``record=True`` logs each returned episodic entry as a
-        retrieval (the CLI does this: that is what ``retrieval_count`` counts)."""
-        hits = search_tiers(self, query, as_aware(now), tiers=tiers, include_archived=include_archived,
-                            limit=limit)
+        retrieval (the CLI does this: that is what ``retrieval_count`` counts).
+        ``tiers``: all (``indexer.memory.search.TIERS``) when None."""
+        from indexer.memory.search import TIERS, search_tiers
+
+        hits = search_tiers(self, query, as_aware(now), tiers=TIERS if tiers is None else tiers,
+                            include_archived=include_archived, limit=limit)
         if record:
             self.record_retrievals([h.id for h in hits if h.kind == "episodic"], query, now)
         return hits

@@ -16,9 +16,7 @@ from pathlib import Path
 from indexer.fileio import FileStamp, append_line, atomic_write_bytes, check_unchanged
 from indexer.frozen_record import replace
 from indexer.memory_trust import carry_allow_forward
-from indexer.rules.claude_notes import ImportReport, plan_import
 from indexer.rules.decisions import Decision, decision_entry, default_actor, read_decisions
-from indexer.rules.export import EXPORT_FORMATS, rules_to_json, rules_to_markdown
 from indexer.rules.model import (
     ARCHIVED, EFFECTIVE_STATUSES, PENDING, ProposeResult, REJECTED, Rule, RuleError, RuleNotFoundError,
     RuleStateError, TextChangedError, UNVERIFIED, approved_as, back_to_pending, clean_rule_text, decided_as,
@@ -31,6 +29,8 @@ from indexer.sources import CLAUDE_CODE
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Iterator, Sequence
+
+    from indexer.rules.claude_notes import ImportReport
 
 try:
     import fcntl
@@ -182,6 +182,8 @@ class RuleStore:
 
     def export(self, format: str = "markdown") -> str:
         """The approved rules (hash still matching) as Markdown for CLAUDE.md, or JSON."""
+        from indexer.rules.export import EXPORT_FORMATS, rules_to_json, rules_to_markdown  # not read at start
+
         if format not in EXPORT_FORMATS:
             raise RuleError(f"unknown export format {format!r}; use markdown or json")
         rules = self.approved()
@@ -228,6 +230,8 @@ class RuleStore:
 
     def import_claude_notes(self, projects_root: Path, *, now: float) -> ImportReport:
         """Propose each Claude Code auto-memory note once per (file path, file content)."""
+        from indexer.rules.claude_notes import plan_import  # a session start reads rules, imports none
+
         with self._locked():
             if self.is_stale():
                 self.reload()
