@@ -8,7 +8,6 @@ inside a memory hit.
 
 from __future__ import annotations
 
-import json
 import time
 from datetime import datetime, timezone
 
@@ -33,7 +32,10 @@ if TYPE_CHECKING:  # the memory package loads a YAML library: not needed to prin
 def dumps(payload: Any, *, indented: bool = False) -> str:
     """JSON for stdout: non-ASCII text kept readable, but every control, bidi, zero-width or tag
     character written as a ``\\uXXXX`` escape (``textsafe.escape_json_specials``), so the
-    data is exact and a terminal never receives one raw."""
+    data is exact and a terminal never receives one raw. ``json`` is imported here and in
+    ``search_json``: a plain search prints text and loads none."""
+    import json
+
     text = json.dumps(payload, ensure_ascii=False, indent=2 if indented else None, default=str)
     return escape_json_specials(text)
 
@@ -145,6 +147,8 @@ def search_json(result: SearchResult, *, budget: int = 0) -> dict:
     """The hits (or, in the session view, the sessions) that fit in ``budget`` bytes (0: all),
     and what to try when there are none. ``hits`` is always there: in the session view it holds
     each session's best hit, so a reader of hits works in both views."""
+    import json
+
     items = [session_hit_json(s) for s in result.sessions] if result.by_session else [hit_json(h) for h in result.hits]
     kept, used, omitted = [], 0, 0
     for item in items:
