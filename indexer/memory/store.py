@@ -18,7 +18,6 @@ from indexer.config import resolve_memory_dir
 from indexer.memory.associations import DEFAULT_WEIGHT, AssociationLog, Link
 from indexer.memory.episodic import EpisodicDraft, EpisodicEntry, EpisodicLog
 from indexer.memory.errors import FactFileError, MemoryInputError, MemoryNotFoundError, Problem, YamlIssue
-from indexer.memory.facts import Fact, FactFile, validate
 from indexer.memory.folder_lock import FolderLock
 from indexer.memory.retrievals import RetrievalLog
 from indexer.memory.scratchpad import Scratchpad, ScratchpadItem
@@ -28,6 +27,7 @@ from indexer.named_record import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from indexer.memory.facts import Fact, FactFile
     from indexer.memory.search import MemoryHit
 
 
@@ -106,6 +106,8 @@ class MemoryStore:
     @property
     def _fact_file(self) -> FactFile:
         if self._facts is None:
+            from indexer.memory.facts import FactFile  # a session start may take its facts from the cache
+
             self._facts = FactFile(self.fact_path)
         return self._facts
 
@@ -172,6 +174,8 @@ class MemoryStore:
         return self._fact_file.error
 
     def validate_facts(self, text: str) -> list[YamlIssue]:
+        from indexer.memory.facts import validate
+
         return validate(text)
 
     def save_fact_text(self, text: str) -> None:
