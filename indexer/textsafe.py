@@ -14,7 +14,6 @@ search, and the text is returned as it is when nothing matches.
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import lru_cache
 
 from indexer.named_record import NamedTuple
@@ -175,6 +174,8 @@ def char_name(codepoint: int) -> str:
         return f"TAG {chr(codepoint - 0xE0000)}"  # the ASCII character it smuggles
     if 0xD800 <= codepoint <= 0xDFFF:
         return "SURROGATE"
+    import unicodedata  # naming a special character only: a C extension, ~0.2 ms to load
+
     return unicodedata.name(chr(codepoint), "")
 
 

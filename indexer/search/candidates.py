@@ -20,7 +20,6 @@ from indexer.search.plan import SHORT, TRIGRAM, PlannedGroup, PlannedTerm, Searc
 from indexer.search.query import Query, is_cjk
 from indexer.search.sparse_phrase import narrowed
 from indexer.store.models import SESSION_COLUMNS, session_from_row
-from indexer.store.touched import path_condition
 from indexer.textfold import variants
 
 SCAN = "messages"  # no index can answer: read messages newest first, testing each
@@ -130,6 +129,8 @@ def _session_filters(q: Query, exclude_sessions: tuple[str, ...], project_scope:
         where.append(sql)
         params += scope_params
     if q.file:  # sessions whose tool calls touched it (the path, or a path ending with it)
+        from indexer.store.touched import path_condition  # only a ``file:`` filter needs it
+
         condition, file_params = path_condition(q.file)
         where.append(f"s.id IN (SELECT session_rowid FROM files_touched WHERE {condition})")
         params += file_params

@@ -13,7 +13,6 @@ from datetime import datetime, timezone
 
 from indexer import Hit, Message, SearchResult, Session
 from indexer.agents.resume import resume_command, resume_target
-from indexer.search.suggestions import suggestions_for
 from indexer.textsafe import escape_json_specials, suspicious_characters
 
 TYPE_CHECKING = False
@@ -167,7 +166,7 @@ def search_json(result: SearchResult, *, budget: int = 0) -> dict:
         "warnings": list(result.warnings),
         "notes": list(result.notes),
         "hits": [item["evidence"][0] for item in kept] if result.by_session else kept,
-        "suggestions": suggestions_for(result.query) if not kept else [],
+        "suggestions": _suggestions(result) if not kept else [],
     }
     if result.by_session:
         body["sessions"] = kept
@@ -271,3 +270,9 @@ def context_json(memory_dir: Path | None, rules_dir: Path | None, material: Cont
         },
         "text": text,
     }
+
+
+def _suggestions(result: SearchResult) -> list[str]:
+    from indexer.search.suggestions import suggestions_for  # only when nothing was found
+
+    return suggestions_for(result.query)
