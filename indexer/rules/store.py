@@ -22,7 +22,6 @@ from indexer.rules.model import (
     encode_line, new_rule_id, rule_from_json, rule_to_json, text_sha256,
 )
 from indexer.rules.signing import ApprovalKeyError, ApprovalSigner, load_signer
-from indexer.rules.similarity import find_near_duplicate
 from indexer.sources import CLAUDE_CODE
 
 TYPE_CHECKING = False
@@ -154,6 +153,8 @@ class RuleStore:
 
     def find_near_duplicate(self, text: str) -> Rule | None:
         """An existing rule (any status) with the same or nearly the same text."""
+        from indexer.rules.similarity import find_near_duplicate  # proposing only: not on reading
+
         return find_near_duplicate(text, ((r, r.text) for r in self._rules.values()))
 
     def history(self, rule_id: str) -> list[Decision]:
