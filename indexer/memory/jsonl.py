@@ -40,7 +40,7 @@ class JsonlLine(NamedTuple):
         return self.raw[len(self.body) :]
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = "[\ud800-\udfff]"  # compiled (re's cache) by the first line written: reading needs none
 
 
 def dump_obj(obj: dict[str, Any], like: str = "") -> str:
@@ -50,9 +50,9 @@ def dump_obj(obj: dict[str, Any], like: str = "") -> str:
     it, unless it stands for a byte that was not UTF-8 in ``like`` (the line it replaces): that
     byte is written back as it was."""
     text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
-    if not _SURROGATE.search(text):
+    if not re.search(_SURROGATE, text):
         return text
-    return _SURROGATE.sub(lambda m: _surrogate(m.group(), like), text)
+    return re.sub(_SURROGATE, lambda m: _surrogate(m.group(), like), text)
 
 
 def _surrogate(char: str, like: str) -> str:
