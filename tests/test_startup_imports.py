@@ -172,6 +172,9 @@ def test_a_message_search_loads_no_session_view(index_env, argv):
     modules, out = imported_modules(argv, index_env)
     assert "timeout" in out
     assert loaded(modules, ("indexer.search.session_search",)) == []
+    # nor what only a filter, a file: filter, an empty result or a non-ASCII query needs
+    assert loaded(modules, ("indexer.search.narrowing", "indexer.project_scope", "indexer.store.touched",
+                            "indexer.search.suggestions", "unicodedata")) == []
     if "--json" not in argv:  # nor ``json``: the usage line is written without it
         assert loaded(modules, ("shlex", "json")) == []
 
