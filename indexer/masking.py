@@ -8,7 +8,6 @@ secrets are found in the whole message, and any piece of one that the snippet sh
 
 from __future__ import annotations
 
-
 from indexer.models import Hit, Message, Session
 from indexer.secret_mask import MASK, find_secrets, mask_secrets
 

@@ -30,8 +30,8 @@ from indexer.textsafe import make_safe
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the prompt's detectors and the index are imported by the prompt event only
-    from typing import Any, TextIO
     from pathlib import Path  # the index is opened by its str path: no pathlib for a prompt
+    from typing import Any, TextIO
 
     from indexer.agents.recall import RecallMatch
     from indexer.agents.relevance import RelevantHit, RelevantResult

@@ -8,7 +8,6 @@ seconds and gigabytes. The check runs right after loading and refuses such a doc
 
 from __future__ import annotations
 
-
 from indexer.memory.errors import FactFileError, YamlIssue
 
 TYPE_CHECKING = False

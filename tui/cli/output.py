@@ -17,8 +17,8 @@ from indexer.textsafe import escape_json_specials, suspicious_characters
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the memory package loads a YAML library: not needed to print an index search
-    from typing import Any
     from pathlib import Path  # only named in annotations: a search loads no pathlib
+    from typing import Any
 
     from indexer import IndexStats, SessionHit  # IndexStats: browsing's module, not a search's
     from indexer.models import TokenUsage
