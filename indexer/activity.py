@@ -3,13 +3,10 @@
 Time is passed in (``now``) so "active" and the day strip are testable with a fixed clock.
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
-
-from typing import NamedTuple
-
+from __future__ import annotations
 
 from indexer.models import Session
+from indexer.named_record import NamedTuple
 
 ACTIVE_SECONDS = 5 * 60  # a log written to within this long is a session still going
 STRIP_DAYS = 12 * 7  # the activity strip's span: twelve weeks

@@ -24,24 +24,22 @@
   the one rule the CLI, the app, ``context`` and the hooks all follow.
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import (the first compile in a process alone is ~1 ms), a cost every command pays at start-up.
+from __future__ import annotations
+
 # ``pathlib`` is imported by the functions that make a ``Path``: a search and the prompt hook ask
 # only for ``data_dir_str`` and ``default_db_str`` (``os.path``), and ``pathlib`` with
-# ``urllib.parse`` and ``ipaddress`` costs them ~4 ms. So at run time the annotations' ``Path``
-# is ``os.PathLike`` (which every ``Path`` is); type checkers see ``pathlib.Path``.
+# ``urllib.parse`` and ``ipaddress`` costs them ~4 ms. Annotations are strings, so ``Path`` is
+# imported at module level for type checkers only.
 
 import os
 from collections.abc import Mapping
-from typing import NamedTuple
 
+from indexer.named_record import NamedTuple
 from indexer.sources import AGENT_NAMES, AGENTS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
-else:
-    Path = os.PathLike
 
 
 class ConfigError(ValueError):

@@ -8,7 +8,10 @@ times faster, so from ``_OPENSSL_FROM`` bytes on loading it pays. The digest is 
 from __future__ import annotations
 
 import sys
-from typing import BinaryIO
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 _OPENSSL_FROM = 512 * 1024  # about where hashing with the built-in one costs what loading OpenSSL does
 

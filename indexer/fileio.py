@@ -7,18 +7,17 @@ loaded (an editor saved in between), it swaps it straight back and refuses. The 
 then becomes the ``.bak`` by a rename, so a full disk never leaves a half-written backup.
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
 import errno
 import functools
 import os
 import stat
 from pathlib import Path
-from typing import NamedTuple
 
 from indexer.append_log import append_line  # noqa: F401 - its home is indexer.append_log; kept here for importers
 from indexer.digest import sha256_hex
+from indexer.named_record import NamedTuple
 
 
 class ChangedOnDiskError(RuntimeError):

@@ -10,9 +10,12 @@ assignment after construction, copying and pickling.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
 
-T = TypeVar("T")
+    T = TypeVar("T")
+
 _MISSING = object()
 
 

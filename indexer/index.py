@@ -15,7 +15,6 @@ import os
 import sqlite3
 import time
 from _thread import _local, allocate_lock  # what threading.Lock/local are; threading costs ~1-2 ms to import
-from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 
 from indexer.config import SourceRoots, load_archive_setting
 from indexer.models import Message, Session
@@ -26,8 +25,10 @@ from indexer.store.errors import IndexBusyError, IndexError_
 from indexer.store.health import diagnose
 from indexer.store.models import fetch_context
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # the archive loads zstandard, the run's records tempfile: imported where a method needs them
     from pathlib import Path
+    from typing import Any, Callable, Iterator, TypeVar
 
     from indexer.activity import ActivityStrip
     from indexer.archive import Restored
@@ -55,7 +56,10 @@ def _browse() -> Any:
 
     return browse
 
-F = TypeVar("F", bound=Callable[..., Any])
+
+if TYPE_CHECKING:
+    F = TypeVar("F", bound=Callable[..., Any])
+
 # SQLite's words for a query too big or too odd to run: the query's fault, not the index's.
 _QUERY_PROBLEMS = ("fts5", "syntax error", "too many", "too large", "too big", "parser stack", "unterminated")
 

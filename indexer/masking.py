@@ -8,11 +8,10 @@ secrets are found in the whole message, and any piece of one that the snippet sh
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from indexer.models import Hit, Message, Session
 from indexer.secret_mask import MASK, find_secrets, mask_secrets
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from indexer.search.fts import SearchResult
 

@@ -15,18 +15,20 @@ A folder the user named (``--memory-dir``, ``$THREADBACK_MEMORY_DIR``) and the g
 the user's own and always trusted.
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
 import json
 import os
 import stat
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, NamedTuple
 
 from indexer.config import MEMORY_FOLDER_FILES, MemoryFolder, data_dir
 from indexer.digest import file_sha256_hex
+from indexer.named_record import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 try:
     import fcntl
@@ -112,22 +114,32 @@ def _read_records(path: Path) -> dict[str, dict[str, Any]]:
     return {k: v for k, v in (folders or {}).items() if isinstance(v, dict)}
 
 
-@contextmanager
-def _locked_records() -> Iterator[dict[str, dict[str, Any]]]:
-    """The records, for a read-change-write that no other process interleaves with."""
-    path = allow_list_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path.with_name(ALLOW_FILE + ".lock"), "a") as lock:
-        if fcntl is not None:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-        records = _read_records(path)
-        before = json.dumps(records, sort_keys=True)
-        yield records
-        if json.dumps(records, sort_keys=True) != before:
-            text = json.dumps({"version": 1, "folders": records}, indent=2, ensure_ascii=False)
-            from indexer.fileio import atomic_write_text  # writing the allow list only: reading needs none
+class _locked_records:  # noqa: N801 - a context manager, ``with _locked_records() as records:``
+    """The records, for a read-change-write that no other process interleaves with (written
+    back when changed and nothing raised). A class, not ``@contextmanager``: every session start
+    loads this module, and ``contextlib`` is ~0.5 ms."""
 
-            atomic_write_text(path, text + "\n", backup=False)
+    def __enter__(self) -> dict[str, dict[str, Any]]:
+        self.path = allow_list_path()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.lock = open(self.path.with_name(ALLOW_FILE + ".lock"), "a")  # noqa: SIM115 - closed in __exit__
+        try:
+            if fcntl is not None:
+                fcntl.flock(self.lock, fcntl.LOCK_EX)
+            self.records = _read_records(self.path)
+            self.before = json.dumps(self.records, sort_keys=True)
+        except BaseException:
+            self.lock.close()
+            raise
+        return self.records
+
+    def __exit__(self, exc_type: object, *rest: object) -> None:
+        with self.lock:
+            if exc_type is None and json.dumps(self.records, sort_keys=True) != self.before:
+                text = json.dumps({"version": 1, "folders": self.records}, indent=2, ensure_ascii=False)
+                from indexer.fileio import atomic_write_text  # writing the allow list only: reading needs none
+
+                atomic_write_text(self.path, text + "\n", backup=False)
 
 
 class FolderNotAllowable(ValueError):

@@ -4,10 +4,9 @@ Times are UTC epoch seconds (float) so they sort and compare cheaply; ``None`` w
 did not say.
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
-from typing import NamedTuple
+from indexer.named_record import NamedTuple
 
 
 # Message kinds.

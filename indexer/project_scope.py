@@ -6,12 +6,13 @@ a path compared exactly, never a substring of a name: started from ``~/work`` it
 project whose path happens to contain "work".
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up. ``Path`` is quoted and ``pathlib`` imported
+from __future__ import annotations
+
+# ``pathlib`` is imported
 # where a path is worked out: a search loads this module but no ``pathlib`` (~4 ms with
 # ``urllib.parse`` and ``ipaddress``).
 
-from typing import NamedTuple
+from indexer.named_record import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -11,12 +11,12 @@ favour few false positives on ordinary code: a value must look like a literal, n
 a call or a placeholder. ``tests/secret_samples.py`` is the labelled set that holds them to it.
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
 import functools
 import re
-from typing import NamedTuple
+
+from indexer.named_record import NamedTuple
 
 MASK = "[masked {kind}]"
 _MAX_SCAN_CHARS = 2_000_000  # a bigger text is scanned in pieces of this size

@@ -11,14 +11,12 @@ Used by the rule review and by the TUI for all log text, so it has a fast path: 
 search, and the text is returned as it is when nothing matches.
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
 import re
-import unicodedata
 from functools import lru_cache
-from typing import NamedTuple
 
+from indexer.named_record import NamedTuple
 from indexer.secret_mask import mask_secrets
 
 MARKER_OPEN = "⟨"
@@ -176,6 +174,8 @@ def char_name(codepoint: int) -> str:
         return f"TAG {chr(codepoint - 0xE0000)}"  # the ASCII character it smuggles
     if 0xD800 <= codepoint <= 0xDFFF:
         return "SURROGATE"
+    import unicodedata  # naming a special character only: a C extension, ~0.2 ms to load
+
     return unicodedata.name(chr(codepoint), "")
 
 

@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from indexer.agents.usage import UsageEvent, read_usage, record_usage
+from indexer.agents.usage import UsageEvent, json_line, read_usage, record_usage
 from indexer.agents.usage_report import usage_report
 from tui.cli import exits
 from tui.cli.main import main
@@ -50,6 +50,29 @@ def test_report_counts_calls_per_day_and_zero_hit_queries(tmp_path):
 def test_empty_log_report():
     report = usage_report(NOW, 7, events=[])
     assert report.calls == 0 and report.zero_hit_rate == 0.0 and len(report.days) == 7
+
+
+def test_the_usage_line_is_what_json_dumps_writes():
+    """The log line is written without ``json``: the same text as ``json.dumps(...,
+    ensure_ascii=False)`` for every kind of value an event holds, drawn at random."""
+    import random
+
+    rng = random.Random(18)
+    alphabet = [chr(c) for c in [*range(0x80), 0xE9, 0x2028, 0xFEFF, 0xD800, 0xDFFF, 0x8CC7, 0x1F600]]
+
+    def text() -> str:
+        return "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 10)))
+
+    draws = [text, lambda: rng.randint(-10**20, 10**20), lambda: rng.uniform(-1e6, 1e6),
+             lambda: [text() for _ in range(rng.randint(0, 3))],
+             lambda: rng.choice([None, True, False, 0, 1, 0.1, 1e300, 5e-324, float("nan"), float("inf"), -float("inf")])]
+    for _ in range(5000):
+        obj = {text(): rng.choice(draws)() for _ in range(rng.randint(0, 6))}
+        assert json_line(obj) == json.dumps(obj, ensure_ascii=False)
+    event = UsageEvent(ts=1.5, kind="search", query='a "b" \\ 資料', hits=3, excluded=("s1",), fired=True, ms=2.25)
+    assert json_line(event.to_json()) == json.dumps(event.to_json(), ensure_ascii=False)
+    with pytest.raises(TypeError):
+        json_line({"ts": object()})
 
 
 def test_record_usage_never_raises(tmp_path):

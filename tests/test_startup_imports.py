@@ -40,7 +40,10 @@ STDLIB_NOT_NEEDED = ("tomllib", "hashlib", "tempfile", "subprocess", "dataclasse
                      "traceback", "shutil", "locale", "pickle", "argparse", "threading",
                      # the index, the usage log and the model file are named by str paths (os.path):
                      # pathlib loads urllib.parse and ipaddress, ~4 ms together
-                     "pathlib", "urllib", "ipaddress")
+                     "pathlib", "urllib", "ipaddress",
+                     # records are ``indexer.named_record`` NamedTuples and annotations are strings:
+                     # no ``typing`` (~2-3 ms with contextlib and warnings); no importlib either
+                     "typing", "contextlib", "importlib", "warnings")
 # Patterns compiled on first use: they take milliseconds each, and an ASCII search needs none
 # (the CLI's own "…" and "·" are not special: textsafe checks such lines with its ASCII class).
 # The query's flag and date patterns too: a plain word has no "-", "=" or ``since:``.
@@ -53,14 +56,17 @@ LAZY_PATTERNS = (("indexer.secret_mask", "_compiled"), ("indexer.textfold", "_ma
 # What an editable install's import hook loads when the interpreter starts (a regular install's
 # does not): forgotten before the command runs, so the report shows whether the command loads them.
 LOADED_BY_AN_EDITABLE_INSTALL = ("pathlib", "urllib", "ipaddress")
-RUN_THE_CLI = ("import runpy, sys\n"
+# What ``python -m tui.cli`` runs, without ``runpy`` (which loads importlib.util and contextlib).
+RUN_THE_CLI = ("import sys\n"
                f"for name in [m for m in sys.modules if m.split('.')[0] in {LOADED_BY_AN_EDITABLE_INSTALL!r}]:\n"
                "    del sys.modules[name]\n"
-               "runpy.run_module('tui.cli', run_name='__main__', alter_sys=True)")
+               "sys.argv[0] = 'threadback'\n"
+               "from tui.cli.main import run\n"
+               "raise SystemExit(run())")
 
 
 def imported_modules(argv: list[str], env: dict[str, str], stdin: str | None = None) -> tuple[set[str], str]:
-    """What ``threadback ARGV`` imports, and its output (``python -m tui.cli``, as
+    """What ``threadback ARGV`` imports, and its output (``tui.cli.main.run``, as
     ``RUN_THE_CLI`` runs it)."""
     proc = subprocess.run([sys.executable, "-X", "importtime", "-c", RUN_THE_CLI, *argv], input=stdin,
                           capture_output=True, text=True, env=env, cwd=REPO, timeout=60)
@@ -166,8 +172,11 @@ def test_a_message_search_loads_no_session_view(index_env, argv):
     modules, out = imported_modules(argv, index_env)
     assert "timeout" in out
     assert loaded(modules, ("indexer.search.session_search",)) == []
-    if "--json" not in argv:
-        assert loaded(modules, ("shlex",)) == []
+    # nor what only a filter, a file: filter, an empty result or a non-ASCII query needs
+    assert loaded(modules, ("indexer.search.narrowing", "indexer.project_scope", "indexer.store.touched",
+                            "indexer.search.suggestions", "unicodedata")) == []
+    if "--json" not in argv:  # nor ``json``: the usage line is written without it
+        assert loaded(modules, ("shlex", "json")) == []
 
 
 def test_help_lists_every_verb():
@@ -294,3 +303,26 @@ def test_the_index_uri_quotes_as_urllib_does(tmp_path):
     sqlite3.connect(path).execute("CREATE TABLE t (x)").connection.close()
     with sqlite3.connect(path_uri(path) + "?mode=ro", uri=True) as conn:
         assert conn.execute("SELECT name FROM sqlite_master").fetchall() == [("t",)]
+
+
+def test_session_start_with_memory_loads_only_the_readers(tmp_path):
+    """The demo memory folder (episodes, links, scratchpad, rules; fact.yml left out, so no
+    YAML): the stores load without ``typing`` or ``contextlib``, and without the modules that
+    search, filter, promote, export or import memory and rules."""
+    import shutil
+
+    memory = tmp_path / "memory"
+    shutil.copytree(REPO / "tui" / "demo" / "memory", memory)
+    (memory / "fact.yml").unlink()
+    env = cli_env(THREADBACK_DB=str(tmp_path / "none.sqlite3"), THREADBACK_HOME=str(tmp_path / "home"),
+                  HOME=str(tmp_path / "home"))
+    event = {"session_id": "other", "cwd": str(tmp_path), "hook_event_name": "SessionStart", "source": "startup"}
+    modules, out = imported_modules(["--memory-dir", str(memory), "hook", "session-start", "--text"], env,
+                                    stdin=json.dumps(event))
+    assert "Episodic table with strength bars" in out  # it did read the scratchpad
+    assert loaded(modules, ("indexer.memory.store", "indexer.rules.store")) == ["indexer.memory.store",
+                                                                                "indexer.rules.store"]
+    assert loaded(modules, ("typing", "contextlib", "importlib", "ruamel")) == []
+    assert loaded(modules, ("indexer.memory.search", "indexer.memory.filter", "indexer.memory.promotion",
+                            "indexer.memory.promotion_steps", "indexer.search", "indexer.rules.claude_notes",
+                            "indexer.rules.export")) == []

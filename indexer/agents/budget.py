@@ -14,14 +14,17 @@ import os
 import select
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 HOOK_BUDGET_SECONDS = 1.0
 BUDGET_ENV_VAR = "THREADBACK_HOOK_BUDGET"  # seconds, to give a slow machine more (or tests)
 EXIT_MARGIN_SECONDS = 0.2  # the interpreter starting before us, and printing and exiting after
 _HEADER_SIZE = 4  # each result is sent as its length (4 bytes, big-endian), then its pickle
 
-Piece = tuple[str, Callable[[], Any]]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    Piece = tuple[str, Callable[[], Any]]
 
 
 def hook_budget(env: Mapping[str, str] | None = None) -> float:

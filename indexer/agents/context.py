@@ -9,23 +9,23 @@ escaped so a note cannot close the block early. The whole text stays within a by
 cut on a character boundary with a visible marker.
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
 
 from indexer.agents.reference import WRAP_CLOSE, WRAP_OPEN, escape_for_wrapper, wrap_reference  # noqa: F401 - re-exported
 from indexer.config import global_memory_dir, resolve_memory_folder
+from indexer.named_record import NamedTuple
 from indexer.storable import storable
 from indexer.textsafe import make_safe
 
 # The memory and rule stores (~10 ms to load, with the YAML library behind them) are loaded
 # where a piece reads a folder: in the session-start hook's child process, and not at all
 # when the folder does not exist (a new user's).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from indexer.memory import MemoryStore
     from indexer.rules import RuleStore

@@ -16,9 +16,9 @@ Deliberately narrow, so it costs nothing on ordinary prompts and rarely speaks o
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
 from indexer.agents.recall import extract_terms
+from indexer.named_record import NamedTuple
 
 MAX_PROMPT_CHARS = 4000  # a longer prompt is mostly a paste: its error is read from its start
 _ERROR_IDENTIFIER = re.compile(

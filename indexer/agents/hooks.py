@@ -14,23 +14,24 @@ index refresh runs detached. The command line only reads stdin, calls ``answer``
 - refresh: an index run in the background, after Stop at most every ``STOP_REFRESH_INTERVAL``.
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up. Names imported for type checking only are quoted.
+from __future__ import annotations
 
 import json
 import os
 import select
 import time
-from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 from indexer.agents.budget import hook_budget, hook_deadline, run_pieces
 from indexer.agents.caller import CODEX
 from indexer.agents.reference import wrap_reference
 from indexer.agents.usage import UsageEvent
+from indexer.named_record import NamedTuple
 from indexer.textsafe import make_safe
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # the prompt's detectors and the index are imported by the prompt event only
     from pathlib import Path  # the index is opened by its str path: no pathlib for a prompt
+    from typing import Any, TextIO
 
     from indexer.agents.recall import RecallMatch
     from indexer.agents.relevance import RelevantHit, RelevantResult

@@ -7,18 +7,17 @@ counts against. When the cues fall short, a word model trained on the labelled p
 (``recall_model.tsv``, from ``bench/train_recall_model.py``) may still fire if it is sure.
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
 import math
 import os
 import re
 from collections.abc import Iterable
 from functools import cache
-from typing import NamedTuple
 
 from indexer.agents.recall_cues import EN_CUES, JA_CUES, ZH_CUES, Cue
 from indexer.cjk import is_cjk
+from indexer.named_record import NamedTuple
 
 # The traditional characters of the Chinese patterns and stop words, each followed by its simplified
 # form (generated from a Traditional/Simplified table: a new pattern character may need its pair).

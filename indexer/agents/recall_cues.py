@@ -7,11 +7,11 @@ folded (lower case; Chinese in simplified characters). Patterns start with a lit
 what precedes it in lookbehinds after it, so ``re`` skips fast to where that word occurs.
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
 import re
-from typing import NamedTuple
+
+from indexer.named_record import NamedTuple
 
 STRONG, WEAK, AGAINST = 1.0, 0.5, -0.5
 REACH = 120  # how far a match may reach from its needle: a long text is searched only that near

@@ -15,17 +15,16 @@ its evidence (3 per session) put the right session among the reminder's hits as 
 twice the time, and its single best message per session less often (195).
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
 import re
 import time
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import NamedTuple
 
 from indexer.models import Hit
 from indexer.cjk import is_cjk
+from indexer.named_record import NamedTuple
 
 CANDIDATES_PER_QUERY = 40  # hits read per query before the bar: the index matches substrings
 PROXIMITY_CHARS = 600  # every word must occur within this many characters of the others

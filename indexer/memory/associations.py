@@ -12,12 +12,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from indexer.frozen_record import frozen_record, not_compared
 from indexer.memory.errors import MemoryInputError, MemoryNotFoundError, Problem
 from indexer.memory.jsonl import JsonlFile, JsonlLine, new_line, with_body
 from indexer.memory.timeutil import iso
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 DEFAULT_WEIGHT = 0.5
 

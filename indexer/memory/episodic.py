@@ -10,13 +10,11 @@ next time the file is written (put first, other keys keep their order). ``import
 Archiving adds ``"archived":true,"archived_at":ISO`` to the line; restoring removes them.
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import Any, NamedTuple
 
 from indexer.digest import sha256_hex
 from indexer.frozen_record import frozen_record, not_compared
@@ -24,6 +22,11 @@ from indexer.fileio import check_unchanged
 from indexer.memory.errors import MemoryInputError, MemoryNotFoundError, Problem
 from indexer.memory.jsonl import JsonlFile, JsonlLine, new_line, with_body
 from indexer.memory.timeutil import iso, parse_iso
+from indexer.named_record import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 EPISODE_TYPES = ("decision", "failure", "milestone", "lesson", "note")
 DEFAULT_IMPORTANCE = 5

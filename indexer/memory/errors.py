@@ -1,12 +1,11 @@
 """The errors the memory store raises, each fit to show the user as one line."""
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
 from pathlib import Path
-from typing import NamedTuple
 
 from indexer.fileio import ChangedOnDiskError
+from indexer.named_record import NamedTuple
 
 __all__ = [
     "ChangedOnDiskError",

@@ -1,11 +1,15 @@
 """One fact of fact.yml as read: a record of its own module, so reading the file's facts and
 editing its text (``indexer.memory.facts``) stay under 400 lines."""
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
 import json
-from typing import Any, NamedTuple
+
+from indexer.named_record import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Fact(NamedTuple):

@@ -23,7 +23,6 @@ import re
 from collections import Counter
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from indexer.fileio import FileStamp, atomic_write_text
 from indexer.memory.errors import (
@@ -36,7 +35,9 @@ from indexer.memory.fact_record import Fact
 from indexer.memory.timeutil import iso
 from indexer.memory.yaml_bounds import check_alias_expansion
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # ruamel (~10 ms to load) is imported where a text is parsed: no fact.yml, no ruamel
+    from typing import Any
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
     from ruamel.yaml.nodes import MappingNode, Node

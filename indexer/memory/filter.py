@@ -1,17 +1,17 @@
 """Which episodic entries a list shows, and in what order: the one filter the Episodic tab, the
 ``memory`` CLI and memory search share."""
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up. Names imported for type checking only are quoted.
+from __future__ import annotations
 
 import re
 from collections.abc import Sequence
 from datetime import datetime
-from typing import NamedTuple, TYPE_CHECKING
 
 from indexer.memory.episodic import EpisodicEntry
+from indexer.named_record import NamedTuple
 from indexer.search.query import Query, parse_query, text_matches
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from indexer.memory.store import ScoredEntry
 

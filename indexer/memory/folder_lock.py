@@ -9,10 +9,10 @@ refuses to replace a file that is not what it loaded (``indexer.fileio``).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from indexer.fileio import ChangedOnDiskError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # filelock is loaded by the first write (~14 ms): reading memory never locks
     from filelock import FileLock
 

@@ -6,16 +6,19 @@ Every write checks that the file is still what we loaded, then replaces it atomi
 ``.bak`` of the previous version.
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
 import json
 import re
 from pathlib import Path
-from typing import Any, NamedTuple
 
 from indexer.fileio import FileStamp, atomic_write_bytes
 from indexer.memory.errors import Problem
+from indexer.named_record import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 ENCODING = "utf-8"
 ERRORS = "surrogateescape"  # undecodable bytes survive a rewrite untouched
@@ -37,7 +40,7 @@ class JsonlLine(NamedTuple):
         return self.raw[len(self.body) :]
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = "[\ud800-\udfff]"  # compiled (re's cache) by the first line written: reading needs none
 
 
 def dump_obj(obj: dict[str, Any], like: str = "") -> str:
@@ -47,9 +50,9 @@ def dump_obj(obj: dict[str, Any], like: str = "") -> str:
     it, unless it stands for a byte that was not UTF-8 in ``like`` (the line it replaces): that
     byte is written back as it was."""
     text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
-    if not _SURROGATE.search(text):
+    if not re.search(_SURROGATE, text):
         return text
-    return _SURROGATE.sub(lambda m: _surrogate(m.group(), like), text)
+    return re.sub(_SURROGATE, lambda m: _surrogate(m.group(), like), text)
 
 
 def _surrogate(char: str, like: str) -> str:

@@ -6,15 +6,14 @@ marks it in place — ``- [x] text (→ ep-1a2b3c4d)`` for a checklist, ``- text
 bullet — or removes its line; nothing else in the file changes.
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import NamedTuple
 
 from indexer.fileio import FileStamp, atomic_write_text, check_unchanged
 from indexer.memory.errors import MemoryNotFoundError
+from indexer.named_record import NamedTuple
 
 _ITEM = re.compile(
     r"^(?P<indent>[ \t]*)(?P<bullet>[-*+])[ \t]+"

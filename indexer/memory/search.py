@@ -1,12 +1,10 @@
 """Searching a memory folder with the session query language: words AND, "phrases", OR,
 -exclusions, substring matching (so short CJK words match), since:/until: on episodic entries."""
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up. Names imported for type checking only are quoted.
+from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
-from typing import NamedTuple, TYPE_CHECKING
 
 from indexer.memory.episodic import EpisodicEntry
 from indexer.memory.errors import MemoryNotFoundError
@@ -15,8 +13,10 @@ from indexer.memory.filter import matches_query
 from indexer.memory.scratchpad import ScratchpadItem
 from indexer.memory.strength import StrengthBreakdown
 from indexer.memory.timeutil import as_aware
+from indexer.named_record import NamedTuple
 from indexer.search.query import parse_query, text_matches
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from indexer.memory.store import MemoryStore
 

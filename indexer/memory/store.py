@@ -8,27 +8,27 @@ editors) and a promotion of a scratchpad line refuse with ``ChangedOnDiskError``
 ``reload()`` and try again). Time is always passed in as ``now`` (an aware datetime).
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import NamedTuple
 
 from indexer.config import resolve_memory_dir
 from indexer.memory.associations import DEFAULT_WEIGHT, AssociationLog, Link
 from indexer.memory.episodic import EpisodicDraft, EpisodicEntry, EpisodicLog
 from indexer.memory.errors import FactFileError, MemoryInputError, MemoryNotFoundError, Problem, YamlIssue
-from indexer.memory.facts import Fact, FactFile, validate
 from indexer.memory.folder_lock import FolderLock
-from indexer.memory.search import TIERS, MemoryHit, search_tiers
-from indexer.memory.promotion import suggest_draft
-from indexer.memory.promotion_steps import finish_items, promote_item
 from indexer.memory.retrievals import RetrievalLog
 from indexer.memory.scratchpad import Scratchpad, ScratchpadItem
 from indexer.memory.strength import DEFAULT_DECAY_THRESHOLD, StrengthBreakdown, strength_breakdown
 from indexer.memory.timeutil import as_aware
+from indexer.named_record import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from indexer.memory.facts import Fact, FactFile
+    from indexer.memory.search import MemoryHit
 
 
 class ScoredEntry(NamedTuple):
@@ -106,6 +106,8 @@ class MemoryStore:
     @property
     def _fact_file(self) -> FactFile:
         if self._facts is None:
+            from indexer.memory.facts import FactFile  # a session start may take its facts from the cache
+
             self._facts = FactFile(self.fact_path)
         return self._facts
 
@@ -172,6 +174,8 @@ class MemoryStore:
         return self._fact_file.error
 
     def validate_facts(self, text: str) -> list[YamlIssue]:
+        from indexer.memory.facts import validate
+
         return validate(text)
 
     def save_fact_text(self, text: str) -> None:
@@ -314,19 +318,18 @@ class MemoryStore:
 
     def suggest_promotion(self, line: int) -> EpisodicDraft:
         """The form's prefill for promoting the item on ``line``."""
+        from indexer.memory.promotion import suggest_draft
+
         return suggest_draft(self._pad.item_at(line), self.known_tags())
 
-    def promote(
-        self,
-        line: int,
-        now: datetime,
-        draft: EpisodicDraft | None = None,
-        *,
-        remove: bool = False,
-    ) -> EpisodicEntry:
+    def promote(self, line: int, now: datetime, draft: EpisodicDraft | None = None, *,
+                remove: bool = False) -> EpisodicEntry:
         """Append the item as an episodic entry and mark (or remove) its scratchpad line: both
         or neither (see ``indexer.memory.promotion_steps``). A promotion cut short after marking
         the line is finished by running it again, with the id the line names: never twice."""
+        from indexer.memory.promotion import suggest_draft
+        from indexer.memory.promotion_steps import promote_item
+
         with self._lock:
             self._pad.check_writable()  # ``line`` is a line of the scratchpad as loaded
             log = self._fresh_log()
@@ -344,6 +347,9 @@ class MemoryStore:
         """Promote the chosen items (line -> draft, or None for the suggestion), then clear
         the scratchpad. The old text, chosen items marked, goes to ``.history/`` and the
         previous file stays as ``scratchpad.md.bak``. All of it or, on an error, none."""
+        from indexer.memory.promotion import suggest_draft
+        from indexer.memory.promotion_steps import finish_items
+
         now = as_aware(now)
         picks = dict(chosen) if isinstance(chosen, Mapping) else dict.fromkeys(chosen)
         with self._lock:
@@ -366,21 +372,16 @@ class MemoryStore:
 
     # --- search ---------------------------------------------------------------------------
 
-    def search(
-        self,
-        query: str,
-        now: datetime,
-        *,
-        tiers: Iterable[str] = TIERS,
-        include_archived: bool = False,
-        limit: int | None = None,
-        record: bool = False,
-    ) -> list[MemoryHit]:
+    def search(self, query: str, now: datetime, *, tiers: Iterable[str] | None = None,
+               include_archived: bool = False, limit: int | None = None, record: bool = False) -> list[MemoryHit]:
         """Facts, then episodic entries strongest first, then scratchpad items (see
         ``indexer.memory.search``). ``record=True`` logs each returned episodic entry as a
-        retrieval (the CLI does this: that is what ``retrieval_count`` counts)."""
-        hits = search_tiers(self, query, as_aware(now), tiers=tiers, include_archived=include_archived,
-                            limit=limit)
+        retrieval (the CLI does this: that is what ``retrieval_count`` counts).
+        ``tiers``: all (``indexer.memory.search.TIERS``) when None."""
+        from indexer.memory.search import TIERS, search_tiers
+
+        hits = search_tiers(self, query, as_aware(now), tiers=TIERS if tiers is None else tiers,
+                            include_archived=include_archived, limit=limit)
         if record:
             self.record_retrievals([h.id for h in hits if h.kind == "episodic"], query, now)
         return hits

@@ -7,13 +7,12 @@
 counts 0. An entry under the threshold (default 0.2) is "decayed": a candidate to archive.
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
 from datetime import datetime
-from typing import NamedTuple, Protocol
 
 from indexer.memory.timeutil import as_aware
+from indexer.named_record import NamedTuple
 
 SECONDS_PER_WEEK = 604800
 RETRIEVAL_WEIGHT = 0.08
@@ -22,14 +21,18 @@ AGE_WEIGHT = 0.03
 DEFAULT_DECAY_THRESHOLD = 0.2
 
 
-class HasImportanceAndTime(Protocol):
-    """What strength needs from an entry (``EpisodicEntry`` fits)."""
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: ``typing`` is not loaded to read memory
+    from typing import Protocol
 
-    @property
-    def importance(self) -> int: ...
+    class HasImportanceAndTime(Protocol):
+        """What strength needs from an entry (``EpisodicEntry`` fits)."""
 
-    @property
-    def when(self) -> datetime | None: ...
+        @property
+        def importance(self) -> int: ...
+
+        @property
+        def when(self) -> datetime | None: ...
 
 
 class StrengthBreakdown(NamedTuple):

@@ -8,9 +8,11 @@ seconds and gigabytes. The check runs right after loading and refuses such a doc
 
 from __future__ import annotations
 
-from typing import Any
-
 from indexer.memory.errors import FactFileError, YamlIssue
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_ALIAS_EXPANSION = 10_000  # values that aliases may add beyond those written out
 

@@ -7,32 +7,90 @@
     store.export("markdown")                     # only valid approvals
 """
 
-from indexer.rules.claude_notes import ClaudeNote, ImportReport, SkippedNote, claude_projects_root
-from indexer.rules.decisions import Decision, default_actor
-from indexer.rules.export import EXPORT_FORMATS, MARKDOWN_HEADING
-from indexer.rules.model import (
-    APPROVED,
-    ARCHIVED,
-    CHANGED,
-    EFFECTIVE_STATUSES,
-    MAX_RULE_CHARS,
-    PENDING,
-    ProposeResult,
-    REJECTED,
-    STATUS_LABELS,
-    STATUSES,
-    UNVERIFIED,
-    Rule,
-    RuleError,
-    RuleNotFoundError,
-    RuleStateError,
-    TextChangedError,
-    clean_rule_text,
-    text_sha256,
-)
-from indexer.rules.signing import ApprovalKeyError, ApprovalSigner, key_path, load_signer
-from indexer.rules.similarity import NEAR_DUPLICATE_RATIO, normalise
-from indexer.rules.store import DECISIONS_FILE, RULES_FILE, RuleStore
+import sys
+
+# Each name is imported from its module on first use: a session start reads a few files and
+# loads only the modules that read them (every one at once was ~5 ms of each session start).
+_WHERE = {
+    "ClaudeNote": "indexer.rules.claude_notes",
+    "ImportReport": "indexer.rules.claude_notes",
+    "SkippedNote": "indexer.rules.claude_notes",
+    "claude_projects_root": "indexer.rules.claude_notes",
+    "Decision": "indexer.rules.decisions",
+    "default_actor": "indexer.rules.decisions",
+    "EXPORT_FORMATS": "indexer.rules.export",
+    "MARKDOWN_HEADING": "indexer.rules.export",
+    "APPROVED": "indexer.rules.model",
+    "ARCHIVED": "indexer.rules.model",
+    "CHANGED": "indexer.rules.model",
+    "EFFECTIVE_STATUSES": "indexer.rules.model",
+    "MAX_RULE_CHARS": "indexer.rules.model",
+    "PENDING": "indexer.rules.model",
+    "ProposeResult": "indexer.rules.model",
+    "REJECTED": "indexer.rules.model",
+    "STATUS_LABELS": "indexer.rules.model",
+    "STATUSES": "indexer.rules.model",
+    "UNVERIFIED": "indexer.rules.model",
+    "Rule": "indexer.rules.model",
+    "RuleError": "indexer.rules.model",
+    "RuleNotFoundError": "indexer.rules.model",
+    "RuleStateError": "indexer.rules.model",
+    "TextChangedError": "indexer.rules.model",
+    "clean_rule_text": "indexer.rules.model",
+    "text_sha256": "indexer.rules.model",
+    "ApprovalKeyError": "indexer.rules.signing",
+    "ApprovalSigner": "indexer.rules.signing",
+    "key_path": "indexer.rules.signing",
+    "load_signer": "indexer.rules.signing",
+    "NEAR_DUPLICATE_RATIO": "indexer.rules.similarity",
+    "normalise": "indexer.rules.similarity",
+    "DECISIONS_FILE": "indexer.rules.store",
+    "RULES_FILE": "indexer.rules.store",
+    "RuleStore": "indexer.rules.store",
+}
+
+
+def __getattr__(name: str):
+    if name in _WHERE:
+        module, attr = _WHERE[name] if isinstance(_WHERE[name], tuple) else (_WHERE[name], name)
+        __import__(module)
+        value = globals()[name] = getattr(sys.modules[module], attr)
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_WHERE})
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # what type checkers and editors see
+    from indexer.rules.claude_notes import ClaudeNote, ImportReport, SkippedNote, claude_projects_root
+    from indexer.rules.decisions import Decision, default_actor
+    from indexer.rules.export import EXPORT_FORMATS, MARKDOWN_HEADING
+    from indexer.rules.model import (
+        APPROVED,
+        ARCHIVED,
+        CHANGED,
+        EFFECTIVE_STATUSES,
+        MAX_RULE_CHARS,
+        PENDING,
+        ProposeResult,
+        REJECTED,
+        STATUS_LABELS,
+        STATUSES,
+        UNVERIFIED,
+        Rule,
+        RuleError,
+        RuleNotFoundError,
+        RuleStateError,
+        TextChangedError,
+        clean_rule_text,
+        text_sha256,
+    )
+    from indexer.rules.signing import ApprovalKeyError, ApprovalSigner, key_path, load_signer
+    from indexer.rules.similarity import NEAR_DUPLICATE_RATIO, normalise
+    from indexer.rules.store import DECISIONS_FILE, RULES_FILE, RuleStore
 
 __all__ = [
     "APPROVED",

@@ -5,14 +5,13 @@ later sessions: exactly the kind of text a person should approve before it steer
 ``MEMORY.md`` is only the index of the other notes, so it is not a rule.
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import NamedTuple
 
 from indexer.digest import sha256_hex
+from indexer.named_record import NamedTuple
 from indexer.rules.model import MAX_RULE_CHARS, PENDING, Rule, new_rule_id
 from indexer.rules.similarity import find_near_duplicate
 from indexer.sources import CLAUDE_CODE

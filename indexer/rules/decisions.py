@@ -1,13 +1,16 @@
 """The append-only decision log, ``rules-decisions.jsonl``: who did what to which text, when."""
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, NamedTuple
 
+from indexer.named_record import NamedTuple
 from indexer.rules.model import Rule, format_ts, parse_ts
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def default_actor() -> str:

@@ -10,10 +10,13 @@ as a ``\\uXXXX`` escape.
 from __future__ import annotations
 
 import json
-from typing import Sequence
 
 from indexer.rules.model import Rule, format_ts
 from indexer.textsafe import escape_json_specials, make_safe
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Sequence
 
 MARKDOWN_HEADING = "## Rules approved in Threadback"
 EXPORT_FORMATS = ("markdown", "json")

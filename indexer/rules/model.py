@@ -1,15 +1,18 @@
 """What a rule is, how its approval is bound to its exact text, and how one is stored as a line."""
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
 import json
 from datetime import datetime, timezone
-from typing import Any, Mapping, NamedTuple
 
 from indexer.digest import sha256_hex
 from indexer.frozen_record import frozen_record, not_compared, replace
+from indexer.named_record import NamedTuple
 from indexer.textsafe import is_special
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Mapping
 
 PENDING = "pending"
 APPROVED = "approved"

@@ -11,15 +11,14 @@ wants. The key makes files unable to approve on their own; it does not stop code
 runs as you. (``threadback hooks install`` also asks Claude Code not to read it.)
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
 import os
 import stat
 from pathlib import Path
-from typing import NamedTuple
 
 from indexer.config import data_dir
+from indexer.named_record import NamedTuple
 
 KEY_DIR = "keys"
 KEY_FILE = "approval.key"

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import unicodedata
-from typing import Iterable, TypeVar
 
 NEAR_DUPLICATE_RATIO = 0.9
 
-T = TypeVar("T")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Iterable, TypeVar
+
+    T = TypeVar("T")
 
 
 def normalise(text: str) -> str:

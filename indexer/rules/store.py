@@ -10,41 +10,25 @@ a file merely claims is "approval not verified" and counts as pending.
 from __future__ import annotations
 
 import json
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, Sequence
 
 from indexer.fileio import FileStamp, append_line, atomic_write_bytes, check_unchanged
 from indexer.frozen_record import replace
 from indexer.memory_trust import carry_allow_forward
-from indexer.rules.claude_notes import ImportReport, plan_import
 from indexer.rules.decisions import Decision, decision_entry, default_actor, read_decisions
-from indexer.rules.export import EXPORT_FORMATS, rules_to_json, rules_to_markdown
 from indexer.rules.model import (
-    ARCHIVED,
-    EFFECTIVE_STATUSES,
-    PENDING,
-    ProposeResult,
-    REJECTED,
-    Rule,
-    RuleError,
-    RuleNotFoundError,
-    RuleStateError,
-    TextChangedError,
-    UNVERIFIED,
-    approved_as,
-    back_to_pending,
-    clean_rule_text,
-    decided_as,
-    encode_line,
-    new_rule_id,
-    rule_from_json,
-    rule_to_json,
-    text_sha256,
+    ARCHIVED, EFFECTIVE_STATUSES, PENDING, ProposeResult, REJECTED, Rule, RuleError, RuleNotFoundError,
+    RuleStateError, TextChangedError, UNVERIFIED, approved_as, back_to_pending, clean_rule_text, decided_as,
+    encode_line, new_rule_id, rule_from_json, rule_to_json, text_sha256,
 )
 from indexer.rules.signing import ApprovalKeyError, ApprovalSigner, load_signer
-from indexer.rules.similarity import find_near_duplicate
 from indexer.sources import CLAUDE_CODE
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Sequence
+
+    from indexer.rules.claude_notes import ImportReport
 
 try:
     import fcntl
@@ -169,6 +153,8 @@ class RuleStore:
 
     def find_near_duplicate(self, text: str) -> Rule | None:
         """An existing rule (any status) with the same or nearly the same text."""
+        from indexer.rules.similarity import find_near_duplicate  # proposing only: not on reading
+
         return find_near_duplicate(text, ((r, r.text) for r in self._rules.values()))
 
     def history(self, rule_id: str) -> list[Decision]:
@@ -196,6 +182,8 @@ class RuleStore:
 
     def export(self, format: str = "markdown") -> str:
         """The approved rules (hash still matching) as Markdown for CLAUDE.md, or JSON."""
+        from indexer.rules.export import EXPORT_FORMATS, rules_to_json, rules_to_markdown  # not read at start
+
         if format not in EXPORT_FORMATS:
             raise RuleError(f"unknown export format {format!r}; use markdown or json")
         rules = self.approved()
@@ -242,6 +230,8 @@ class RuleStore:
 
     def import_claude_notes(self, projects_root: Path, *, now: float) -> ImportReport:
         """Propose each Claude Code auto-memory note once per (file path, file content)."""
+        from indexer.rules.claude_notes import plan_import  # a session start reads rules, imports none
+
         with self._locked():
             if self.is_stale():
                 self.reload()
@@ -352,26 +342,10 @@ class RuleStore:
         self._commit([decided], [decision])
         return decided
 
-    @contextmanager
-    def _locked(self) -> Iterator[None]:
+    def _locked(self) -> _StoreLock:
         """Serialise read-check-write between processes, so a concurrent writer is detected
         as a change on disk instead of being silently overwritten."""
-        if self._lock_depth or fcntl is None:
-            self._lock_depth += 1
-            try:
-                yield
-            finally:
-                self._lock_depth -= 1
-            return
-        self.memory_dir.mkdir(parents=True, exist_ok=True)
-        with open(self.memory_dir / LOCK_FILE, "a") as handle:
-            fcntl.flock(handle, fcntl.LOCK_EX)
-            self._lock_depth += 1
-            try:
-                yield
-            finally:
-                self._lock_depth -= 1
-                fcntl.flock(handle, fcntl.LOCK_UN)
+        return _StoreLock(self)
 
     def _commit(self, changed: Sequence[Rule], decisions: Sequence[dict[str, Any]]) -> None:
         """Write the changed rules (one atomic replace), then log the decisions."""
@@ -397,3 +371,29 @@ class RuleStore:
                 self._rules[rule.id] = rule
             for decision in decisions:
                 append_line(self.decisions_path, encode_line(decision))
+
+
+class _StoreLock:
+    """``RuleStore._locked()``: the folder's lock file, taken once however deeply nested. A
+    class, not ``@contextmanager``: a session start loads this module, ``contextlib`` ~0.5 ms."""
+
+    def __init__(self, store: RuleStore) -> None:
+        self.store, self.handle = store, None
+
+    def __enter__(self) -> None:
+        store = self.store
+        if not store._lock_depth and fcntl is not None:
+            store.memory_dir.mkdir(parents=True, exist_ok=True)
+            self.handle = open(store.memory_dir / LOCK_FILE, "a")  # noqa: SIM115 - closed in __exit__
+            try:
+                fcntl.flock(self.handle, fcntl.LOCK_EX)
+            except BaseException:
+                self.handle.close()
+                raise
+        store._lock_depth += 1
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.store._lock_depth -= 1
+        if self.handle is not None:
+            with self.handle:
+                fcntl.flock(self.handle, fcntl.LOCK_UN)

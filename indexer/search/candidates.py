@@ -7,22 +7,22 @@ SQLITE.md). A message whose folded text differs has an entry in both trigram sha
 (``indexer.ingest.side``): answers are merged by id.
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
 import sqlite3
-from typing import NamedTuple
 
 from indexer.models import Session
-from indexer.project_scope import ProjectScope
+from indexer.named_record import NamedTuple
 from indexer.search.conditions import TRIGRAM_TABLES, Condition, InIndex
-from indexer.search.narrowing import RangeWalk, session_id_ranges
 from indexer.search.plan import SHORT, TRIGRAM, PlannedGroup, PlannedTerm, SearchPlan, fts_string, trigram_groups
 from indexer.search.query import Query, is_cjk
 from indexer.search.sparse_phrase import narrowed
 from indexer.store.models import SESSION_COLUMNS, session_from_row
-from indexer.store.touched import path_condition
 from indexer.textfold import variants
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # a scope comes with its module: a plain search loads none
+    from indexer.project_scope import ProjectScope
 
 SCAN = "messages"  # no index can answer: read messages newest first, testing each
 WINDOW_ROUNDS = (8, 64, 512)  # how deep (times the limit) a bounded request looks, before all
@@ -109,7 +109,12 @@ class Filters:
     def id_ranges(self, conn: sqlite3.Connection) -> list[tuple[int, int]] | None:
         """The message-id ranges the filters narrow the search to (``indexer.search.narrowing``),
         or ``None``: read the whole index."""
+        unfiltered = not self._session_where and self._since is None and self._until is None
+        if self._ranges is False and unfiltered:
+            self._ranges = None  # no filter names sessions: narrowing's answer, without loading it
         if self._ranges is False:
+            from indexer.search.narrowing import session_id_ranges
+
             self._ranges = session_id_ranges(conn, self._session_where, self._session_params,
                                              self._since, self._until)
         return self._ranges  # type: ignore[return-value]
@@ -131,6 +136,8 @@ def _session_filters(q: Query, exclude_sessions: tuple[str, ...], project_scope:
         where.append(sql)
         params += scope_params
     if q.file:  # sessions whose tool calls touched it (the path, or a path ending with it)
+        from indexer.store.touched import path_condition  # only a ``file:`` filter needs it
+
         condition, file_params = path_condition(q.file)
         where.append(f"s.id IN (SELECT session_rowid FROM files_touched WHERE {condition})")
         params += file_params
@@ -297,6 +304,8 @@ def _newest_in_ranges(conn: sqlite3.Connection, sources: list[Source], filters: 
     """``newest``, asking each source only inside ``ranges`` (disjoint, highest first) that
     hold a match of its expression: once a source gave more than ``limit`` rows, every later
     range is older than all of them."""
+    from indexer.search.narrowing import RangeWalk  # only with ranges, which that module made
+
     rows: dict[int, Candidate] = {}
     texts: dict[int, str] = {}
     for source in sources:

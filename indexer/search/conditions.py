@@ -1,10 +1,9 @@
 """Conditions on a message (``m``) in a search's SQL that ask another index table: written
 for the tables the SELECT reads, so the word path's probe can stand in for the trigram tables."""
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
-from typing import NamedTuple
+from indexer.named_record import NamedTuple
 
 # The two trigram shards (see indexer.ingest.side); the bigram table lives in the side file too.
 TRIGRAM_TABLES = ("fts", "fts_side")

@@ -10,15 +10,13 @@ few hundred matches are where people look, and ``ORDER BY rank`` over every matc
 hundreds of ms on a big index (SQLITE.md). Recency only breaks ties.
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
-from typing import NamedTuple
 
 from indexer.models import Hit, Session
-from indexer.project_scope import ProjectScope
+from indexer.named_record import NamedTuple
 from indexer.search.candidates import (
     Filters,
     all_groups_sources,
@@ -33,6 +31,10 @@ from indexer.search.query import Query, QueryError, Term, taking_literally
 from indexer.search.scoring import Evidence, Weights, evidence, message_score
 from indexer.search.snippets import make_snippet
 from indexer.store.models import fetch_context, fetch_messages, message_from_row, sessions_by_rowid
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from indexer.project_scope import ProjectScope
 
 CANDIDATES = 500  # message view: the newest matches ranked
 EVIDENCE_PER_SESSION = 3  # session view: the best messages shown for each session (default)

@@ -6,12 +6,11 @@ and is matched within the messages the other words found. An OR group is found t
 indexes only when every term in it is.
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
+from indexer.named_record import NamedTuple
 from indexer.search.matching import line_pattern, term_pattern
 from indexer.search.query import Query, Term, is_cjk, searchable_form
 from indexer.textfold import fold

@@ -15,13 +15,12 @@ line that *is* the pasted command counts most, then a tool line holding it, then
 Recency is left to break ties (the caller's sort).
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
 import math
-from typing import NamedTuple
 
 from indexer.models import ERROR, SUMMARY, TEXT, THINKING, TOOL_CALL
+from indexer.named_record import NamedTuple
 from indexer.search.candidates import Candidate
 from indexer.search.plan import SHORT, PlannedTerm, SearchPlan
 

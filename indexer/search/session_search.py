@@ -9,13 +9,12 @@ hold the most groups, at most ``PROBE_SESSIONS`` of them. Short words (``-s``, è
 in the messages found, and the session's evidence is added up in ``indexer.search.scoring``.
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
 import sqlite3
 from collections import defaultdict
-from typing import NamedTuple
 
+from indexer.named_record import NamedTuple
 from indexer.search.candidates import (
     Candidate,
     Filters,

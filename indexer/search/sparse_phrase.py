@@ -1,5 +1,9 @@
 """A long term (a phrase) narrowed by a few of its trigrams, then checked whole on the probe.
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 ``"retry the connection"`` is rare, but all 18 of its trigrams are in most messages: the trigram
 walk reads 18 position lists over the whole index to find its few matches (268 ms at 20 GB).
 Four of those trigrams, each where the phrase puts it (``NEAR`` bounds their spread), read a
@@ -23,7 +27,6 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
 
 from indexer.search.plan import PlannedGroup, trigram_texts
 from indexer.search.words import candidate_ids, folded, newest_among, probe_walk

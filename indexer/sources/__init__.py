@@ -10,14 +10,15 @@ file is then read again from the start. Any JSON value may sit in any field: par
 fields through ``indexer.sources.fields`` and never raise (see docs/formats.md).
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up. ``Path`` is quoted: the registry is loaded by
+from __future__ import annotations
+
+# ``pathlib`` for type checkers only, ``importlib`` where a parser is loaded: the registry is loaded by
 # every command, and ``pathlib`` (~4 ms with ``urllib.parse`` and ``ipaddress``) by the parsers.
 
-import importlib
 from collections.abc import Iterator, Mapping
 from types import ModuleType
-from typing import NamedTuple
+
+from indexer.named_record import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -40,6 +41,8 @@ class Agent(NamedTuple):
 
     @property
     def parser(self) -> ModuleType:
+        import importlib
+
         return importlib.import_module(self.parser_module)
 
     def default_roots(self) -> "list[Path]":

@@ -1,15 +1,15 @@
 """Reading the index for lists and transcripts: sessions by id or filter, the agent / project /
 day tree, a session's messages, the event stream, the counts. SQL only here and in search."""
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
 import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterator, NamedTuple
+from typing import Iterator
 
 from indexer.models import Message, Session
+from indexer.named_record import NamedTuple
 from indexer.sources import AGENT_NAMES
 from indexer.store.connection import index_files
 from indexer.store.errors import AmbiguousSessionError  # noqa: F401 - raised here, importable from here

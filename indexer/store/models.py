@@ -1,13 +1,12 @@
 """Storage rows by name: what ingest hands the writer, what the files table holds, and how
 rows of the index become ``Session`` and ``Message`` objects."""
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
 import sqlite3
-from typing import NamedTuple
 
 from indexer.models import Message, Session, TokenUsage
+from indexer.named_record import NamedTuple
 from indexer.store.packing import unpack
 
 

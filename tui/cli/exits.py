@@ -10,14 +10,15 @@ A command raises; ``command(...)`` turns what it raised into one ``threadback: .
 stderr and the exit code its group maps that error to. Nothing else prints an error.
 """
 
-# Annotations are evaluated here, not kept as strings: typing.NamedTuple compiles each string one
-# at import, a cost every command pays at start-up.
+from __future__ import annotations
 
 import functools
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
 
+from indexer.named_record import NamedTuple
+
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # argparse is loaded only to build the full parser (``tui.cli.parser``)
     import argparse
 

@@ -27,7 +27,6 @@ from indexer.agents.usage import UsageEvent, record_usage
 from indexer.masking import masked_message, masked_result, masked_session
 from indexer.models import KINDS
 from indexer.search.query import parse_date
-from indexer.search.suggestions import suggestions_for
 from indexer.sources import AGENT_NAMES, agent_named
 from tui.cli import output
 from tui.cli.exits import (
@@ -243,6 +242,8 @@ def cmd_search(args: argparse.Namespace) -> int:
         sys.stdout.write(render_hits_text(result, Style.for_stream(sys.stdout), budget=args.budget))
     else:
         print(f"no hits for {safe_text(text)!r}.")
+        from indexer.search.suggestions import suggestions_for  # what to try, when nothing was found
+
         for tip in suggestions_for(result.query):
             print(f"  try: {tip}")
     index.close()

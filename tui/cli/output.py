@@ -8,18 +8,17 @@ inside a memory hit.
 
 from __future__ import annotations
 
-import json
 import time
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any
 
 from indexer import Hit, Message, SearchResult, Session
 from indexer.agents.resume import resume_command, resume_target
-from indexer.search.suggestions import suggestions_for
 from indexer.textsafe import escape_json_specials, suspicious_characters
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # the memory package loads a YAML library: not needed to print an index search
     from pathlib import Path  # only named in annotations: a search loads no pathlib
+    from typing import Any
 
     from indexer import IndexStats, SessionHit  # IndexStats: browsing's module, not a search's
     from indexer.models import TokenUsage
@@ -32,7 +31,10 @@ if TYPE_CHECKING:  # the memory package loads a YAML library: not needed to prin
 def dumps(payload: Any, *, indented: bool = False) -> str:
     """JSON for stdout: non-ASCII text kept readable, but every control, bidi, zero-width or tag
     character written as a ``\\uXXXX`` escape (``textsafe.escape_json_specials``), so the
-    data is exact and a terminal never receives one raw."""
+    data is exact and a terminal never receives one raw. ``json`` is imported here and in
+    ``search_json``: a plain search prints text and loads none."""
+    import json
+
     text = json.dumps(payload, ensure_ascii=False, indent=2 if indented else None, default=str)
     return escape_json_specials(text)
 
@@ -144,6 +146,8 @@ def search_json(result: SearchResult, *, budget: int = 0) -> dict:
     """The hits (or, in the session view, the sessions) that fit in ``budget`` bytes (0: all),
     and what to try when there are none. ``hits`` is always there: in the session view it holds
     each session's best hit, so a reader of hits works in both views."""
+    import json
+
     items = [session_hit_json(s) for s in result.sessions] if result.by_session else [hit_json(h) for h in result.hits]
     kept, used, omitted = [], 0, 0
     for item in items:
@@ -162,7 +166,7 @@ def search_json(result: SearchResult, *, budget: int = 0) -> dict:
         "warnings": list(result.warnings),
         "notes": list(result.notes),
         "hits": [item["evidence"][0] for item in kept] if result.by_session else kept,
-        "suggestions": suggestions_for(result.query) if not kept else [],
+        "suggestions": _suggestions(result) if not kept else [],
     }
     if result.by_session:
         body["sessions"] = kept
@@ -266,3 +270,9 @@ def context_json(memory_dir: Path | None, rules_dir: Path | None, material: Cont
         },
         "text": text,
     }
+
+
+def _suggestions(result: SearchResult) -> list[str]:
+    from indexer.search.suggestions import suggestions_for  # only when nothing was found
+
+    return suggestions_for(result.query)

@@ -9,13 +9,13 @@ from __future__ import annotations
 import sys
 import time
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from indexer import Hit, SearchResult, Session, SessionHit
 from indexer.agents.resume import resume_target
 from indexer.models import Message
 from tui.cli.terminal import Style, safe_text
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # an index run's progress: not loaded by a search
     from indexer.ingest.progress import IndexProgress
 
