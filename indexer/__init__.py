@@ -50,20 +50,27 @@ _WHERE = {
 }
 
 
-def __getattr__(name: str):
-    if name in _WHERE:
-        __import__(_WHERE[name])  # not ``importlib``: it loads ``warnings`` (~0.5 ms with it)
-        value = getattr(sys.modules[_WHERE[name]], name)
-        globals()[name] = value  # later lookups are plain attribute reads
+def lazy_names(package: str, namespace: dict, where: dict):
+    """A package's ``__getattr__`` and ``__dir__`` that load each name of ``where`` (name ->
+    module, or (module, its name there)) on first use and keep it in ``namespace``, so later
+    lookups are plain attribute reads. ``indexer.memory`` and ``indexer.rules`` use it too."""
+
+    def __getattr__(name: str):
+        if name not in where:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        module, attr = where[name] if isinstance(where[name], tuple) else (where[name], name)
+        __import__(module)  # not ``importlib``: it loads ``warnings`` (~0.5 ms with it)
+        value = namespace[name] = getattr(sys.modules[module], attr)
         return value
-    raise AttributeError(f"module 'indexer' has no attribute {name!r}")
+
+    def __dir__() -> list[str]:
+        return sorted({*namespace, *where})
+
+    return __getattr__, __dir__
 
 
+__getattr__, __dir__ = lazy_names(__name__, globals(), _WHERE)
 __all__ = sorted(_WHERE)  # ``from indexer import *`` loads them through ``__getattr__``
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_WHERE})
 
 
 if TYPE_CHECKING:  # what type checkers and editors see

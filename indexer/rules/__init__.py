@@ -7,7 +7,7 @@
     store.export("markdown")                     # only valid approvals
 """
 
-import sys
+from indexer import lazy_names
 
 # Each name is imported from its module on first use: a session start reads a few files and
 # loads only the modules that read them (every one at once was ~5 ms of each session start).
@@ -50,17 +50,7 @@ _WHERE = {
 }
 
 
-def __getattr__(name: str):
-    if name in _WHERE:
-        module, attr = _WHERE[name] if isinstance(_WHERE[name], tuple) else (_WHERE[name], name)
-        __import__(module)
-        value = globals()[name] = getattr(sys.modules[module], attr)
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_WHERE})
+__getattr__, __dir__ = lazy_names(__name__, globals(), _WHERE)
 
 
 TYPE_CHECKING = False
