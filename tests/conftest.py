@@ -6,6 +6,7 @@ import errno
 import gc
 import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -196,3 +197,23 @@ def frames_only(monkeypatch):
     def refuse(src, dst, *args, **kwargs):
         raise OSError(errno.EXDEV, os.strerror(errno.EXDEV), src, None, dst)
     monkeypatch.setattr("indexer.archive.link.os.link", refuse)
+
+
+@pytest.fixture
+def tmpfs(tmp_path):
+    """A small tmpfs to fill or make read-only: ``mount("2M")`` gives its folder (skipped
+    where mounting needs a root this run lacks); unmounted after the test."""
+    mounted = []
+
+    def mount(size: str) -> Path:
+        point = tmp_path / f"mnt{len(mounted)}"
+        point.mkdir()
+        done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(point)], capture_output=True)
+        if done.returncode:
+            pytest.skip("cannot mount a tmpfs here (needs root)")
+        mounted.append(point)
+        return point
+
+    yield mount
+    for point in reversed(mounted):
+        subprocess.run(["umount", "-l", str(point)], capture_output=True)

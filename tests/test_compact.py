@@ -126,24 +126,6 @@ def test_a_missing_index_is_one_line(tmp_path):
     assert "no index there" in assert_one_line_no_traceback(proc)
 
 
-@pytest.fixture
-def tmpfs(tmp_path):
-    mounted = []
-
-    def mount(size: str) -> Path:
-        point = tmp_path / f"mnt{len(mounted)}"
-        point.mkdir()
-        done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(point)], capture_output=True)
-        if done.returncode:
-            pytest.skip("cannot mount a tmpfs here (needs root)")
-        mounted.append(point)
-        return point
-
-    yield mount
-    for point in reversed(mounted):
-        subprocess.run(["umount", "-l", str(point)], capture_output=True)
-
-
 def test_too_little_free_disk_is_told_before_anything_changes(old_index, tmpfs):
     size = old_index.stat().st_size
     disk = tmpfs(f"{(size * 3 // 2 + 256 * 1024) // 1024}k")  # the index fits, twice it does not

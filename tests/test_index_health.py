@@ -50,24 +50,6 @@ def damage(path: Path, first: float, pages: int | None = None) -> None:
             fh.write(b"\xde\xad" * (page_size // 2))
 
 
-@pytest.fixture
-def tmpfs(tmp_path):
-    mounted = []
-
-    def mount(size: str) -> Path:
-        point = tmp_path / f"mnt{len(mounted)}"
-        point.mkdir()
-        done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(point)], capture_output=True)
-        if done.returncode:
-            pytest.skip("cannot mount a tmpfs here (needs root)")
-        mounted.append(point)
-        return point
-
-    yield mount
-    for point in reversed(mounted):
-        subprocess.run(["umount", "-l", str(point)], capture_output=True)
-
-
 def remount(point: Path, options: str) -> None:
     subprocess.run(["mount", "-o", f"remount,{options}", str(point)], check=True, capture_output=True)
 
