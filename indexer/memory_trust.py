@@ -17,7 +17,6 @@ the user's own and always trusted.
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 from pathlib import Path
@@ -25,6 +24,7 @@ from pathlib import Path
 from indexer.config import MEMORY_FOLDER_FILES, MemoryFolder, data_dir
 from indexer.digest import file_sha256_hex
 from indexer.named_record import NamedTuple
+from indexer.quick_json import loads
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -107,7 +107,7 @@ def _key(folder: Path) -> str:
 
 def _read_records(path: Path) -> dict[str, dict[str, Any]]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = loads(path.read_text(encoding="utf-8"))
     except (FileNotFoundError, ValueError, UnicodeDecodeError):
         return {}
     folders = data.get("folders") if isinstance(data, dict) else None
@@ -127,6 +127,8 @@ class _locked_records:  # noqa: N801 - a context manager, ``with _locked_records
             if fcntl is not None:
                 fcntl.flock(self.lock, fcntl.LOCK_EX)
             self.records = _read_records(self.path)
+            import json  # a read-change-write of the allow list: a session start only reads it
+
             self.before = json.dumps(self.records, sort_keys=True)
         except BaseException:
             self.lock.close()
@@ -134,6 +136,8 @@ class _locked_records:  # noqa: N801 - a context manager, ``with _locked_records
         return self.records
 
     def __exit__(self, exc_type: object, *rest: object) -> None:
+        import json
+
         with self.lock:
             if exc_type is None and json.dumps(self.records, sort_keys=True) != self.before:
                 text = json.dumps({"version": 1, "folders": self.records}, indent=2, ensure_ascii=False)
@@ -248,7 +252,7 @@ def folder_summary(folder: Path) -> list[str]:
         marked = []
         for line in text.splitlines():
             try:
-                rule = json.loads(line)
+                rule = loads(line)
             except ValueError:
                 continue
             if isinstance(rule, dict) and rule.get("status") == "approved" and isinstance(rule.get("text"), str):

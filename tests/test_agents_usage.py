@@ -7,7 +7,8 @@ from datetime import datetime, timezone
 
 import pytest
 
-from indexer.agents.usage import UsageEvent, json_line, read_usage, record_usage
+from indexer.agents.usage import UsageEvent, read_usage, record_usage
+from indexer.quick_json import dumps as json_line
 from indexer.agents.usage_report import usage_report
 from tui.cli import exits
 from tui.cli.main import main

@@ -41,6 +41,8 @@ STDLIB_NOT_NEEDED = ("tomllib", "hashlib", "tempfile", "subprocess", "dataclasse
                      # the index, the usage log and the model file are named by str paths (os.path):
                      # pathlib loads urllib.parse and ipaddress, ~4 ms together
                      "pathlib", "urllib", "ipaddress",
+                     # JSON is read and written by ``indexer.quick_json`` (``_json`` alone): ~1.4 ms
+                     "json",
                      # records are ``indexer.named_record`` NamedTuples and annotations are strings:
                      # no ``typing`` (~2-3 ms with contextlib and warnings); no importlib either
                      "typing", "contextlib", "importlib", "warnings")
@@ -323,6 +325,23 @@ def test_session_start_with_memory_loads_only_the_readers(tmp_path):
     assert loaded(modules, ("indexer.memory.store", "indexer.rules.store")) == ["indexer.memory.store",
                                                                                 "indexer.rules.store"]
     assert loaded(modules, ("typing", "contextlib", "importlib", "ruamel")) == []
+    # JSON lines are read by ``indexer.quick_json``; a folder the user named needs no allow list
+    assert loaded(modules, ("json", "indexer.memory_trust")) == []
     assert loaded(modules, ("indexer.memory.search", "indexer.memory.filter", "indexer.memory.promotion",
                             "indexer.memory.promotion_steps", "indexer.search", "indexer.rules.claude_notes",
                             "indexer.rules.export")) == []
+
+
+def test_session_start_in_a_project_with_its_own_memory_checks_the_allow_list(tmp_path):
+    """The check can fail: a ``./memory/`` found in the project (a cloned repository's, maybe)
+    is read only once the user allowed it, so the allow list is loaded, and the folder is left
+    out with a note."""
+    project = tmp_path / "project"
+    (project / "memory").mkdir(parents=True)
+    (project / "memory" / "scratchpad.md").write_text("- [ ] run the deploy script\n", encoding="utf-8")
+    env = cli_env(THREADBACK_DB=str(tmp_path / "none.sqlite3"), THREADBACK_HOME=str(tmp_path / "home"),
+                  HOME=str(tmp_path / "home"))
+    event = {"session_id": "other", "cwd": str(project), "hook_event_name": "SessionStart", "source": "startup"}
+    modules, out = imported_modules(["hook", "session-start", "--text"], env, stdin=json.dumps(event))
+    assert "indexer.memory_trust" in modules
+    assert "left out: not allowed yet" in out and "deploy script" not in out

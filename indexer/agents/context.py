@@ -188,9 +188,14 @@ class FolderContext:
         return self._store
 
     def open(self) -> Piece:
-        from indexer.memory_trust import folder_trust
-
         folder = resolve_memory_folder(self.explicit, self.cwd, self.env)
+        if not folder.is_project:  # the user's own folder (named, or the global one): always trusted
+            self._memory_folder = (folder.path, folder.reason)
+            self.rules_dir = folder.path
+            self._store = None
+            return Piece()
+        from indexer.memory_trust import folder_trust  # the allow list: a cloned project's folder only
+
         trust = folder_trust(folder)
         note = trust.note()
         if trust.memory_readable:
@@ -212,6 +217,8 @@ class FolderContext:
                 read_from = self.rules_dir if name == "rules" else self._memory_folder[0]
                 if read_from is None or _missing(read_from):
                     return Piece()
+                if name == "rules":  # the rule store alone: not the memory store's modules
+                    return _rules_piece(read_from)
                 if name == "facts" and cache_facts:
                     return self._cached_facts_piece()
                 work = dict(context_pieces(self.memory, self.rules_dir, now=now,  # type: ignore[arg-type]

@@ -13,11 +13,11 @@ failed write costs nothing but the next start's time.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 from indexer.config import data_dir
+from indexer.quick_json import loads
 
 CACHE_FILE = "session-facts.json"
 FORMAT = 1
@@ -76,6 +76,8 @@ def remember_lines(fact_path: Path, text: str, lines: tuple[str, ...]) -> None:
     temporary = path.with_name(f".{CACHE_FILE}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        import json  # writing only
+
         payload = json.dumps({"format": FORMAT, "codes": codes}, ensure_ascii=True)
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as out:
@@ -95,7 +97,7 @@ def _read() -> dict:
         raw = cache_path().read_text(encoding="utf-8")  # ASCII (written with ensure_ascii); the codec is loaded
     except FileNotFoundError:
         return {}
-    doc = json.loads(raw)
+    doc = loads(raw)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(doc.get("codes"), dict):
         return {}
     return doc["codes"]

@@ -16,7 +16,6 @@ index refresh runs detached. The command line only reads stdin, calls ``answer``
 
 from __future__ import annotations
 
-import json
 import os
 import select
 import time
@@ -26,6 +25,7 @@ from indexer.agents.caller import CODEX
 from indexer.agents.reference import wrap_reference
 from indexer.agents.usage import UsageEvent
 from indexer.named_record import NamedTuple
+from indexer.quick_json import dumps, loads
 from indexer.textsafe import make_safe
 
 TYPE_CHECKING = False
@@ -94,14 +94,14 @@ def read_event(stream: TextIO | None, *, wait: float = STDIN_WAIT_SECONDS) -> di
         data = b"".join(chunks)
     if isinstance(data, bytes):
         data = data.decode("utf-8", "replace")
-    obj = json.loads(data) if data.strip() else {}
+    obj = loads(data) if data.strip() else {}
     return obj if isinstance(obj, dict) else {}
 
 
 def claude_code_output(event: str, payload: dict[str, Any], text: str) -> str:
     """``text`` as Claude Code's hook JSON (``additionalContext``), one line."""
     name = payload.get("hook_event_name") or EVENT_NAMES[event]
-    return json.dumps({"hookSpecificOutput": {"hookEventName": name, "additionalContext": text}}, ensure_ascii=False)
+    return dumps({"hookSpecificOutput": {"hookEventName": name, "additionalContext": text}})
 
 
 def hook_output(agent: str, event: str, payload: dict[str, Any], text: str) -> str:
@@ -116,8 +116,7 @@ def hook_output(agent: str, event: str, payload: dict[str, Any], text: str) -> s
         name = payload.get("hook_event_name") or EVENT_NAMES[event]
         if name not in ("SessionStart", "UserPromptSubmit"):
             return ""  # Codex takes context only from these two; a Stop answer would be rejected
-        return json.dumps({"hookSpecificOutput": {"hookEventName": name, "additionalContext": text}},
-                          ensure_ascii=False)
+        return dumps({"hookSpecificOutput": {"hookEventName": name, "additionalContext": text}})
     return claude_code_output(event, payload, text)
 
 

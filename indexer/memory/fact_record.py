@@ -3,9 +3,8 @@ editing its text (``indexer.memory.facts``) stay under 400 lines."""
 
 from __future__ import annotations
 
-import json
-
 from indexer.named_record import NamedTuple
+from indexer.quick_json import dumps, loads
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -25,7 +24,7 @@ class Fact(NamedTuple):
             return self.value
         if self.value is None:
             return ""
-        return json.dumps(self.value, ensure_ascii=False, default=str)
+        return dumps(self.value, default=str)
 
     @property
     def search_text(self) -> str:
@@ -34,7 +33,7 @@ class Fact(NamedTuple):
     def to_dict(self) -> dict[str, Any]:
         return {
             "key": self.key,
-            "value": json.loads(json.dumps(self.value, ensure_ascii=False, default=str)),
+            "value": loads(dumps(self.value, default=str)),
             "line": self.line,
             "archived": self.archived,
             "archived_at": self.archived_at,

@@ -8,13 +8,13 @@ Every write checks that the file is still what we loaded, then replaces it atomi
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 from indexer.fileio import FileStamp, atomic_write_bytes
 from indexer.memory.errors import Problem
 from indexer.named_record import NamedTuple
+from indexer.quick_json import loads
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -49,6 +49,8 @@ def dump_obj(obj: dict[str, Any], like: str = "") -> str:
     A lone surrogate in a value is written as a JSON escape (``\\ud83d``), as the file had
     it, unless it stands for a byte that was not UTF-8 in ``like`` (the line it replaces): that
     byte is written back as it was."""
+    import json  # writing only: a session start reads these files without it
+
     text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
     if not re.search(_SURROGATE, text):
         return text
@@ -66,7 +68,7 @@ def parse_line(raw: str) -> JsonlLine:
     if not body.strip():
         return JsonlLine(raw)
     try:
-        value = json.loads(body)
+        value = loads(body)
     except ValueError as exc:
         return JsonlLine(raw, error=f"not valid JSON ({exc})")
     if not isinstance(value, dict):

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from indexer.named_record import NamedTuple
+from indexer.quick_json import loads
 from indexer.rules.model import Rule, format_ts, parse_ts
 
 TYPE_CHECKING = False
@@ -59,7 +59,7 @@ def read_decisions(path: Path, rule_id: str | None = None) -> list[Decision]:
     found = []
     for line in raw.split("\n"):
         try:
-            obj = json.loads(line)
+            obj = loads(line)
         except ValueError:
             continue
         if not isinstance(obj, dict) or not isinstance(obj.get("rule"), str):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from datetime import datetime, timezone
 
 from indexer.digest import sha256_hex
@@ -261,6 +260,8 @@ def rule_to_json(rule: Rule) -> dict[str, Any]:
 def encode_line(obj: Mapping[str, Any]) -> str:
     """One JSON line, readable (non-ASCII kept) but with every invisible or deceptive
     character written as a ``\\uXXXX`` escape, so opening the file in an editor shows them."""
+    import json  # writing only: a session start reads rules without it
+
     line = json.dumps(obj, ensure_ascii=False)
     if line.isascii():
         return line

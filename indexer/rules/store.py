@@ -9,12 +9,11 @@ a file merely claims is "approval not verified" and counts as pending.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from indexer.fileio import FileStamp, append_line, atomic_write_bytes, check_unchanged
 from indexer.frozen_record import replace
-from indexer.memory_trust import carry_allow_forward
+from indexer.quick_json import loads
 from indexer.rules.decisions import Decision, decision_entry, default_actor, read_decisions
 from indexer.rules.model import (
     ARCHIVED, EFFECTIVE_STATUSES, PENDING, ProposeResult, REJECTED, Rule, RuleError, RuleNotFoundError,
@@ -78,7 +77,7 @@ class RuleStore:
         signer = self._signer(create=False)
         for number, line in enumerate(lines):
             try:
-                rule = rule_from_json(json.loads(line))
+                rule = rule_from_json(loads(line))
             except ValueError:
                 rule = None
             if rule is not None and rule.approval_mac:
@@ -365,6 +364,8 @@ class RuleStore:
             # ``expect``: an editor's save landing meanwhile is swapped back, never overwritten
             # (and then the allow is not carried forward: the file is not ours).
             self._stamp = atomic_write_bytes(self.path, data, expect=self._stamp)
+            from indexer.memory_trust import carry_allow_forward  # writing only: reading rules never needs it
+
             carry_allow_forward(self.memory_dir, RULES_FILE, before, self._stamp.sha256)
             self._lines, self._line_of = lines, line_of
             for rule in changed:

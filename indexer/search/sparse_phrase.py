@@ -1,9 +1,5 @@
 """A long term (a phrase) narrowed by a few of its trigrams, then checked whole on the probe.
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
 ``"retry the connection"`` is rare, but all 18 of its trigrams are in most messages: the trigram
 walk reads 18 position lists over the whole index to find its few matches (268 ms at 20 GB).
 Four of those trigrams, each where the phrase puts it (``NEAR`` bounds their spread), read a
@@ -30,6 +26,10 @@ from collections.abc import Callable, Iterator, Sequence
 
 from indexer.search.plan import PlannedGroup, trigram_texts
 from indexer.search.words import candidate_ids, folded, newest_among, probe_walk
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MIN_LENGTH = 10  # characters (8 trigrams): a shorter term's walk is cheap enough
 TOKENS = 4  # trigrams kept: more read more position lists, fewer name more messages

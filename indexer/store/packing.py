@@ -1,9 +1,5 @@
 """Compact storage for text nobody searches: tool results and tool-call arguments.
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
 They are most of a log's bytes but are only shown in transcripts, so they are stored
 compressed (as a BLOB in the same column) when that saves space. Indexed text is never
 packed: the FTS table reads it straight from ``messages.text``.
@@ -24,6 +20,10 @@ hook never (``tests/test_startup_imports.py``).
 from __future__ import annotations
 
 import sqlite3
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 PACK_MIN_CHARS = 256
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from datetime import datetime, timezone
 
-from indexer import Hit, Message, SearchResult, Session
+from indexer import Hit, Message, SearchResult, Session, quick_json  # quick_json: a module
 from indexer.agents.resume import resume_command, resume_target
 from indexer.textsafe import escape_json_specials, suspicious_characters
 
@@ -31,11 +31,14 @@ if TYPE_CHECKING:  # the memory package loads a YAML library: not needed to prin
 def dumps(payload: Any, *, indented: bool = False) -> str:
     """JSON for stdout: non-ASCII text kept readable, but every control, bidi, zero-width or tag
     character written as a ``\\uXXXX`` escape (``textsafe.escape_json_specials``), so the
-    data is exact and a terminal never receives one raw. ``json`` is imported here and in
-    ``search_json``: a plain search prints text and loads none."""
-    import json
+    data is exact and a terminal never receives one raw. One line is written without loading
+    ``json`` (``indexer.quick_json``): a ``search --json`` an agent runs pays nothing for it."""
+    if indented:
+        import json
 
-    text = json.dumps(payload, ensure_ascii=False, indent=2 if indented else None, default=str)
+        text = json.dumps(payload, ensure_ascii=False, indent=2, default=str)
+    else:
+        text = quick_json.dumps(payload, default=str)
     return escape_json_specials(text)
 
 
@@ -146,12 +149,10 @@ def search_json(result: SearchResult, *, budget: int = 0) -> dict:
     """The hits (or, in the session view, the sessions) that fit in ``budget`` bytes (0: all),
     and what to try when there are none. ``hits`` is always there: in the session view it holds
     each session's best hit, so a reader of hits works in both views."""
-    import json
-
     items = [session_hit_json(s) for s in result.sessions] if result.by_session else [hit_json(h) for h in result.hits]
     kept, used, omitted = [], 0, 0
     for item in items:
-        size = len(json.dumps(item, ensure_ascii=False).encode("utf-8"))
+        size = len(quick_json.dumps(item).encode("utf-8"))
         if budget and used + size > budget and kept:
             omitted = len(items) - len(kept)
             break
