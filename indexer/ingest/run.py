@@ -4,6 +4,7 @@ process that dies and a damaged side file."""
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
 from typing import Callable
 
@@ -14,12 +15,15 @@ from indexer.ingest.progress import IndexSummary, ProgressCallback
 from indexer.ingest.words_backfill import backfill_words
 from indexer.ingest.writer import Ingester
 from indexer.store.errors import IndexCorruptError
+from indexer.store.fts_merge import MAIN_TABLES, SIDE_TABLES, merge_segments
 from indexer.store.health import damage_marker, quick_check, side_damage_marker
 from indexer.store.side_file import replace_side, side_path
 
 # 128 MB of page cache put the writer at 172 MB resident; at 64 MB it peaks at 113 MB (bench/bench_memory.py)
 # and paired runs (bench_index.py, noisy) showed no slower build.
 WRITER_CACHE_KIB = 64 * 1024
+MERGE_SECONDS = 0.5  # what a run may spend merging the full-text tables' segments (indexer.store.fts_merge)
+BULK_BYTES = 32 * 1024 * 1024  # a run that read more (a build) leaves the merging to the runs after it
 
 
 def update_index(
@@ -56,6 +60,7 @@ def update_index(
                 summary.problems[:0] = notes
                 if only is None and not summary.stopped:
                     backfill_words(conn, should_stop)  # messages stored before the word index
+                    _merge_a_slice(conn, summary, should_stop)
                 return summary
             except HelperError as exc:
                 first = str(exc).splitlines()[0]
@@ -66,6 +71,19 @@ def update_index(
                     raise
                 notes.append(f"the side index beside {db_path} was damaged and has been rebuilt")
         raise HelperError("the index run could not finish after its helper process failed twice")
+
+
+def _merge_a_slice(conn: sqlite3.Connection, summary: IndexSummary, should_stop: Callable[[], bool] | None) -> None:
+    """Merge segments for up to ``MERGE_SECONDS`` after a run that read little: a cold build
+    costs what it did, and the runs after it (a hook's refresh, the app's) merge what it left."""
+    if summary.bytes_read >= BULK_BYTES:
+        return
+    started = time.monotonic()
+    try:
+        merge_segments(conn, MAIN_TABLES + SIDE_TABLES, seconds=MERGE_SECONDS, should_stop=should_stop)
+    except sqlite3.OperationalError:
+        pass  # a full disk, a busy file: what the run read is stored, and the next run merges
+    summary.seconds += time.monotonic() - started
 
 
 def _check_if_found_damaged(db_path: Path) -> None:

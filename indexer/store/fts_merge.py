@@ -1,0 +1,91 @@
+"""Merging the full-text tables' segments, a bounded slice at a time, after an index run.
+
+FTS5 writes each batch as a new segment and merges only when four of them share a level
+(``automerge``). A cold build of the generated 1 GB tree leaves the trigram table in 16
+segments and the side file's tables in 8 to 13, and a query reads each of its terms' lists
+once per segment: a filter that asks each of 300 sessions' id ranges in turn pays that 300
+times. Eight runs later (0.5 s of merging each) the trigram table is in 3 and the newest-week
+filter takes 22 ms instead of 48 (session view 15 instead of 35); every other class the same or
+up to 30% less, the index the same size (``bench/bench_merge.py``).
+
+How: ``usermerge`` 2, then positive ``merge`` steps, which join segments that share a level and
+nothing else. Negative steps (FTS5's incremental ``optimize``) would put every segment on one
+level first, and a run that adds a segment between two of them starts that over: tried with one
+small segment a run on the 1 GB index, the trigram table grew from 16 segments to 40 in twelve
+runs and never finished, where positive steps took it to 4 in six. Each step writes about
+``MERGE_PAGES`` pages in its own transaction (~30 ms here), so a run stops at its budget and
+the next run goes on; a step that changes fewer than two rows found nothing left (the test the
+FTS5 documentation gives). ``threadback index --compact``, which holds the lock until it is
+done, merges each table into one segment with negative steps (4.8 s for the 1 GB index).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable, Sequence
+
+MERGE_PAGES = 500
+USERMERGE = 2  # segments on one level that a positive ``merge`` step joins (FTS5's default: 4)
+MAIN_TABLES = ("main.fts",)
+SIDE_TABLES = ("side.fts_side", "side.cjk2", "side.words", "side.vocab_tri")
+
+
+def merge_segments(conn: sqlite3.Connection, tables: Sequence[str], *, seconds: float | None,
+                   optimize: bool = False, should_stop: Callable[[], bool] | None = None) -> bool:
+    """Merge ``tables`` (``schema.name``) until nothing is left (True), ``seconds`` have passed
+    or ``should_stop`` says so (False). ``seconds`` None: no limit. ``optimize``: down to one
+    segment a table. ``conn`` must be in autocommit mode, outside a transaction."""
+    deadline = None if seconds is None else time.monotonic() + seconds
+    pages = -MERGE_PAGES if optimize else MERGE_PAGES
+    for table in tables:
+        schema, name = table.split(".")
+        if not optimize:
+            _use_usermerge(conn, schema, name)
+        while True:
+            if (deadline is not None and time.monotonic() >= deadline) or (should_stop and should_stop()):
+                return False
+            before = conn.total_changes
+            conn.execute(f"INSERT INTO {schema}.{name}({name}, rank) VALUES ('merge', ?)", (pages,))
+            if conn.total_changes - before < 2:
+                break
+    return True
+
+
+def fts5_tables(conn: sqlite3.Connection, schema: str = "main") -> list[str]:
+    """Every FTS5 table of ``schema``, as ``schema.name``."""
+    rows = conn.execute(f"SELECT name, sql FROM {schema}.sqlite_master WHERE type = 'table'").fetchall()
+    return [f"{schema}.{name}" for name, sql in rows if sql and "USING FTS5" in sql.upper()]
+
+
+def segment_count(conn: sqlite3.Connection, table: str) -> int:
+    """How many segments ``table`` (``schema.name``) is in: the count its structure record
+    (``%_data`` row 10) starts with, after a 4-byte cookie, an optional 4-byte version marker
+    and the number of levels (FTS5's file format, ``fts5_index.c``)."""
+    schema, name = table.split(".")
+    row = conn.execute(f"SELECT block FROM {schema}.{name}_data WHERE id = 10").fetchone()
+    if row is None:
+        return 0
+    data, pos = bytes(row[0]), 4
+    if data[4:8] == b"\xff\x00\x00\x01":  # FTS5_STRUCTURE_V2
+        pos = 8
+    _levels, pos = _varint(data, pos)
+    segments, _ = _varint(data, pos)
+    return segments
+
+
+def _varint(data: bytes, pos: int) -> tuple[int, int]:
+    """SQLite's variable-length integer at ``pos``: its value and where the next one starts."""
+    value = 0
+    for i in range(8):
+        byte = data[pos + i]
+        value = (value << 7) | (byte & 0x7F)
+        if byte < 0x80:
+            return value, pos + i + 1
+    return (value << 8) | data[pos + 8], pos + 9
+
+
+def _use_usermerge(conn: sqlite3.Connection, schema: str, name: str) -> None:
+    row = conn.execute(f"SELECT v FROM {schema}.{name}_config WHERE k = 'usermerge'").fetchone()
+    if row is None or row[0] != USERMERGE:
+        conn.execute(f"INSERT INTO {schema}.{name}({name}, rank) VALUES ('usermerge', ?)", (USERMERGE,))

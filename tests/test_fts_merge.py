@@ -1,0 +1,150 @@
+"""Segments of the full-text tables are merged after a small index run, a slice at a time, and
+to one by ``index --compact``; what a search finds stays the same."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import sqlite3
+from pathlib import Path
+
+from indexer import Index
+from indexer.ingest import run
+from indexer.store import fts_merge
+from indexer.store.fts_merge import MAIN_TABLES, SIDE_TABLES, fts5_tables, merge_segments, segment_count
+
+from cli_process import threadback
+from conftest import CORPUS, FIXED_NOW, corpus_roots
+
+WORDS = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda".split()
+
+
+def fragmented_table(path: Path, batches: int = 40) -> sqlite3.Connection:
+    """A trigram table written one row per transaction with automatic merging off: a segment
+    a row (up to FTS5's crisis merge at 16 on one level), as a cold build's batches leave them."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("CREATE VIRTUAL TABLE t USING fts5 (text, tokenize='trigram')")
+    conn.execute("INSERT INTO t(t, rank) VALUES ('automerge', 0)")
+    rng = random.Random(18)
+    for i in range(batches):  # a few pages a segment: words, and numbers that make many trigrams
+        text = " ".join(rng.choice(WORDS) if k % 2 else str(rng.randrange(10**6)) for k in range(600))
+        conn.execute("INSERT INTO t(rowid, text) VALUES (?, ?)", (i + 1, text))
+    return conn
+
+
+def matches(conn: sqlite3.Connection, table: str = "t") -> list[list[int]]:
+    return [[r[0] for r in conn.execute(f"SELECT rowid FROM {table} WHERE {table} MATCH ? ORDER BY rowid", (w,))]
+            for w in ("gamma", "eta", '"lambda alpha"', "psilo")]
+
+
+def test_merging_joins_segments_and_keeps_every_match(tmp_path):
+    conn = fragmented_table(tmp_path / "t.sqlite3")
+    found = matches(conn)
+    segments = segment_count(conn, "main.t")
+    assert segments >= 8
+    assert merge_segments(conn, ["main.t"], seconds=0) is False  # no time: nothing done
+    assert segment_count(conn, "main.t") == segments
+    assert merge_segments(conn, ["main.t"], seconds=None) is True
+    assert segment_count(conn, "main.t") <= 3
+    assert matches(conn) == found
+    assert merge_segments(conn, ["main.t"], seconds=None, optimize=True) is True
+    assert segment_count(conn, "main.t") == 1
+    assert matches(conn) == found
+    conn.execute("INSERT INTO t(t) VALUES ('integrity-check')")  # raises if the merge damaged it
+
+
+def test_a_merge_stopped_midway_goes_on_next_time(tmp_path, monkeypatch):
+    monkeypatch.setattr(fts_merge, "MERGE_PAGES", 2)  # steps small enough to stop between
+    conn = fragmented_table(tmp_path / "t.sqlite3")
+    found = matches(conn)
+    segments = segment_count(conn, "main.t")
+    checks = iter([False, False, True])  # two steps, then told to stop
+    assert merge_segments(conn, ["main.t"], seconds=None, should_stop=lambda: next(checks)) is False
+    assert matches(conn) == found  # mid-merge, every match is still found
+    conn.execute("INSERT INTO t(t) VALUES ('integrity-check')")
+    assert merge_segments(conn, ["main.t"], seconds=None) is True
+    assert segment_count(conn, "main.t") <= 3 < segments
+    assert matches(conn) == found
+
+
+def _grow_in_runs(db: Path, logs: Path, runs: int) -> None:
+    """Index the corpus into ``db`` in ``runs`` runs, a few more log files each time, with
+    FTS5's own merging off in every table, so each run leaves segments behind."""
+    files = sorted(p for p in CORPUS.rglob("*.jsonl"))
+    index = Index(db)
+    index.stats()  # creates both files
+    for table in MAIN_TABLES + SIDE_TABLES:
+        schema, name = table.split(".")
+        index.conn.execute(f"INSERT INTO {schema}.{name}({name}, rank) VALUES ('automerge', 0)")
+    for n in range(1, runs + 1):
+        for path in files[: len(files) * n // runs]:
+            target = logs / path.relative_to(CORPUS)
+            if not target.exists():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy(path, target)
+        index.update(corpus_roots(logs), now=FIXED_NOW, archive=False)
+    index.close()
+
+
+def _segments(db: Path) -> dict[str, int]:
+    index = Index(db)
+    try:
+        return {t: segment_count(index.conn, t) for t in MAIN_TABLES + SIDE_TABLES}
+    finally:
+        index.close()
+
+
+def _hits(db: Path) -> list[str]:
+    return [threadback("search", q, "--json", "-n", "50", "--db", str(db)).stdout
+            for q in ("the", "error", "test", "資料")]
+
+
+def test_a_small_run_merges_what_earlier_runs_left(tmp_path, monkeypatch):
+    db = tmp_path / "index.sqlite3"
+    monkeypatch.setattr(run, "MERGE_SECONDS", 0.0)  # the runs that grow it merge nothing
+    _grow_in_runs(db, tmp_path / "logs", runs=6)
+    before = _segments(db)
+    assert before["main.fts"] >= 6 and before["side.words"] >= 6
+    hits = _hits(db)
+    monkeypatch.setattr(run, "MERGE_SECONDS", 5.0)  # time enough to finish here
+    Index(db).update(corpus_roots(tmp_path / "logs"), now=FIXED_NOW, archive=False)  # nothing new to read
+    after = _segments(db)
+    assert after["main.fts"] <= 3 and after["side.words"] <= 3 and all(after[t] <= before[t] for t in after)
+    assert sum(after.values()) < sum(before.values())
+    assert _hits(db) == hits
+
+
+def test_a_big_run_leaves_the_merging_to_the_next(tmp_path, monkeypatch):
+    db = tmp_path / "index.sqlite3"
+    monkeypatch.setattr(run, "BULK_BYTES", 1)  # every run counts as a build
+    _grow_in_runs(db, tmp_path / "logs", runs=4)
+    assert _segments(db)["main.fts"] >= 4
+
+
+def test_compact_leaves_one_segment_a_table(tmp_path, monkeypatch):
+    db = tmp_path / "index.sqlite3"
+    monkeypatch.setattr(run, "MERGE_SECONDS", 0.0)
+    _grow_in_runs(db, tmp_path / "logs", runs=4)
+    hits = _hits(db)
+    proc = threadback("index", "--compact", "--db", str(db))
+    assert proc.returncode == 0, proc.stderr
+    for path in (db, Path(str(db) + ".side")):
+        conn = sqlite3.connect(path)
+        counts = {t: segment_count(conn, t) for t in fts5_tables(conn)}
+        conn.close()
+        assert counts and set(counts.values()) <= {0, 1}, counts
+    assert _hits(db) == hits
+
+
+def test_the_lists_name_every_full_text_table_of_a_new_index():
+    """A full-text table added to either file must be merged too."""
+    from indexer.store.schema import SCHEMA
+    from indexer.store.side_file import SIDE_SCHEMA
+    from indexer.store.words import WORDS_SCHEMA
+
+    conn = sqlite3.connect(":memory:")
+    conn.execute("ATTACH ':memory:' AS side")
+    conn.executescript(SCHEMA)
+    conn.executescript((SIDE_SCHEMA + WORDS_SCHEMA).format(s="side"))
+    assert fts5_tables(conn) == list(MAIN_TABLES)
+    assert sorted(fts5_tables(conn, "side")) == sorted(SIDE_TABLES)
