@@ -6,7 +6,7 @@ answer) pay it once a command, on the path an agent calls many times a session. 
 ``_json`` holds the encoder and the scanner that ``json.dumps`` and ``json.loads`` call for the
 cases used here; this module calls them the same way:
 
-- ``dumps``: ``json.dumps(obj, ensure_ascii=False)`` (``default`` as there), compact separators;
+- ``dumps``: ``json.dumps(obj, ensure_ascii=False)`` (``default`` as there), with its separators;
 - ``loads``: ``json.loads(text)`` for a ``str``.
 
 Where ``_json`` is missing or has another signature (another interpreter), both fall back to
