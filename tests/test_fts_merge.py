@@ -114,6 +114,21 @@ def test_a_small_run_merges_what_earlier_runs_left(tmp_path, monkeypatch):
     assert _hits(db) == hits
 
 
+def test_a_live_update_of_named_files_merges_nothing(tmp_path, monkeypatch):
+    """The app's live updates (``only``: the files that changed) show new messages at once:
+    merging waits for a full run."""
+    db, logs = tmp_path / "index.sqlite3", tmp_path / "logs"
+    monkeypatch.setattr(run, "MERGE_SECONDS", 0.0)
+    _grow_in_runs(db, logs, runs=4)
+    before = _segments(db)
+    monkeypatch.setattr(run, "MERGE_SECONDS", 5.0)
+    one = next(logs.rglob("*.jsonl"))
+    with one.open("a", encoding="utf-8") as log:
+        log.write('{"type": "summary", "summary": "websocket retries", "leafUuid": "x"}\n')
+    Index(db).update(corpus_roots(logs), now=FIXED_NOW, archive=False, only=[str(one)])
+    assert _segments(db)["main.fts"] >= before["main.fts"]
+
+
 def test_a_big_run_leaves_the_merging_to_the_next(tmp_path, monkeypatch):
     db = tmp_path / "index.sqlite3"
     monkeypatch.setattr(run, "BULK_BYTES", 1)  # every run counts as a build
