@@ -73,3 +73,15 @@ def test_bad_json_fails_as_json_fails(text):
 def test_lone_surrogate_escapes_read_back_as_json_reads_them():
     text = '{"s": "\\ud83d", "t": "\\ud83d\\ude00"}'
     assert quick_json.loads(text) == json.loads(text) == {"s": "\ud83d", "t": "😀"}
+
+
+def test_without_the_accelerator_the_json_package_answers(monkeypatch):
+    """An interpreter without ``_json`` (or with another signature) gets ``json``'s own answers."""
+    monkeypatch.setitem(__import__("sys").modules, "_json", None)  # ``import _json`` raises ImportError
+    monkeypatch.setattr(quick_json, "_scan_once", None)
+    value = {"a": [1, 2.5, None, True, "é\x00"], "b": {"c": float("inf")}}
+    assert quick_json.dumps(value) == json.dumps(value, ensure_ascii=False)
+    assert quick_json.loads(' {"a": [1, "\\u00e9"]} ') == {"a": [1, "é"]}
+    assert quick_json._scan_once is False  # it went to ``json``
+    with pytest.raises(json.JSONDecodeError):
+        quick_json.loads("{")
