@@ -29,9 +29,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from bench_search import CLASSES, size_dependent_classes, timed  # noqa: E402
 
 from indexer import Index  # noqa: E402
-from indexer.store.fts_merge import MAIN_TABLES, SIDE_TABLES, merge_segments, segment_count  # noqa: E402
-
-TABLES = MAIN_TABLES + SIDE_TABLES
+from indexer.store.fts_merge import index_tables, merge_segments, segment_count  # noqa: E402
 
 
 def copy_index(db: Path, folder: Path) -> Path:
@@ -45,7 +43,7 @@ def segments(db: Path) -> str:
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     conn.execute("ATTACH ? AS side", (f"file:{db}.side?mode=ro",))
     try:
-        return ", ".join(f"{t.split('.')[1]} {segment_count(conn, t)}" for t in TABLES)
+        return ", ".join(f"{t.split('.')[1]} {segment_count(conn, t)}" for t in index_tables(conn))
     finally:
         conn.close()
 
@@ -88,7 +86,7 @@ def main() -> None:
             conn = sqlite3.connect(single, isolation_level=None)
             conn.execute("ATTACH ? AS side", (f"{single}.side",))
             started = time.perf_counter()
-            merge_segments(conn, TABLES, seconds=None, optimize=True)
+            merge_segments(conn, index_tables(conn), seconds=None, optimize=True)
             conn.close()
             print(f"one segment a table: {time.perf_counter() - started:.1f} s; {segments(single)}")
             optimized = latencies(single, args.runs)

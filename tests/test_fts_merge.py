@@ -11,7 +11,7 @@ from pathlib import Path
 from indexer import Index
 from indexer.ingest import run
 from indexer.store import fts_merge
-from indexer.store.fts_merge import MAIN_TABLES, SIDE_TABLES, fts5_tables, merge_segments, segment_count
+from indexer.store.fts_merge import fts5_tables, index_tables, merge_segments, segment_count
 
 from cli_process import threadback
 from conftest import CORPUS, FIXED_NOW, corpus_roots
@@ -73,7 +73,7 @@ def _grow_in_runs(db: Path, logs: Path, runs: int) -> None:
     files = sorted(p for p in CORPUS.rglob("*.jsonl"))
     index = Index(db)
     index.stats()  # creates both files
-    for table in MAIN_TABLES + SIDE_TABLES:
+    for table in index_tables(index.conn):
         schema, name = table.split(".")
         index.conn.execute(f"INSERT INTO {schema}.{name}({name}, rank) VALUES ('automerge', 0)")
     for n in range(1, runs + 1):
@@ -89,7 +89,7 @@ def _grow_in_runs(db: Path, logs: Path, runs: int) -> None:
 def _segments(db: Path) -> dict[str, int]:
     index = Index(db)
     try:
-        return {t: segment_count(index.conn, t) for t in MAIN_TABLES + SIDE_TABLES}
+        return {t: segment_count(index.conn, t) for t in index_tables(index.conn)}
     finally:
         index.close()
 
@@ -151,15 +151,11 @@ def test_compact_leaves_one_segment_a_table(tmp_path, monkeypatch):
     assert _hits(db) == hits
 
 
-def test_the_lists_name_every_full_text_table_of_a_new_index():
-    """A full-text table added to either file must be merged too."""
-    from indexer.store.schema import SCHEMA
-    from indexer.store.side_file import SIDE_SCHEMA
-    from indexer.store.words import WORDS_SCHEMA
-
-    conn = sqlite3.connect(":memory:")
-    conn.execute("ATTACH ':memory:' AS side")
-    conn.executescript(SCHEMA)
-    conn.executescript((SIDE_SCHEMA + WORDS_SCHEMA).format(s="side"))
-    assert fts5_tables(conn) == list(MAIN_TABLES)
-    assert sorted(fts5_tables(conn, "side")) == sorted(SIDE_TABLES)
+def test_every_full_text_table_of_an_index_is_merged(tmp_path):
+    """The tables merged are found in the files: one added to either file is merged too."""
+    index = Index(tmp_path / "index.sqlite3")
+    try:
+        index.stats()  # creates both files
+        assert sorted(index_tables(index.conn)) == ["main.fts", "side.cjk2", "side.fts_side", "side.vocab_tri", "side.words"]
+    finally:
+        index.close()

@@ -15,7 +15,7 @@ from indexer.ingest.progress import IndexSummary, ProgressCallback
 from indexer.ingest.words_backfill import backfill_words
 from indexer.ingest.writer import Ingester
 from indexer.store.errors import IndexCorruptError
-from indexer.store.fts_merge import MAIN_TABLES, SIDE_TABLES, merge_segments
+from indexer.store.fts_merge import index_tables, merge_segments
 from indexer.store.health import damage_marker, quick_check, side_damage_marker
 from indexer.store.side_file import replace_side, side_path
 
@@ -80,7 +80,7 @@ def _merge_a_slice(conn: sqlite3.Connection, summary: IndexSummary, should_stop:
         return
     started = time.monotonic()
     try:
-        merge_segments(conn, MAIN_TABLES + SIDE_TABLES, seconds=MERGE_SECONDS, should_stop=should_stop)
+        merge_segments(conn, index_tables(conn), seconds=MERGE_SECONDS, should_stop=should_stop)
     except sqlite3.OperationalError:
         pass  # a full disk, a busy file: what the run read is stored, and the next run merges
     summary.seconds += time.monotonic() - started

@@ -25,10 +25,10 @@ import sqlite3
 import time
 from collections.abc import Callable, Sequence
 
+from indexer.store.side_file import SCHEMA_NAME
+
 MERGE_PAGES = 500
 USERMERGE = 2  # segments on one level that a positive ``merge`` step joins (FTS5's default: 4)
-MAIN_TABLES = ("main.fts",)
-SIDE_TABLES = ("side.fts_side", "side.cjk2", "side.words", "side.vocab_tri")
 
 
 def merge_segments(conn: sqlite3.Connection, tables: Sequence[str], *, seconds: float | None,
@@ -50,6 +50,11 @@ def merge_segments(conn: sqlite3.Connection, tables: Sequence[str], *, seconds: 
             if conn.total_changes - before < 2:
                 break
     return True
+
+
+def index_tables(conn: sqlite3.Connection) -> list[str]:
+    """Every FTS5 table of an index connection: the main file's, then the side file's."""
+    return fts5_tables(conn) + fts5_tables(conn, SCHEMA_NAME)
 
 
 def fts5_tables(conn: sqlite3.Connection, schema: str = "main") -> list[str]:
