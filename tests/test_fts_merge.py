@@ -159,3 +159,19 @@ def test_every_full_text_table_of_an_index_is_merged(tmp_path):
         assert sorted(index_tables(index.conn)) == ["main.fts", "side.cjk2", "side.fts_side", "side.vocab_tri", "side.words"]
     finally:
         index.close()
+
+
+def test_a_merge_that_fails_costs_the_run_nothing(tmp_path, monkeypatch):
+    """A full disk or a busy file during the merge: the run's messages are stored and it ends
+    as it would have; the next run merges."""
+    def full(*_args, **_kwargs):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(run, "merge_segments", full)
+    index = Index(tmp_path / "index.sqlite3")
+    try:
+        summary = index.update(corpus_roots(), now=FIXED_NOW, archive=False)
+        assert summary.messages_added > 0 and not summary.problems
+        assert index.search("the", limit=5).hits
+    finally:
+        index.close()
