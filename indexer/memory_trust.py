@@ -116,8 +116,8 @@ def _read_records(path: Path) -> dict[str, dict[str, Any]]:
 
 class _locked_records:  # noqa: N801 - a context manager, ``with _locked_records() as records:``
     """The records, for a read-change-write that no other process interleaves with (written
-    back when changed and nothing raised). A class, not ``@contextmanager``: every session start
-    loads this module, and ``contextlib`` is ~0.5 ms."""
+    back when changed and nothing raised). A class, not ``@contextmanager``: a session start in
+    a project's memory folder loads this module, and ``contextlib`` is ~0.5 ms."""
 
     def __enter__(self) -> dict[str, dict[str, Any]]:
         self.path = allow_list_path()
