@@ -109,3 +109,20 @@ def test_session_bounds_cover_every_message_after_appends_and_rewrites(tmp_path)
         assert narrowing.session_bounds(index.conn, list(scanned)) == scanned
     finally:
         index.close()
+
+
+@pytest.mark.parametrize("query", QUERIES)
+@pytest.mark.parametrize("by_session", [False, True])
+def test_ranges_read_oldest_first_keep_the_newest_matches(index, monkeypatch, query, by_session):
+    """A narrow range is read oldest first, in full (``FORWARD_SPAN``), a wide one newest first
+    up to the limit: with so few candidates that one session's range holds more matches than
+    are kept, both ways and the plain walk give the same answers."""
+    from indexer.search import candidates, fts, session_search
+
+    monkeypatch.setattr(fts, "CANDIDATES", 3)
+    monkeypatch.setattr(session_search, "GROUP_CANDIDATES", 3)
+    forward = answers(index, query, by_session)
+    monkeypatch.setattr(candidates, "FORWARD_SPAN", 0)
+    backward = answers(index, query, by_session)
+    monkeypatch.setattr(narrowing, "MAX_SESSIONS", -1)
+    assert forward == backward == answers(index, query, by_session)
