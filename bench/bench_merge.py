@@ -57,6 +57,26 @@ def latencies(db: Path, runs: int) -> dict[str, tuple[float, float]]:
         index.close()
 
 
+def idle_merged(db: Path, folder: Path, runs: int) -> dict[str, tuple[float, float]]:
+    """What the open app does after a build (``tui.index_runner.merge_while_idle``): slices
+    until nothing is left. Prints the slices and their time; returns the latencies after."""
+    from tui.index_runner import MERGE_PAUSE_SECONDS, MERGE_SLICE_SECONDS
+
+    folder.mkdir()
+    copy = copy_index(db, folder)
+    index = Index(copy)
+    slices, started = 0, time.perf_counter()
+    while True:
+        slices += 1
+        if index.merge_segments(MERGE_SLICE_SECONDS):
+            break
+    took = time.perf_counter() - started
+    index.close()
+    print(f"app idle: {slices} slices of {MERGE_SLICE_SECONDS} s, {took:.1f} s of merging "
+          f"({took + (slices - 1) * MERGE_PAUSE_SECONDS:.1f} s with the pauses); segments {segments(copy)}")
+    return latencies(copy, runs)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--db", type=Path, required=True, help="an index built by bench_index.py")
@@ -64,6 +84,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--index-runs", type=int, default=10, help="index runs with nothing new to read")
     ap.add_argument("--optimize", action="store_true")
+    ap.add_argument("--idle", action="store_true", help="also the open app's merging, slice after slice, on a copy")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="tb-merge-", dir=args.db.parent) as tmp:
         db = copy_index(args.db, Path(tmp))
@@ -90,9 +111,13 @@ def main() -> None:
             conn.close()
             print(f"one segment a table: {time.perf_counter() - started:.1f} s; {segments(single)}")
             optimized = latencies(single, args.runs)
-        print(f"\n{'class':<32} {'before':>15} {'merged':>15}" + (f" {'one segment':>15}" if args.optimize else ""))
+        if args.idle:
+            idle = idle_merged(args.db, Path(tmp) / "idle", args.runs)
+        print(f"\n{'class':<32} {'before':>15} {'merged':>15}" + (f" {'one segment':>15}" if args.optimize else "")
+              + (f" {'app idle':>15}" if args.idle else ""))
         for label in before:
-            cells = [before[label], after[label]] + ([optimized[label]] if args.optimize else [])
+            cells = ([before[label], after[label]] + ([optimized[label]] if args.optimize else [])
+                     + ([idle[label]] if args.idle else []))
             print(f"{label:<32} " + " ".join(f"{m:6.1f} / {s:5.1f}" for m, s in cells))
 
 

@@ -128,17 +128,9 @@ class Index:
         return os.path.exists(self.file)
 
     # -- writing ----------------------------------------------------------------
-    def update(
-        self,
-        roots: SourceRoots,
-        *,
-        progress: ProgressCallback | None = None,
-        should_stop: Callable[[], bool] | None = None,
-        now: float | None = None,
-        where: str = "",
-        only: list[str] | None = None,
-        archive: bool | None = None,
-    ) -> IndexSummary:
+    def update(self, roots: SourceRoots, *, progress: ProgressCallback | None = None,
+               should_stop: Callable[[], bool] | None = None, now: float | None = None, where: str = "",
+               only: list[str] | None = None, archive: bool | None = None) -> IndexSummary:
         """Index what is new under ``roots`` (``only``: just these files, for live updates).
         Raises ``IndexBusyError`` if another run holds the lock. How the run ended is left
         beside the index (``last_run``), for runs nobody watches. ``archive``: keep compressed
@@ -155,6 +147,14 @@ class Index:
         record_outcome(self.path, RunOutcome(time.time(), True, files_failing=summary.files_failing,
                                              messages_added=summary.messages_added, where=where))
         return summary
+
+    @_told_truthfully
+    def merge_segments(self, seconds: float, should_stop: Callable[[], bool] | None = None) -> bool:
+        """Merge the full-text tables' segments for up to ``seconds`` (the app, idle after a build):
+        True when nothing is left. Raises ``IndexBusyError`` while a run holds the lock."""
+        from indexer.ingest.run import merge_while_idle
+
+        return self.readonly or merge_while_idle(self.conn, self.path, seconds=seconds, should_stop=should_stop)
 
     @_told_truthfully
     def _update(self, roots: SourceRoots, progress: ProgressCallback | None,

@@ -175,3 +175,24 @@ def test_a_merge_that_fails_costs_the_run_nothing(tmp_path, monkeypatch):
         assert index.search("the", limit=5).hits
     finally:
         index.close()
+
+
+async def test_the_open_app_merges_what_a_build_left(tmp_path, monkeypatch):
+    """A build's runs merge nothing (``BULK_BYTES``); the app, after its own run, merges what
+    they left a slice at a time, and every search finds what it did before."""
+    from tui import index_runner
+    from tui_fixtures import SIZE, app_for, settle
+
+    db, logs = tmp_path / "index.sqlite3", tmp_path / "logs"
+    monkeypatch.setattr(run, "MERGE_SECONDS", 0.0)  # no run merges: only the app's slices can
+    _grow_in_runs(db, logs, runs=6)
+    before, hits = _segments(db), _hits(db)
+    assert before["main.fts"] >= 6
+    monkeypatch.setattr(index_runner, "MERGE_SLICE_SECONDS", 0.01)  # many slices, the lock let go between
+    monkeypatch.setattr(index_runner, "MERGE_PAUSE_SECONDS", 0.0)
+    app = app_for(db, corpus_roots(logs), refresh_on_start=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        after = _segments(db)
+    assert after["main.fts"] <= 3 and after["side.words"] <= 3 and all(after[t] <= before[t] for t in after)
+    assert _hits(db) == hits

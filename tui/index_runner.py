@@ -6,6 +6,7 @@ is shown in the status line and once as a notification."""
 from __future__ import annotations
 
 import dataclasses
+import threading
 import time
 
 from textual import work
@@ -21,6 +22,10 @@ HooksState = tuple[tuple[str, HooksStatus], ...]  # (scope key, status) for user
 PROGRESS_INTERVAL = 0.25  # seconds between progress repaints from an index run
 RESEARCH_INTERVAL = 1.0  # seconds between re-running the search while new messages land
 BIG_RUN_BYTES = 50_000_000  # an index run reading more than this shows a progress bar
+# After a full run the app merges the full-text segments a build left (searches read each one)
+# in slices, holding the index lock for one slice at a time and pausing between them.
+MERGE_SLICE_SECONDS = 0.5
+MERGE_PAUSE_SECONDS = 0.5
 
 
 class IndexRunner:
@@ -59,6 +64,13 @@ class IndexRunner:
         pending_rules: int
         hooks: HooksState
         last_run: RunOutcome | None = None
+
+    @property
+    def _writing(self) -> threading.Lock:
+        """Held by the app's own index run or merge slice: a run started while a slice is
+        stopping waits for it instead of finding the index busy."""
+        lock = self.__dict__.get("_writing_lock")
+        return lock if lock is not None else self.__dict__.setdefault("_writing_lock", threading.Lock())
 
     def _read_counts(self) -> tuple[IndexStats, bool]:
         return self.context.index.stats(), any(path.exists() for path in self.context.roots.all_paths())
@@ -122,9 +134,11 @@ class IndexRunner:
             self.post_message(self.IndexProgressed(dataclasses.replace(progress)))
 
         summary: IndexSummary | None = None
+        self.workers.cancel_group(self, "merge")  # type: ignore[arg-type]
         try:
-            summary = self.context.index.update(self.context.roots, progress=on_progress,
-                                                should_stop=lambda: worker.is_cancelled, where="app")
+            with self._writing:
+                summary = self.context.index.update(self.context.roots, progress=on_progress,
+                                                    should_stop=lambda: worker.is_cancelled, where="app")
         except IndexBusyError:
             self.notify("Another Threadback run is updating the index; searching what is there so far.",
                         title="Index busy", severity="information")
@@ -134,6 +148,26 @@ class IndexRunner:
             self.call_from_thread(self.show_run_outcome, self.context.index.last_run())
         finally:
             self.post_message(self.IndexFinished(summary))
+
+    @work(thread=True, exclusive=True, group="merge", exit_on_error=False)
+    def merge_while_idle(self) -> None:
+        """Merge what the last run left, a slice at a time, until nothing is left; a run (the
+        app's, a hook's) takes the lock between slices. A failure (read-only, a full disk)
+        leaves the index as searchable as it was: the next run's slice tries again."""
+        worker = get_current_worker()
+        while not worker.is_cancelled:
+            try:
+                with self._writing:
+                    if worker.is_cancelled or self.context.index.merge_segments(
+                            MERGE_SLICE_SECONDS, should_stop=lambda: worker.is_cancelled):
+                        return
+            except IndexBusyError:
+                pass  # another process's run: try after the pause
+            except IndexError_:
+                return
+            pause_ends = time.monotonic() + MERGE_PAUSE_SECONDS
+            while time.monotonic() < pause_ends and not worker.is_cancelled:
+                time.sleep(0.05)
 
     def action_refresh_index(self) -> None:
         self.refresh_index()
@@ -152,6 +186,8 @@ class IndexRunner:
     def on_index_runner_index_finished(self, event: IndexFinished) -> None:
         self.activity = None
         self._messages_seen = 0
+        if event.summary is not None and not event.summary.stopped:
+            self.merge_while_idle()
         if event.summary is not None and (event.summary.messages_added or event.summary.files_changed):
             self.index_generation += 1
         self.load_stats()

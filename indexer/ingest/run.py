@@ -86,6 +86,15 @@ def _merge_a_slice(conn: sqlite3.Connection, summary: IndexSummary, should_stop:
     summary.seconds += time.monotonic() - started
 
 
+def merge_while_idle(conn: sqlite3.Connection, db_path: Path, *, seconds: float,
+                     should_stop: Callable[[], bool] | None = None) -> bool:
+    """Merge segments for up to ``seconds`` under the run's lock, between runs (the app, idle
+    after a build left them): True when nothing is left to merge. Raises ``IndexBusyError``
+    while a run holds the lock."""
+    with IndexLock(db_path):
+        return merge_segments(conn, index_tables(conn), seconds=seconds, should_stop=should_stop)
+
+
 def _check_if_found_damaged(db_path: Path) -> None:
     """A search found the main file damaged: check it now, and stop with the rebuild hint if so."""
     marker = damage_marker(db_path)
