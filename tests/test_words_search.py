@@ -241,6 +241,10 @@ def test_the_phrase_path_walks_in_batches_and_gives_up_past_its_cap(index, monke
     assert sorted(named) == sorted(every)  # each once, none missed
     for n, (_, floor) in enumerate(batches):  # every id at or above a batch's floor is named by then
         assert {i for i in every if i >= floor} <= {i for ids, _ in batches[: n + 1] for i in ids}
+    for sample in (2, 5, sparse_phrase.SAMPLE):  # a sample of only the newest few: the first batch goes on below it
+        monkeypatch.setattr(sparse_phrase, "SAMPLE", sample)
+        again = list(sparse_phrase.candidate_batches(conn, tables, expression, 2))
+        assert [i for ids, _ in again for i in ids] == named and [f for _, f in again] == floors
     monkeypatch.setattr(sparse_phrase, "MAX_ROUNDS_OF_LIMIT", 0)  # gives up after one batch: the walk answers
     assert len(list(sparse_phrase.candidate_batches(conn, tables, expression, 2))) == 1
     compare(index, monkeypatch, PHRASES[:1], sparse_phrase, "candidate_batches")
