@@ -196,3 +196,42 @@ async def test_the_open_app_merges_what_a_build_left(tmp_path, monkeypatch):
         after = _segments(db)
     assert after["main.fts"] <= 3 and after["side.words"] <= 3 and all(after[t] <= before[t] for t in after)
     assert _hits(db) == hits
+
+
+async def test_a_run_the_app_starts_stops_its_merging_and_waits_for_it(tmp_path, monkeypatch):
+    """Ctrl+R while the app merges: the merging is told to stop, the run waits for its last
+    step (here 0.3 s, under the index lock) instead of finding the index busy, and the merging
+    starts again after the run."""
+    import time
+
+    from tui import index_runner
+    from tui_fixtures import SIZE, app_for, settle
+
+    calls: list[str] = []
+
+    def a_slice_until_told(conn, tables, *, seconds, should_stop=None, optimize=False):
+        if not seconds:
+            return False  # an index run's own slice (MERGE_SECONDS 0)
+        calls.append("slice")
+        if len(calls) > 1:
+            return True  # the merging after the run: nothing left
+        while not should_stop():
+            time.sleep(0.01)
+        time.sleep(0.3)  # its last step, still under the lock
+        return False
+
+    db, logs = tmp_path / "index.sqlite3", tmp_path / "logs"
+    _grow_in_runs(db, logs, runs=2)
+    monkeypatch.setattr(run, "merge_segments", a_slice_until_told)
+    monkeypatch.setattr(run, "MERGE_SECONDS", 0.0)  # the app's own runs do not merge
+    app = app_for(db, corpus_roots(logs), refresh_on_start=True)
+    async with app.run_test(size=SIZE) as pilot:
+        deadline = time.monotonic() + 10
+        while not calls:
+            assert time.monotonic() < deadline, "the app never started merging"
+            await pilot.pause(0.01)
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        told = [n.message for n in app._notifications]
+    assert not [m for m in told if "busy" in m.lower() or "another" in m.lower()], told
+    assert calls == ["slice", "slice"]

@@ -134,7 +134,8 @@ class IndexRunner:
             self.post_message(self.IndexProgressed(dataclasses.replace(progress)))
 
         summary: IndexSummary | None = None
-        self.workers.cancel_group(self, "merge")  # type: ignore[arg-type]
+        # The merging stops at its next step (cancelled on the UI thread: asyncio is not thread-safe).
+        self.call_from_thread(self.workers.cancel_group, self, "merge")  # type: ignore[arg-type]
         try:
             with self._writing:
                 summary = self.context.index.update(self.context.roots, progress=on_progress,
