@@ -107,7 +107,8 @@ def test_a_small_run_merges_what_earlier_runs_left(tmp_path, monkeypatch):
     assert before["main.fts"] >= 6 and before["side.words"] >= 6
     hits = _hits(db)
     monkeypatch.setattr(run, "MERGE_SECONDS", 5.0)  # time enough to finish here
-    Index(db).update(corpus_roots(tmp_path / "logs"), now=FIXED_NOW, archive=False)  # nothing new to read
+    summary = Index(db).update(corpus_roots(tmp_path / "logs"), now=FIXED_NOW, archive=False)  # nothing new
+    assert summary.segments_left is False  # finished: the app has nothing to merge after it
     after = _segments(db)
     assert after["main.fts"] <= 3 and after["side.words"] <= 3 and all(after[t] <= before[t] for t in after)
     assert sum(after.values()) < sum(before.values())

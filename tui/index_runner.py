@@ -187,8 +187,8 @@ class IndexRunner:
     def on_index_runner_index_finished(self, event: IndexFinished) -> None:
         self.activity = None
         self._messages_seen = 0
-        if event.summary is not None and not event.summary.stopped:
-            self.merge_while_idle()
+        if event.summary is not None and not event.summary.stopped and event.summary.segments_left:
+            self.merge_while_idle()  # what the run's own slice did not finish
         if event.summary is not None and (event.summary.messages_added or event.summary.files_changed):
             self.index_generation += 1
         self.load_stats()

@@ -48,6 +48,7 @@ class IndexSummary:
     files_failing: int = 0  # files that could not be stored, this run or before, unchanged since
     archive_files: int = 0  # log files with a copy in the archive (indexer.archive)
     archive_bytes: int = 0  # what those copies take on disk
+    segments_left: bool = True  # full-text segments may be left to merge (a build, a slice cut short)
 
     @property
     def failing_note(self) -> str:

@@ -80,7 +80,8 @@ def _merge_a_slice(conn: sqlite3.Connection, summary: IndexSummary, should_stop:
         return
     started = time.monotonic()
     try:
-        merge_segments(conn, index_tables(conn), seconds=MERGE_SECONDS, should_stop=should_stop)
+        summary.segments_left = not merge_segments(conn, index_tables(conn), seconds=MERGE_SECONDS,
+                                                   should_stop=should_stop)
     except sqlite3.OperationalError:
         pass  # a full disk, a busy file: what the run read is stored, and the next run merges
     summary.seconds += time.monotonic() - started
