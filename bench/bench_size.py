@@ -6,7 +6,8 @@ Per table and index of both files (SQLite's ``dbstat``) with the bytes its pages
 (rows that do not fill a page; 16 KB pages since schema 10, ``index --compact`` for older
 files), each file's page size and free pages, and within ``messages``: the stored text of
 searchable messages, the packed tool output nobody searches (zlib or zstd with the index's
-dictionary, counted apart), and the details.
+dictionary, counted apart), the tool output kept as references into the archived logs
+(``indexer.store.log_ref``), and the details.
 Target (issue 18): the index at most 0.35x the raw logs, transcripts unchanged.
 """
 
@@ -49,8 +50,10 @@ def message_parts(path: Path) -> list[tuple[str, int]]:
         row = conn.execute(
             "SELECT sum(CASE WHEN indexed != 0 THEN length(CAST(text AS BLOB)) END),"
             " sum(CASE WHEN indexed = 0 AND substr(text, 1, 4) = X'28B52FFD' THEN length(text) END),"
-            " sum(CASE WHEN indexed = 0 AND NOT (typeof(text) = 'blob' AND substr(text, 1, 4) = X'28B52FFD')"
+            " sum(CASE WHEN indexed = 0 AND NOT (typeof(text) = 'blob' AND substr(text, 1, 4) IN (X'28B52FFD', X'54425201'))"
             "     THEN length(CAST(text AS BLOB)) END),"
+            " sum(CASE WHEN indexed = 0 AND substr(text, 1, 4) = X'54425201' THEN length(text) END),"
+            " count(CASE WHEN indexed = 0 AND substr(text, 1, 4) = X'54425201' THEN 1 END),"
             " sum(length(CAST(detail AS BLOB))) FROM messages").fetchone()
         have = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
         dictionaries = (conn.execute("SELECT count(*), coalesce(sum(length(data)), 0) FROM pack_dictionaries").fetchone()
@@ -58,7 +61,9 @@ def message_parts(path: Path) -> list[tuple[str, int]]:
     finally:
         conn.close()
     return [("searchable text", row[0] or 0), ("tool output, zstd + dictionary", row[1] or 0),
-            ("tool output, zlib or short", row[2] or 0), ("details (heads, tails)", row[3] or 0),
+            ("tool output, zlib or short", row[2] or 0),
+            (f"tool output, references into the log ({row[4]:,})", row[3] or 0),
+            ("details (heads, tails)", row[5] or 0),
             (f"packing dictionaries ({dictionaries[0]})", dictionaries[1])]
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from indexer.archive import ArchiveOutcome, start_archiving
+from indexer.ingest.log_refs import reference_for
 from indexer.ingest.sanitise import sanitise_message, sanitise_meta, storable_path
 from indexer.ingest.side import SideWriter
 from indexer.sources import PARSERS, is_whole_document
@@ -23,7 +24,7 @@ from indexer.sources.base import ParsedMessage, SessionMeta, load_whole_json
 from indexer.sources.token_usage import needs_token_reread, start_counting, usage_of
 from indexer.sources.touched import touches_in
 from indexer.store.models import FileRow, MessageRow
-from indexer.store.packing import pack, pack_detail
+from indexer.store.packing import PACK_MIN_CHARS, pack, pack_detail
 from indexer.store.side_file import cjk_bigrams
 from indexer.textfold import index_form
 
@@ -101,14 +102,33 @@ def is_one_json_document(data: bytes) -> bool:
     return load_whole_json(first) is None and load_whole_json(data) is not None
 
 
-def message_row(m: ParsedMessage) -> tuple[MessageRow, str]:
+def message_row(m: ParsedMessage, log: LogBytes | None = None) -> tuple[MessageRow, str]:
     """The row the writer inserts and the message's CJK bigrams (for the side file), with the
-    CPU work (folding, bigrams, packing, hashing) already done."""
+    CPU work (folding, bigrams, packing, hashing) already done. ``log``: the bytes it was
+    parsed from, when the archive keeps them (tool output is then a reference into them)."""
     folded = index_form(m.text) if m.indexed else None  # Traditional → Simplified, for the indexes
     grams = cjk_bigrams(folded or m.text) if m.indexed else ""
-    row = MessageRow(m.role, m.kind, m.tool_name, m.ts, m.text if m.indexed else pack(m.text), pack_detail(m.detail),
-                     m.indexed, bool(grams), _dedup_digest(m.dedup), m.mark, folded)
+    row = MessageRow(m.role, m.kind, m.tool_name, m.ts, m.text if m.indexed else _stored_output(m, log),
+                     pack_detail(m.detail), m.indexed, bool(grams), _dedup_digest(m.dedup), m.mark, folded)
     return row, grams
+
+
+@dataclass(frozen=True)
+class LogBytes:
+    """What a parser read, and where in the log it starts."""
+
+    data: bytes
+    offset: int
+
+
+def _stored_output(m: ParsedMessage, log: LogBytes | None) -> str | bytes:
+    """Text nobody searches, as stored: a reference into its log where the archive keeps the
+    log and the reference rebuilds the text exactly (``indexer.ingest.log_refs``), else packed."""
+    if log is not None and m.span is not None and len(m.text) >= PACK_MIN_CHARS:
+        ref = reference_for(m.text, log.data, m.span, log.offset)
+        if ref is not None:
+            return ref
+    return pack(m.text)
 
 
 def prepare_file(job: FileJob, now: float, *, from_start: bool = False) -> PreparedFile:
@@ -186,9 +206,10 @@ def prepare_file(job: FileJob, now: float, *, from_start: bool = False) -> Prepa
     out.touches = touches_in(parsed.messages, meta.project_path)
     sanitise_meta(meta)
     out.state, out.meta = state, meta
+    log = LogBytes(complete, start) if out.archived else None
     for m in parsed.messages:
         sanitise_message(m)
-        row, grams = message_row(m)
+        row, grams = message_row(m, log)
         out.rows.append(row)
         out.grams.append(grams)
     return out

@@ -13,6 +13,7 @@ from typing import Any, Callable, Iterator
 
 from indexer.sources.fields import as_str, plausible_ts, scalar_text
 from indexer.models import TokenUsage
+from indexer.textclip import cut_middle
 
 try:  # orjson is a declared dependency; the fallback keeps a broken install usable.
     import orjson
@@ -44,6 +45,10 @@ class ParsedMessage:
     detail: str | None = None
     indexed: bool = True
     mark: str | None = None  # shown beside the message: "abandoned branch", "retracted", ...
+    # Where in the bytes given to the parser its record is (start, end), set by
+    # ``iter_json_lines``: tool output can then be kept as a reference into the log
+    # (``indexer.ingest.log_refs``). None: not known (nothing is lost, the text is stored).
+    span: tuple[int, int] | None = None
 
 
 # Title sources, weakest first: a higher rank replaces a lower one.
@@ -112,14 +117,6 @@ def one_line(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def cut_middle(text: str, head: int, tail: int) -> str:
-    """Keep the head and the tail of a long text, on character boundaries, marking the cut."""
-    if len(text) <= head + tail + 64:
-        return text
-    omitted = len(text) - head - tail
-    return f"{text[:head]}\n…[{omitted:,} characters omitted]…\n{text[-tail:]}"
-
-
 def clip_tool_output(text: str) -> str:
     """A tool result as stored: head and tail only. It is never indexed, so base64 in it does
     no harm beyond its share of the 2,800 characters kept."""
@@ -173,33 +170,49 @@ def iter_json_lines(data: bytes, out: ParseOutput, first_line_no: int = 1) -> It
     it once per file).
     """
     lines = data.split(b"\n")
-    i, n = 0, len(lines)
+    i, n, line_start = 0, len(lines), 0
     while i < n:
         raw = lines[i]
         line_no = first_line_no + i
         i += 1
+        span = (line_start, line_start + len(raw))
+        line_start += len(raw) + 1
         stripped = raw.strip()
         if not stripped:
             continue
         try:
-            yield line_no, _loads(stripped)
-            continue
+            record = _loads(stripped)
         except ValueError:
             pass
+        else:
+            before = len(out.messages)
+            yield line_no, record
+            _mark_span(out, before, span)
+            continue
         text = _decoded(stripped, line_no, out)
         values, complete = _decode_concatenated(text)
         if not complete and not values and stripped[:1] in (b"{", b"["):
             record, used = _pretty_record(lines, i - 1, out, line_no)
             if used:
-                yield line_no, record
+                yield line_no, record  # no span: the record is not one line
+                line_start += sum(len(line) + 1 for line in lines[i : i + used - 1])
                 i += used - 1
                 continue
         for v in values:
+            before = len(out.messages)
             yield line_no, v
+            _mark_span(out, before, span)
         if not complete:
             out.bad_lines += 1
             if out.first_bad_line is None:
                 out.first_bad_line = line_no
+
+
+def _mark_span(out: ParseOutput, before: int, span: tuple[int, int]) -> None:
+    """The messages a record just added came from ``span`` of the parser's bytes."""
+    for message in out.messages[before:]:
+        if message.span is None:
+            message.span = span
 
 
 PRETTY_MAX_LINES = 20_000  # a pretty-printed record longer than this is not looked for

@@ -46,7 +46,7 @@ class FileRow(NamedTuple):
     missing: int
 
 
-MESSAGE_COLUMNS = "id, session_rowid, ordinal, role, kind, tool_name, ts, text, detail, indexed, mark"
+MESSAGE_COLUMNS = "id, session_rowid, file_id, ordinal, role, kind, tool_name, ts, text, detail, indexed, mark"
 
 
 def fetch_messages(conn: sqlite3.Connection, ids: list[int]) -> list[sqlite3.Row]:
@@ -69,7 +69,7 @@ def message_from_row(r: sqlite3.Row, conn: sqlite3.Connection | None = None) -> 
         kind=r["kind"],
         tool_name=r["tool_name"],
         ts=r["ts"],
-        text=unpack(r["text"], conn),
+        text=unpack(r["text"], conn, r["file_id"]),
         detail=unpack(r["detail"], conn),
         indexed=bool(r["indexed"]),
         mark=r["mark"],

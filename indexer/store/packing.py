@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 PACK_MIN_CHARS = 256
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+LOG_REF_MAGIC = b"TBR\x01"  # not packed: a reference into the log (``indexer.store.log_ref``)
 ZSTD_LEVEL = 3  # with a dictionary: 2.7x at a third of zlib-1's time on the generated tree
 
 # This process's packer: None packs with zlib (no dictionary in the index yet).
@@ -77,11 +78,16 @@ def pack_detail(detail: str | None) -> str | bytes | None:
     return zlib.compress(detail.encode("utf-8", "surrogatepass"), 1)
 
 
-def unpack(value: str | bytes | None, conn: sqlite3.Connection | None = None) -> str | None:
+def unpack(value: str | bytes | None, conn: sqlite3.Connection | None = None, file_id: int | None = None) -> str | None:
     """Text as stored, unpacked; ``conn`` (the index the value came from) holds the dictionary
-    a zstd value names. A value that cannot be unpacked becomes a one-line placeholder."""
+    a zstd value names, and with ``file_id`` finds the log a reference points into
+    (``indexer.store.log_ref``). A value that cannot be unpacked becomes a one-line placeholder."""
     if not isinstance(value, bytes):
         return value
+    if value[:4] == LOG_REF_MAGIC:
+        from indexer.store.log_ref_reader import read_log_ref
+
+        return read_log_ref(value, file_id, conn)
     if value[:4] == ZSTD_MAGIC:
         return _unpack_zstd(value, conn)
     import zlib

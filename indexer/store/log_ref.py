@@ -1,0 +1,82 @@
+"""Tool output kept as a reference into its log rather than as a copy (issue 18's size target).
+
+Tool output is most of what an index stores and nobody searches it; the archive
+(``indexer.archive``) keeps every log it came from anyway. So where the stored text can be
+rebuilt exactly from one JSON string in the log, ``messages.text`` holds only a reference:
+
+- the string's place in the log (offset and length of the literal, quotes included) and a
+  digest of those bytes, so a log changed since it was indexed is noticed, never shown wrongly;
+- ``nested``: the string is itself a JSON object whose ``"output"`` is the text (Codex);
+- ``head`` / ``tail``: the text is the string cut to its head and tail (``indexer.textclip``);
+  0 / 0: not cut;
+- ``prefix``: text put before it (``"[error] "``).
+
+A reference is made only where rebuilding it gave back the very text parsed
+(``indexer.ingest.log_refs``), and read back by ``indexer.store.log_ref_reader``. Stored as a
+BLOB starting ``TBR\\x01``: told apart from zlib (0x78) and zstd (28 B5 2F FD) packed text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import struct
+from dataclasses import dataclass
+
+from indexer.store.packing import LOG_REF_MAGIC as MAGIC
+from indexer.textclip import cut_middle
+
+_FIELDS = struct.Struct("<QI8sBII")  # offset, length, digest, flags, head, tail; then the prefix
+_NESTED = 1
+
+
+def literal_digest(raw: bytes) -> bytes:
+    return hashlib.blake2b(raw, digest_size=8).digest()
+
+
+def is_log_ref(value: object) -> bool:
+    return isinstance(value, bytes) and value[:4] == MAGIC
+
+
+@dataclass(frozen=True)
+class LogRef:
+    offset: int  # of the JSON string literal in the log, in bytes
+    length: int  # of the literal, quotes included
+    digest: bytes  # ``literal_digest`` of the literal's bytes
+    nested: bool = False
+    head: int = 0
+    tail: int = 0
+    prefix: str = ""
+
+    def encode(self) -> bytes:
+        fields = _FIELDS.pack(self.offset, self.length, self.digest, _NESTED if self.nested else 0, self.head, self.tail)
+        return MAGIC + fields + self.prefix.encode("utf-8", "surrogatepass")
+
+    @classmethod
+    def decode(cls, value: bytes) -> LogRef | None:
+        """The reference a stored value holds; None when it is not one or is damaged."""
+        if not is_log_ref(value) or len(value) < len(MAGIC) + _FIELDS.size:
+            return None
+        offset, length, digest, flags, head, tail = _FIELDS.unpack_from(value, len(MAGIC))
+        try:
+            prefix = value[len(MAGIC) + _FIELDS.size:].decode("utf-8", "surrogatepass")
+        except UnicodeDecodeError:
+            return None
+        return cls(offset, length, digest, bool(flags & _NESTED), head, tail, prefix)
+
+    def rebuild(self, raw: bytes) -> str | None:
+        """The stored text from the literal's bytes as read from the log; None when they are
+        not the bytes it was made from (the log changed) or do not decode."""
+        if len(raw) != self.length or literal_digest(raw) != self.digest:
+            return None
+        try:
+            text = json.loads(raw)
+            if self.nested:
+                text = json.loads(text).get("output") if isinstance(text, str) else None
+        except (ValueError, AttributeError, RecursionError):
+            return None
+        if not isinstance(text, str):
+            return None
+        if self.head or self.tail:
+            text = cut_middle(text, self.head, self.tail)
+        return self.prefix + text

@@ -1,0 +1,171 @@
+"""Tool output kept as a reference into its log (issue 18's size target): every transcript reads
+exactly as it did when the index kept a packed copy, the log's archived copy serves it once the
+agent deleted the log, and a reference nothing can serve any more reads as a one-line
+placeholder, never as other text."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from indexer import Index, only_roots
+from indexer.ingest.log_refs import reference_for
+from indexer.ingest.sanitise import sanitise_message
+from indexer.sources import PARSERS
+from indexer.sources.base import SessionMeta
+from indexer.store.log_ref import LogRef
+from indexer.store.packing import UNREADABLE, unpack
+from indexer.textclip import CUT_MARKER, cut_middle
+
+from cli_process import threadback
+from conftest import CORPUS, FIXED_NOW
+
+SID = "5e55a0b1-0000-4000-8000-000000000001"
+QUOTED = 'def f():\n    return "x\\\\y"\t# 資料庫 ✓ 🎉 \x1b[31mred\x1b[0m\n' * 20
+LONG = "".join(f"line {i}: the build step {i} passed \"ok\"\n" for i in range(400))  # cut to head + tail
+OUTPUTS = [
+    ("plain", QUOTED, {}),
+    ("cut", LONG, {}),
+    ("error", "Traceback: something failed badly\n" * 12, {"is_error": True}),
+    ("two blocks", [{"type": "text", "text": "first block " * 30}, {"type": "text", "text": "second " * 40}], {}),
+    ("ascii escaped", "naïve café 資料 " * 30, {}),
+]
+
+
+def _write_session(root: Path, *, ascii_escaped_last: bool = True) -> Path:
+    """A Claude session whose tool results take every shape the parser stores."""
+    log = root / "-w-demo" / f"{SID}.jsonl"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    lines = [{"type": "user", "uuid": "u0", "sessionId": SID, "cwd": "/w/demo", "timestamp": "2026-03-01T10:00:00Z",
+              "message": {"role": "user", "content": "run every step"}}]
+    for i, (name, content, extra) in enumerate(OUTPUTS):
+        ts = f"2026-03-01T10:{i + 1:02d}:00Z"
+        lines.append({"type": "assistant", "uuid": f"a{i}", "sessionId": SID, "cwd": "/w/demo", "timestamp": ts,
+                      "message": {"id": f"msg{i}", "role": "assistant", "model": "claude-x", "content": [
+                          {"type": "tool_use", "id": f"tu{i}", "name": "Bash", "input": {"command": f"step {name}"}}]}})
+        lines.append({"type": "user", "uuid": f"r{i}", "sessionId": SID, "cwd": "/w/demo", "timestamp": ts,
+                      "message": {"role": "user", "content": [
+                          {"type": "tool_result", "tool_use_id": f"tu{i}", "content": content, **extra}]},
+                      "toolUseResult": {"stdout": content if isinstance(content, str) else "", "stderr": ""}})
+    with open(log, "w", encoding="utf-8") as fh:
+        for n, line in enumerate(lines):
+            fh.write(json.dumps(line, ensure_ascii=ascii_escaped_last and n == len(lines) - 1) + "\n")
+    return log
+
+
+def _index(db: Path, root: Path, *, archive: bool) -> None:
+    with Index(db) as index:
+        index.update(only_roots({"claude-code": [root]}), now=FIXED_NOW, archive=archive)
+
+
+def _transcript(db: Path) -> list[str]:
+    with Index(db) as index:
+        return [m.text for m in index.messages(index.session(SID))]
+
+
+def _stored(db: Path) -> dict[str, int]:
+    conn = sqlite3.connect(db)
+    try:
+        kinds = conn.execute(
+            "SELECT CASE WHEN substr(text, 1, 4) = X'54425201' THEN 'reference'"
+            " WHEN typeof(text) = 'blob' THEN 'packed' ELSE 'text' END, count(*) FROM messages GROUP BY 1").fetchall()
+    finally:
+        conn.close()
+    return dict(kinds)
+
+
+def test_the_cut_marker_is_pinned():
+    """References rebuild cut output with this function: its output must never change."""
+    cut = cut_middle("a" * 2000 + "b" * 200 + "c" * 800, 2000, 800)
+    assert cut == "a" * 2000 + "\n…[200 characters omitted]…\n" + "c" * 800
+    assert CUT_MARKER.search(cut).start() == 2000
+
+
+def test_transcripts_read_the_same_as_with_packed_copies(tmp_path):
+    root = tmp_path / "logs"
+    _write_session(root)
+    _index(tmp_path / "packed.sqlite3", root, archive=False)
+    _index(tmp_path / "refs.sqlite3", root, archive=True)
+    packed, refs = _transcript(tmp_path / "packed.sqlite3"), _transcript(tmp_path / "refs.sqlite3")
+    assert refs == packed
+    assert any(CUT_MARKER.search(t) for t in refs) and any(t.startswith("[error] ") for t in refs)
+    assert not any(t.startswith(UNREADABLE) for t in refs)
+    # Every single-string output became a reference; the two joined blocks stay packed.
+    assert _stored(tmp_path / "refs.sqlite3").get("reference") == 4
+    assert _stored(tmp_path / "refs.sqlite3").get("packed") == 1
+    assert "reference" not in _stored(tmp_path / "packed.sqlite3")
+
+
+@pytest.mark.parametrize("copies", ["linked", "frames"])
+def test_a_deleted_log_still_shows_its_tool_output(tmp_path, request, copies):
+    if copies == "frames":
+        request.getfixturevalue("frames_only")
+    root = tmp_path / "logs"
+    log = _write_session(root)
+    db = tmp_path / "i.sqlite3"
+    _index(db, root, archive=True)
+    before = _transcript(db)
+    log.unlink()
+    _index(db, root, archive=True)  # the log is gone: a linked copy is sealed into frames
+    assert _transcript(db) == before
+    shown = threadback("--db", str(db), "show", SID)
+    assert shown.returncode == 0 and "line 399: the build step 399 passed" in shown.stdout
+
+
+def test_without_the_archive_the_log_itself_serves_and_a_changed_log_is_a_placeholder(tmp_path):
+    root = tmp_path / "logs"
+    log = _write_session(root)
+    db = tmp_path / "i.sqlite3"
+    _index(db, root, archive=True)
+    before = _transcript(db)
+    shutil.rmtree(tmp_path / "archive")
+    assert _transcript(db) == before  # read from the log where it still is
+    data = log.read_bytes()
+    log.write_bytes(data.replace(b"the build step 1 passed", b"the build step X passed"))  # same length
+    after = _transcript(db)
+    changed = [a for a, b in zip(after, before) if a != b]
+    assert len(changed) == 1 and changed[0].startswith(UNREADABLE) and "neither the log nor its archived copy" in changed[0]
+    shown = threadback("--db", str(db), "show", SID)
+    assert shown.returncode == 0 and "Traceback" not in shown.stderr and UNREADABLE in shown.stdout
+
+
+def test_a_reference_rebuilds_only_the_bytes_it_was_made_from():
+    line = json.dumps({"content": "some output " * 40}).encode()
+    encoded = reference_for("some output " * 40, line, (0, len(line)), 100)
+    ref = LogRef.decode(encoded)
+    raw = line[ref.offset - 100:ref.offset - 100 + ref.length]
+    assert ref.rebuild(raw) == "some output " * 40
+    assert ref.rebuild(raw.replace(b"some", b"SOME", 1)) is None
+    assert unpack(encoded[:10]) .startswith(UNREADABLE)  # damaged: a placeholder, no exception
+    assert unpack(encoded).startswith(UNREADABLE)  # no index to say which log: a placeholder
+
+
+def _corpus_outputs(agent: str):
+    for path in sorted((CORPUS / agent).rglob("*.jsonl")):
+        data = path.read_bytes()
+        parsed = PARSERS[agent].parse(path, data, 1, {}, SessionMeta())
+        for m in parsed.messages:
+            sanitise_message(m)
+            if not m.indexed and len(m.text) >= 256 and m.span is not None:
+                yield m, data
+
+
+@pytest.mark.parametrize("agent", ["claude-code", "codex", "pi"])
+def test_the_corpus_tool_output_is_kept_as_references_that_rebuild_it(agent):
+    """Real logs of each agent: the parser's spans find each output's string (once escaped, or
+    twice for Codex), and each reference rebuilds the very text parsed."""
+    outputs = made = 0
+    for m, data in _corpus_outputs(agent):
+        outputs += 1
+        encoded = reference_for(m.text, data, m.span, 0)
+        if encoded is None:
+            continue
+        made += 1
+        ref = LogRef.decode(encoded)
+        assert ref.rebuild(data[ref.offset:ref.offset + ref.length]) == m.text
+    assert outputs >= 5
+    assert made >= 0.9 * outputs, f"{agent}: {made} of {outputs} outputs kept as references"
