@@ -109,6 +109,15 @@ def load_manifest(manifest_file: Path) -> Manifest | None:
         raise ArchiveError(f"{manifest_file}: the archive manifest is damaged ({exc})") from exc
 
 
+def find_manifest(root: Path, key: str) -> tuple[Path, Manifest]:
+    """The manifest of the log stored as ``key``; ``ArchiveError`` when the archive holds no copy."""
+    manifest_file = manifest_path(root, key)
+    manifest = load_manifest(manifest_file)
+    if manifest is None:
+        raise ArchiveError(f"no archived copy of {key} (the archive is in {root})")
+    return manifest_file, manifest
+
+
 def save_manifest(manifest_file: Path, manifest: Manifest) -> None:
     """Replace the manifest atomically (temp file + rename). ASCII JSON keeps a path's
     surrogate escapes exact."""
