@@ -9,9 +9,9 @@ cache emptied before each read; the data file is in the OS page cache, as right 
 and cached (the same frames read again), the time to read 200 ranges spread over the log from a
 cold cache (a transcript of 200 tool outputs), the sealing time and the bytes on disk. A frame
 larger than the cache (``ranges.CACHE_BYTES``, 32 MiB), as the one-frame copy's, is never kept,
-so its "cached" reads decompress it again. A hard
-link (a live log's copy) is timed too. The log is JSON lines of random words and hex ids, which
-compress about as real agent logs do (bench/archive_cost.py has the real corpus's ratio).
+so its "cached" reads decompress it again. A hard link (a live log's copy) is timed too. The log
+is JSON lines of random words and hex ids: about 4.7x smaller compressed, less than real agent
+logs (about 8x, bench/archive_cost.py).
 """
 
 from __future__ import annotations
