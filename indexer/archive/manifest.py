@@ -3,8 +3,11 @@
 Per log file (keyed by its path as the index stores it) the archive keeps two files in
 ``<archive dir>/<2 hex>/<key hash>``:
 
-- ``.<generation>.zst``: a sequence of zstd frames, one per index run that read new bytes;
-  frames decompress to the log's bytes in order (zstd's own rule for concatenated frames).
+- ``.<generation>.zst``: a sequence of zstd frames, one per index run that read new bytes,
+  each of at most 4 MiB of raw bytes (``writer.FRAME_BYTES``: more bytes, more frames), so a
+  byte range is read back by decompressing only the frames it touches (``ranges``); frames
+  decompress to the log's bytes in order (zstd's own rule for concatenated frames). Copies
+  made before that limit may hold one frame of any size: they read back all the same.
 - ``.<generation>.link``: instead of frames, while the agent keeps the log: a hard link to it
   (same inode: no space, no time, the agent's appends show in it), sealed into frames when
   the log is deleted (``indexer.archive.seal``).
@@ -104,6 +107,15 @@ def load_manifest(manifest_file: Path) -> Manifest | None:
         return Manifest(str(data["path"]), int(data["generation"]), frames, None if link is None else int(link))
     except (ValueError, KeyError, TypeError, IndexError) as exc:
         raise ArchiveError(f"{manifest_file}: the archive manifest is damaged ({exc})") from exc
+
+
+def find_manifest(root: Path, key: str) -> tuple[Path, Manifest]:
+    """The manifest of the log stored as ``key``; ``ArchiveError`` when the archive holds no copy."""
+    manifest_file = manifest_path(root, key)
+    manifest = load_manifest(manifest_file)
+    if manifest is None:
+        raise ArchiveError(f"no archived copy of {key} (the archive is in {root})")
+    return manifest_file, manifest
 
 
 def save_manifest(manifest_file: Path, manifest: Manifest) -> None:

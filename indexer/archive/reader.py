@@ -8,7 +8,7 @@ from typing import Iterator
 import zstandard
 
 from indexer.archive.link import linked_chunks
-from indexer.archive.manifest import ArchiveError, Manifest, data_path, digest
+from indexer.archive.manifest import ArchiveError, Frame, Manifest, data_path, digest
 
 
 def frames_of(manifest_file: Path, manifest: Manifest) -> Iterator[bytes]:
@@ -30,16 +30,22 @@ def frames_of(manifest_file: Path, manifest: Manifest) -> Iterator[bytes]:
         raise ArchiveError(f"{source}: cannot read the archived copy ({exc.strerror or exc})") from exc
     with fh:
         for number, frame in enumerate(manifest.frames, 1):
-            compressed = fh.read(frame.compressed_length)
-            try:
-                if len(compressed) != frame.compressed_length:
-                    raise ArchiveError("it is shorter than its manifest says")
-                raw = decompressor.decompress(compressed, max_output_size=frame.raw_length)
-            except (zstandard.ZstdError, ArchiveError) as exc:
-                raise ArchiveError(f"{source}: the archived copy is damaged at frame {number} ({exc})") from exc
-            if len(raw) != frame.raw_length or digest(raw) != frame.digest:
-                raise ArchiveError(f"{source}: the archived copy is damaged at frame {number} (hash mismatch)")
-            yield raw
+            yield checked_frame(source, number, frame, fh.read(frame.compressed_length), decompressor)
+
+
+def checked_frame(source: Path, number: int, frame: Frame, compressed: bytes,
+                  decompressor: zstandard.ZstdDecompressor) -> bytes:
+    """Frame ``number`` (from 1) of ``source`` decompressed, or ``ArchiveError`` when its bytes
+    are short or its length or hash differ from the manifest's: nothing unchecked is returned."""
+    try:
+        if len(compressed) != frame.compressed_length:
+            raise ArchiveError("it is shorter than its manifest says")
+        raw = decompressor.decompress(compressed, max_output_size=frame.raw_length)
+    except (zstandard.ZstdError, ArchiveError) as exc:
+        raise ArchiveError(f"{source}: the archived copy is damaged at frame {number} ({exc})") from exc
+    if len(raw) != frame.raw_length or digest(raw) != frame.digest:
+        raise ArchiveError(f"{source}: the archived copy is damaged at frame {number} (hash mismatch)")
+    return raw
 
 
 def read_all(manifest_file: Path, manifest: Manifest) -> bytes:

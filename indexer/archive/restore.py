@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from indexer.archive.link import linked_chunks, linked_length
-from indexer.archive.manifest import ArchiveError, Manifest, digest, load_manifest, manifest_path
+from indexer.archive.manifest import ArchiveError, Manifest, digest, find_manifest
 from indexer.archive.reader import frames_of
 from indexer.fileio import remove_if_present
 
@@ -22,14 +22,6 @@ class Restored:
     path: str  # where the log was written (as the OS takes it)
     bytes: int
     unchanged: bool  # the file was already there, identical: nothing written
-
-
-def find_manifest(root: Path, key: str) -> tuple[Path, Manifest]:
-    manifest_file = manifest_path(root, key)
-    manifest = load_manifest(manifest_file)
-    if manifest is None:
-        raise ArchiveError(f"no archived copy of {key} (the archive is in {root})")
-    return manifest_file, manifest
 
 
 def restore_log(root: Path, key: str, *, to: str | None = None, force: bool = False) -> Restored:

@@ -3,7 +3,8 @@
 While the agent keeps the log, the copy is a hard link to it (``indexer.archive.link``): one
 stat per run, nothing else. Where no link can be made, zstd frames, as follows.
 The index reads a log from where it stopped (``indexer.ingest.prepare``); the archive takes
-those same bytes as one more zstd frame, so nothing is read twice. Where the archive and the
+those same bytes as one more zstd frame (several above FRAME_BYTES, 4 MiB), so nothing is read
+twice. Where the archive and the
 index disagree (the archive was switched on later, was deleted, or holds bytes of a run whose
 index batch rolled back) the archive catches up from the log or skips what it already has.
 A log read again from its start that no longer begins with the archived bytes was rewritten:
@@ -17,6 +18,7 @@ import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 import zstandard
 
@@ -35,8 +37,15 @@ from indexer.archive.link import link_is_current, make_link
 from indexer.archive.reader import read_all
 
 LEVEL = 3  # zstd's default: ~8x on agent logs at a few hundred MB/s (bench/archive_cost.py)
-COMPACT_AFTER_FRAMES = 32  # small appended frames compress poorly: recompress them as one
-COMPACT_MAX_BYTES = 64 * 1024 * 1024  # above this a log keeps its frames (recompressing costs too much)
+# A frame holds at most this many raw bytes: reading a range back (``indexer.archive.ranges``)
+# decompresses only the frames it touches. zstd level 3 looks back 2 MiB at most, so 4 MiB
+# frames compress as well as one frame for the whole log.
+FRAME_BYTES = 4 * 1024 * 1024
+COMPACT_AFTER_FRAMES = 32  # small appended frames compress poorly: recompress them as full frames
+# Above this a log keeps its frames (recompressing costs too much). Compacted, a log of at most
+# this size has at most 16 frames, half of COMPACT_AFTER_FRAMES: the next compaction comes 16
+# appends later at the earliest, never on every append (tests/test_archive_ranges.py checks it).
+COMPACT_MAX_BYTES = 64 * 1024 * 1024
 
 _compressor: zstandard.ZstdCompressor | None = None
 _pool: ThreadPoolExecutor | None = None
@@ -179,39 +188,53 @@ def _read_range(path: str, start: int, end: int) -> bytes:
 
 
 def _append(manifest_file: Path, manifest: Manifest, new: bytes) -> None:
-    """One more frame, then the manifest that lists it: a crash between the two leaves bytes
+    """More frames, then the manifest that lists them: a crash between the two leaves bytes
     the manifest does not list, cut off here next time."""
     if not new:
         return
-    if len(manifest.frames) >= COMPACT_AFTER_FRAMES and manifest.length + len(new) <= COMPACT_MAX_BYTES:
+    if _compacts(manifest, len(new)):
         whole = read_all(manifest_file, manifest) + new
         new_generation(manifest_file, manifest, manifest.path, whole)
         return
-    frame = _compress(new)
     target = data_path(manifest_file, manifest.generation)
     target.parent.mkdir(parents=True, exist_ok=True)
     with open(target, "ab") as fh:
         fh.truncate(manifest.compressed_length)
-        fh.write(frame)
-    manifest.frames.append(Frame(len(new), len(frame), digest(new)))
+        manifest.frames += _write_frames(fh, new)
     save_manifest(manifest_file, manifest)
 
 
+def _compacts(manifest: Manifest, new_length: int) -> bool:
+    """Many small appended frames: the whole log recompressed as full frames, while it is
+    small enough (see COMPACT_MAX_BYTES for why this cannot come round on every append)."""
+    return len(manifest.frames) >= COMPACT_AFTER_FRAMES and manifest.length + new_length <= COMPACT_MAX_BYTES
+
+
+def _write_frames(fh: BinaryIO, data: bytes | memoryview) -> list[Frame]:
+    """``data`` written as zstd frames of at most FRAME_BYTES raw bytes each; their manifest entries."""
+    view, frames = memoryview(data), []
+    for at in range(0, len(view), FRAME_BYTES):
+        raw = view[at:at + FRAME_BYTES]
+        compressed = _compress(raw)
+        fh.write(compressed)
+        frames.append(Frame(len(raw), len(compressed), digest(raw)))
+    return frames
+
+
 def new_generation(manifest_file: Path, old: Manifest | None, path: str, data: bytes) -> None:
-    """A fresh copy of the whole log as zstd frames, complete before the manifest points at it
-    (no manifest names this generation yet, so it is written in place); then the old generation
-    goes. Few file operations: a cold index run makes one copy per log."""
+    """A fresh copy of the whole log as zstd frames of at most FRAME_BYTES each, complete before
+    the manifest points at it (no manifest names this generation yet, so it is written in place);
+    then the old generation goes. Few file operations: a cold index run makes one copy per log."""
     generation, replacing_damaged = _next_generation(manifest_file, old)
     target = data_path(manifest_file, generation)
-    frame = _compress(data)
     try:
         fh = open(target, "wb")
     except FileNotFoundError:
         target.parent.mkdir(parents=True, exist_ok=True)
         fh = open(target, "wb")
     with fh:
-        fh.write(frame)
-    save_manifest(manifest_file, Manifest(path, generation, [Frame(len(data), len(frame), digest(data))]))
+        frames = _write_frames(fh, data)
+    save_manifest(manifest_file, Manifest(path, generation, frames))
     _drop_previous(manifest_file, old, replacing_damaged, target)
 
 

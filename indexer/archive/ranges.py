@@ -1,0 +1,209 @@
+"""Reading a byte range of a log's archived copy back, without reading the rest of it.
+
+The index may keep a reference into a log (offset, length, hash) instead of a copy of, say, a
+tool's output; showing it reads those bytes back here. A linked copy: one positioned read of
+the link. Frames: only the frames the range touches (at most 4 MiB each, ``writer.FRAME_BYTES``)
+are read and decompressed, each checked for length and hash as ``reader.frames_of`` does.
+
+Checked frames are kept in a small cache (least recently used out first, ``CACHE_BYTES`` in all),
+so a transcript showing 200 outputs of one sealed log decompresses each frame once. Its key
+holds the data file, the generation and the frame's hash: bytes are served only for a frame
+whose hash they match, so a rewritten log (a new generation) is never answered with old bytes.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+
+import zstandard
+
+from indexer.archive.manifest import (
+    ArchiveError,
+    Frame,
+    Manifest,
+    data_path,
+    find_manifest,
+    link_path,
+    load_manifest,
+    manifest_path,
+)
+from indexer.archive.reader import checked_frame
+
+CACHE_BYTES = 32 * 1024 * 1024  # eight full frames; a larger one (an old single-frame copy) is not kept
+
+
+def read_range(root: Path, key: str, start: int, length: int) -> bytes:
+    """Bytes ``[start, start + length)`` of the archived copy of the log stored as ``key``.
+    Raises ``ArchiveError`` (one line) when the archive holds no copy, its data is missing or
+    damaged, or the range goes beyond what the copy holds."""
+    if start < 0 or length < 0:
+        raise ArchiveError(f"{key}: no such byte range (start {start}, length {length})")
+    manifest_file, manifest = find_manifest(Path(root), key)
+    if manifest.linked:
+        return _linked_range(link_path(manifest_file, manifest.generation), key, start, length)
+    return _framed_range(data_path(manifest_file, manifest.generation), manifest, key, start, length)
+
+
+def archived_log_path(root: Path, key: str) -> str | None:
+    """The log's original path as its manifest records it (None: no archived copy), so a
+    caller can read the live log instead. Raises ``ArchiveError`` for an unreadable manifest."""
+    manifest = load_manifest(manifest_path(Path(root), key))
+    return None if manifest is None else manifest.path
+
+
+def clear_range_cache() -> None:
+    """Forget every cached frame (a bench's cold read; nothing else needs it)."""
+    _cache.clear()
+
+
+# -- a linked copy ------------------------------------------------------------------
+
+
+def _linked_range(source: Path, key: str, start: int, length: int) -> bytes:
+    """One positioned read of the link (the live log's inode); never the whole file."""
+    fd = _open(source)
+    try:
+        size = os.fstat(fd).st_size
+        data = _pread_fully(fd, length, start) if start + length <= size else b""
+    except OSError as exc:
+        raise _unreadable(source, exc) from exc
+    finally:
+        os.close(fd)
+    if start + length > size:
+        raise _beyond(key, start, length, size)
+    if len(data) < length:  # the log was cut short since the fstat
+        raise _beyond(key, start, length, start + len(data))
+    return data
+
+
+def _pread_fully(fd: int, length: int, offset: int) -> bytes:
+    """``length`` bytes at ``offset``, fewer only at the end of the file (a short pread goes on)."""
+    pieces, got = [], 0
+    while got < length:
+        piece = os.pread(fd, length - got, offset + got)
+        if not piece:
+            break
+        pieces.append(piece)
+        got += len(piece)
+    return b"".join(pieces)
+
+
+# -- a copy kept as frames ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Placed:
+    """A frame and where it sits: in the log (``raw_at``) and in the data file (``compressed_at``)."""
+    number: int  # from 1, as errors name it
+    frame: Frame
+    raw_at: int
+    compressed_at: int
+
+
+def _framed_range(source: Path, manifest: Manifest, key: str, start: int, length: int) -> bytes:
+    end = start + length
+    if end > manifest.length:
+        raise _beyond(key, start, length, manifest.length)
+    touched = _frames_touching(manifest.frames, start, end)
+    raws = {p.number: raw for p in touched if (raw := _cache.get(_cache_key(source, manifest, p))) is not None}
+    missing = [p for p in touched if p.number not in raws]
+    if missing:
+        raws.update(_read_frames(source, manifest, missing))
+    return b"".join(raws[p.number][max(start - p.raw_at, 0):end - p.raw_at] for p in touched)
+
+
+def _frames_touching(frames: list[Frame], start: int, end: int) -> list[_Placed]:
+    """The frames holding any of the bytes ``[start, end)``, placed by the lengths before them."""
+    touched, raw_at, compressed_at = [], 0, 0
+    for number, frame in enumerate(frames, 1):
+        if raw_at >= end:
+            break
+        if raw_at + frame.raw_length > start:
+            touched.append(_Placed(number, frame, raw_at, compressed_at))
+        raw_at += frame.raw_length
+        compressed_at += frame.compressed_length
+    return touched
+
+
+def _read_frames(source: Path, manifest: Manifest, placed: list[_Placed]) -> dict[int, bytes]:
+    """These frames read from the data file and checked (then cached): one open, a pread each."""
+    decompressor = zstandard.ZstdDecompressor()  # one per call: the app reads from several threads
+    raws: dict[int, bytes] = {}
+    fd = _open(source)
+    try:
+        for p in placed:
+            try:
+                compressed = _pread_fully(fd, p.frame.compressed_length, p.compressed_at)
+            except OSError as exc:
+                raise _unreadable(source, exc) from exc
+            raws[p.number] = checked_frame(source, p.number, p.frame, compressed, decompressor)
+            _cache.put(_cache_key(source, manifest, p), raws[p.number])
+    finally:
+        os.close(fd)
+    return raws
+
+
+def _cache_key(source: Path, manifest: Manifest, placed: _Placed) -> tuple[str, int, str]:
+    return str(source), manifest.generation, placed.frame.digest
+
+
+# -- shared -------------------------------------------------------------------------
+
+
+def _open(source: Path) -> int:
+    try:
+        return os.open(source, os.O_RDONLY)
+    except FileNotFoundError as exc:
+        raise ArchiveError(f"{source}: the archived copy is missing") from exc
+    except OSError as exc:
+        raise _unreadable(source, exc) from exc
+
+
+def _unreadable(source: Path, exc: OSError) -> ArchiveError:
+    return ArchiveError(f"{source}: cannot read the archived copy ({exc.strerror or exc})")
+
+
+def _beyond(key: str, start: int, length: int, size: int) -> ArchiveError:
+    return ArchiveError(f"{key}: bytes {start} to {start + length} are beyond the archived copy ({size} bytes)")
+
+
+class _FrameCache:
+    """Checked, decompressed frames, the least recently used dropped first beyond ``limit``
+    bytes. A lock around the dict: the app reads transcripts from worker threads."""
+
+    def __init__(self, limit: int) -> None:
+        self._limit = limit
+        self._frames: OrderedDict[tuple[str, int, str], bytes] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, int, str]) -> bytes | None:
+        with self._lock:
+            raw = self._frames.get(key)
+            if raw is not None:
+                self._frames.move_to_end(key)
+            return raw
+
+    def put(self, key: tuple[str, int, str], raw: bytes) -> None:
+        if len(raw) > self._limit:
+            return  # it would push out everything else and still not stay
+        with self._lock:
+            if key in self._frames:
+                return
+            self._frames[key] = raw
+            self._bytes += len(raw)
+            while self._bytes > self._limit:
+                _, dropped = self._frames.popitem(last=False)
+                self._bytes -= len(dropped)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._frames.clear()
+            self._bytes = 0
+
+
+_cache = _FrameCache(CACHE_BYTES)
