@@ -18,6 +18,7 @@ from indexer.ingest.sanitise import sanitise_message
 from indexer.sources import PARSERS
 from indexer.sources.base import SessionMeta
 from indexer.store.log_ref import LogRef
+from indexer.store.models import stored_text
 from indexer.store.packing import UNREADABLE, unpack
 from indexer.textclip import CUT_MARKER, cut_middle
 
@@ -112,7 +113,7 @@ def test_a_deleted_log_still_shows_its_tool_output(tmp_path, request, copies):
     log.unlink()
     _index(db, root, archive=True)  # the log is gone: a linked copy is sealed into frames
     assert _transcript(db) == before
-    shown = threadback("--db", str(db), "show", SID)
+    shown = threadback("--db", str(db), "show", SID, "--full")
     assert shown.returncode == 0 and "line 399: the build step 399 passed" in shown.stdout
 
 
@@ -129,7 +130,7 @@ def test_without_the_archive_the_log_itself_serves_and_a_changed_log_is_a_placeh
     after = _transcript(db)
     changed = [a for a, b in zip(after, before) if a != b]
     assert len(changed) == 1 and changed[0].startswith(UNREADABLE) and "neither the log nor its archived copy" in changed[0]
-    shown = threadback("--db", str(db), "show", SID)
+    shown = threadback("--db", str(db), "show", SID, "--full")
     assert shown.returncode == 0 and "Traceback" not in shown.stderr and UNREADABLE in shown.stdout
 
 
@@ -140,8 +141,9 @@ def test_a_reference_rebuilds_only_the_bytes_it_was_made_from():
     raw = line[ref.offset - 100:ref.offset - 100 + ref.length]
     assert ref.rebuild(raw) == "some output " * 40
     assert ref.rebuild(raw.replace(b"some", b"SOME", 1)) is None
-    assert unpack(encoded[:10]) .startswith(UNREADABLE)  # damaged: a placeholder, no exception
-    assert unpack(encoded).startswith(UNREADABLE)  # no index to say which log: a placeholder
+    assert stored_text(encoded[:10], None, 1).startswith(UNREADABLE)  # damaged: a placeholder, no exception
+    assert stored_text(encoded, None, None).startswith(UNREADABLE)  # no index to say which log
+    assert unpack(encoded).startswith(UNREADABLE)  # read as packed text: never decompressed
 
 
 def _corpus_outputs(agent: str):

@@ -1,6 +1,8 @@
 """Tool output packed with zstd and the index's own dictionary (schema 10, issue 18): what is
 stored reads back exactly, old zlib values stay readable, the helper process packs with the
-same dictionary, and a damaged value or a missing dictionary reads as one placeholder line."""
+same dictionary, and a damaged value or a missing dictionary reads as one placeholder line.
+Built without the archive: with it, tool output is a reference into the log instead
+(``tests/test_log_refs.py``)."""
 
 from __future__ import annotations
 
@@ -59,7 +61,7 @@ def zlib_transcripts(root: Path, db: Path, monkeypatch) -> list[str]:
 
 def build(root: Path, db: Path) -> Index:
     index = Index(db)
-    index.update(only_roots({"claude-code": [root]}), now=FIXED_NOW)
+    index.update(only_roots({"claude-code": [root]}), now=FIXED_NOW, archive=False)
     return index
 
 
@@ -124,7 +126,7 @@ def test_a_small_history_keeps_zlib_until_there_is_enough_to_train_on(tmp_path, 
     assert stored and all(v[:1] == b"\x78" for v in stored)
     # More history arrives: the next run trains on what is stored and what it reads.
     write_tree(tmp_path / "logs", sessions=5, size=400_000, seed=9, first=1)
-    index.update(only_roots({"claude-code": [small]}), now=FIXED_NOW)
+    index.update(only_roots({"claude-code": [small]}), now=FIXED_NOW, archive=False)
     kinds = {bytes(v[:4]) == ZSTD_MAGIC for v in stored_outputs(index)}
     assert kinds == {True, False}, "old zlib values stay, new ones are zstd"
     assert sorted(transcript_outputs(index)) == zlib_transcripts(small, tmp_path / "zlib.sqlite3", monkeypatch)
@@ -174,7 +176,7 @@ def test_an_index_from_schema_9_is_upgraded_and_its_zlib_values_still_read(big_t
     index.conn.execute("PRAGMA user_version = 9")
     index.close()
     upgraded = Index(db)
-    upgraded.update(only_roots({"claude-code": [big_tree]}), now=FIXED_NOW)
+    upgraded.update(only_roots({"claude-code": [big_tree]}), now=FIXED_NOW, archive=False)
     assert upgraded.conn.execute("PRAGMA user_version").fetchone()[0] == 10
     assert sorted(transcript_outputs(upgraded)) == expected
     upgraded.close()
@@ -220,6 +222,6 @@ def test_a_run_with_nothing_new_leaves_the_dictionary_alone(big_tree, tmp_path, 
         raise AssertionError("the dictionary was read on a run with nothing to pack")
 
     monkeypatch.setattr(pack_training, "newest_dictionary", no)
-    summary = index.update(only_roots({"claude-code": [big_tree]}), now=FIXED_NOW)
+    summary = index.update(only_roots({"claude-code": [big_tree]}), now=FIXED_NOW, archive=False)
     assert summary.messages_added == 0 and summary.files_seen == 5
     index.close()

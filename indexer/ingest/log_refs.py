@@ -22,9 +22,10 @@ NEEDLE_CHARS = 48  # of the output's start, looked for in its line
 MAX_TRIES = 4  # places in one line tried for one output (Claude logs an output twice)
 
 
-def _escaped(text: str) -> str:
-    """``text`` as it reads inside a JSON string written without ASCII escaping (every agent)."""
-    return json.dumps(text, ensure_ascii=False)[1:-1]
+def _escaped(text: str, ascii_only: bool = False) -> str:
+    """``text`` as it reads inside a JSON string: written as every agent writes it, or with
+    everything beyond ASCII escaped (``ascii_only``: Python's default, a log saved by a script)."""
+    return json.dumps(text, ensure_ascii=ascii_only)[1:-1]
 
 
 def reference_for(text: str, chunk: bytes, span: tuple[int, int], chunk_offset: int) -> bytes | None:
@@ -65,28 +66,40 @@ def _written_as_we_would(text: str, body: str, prefix: str, head: int, tail: int
 
 def _scanned(text: str, body: str, prefix: str, head: int, tail: int, chunk: bytes,
              span: tuple[int, int]) -> tuple[int, LogRef] | None:
-    """Any other writing (other escapes, a Codex output wrapped in ``{"output": ...}``): the
-    line decoded, each string its start is found in read whole and the rebuilt text checked."""
-    needle = _escaped(body[:min(NEEDLE_CHARS, head or NEEDLE_CHARS)])
-    if not needle:
+    """Any other writing (escapes beyond ASCII, a Codex output wrapped in ``{"output": ...}``):
+    the line decoded, each string the output's start is found in read whole and checked."""
+    start_of_body = body[:min(NEEDLE_CHARS, head or NEEDLE_CHARS)]
+    if not start_of_body:
         return None
-    recipes = ((head, tail), (0, 0)) if head or tail else ((0, 0),)  # a marker may be the output's own text
     line_bytes = chunk[span[0]:span[1]]
     line = line_bytes.decode("utf-8", "surrogateescape")  # one char per undecodable byte
-    for nested, find in ((False, '"' + needle), (True, _escaped(needle))):
-        at = line.find(find)
-        for _ in range(MAX_TRIES):
-            if at < 0:
-                break
-            found = _literal_at(line, line_bytes, at if not nested else _opening_quote(line, at))
-            if found is not None:
-                byte_start, raw = found
-                digest = literal_digest(raw)
-                for cut_head, cut_tail in recipes:
-                    ref = LogRef(0, len(raw), digest, nested, cut_head, cut_tail, prefix)
-                    if ref.rebuild(raw) == text:
-                        return span[0] + byte_start, ref
-            at = line.find(find, at + 1)
+    recipes = [LogRef(0, 0, b"", nested, *cut, prefix)
+               for nested in (False, True)
+               for cut in (((head, tail), (0, 0)) if head or tail else ((0, 0),))]  # a marker may be the output's own
+    for needle in dict.fromkeys(_escaped(start_of_body, ascii_only) for ascii_only in (False, True)):
+        for nested, find in ((False, '"' + needle), (True, _escaped(needle))):
+            at = line.find(find)
+            for _ in range(MAX_TRIES):
+                if at < 0:
+                    break
+                found = _literal_at(line, line_bytes, _opening_quote(line, at) if nested else at)
+                ref = _rebuilding(text, found, [r for r in recipes if r.nested == nested])
+                if ref is not None:
+                    return span[0] + found[0], ref
+                at = line.find(find, at + 1)
+    return None
+
+
+def _rebuilding(text: str, found: tuple[int, bytes] | None, recipes: list[LogRef]) -> LogRef | None:
+    """The first recipe that rebuilds ``text`` from the literal found, as a reference to it."""
+    if found is None:
+        return None
+    raw = found[1]
+    digest = literal_digest(raw)
+    for recipe in recipes:
+        ref = LogRef(0, len(raw), digest, recipe.nested, recipe.head, recipe.tail, recipe.prefix)
+        if ref.rebuild(raw) == text:
+            return ref
     return None
 
 

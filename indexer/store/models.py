@@ -7,7 +7,7 @@ import sqlite3
 
 from indexer.models import Message, Session, TokenUsage
 from indexer.named_record import NamedTuple
-from indexer.store.packing import unpack
+from indexer.store.packing import LOG_REF_MAGIC, unpack
 
 
 class MessageRow(NamedTuple):
@@ -69,11 +69,21 @@ def message_from_row(r: sqlite3.Row, conn: sqlite3.Connection | None = None) -> 
         kind=r["kind"],
         tool_name=r["tool_name"],
         ts=r["ts"],
-        text=unpack(r["text"], conn, r["file_id"]),
+        text=stored_text(r["text"], conn, r["file_id"]),
         detail=unpack(r["detail"], conn),
         indexed=bool(r["indexed"]),
         mark=r["mark"],
     )
+
+
+def stored_text(value: str | bytes | None, conn: sqlite3.Connection | None, file_id: int | None) -> str | None:
+    """A message's text as stored: as it is, unpacked, or read from its log where the index
+    keeps a reference (``indexer.store.log_ref``; the reader is loaded by the first one)."""
+    if isinstance(value, bytes) and value[:4] == LOG_REF_MAGIC:
+        from indexer.store.log_ref_reader import read_log_ref
+
+        return read_log_ref(value, file_id, conn)
+    return unpack(value, conn)
 
 
 _PARENT_NOT_INDEXED = (

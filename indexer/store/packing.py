@@ -78,16 +78,14 @@ def pack_detail(detail: str | None) -> str | bytes | None:
     return zlib.compress(detail.encode("utf-8", "surrogatepass"), 1)
 
 
-def unpack(value: str | bytes | None, conn: sqlite3.Connection | None = None, file_id: int | None = None) -> str | None:
+def unpack(value: str | bytes | None, conn: sqlite3.Connection | None = None) -> str | None:
     """Text as stored, unpacked; ``conn`` (the index the value came from) holds the dictionary
-    a zstd value names, and with ``file_id`` finds the log a reference points into
-    (``indexer.store.log_ref``). A value that cannot be unpacked becomes a one-line placeholder."""
+    a zstd value names. A value that cannot be unpacked becomes a one-line placeholder, and so
+    does a reference into a log (``indexer.store.models.stored_text`` reads those)."""
     if not isinstance(value, bytes):
         return value
     if value[:4] == LOG_REF_MAGIC:
-        from indexer.store.log_ref_reader import read_log_ref
-
-        return read_log_ref(value, file_id, conn)
+        return unreadable("it is kept in its log, which is not known here")  # see models.stored_text
     if value[:4] == ZSTD_MAGIC:
         return _unpack_zstd(value, conn)
     import zlib
