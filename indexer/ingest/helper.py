@@ -94,7 +94,7 @@ class HelperProcess:
 
     def __init__(self, db_path: Path, next_id: int, dictionary_id: int = 0):
         """``dictionary_id``: the packing dictionary to pack with (``indexer.ingest.pack_training``)."""
-        package_root = str(Path(__file__).resolve().parent.parent)
+        package_root = str(Path(__file__).resolve().parents[2])  # the folder holding ``indexer``: this code, not an installed copy
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
         # Its stderr goes to a file: on a terminal app it would scribble over the screen.
