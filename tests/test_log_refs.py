@@ -117,6 +117,26 @@ def test_a_deleted_log_still_shows_its_tool_output(tmp_path, request, copies):
     assert shown.returncode == 0 and "line 399: the build step 399 passed" in shown.stdout
 
 
+@pytest.mark.parametrize("copies", ["linked", "frames"])
+def test_output_appended_later_points_at_its_place_in_the_whole_log(tmp_path, request, copies):
+    """A run reads only what was appended: its references are offsets in the whole log."""
+    if copies == "frames":
+        request.getfixturevalue("frames_only")
+    root = tmp_path / "logs"
+    log = _write_session(root, ascii_escaped_last=False)
+    _index(tmp_path / "refs.sqlite3", root, archive=True)
+    with open(log, "a", encoding="utf-8") as fh:
+        fh.write(json.dumps({"type": "user", "uuid": "late", "sessionId": SID, "cwd": "/w/demo",
+                             "timestamp": "2026-03-01T11:00:00Z", "message": {"role": "user", "content": [
+                                 {"type": "tool_result", "tool_use_id": "tu0", "content": "appended output " * 40}]}},
+                            ensure_ascii=False) + "\n")
+    _index(tmp_path / "refs.sqlite3", root, archive=True)
+    _index(tmp_path / "packed.sqlite3", root, archive=False)
+    refs = _transcript(tmp_path / "refs.sqlite3")
+    assert refs == _transcript(tmp_path / "packed.sqlite3") and refs[-1] == "appended output " * 40
+    assert _stored(tmp_path / "refs.sqlite3").get("reference") == 5
+
+
 def test_without_the_archive_the_log_itself_serves_and_a_changed_log_is_a_placeholder(tmp_path):
     root = tmp_path / "logs"
     log = _write_session(root)

@@ -34,6 +34,9 @@ from indexer.archive.manifest import (
 from indexer.archive.reader import checked_frame
 
 CACHE_BYTES = 32 * 1024 * 1024  # eight full frames; a larger one (an old single-frame copy) is not kept
+MANIFESTS_KEPT = 64  # parsed manifests kept, each checked against its file's stat before use
+_manifests: dict[tuple[str, str], tuple[Path, tuple[int, int, int, int], Manifest]] = {}
+_manifests_lock = threading.Lock()
 
 
 def read_range(root: Path, key: str, start: int, length: int) -> bytes:
@@ -42,10 +45,39 @@ def read_range(root: Path, key: str, start: int, length: int) -> bytes:
     damaged, or the range goes beyond what the copy holds."""
     if start < 0 or length < 0:
         raise ArchiveError(f"{key}: no such byte range (start {start}, length {length})")
-    manifest_file, manifest = find_manifest(Path(root), key)
+    manifest_file, manifest = _current_manifest(str(root), key)
     if manifest.linked:
         return _linked_range(link_path(manifest_file, manifest.generation), key, start, length)
     return _framed_range(data_path(manifest_file, manifest.generation), manifest, key, start, length)
+
+
+def _current_manifest(root: str, key: str) -> tuple[Path, Manifest]:
+    """``find_manifest``, parsed once while the file stays the same (inode, size, change time):
+    a transcript reads hundreds of ranges of one log, and a manifest is replaced by a rename."""
+    cached = _manifests.get((root, key))
+    if cached is not None:
+        manifest_file, signature, manifest = cached
+        try:
+            if _signature(os.stat(manifest_file)) == signature:
+                return manifest_file, manifest
+        except OSError:
+            pass
+    manifest_file = manifest_path(Path(root), key)
+    try:
+        signature = _signature(os.stat(manifest_file))
+    except OSError:
+        signature = None
+    manifest_file, manifest = find_manifest(Path(root), key)
+    if signature is not None:
+        with _manifests_lock:
+            if len(_manifests) >= MANIFESTS_KEPT:
+                _manifests.pop(next(iter(_manifests)))
+            _manifests[(root, key)] = (manifest_file, signature, manifest)
+    return manifest_file, manifest
+
+
+def _signature(st: os.stat_result) -> tuple[int, int, int, int]:
+    return st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns
 
 
 def archived_log_path(root: Path, key: str) -> str | None:
@@ -56,8 +88,10 @@ def archived_log_path(root: Path, key: str) -> str | None:
 
 
 def clear_range_cache() -> None:
-    """Forget every cached frame (a bench's cold read; nothing else needs it)."""
+    """Forget every cached frame and manifest (a bench's cold read; nothing else needs it)."""
     _cache.clear()
+    with _manifests_lock:
+        _manifests.clear()
 
 
 # -- a linked copy ------------------------------------------------------------------

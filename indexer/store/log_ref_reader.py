@@ -12,6 +12,7 @@ and a hook never load it (or zstandard).
 from __future__ import annotations
 
 import sqlite3
+from functools import lru_cache
 from pathlib import Path
 
 from indexer.store.log_ref import LogRef
@@ -38,13 +39,18 @@ def read_log_ref(value: bytes, file_id: int | None, conn: sqlite3.Connection | N
 
 def _log_of(conn: sqlite3.Connection, file_id: int) -> tuple[Path, str] | None:
     """(the index's archive folder, the log's path as stored) for a message's log."""
-    from indexer.archive import archive_dir_for
-
     row = conn.execute("SELECT path FROM main.files WHERE id = ?", (file_id,)).fetchone()
     main = next((r[2] for r in conn.execute("PRAGMA database_list") if r[1] == "main"), "")
     if row is None or not main:
         return None
-    return archive_dir_for(Path(main)), row[0]
+    return _archive_dir(main), row[0]
+
+
+@lru_cache(maxsize=8)
+def _archive_dir(index_file: str) -> Path:
+    from indexer.archive import archive_dir_for
+
+    return archive_dir_for(Path(index_file))
 
 
 def _from_archive(archive_root: Path, key: str, ref: LogRef) -> bytes | None:
