@@ -61,7 +61,7 @@ def _written_as_we_would(text: str, body: str, prefix: str, head: int, tail: int
         return None
     raw = chunk[at:end + len(closing)]
     ref = LogRef(0, len(raw), literal_digest(raw), False, head, tail, prefix)
-    return (at, ref) if ref.rebuild(raw) == text else None
+    return (at, ref) if ref.rebuild_unchecked(raw) == text else None
 
 
 def _scanned(text: str, body: str, prefix: str, head: int, tail: int, chunk: bytes,
@@ -73,7 +73,7 @@ def _scanned(text: str, body: str, prefix: str, head: int, tail: int, chunk: byt
         return None
     line_bytes = chunk[span[0]:span[1]]
     line = line_bytes.decode("utf-8", "surrogateescape")  # one char per undecodable byte
-    recipes = [LogRef(0, 0, b"", nested, *cut, prefix)
+    recipes = [LogRef(0, 0, 0, nested, *cut, prefix)
                for nested in (False, True)
                for cut in (((head, tail), (0, 0)) if head or tail else ((0, 0),))]  # a marker may be the output's own
     for needle in dict.fromkeys(_escaped(start_of_body, ascii_only) for ascii_only in (False, True)):
@@ -98,7 +98,7 @@ def _rebuilding(text: str, found: tuple[int, bytes] | None, recipes: list[LogRef
     digest = literal_digest(raw)
     for recipe in recipes:
         ref = LogRef(0, len(raw), digest, recipe.nested, recipe.head, recipe.tail, recipe.prefix)
-        if ref.rebuild(raw) == text:
+        if ref.rebuild_unchecked(raw) == text:
             return ref
     return None
 

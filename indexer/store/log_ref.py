@@ -5,7 +5,9 @@ Tool output is most of what an index stores and nobody searches it; the archive
 rebuilt exactly from one JSON string in the log, ``messages.text`` holds only a reference:
 
 - the string's place in the log (offset and length of the literal, quotes included) and a
-  digest of those bytes, so a log changed since it was indexed is noticed, never shown wrongly;
+  CRC-32 of those bytes, so a log changed since it was indexed is noticed, never shown wrongly
+  (a checksum, not a hash: it guards against a log that changed, not against one built to
+  collide, and any text a log holds is shown as its own anyway);
 - ``nested``: the string is itself a JSON object whose ``"output"`` is the text (Codex);
 - ``head`` / ``tail``: the text is the string cut to its head and tail (``indexer.textclip``);
   0 / 0: not cut;
@@ -18,20 +20,20 @@ BLOB starting ``TBR\\x01``: told apart from zlib (0x78) and zstd (28 B5 2F FD) p
 
 from __future__ import annotations
 
-import hashlib
 import json
 import struct
+import zlib
 from dataclasses import dataclass
 
 from indexer.store.packing import LOG_REF_MAGIC as MAGIC
 from indexer.textclip import cut_middle
 
-_FIELDS = struct.Struct("<QI8sBII")  # offset, length, digest, flags, head, tail; then the prefix
+_FIELDS = struct.Struct("<QIIBII")  # offset, length, digest, flags, head, tail; then the prefix
 _NESTED = 1
 
 
-def literal_digest(raw: bytes) -> bytes:
-    return hashlib.blake2b(raw, digest_size=8).digest()
+def literal_digest(raw: bytes) -> int:
+    return zlib.crc32(raw)
 
 
 def is_log_ref(value: object) -> bool:
@@ -42,7 +44,7 @@ def is_log_ref(value: object) -> bool:
 class LogRef:
     offset: int  # of the JSON string literal in the log, in bytes
     length: int  # of the literal, quotes included
-    digest: bytes  # ``literal_digest`` of the literal's bytes
+    digest: int  # ``literal_digest`` of the literal's bytes
     nested: bool = False
     head: int = 0
     tail: int = 0
@@ -69,6 +71,10 @@ class LogRef:
         not the bytes it was made from (the log changed) or do not decode."""
         if len(raw) != self.length or literal_digest(raw) != self.digest:
             return None
+        return self.rebuild_unchecked(raw)
+
+    def rebuild_unchecked(self, raw: bytes) -> str | None:
+        """``rebuild`` for bytes known to be the literal's (just found, digest just taken)."""
         try:
             text = json.loads(raw)
             if self.nested:
