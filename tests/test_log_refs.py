@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from indexer import Index, only_roots
+from indexer.archive.manifest import manifest_path
 from indexer.ingest.log_refs import reference_for
 from indexer.ingest.sanitise import sanitise_message
 from indexer.sources import PARSERS
@@ -143,8 +144,10 @@ def test_without_the_archive_the_log_itself_serves_and_a_changed_log_is_a_placeh
     db = tmp_path / "i.sqlite3"
     _index(db, root, archive=True)
     before = _transcript(db)
+    manifest_path(tmp_path / "archive", str(log)).write_text("{not json", encoding="utf-8")
+    assert _transcript(db) == before  # a damaged archive: read from the log where it still is
     shutil.rmtree(tmp_path / "archive")
-    assert _transcript(db) == before  # read from the log where it still is
+    assert _transcript(db) == before
     data = log.read_bytes()
     log.write_bytes(data.replace(b"the build step 1 passed", b"the build step X passed"))  # same length
     after = _transcript(db)

@@ -65,9 +65,12 @@ def _from_archive(archive_root: Path, key: str, ref: LogRef) -> bytes | None:
 def _from_log(archive_root: Path, key: str, ref: LogRef) -> bytes | None:
     """The bytes from the log itself (the archive's record of its real path first: a stored
     path shows undecodable bytes as ``\\xNN``)."""
-    from indexer.archive import archived_log_path
+    from indexer.archive import ArchiveError, archived_log_path
 
-    path = archived_log_path(archive_root, key) or key
+    try:
+        path = archived_log_path(archive_root, key) or key
+    except ArchiveError:  # a damaged manifest: the stored path is the log's own where it is UTF-8
+        path = key
     try:
         with open(path, "rb") as fh:
             fh.seek(ref.offset)
