@@ -13,12 +13,14 @@ from pathlib import Path
 import pytest
 
 from indexer import Index, only_roots
+from indexer.archive.ranges import clear_range_cache
 from indexer.archive.manifest import manifest_path
 from indexer.ingest.log_refs import reference_for
 from indexer.ingest.sanitise import sanitise_message
 from indexer.sources import PARSERS
 from indexer.sources.base import SessionMeta
 from indexer.store.log_ref import LogRef
+from indexer.store.log_ref_reader import forget_texts_read
 from indexer.store.models import stored_text
 from indexer.store.packing import UNREADABLE, unpack
 from indexer.textclip import CUT_MARKER, cut_middle
@@ -65,6 +67,9 @@ def _index(db: Path, root: Path, *, archive: bool) -> None:
 
 
 def _transcript(db: Path) -> list[str]:
+    """The session's texts as a fresh process reads them (nothing read back before is reused)."""
+    forget_texts_read()
+    clear_range_cache()
     with Index(db) as index:
         return [m.text for m in index.messages(index.session(SID))]
 
@@ -155,6 +160,21 @@ def test_without_the_archive_the_log_itself_serves_and_a_changed_log_is_a_placeh
     assert len(changed) == 1 and changed[0].startswith(UNREADABLE) and "neither the log nor its archived copy" in changed[0]
     shown = threadback("--db", str(db), "show", SID, "--full")
     assert shown.returncode == 0 and "Traceback" not in shown.stderr and UNREADABLE in shown.stdout
+
+
+def test_a_text_read_back_once_is_not_read_again_in_that_process(tmp_path):
+    """The app reads a live session's transcript again at each new line: each tool output is
+    read from its log once (the log removed after, as if gone with no archive left)."""
+    root = tmp_path / "logs"
+    log = _write_session(root)
+    db = tmp_path / "i.sqlite3"
+    _index(db, root, archive=True)
+    first = _transcript(db)
+    shutil.rmtree(tmp_path / "archive")
+    log.unlink()
+    with Index(db) as index:
+        assert [m.text for m in index.messages(index.session(SID))] == first
+    assert any(t.startswith(UNREADABLE) for t in _transcript(db))  # a fresh process cannot read them
 
 
 def test_a_reference_rebuilds_only_the_bytes_it_was_made_from():

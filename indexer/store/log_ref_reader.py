@@ -12,11 +12,15 @@ and a hook never load it (or zstandard).
 from __future__ import annotations
 
 import sqlite3
+import threading
+from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
 
 from indexer.store.log_ref import LogRef
 from indexer.store.packing import unreadable
+
+TEXT_CACHE_CHARS = 8_000_000  # about 3,000 tool outputs of the usual ~2,800 characters
 
 
 def read_log_ref(value: bytes, file_id: int | None, conn: sqlite3.Connection | None) -> str:
@@ -28,13 +32,23 @@ def read_log_ref(value: bytes, file_id: int | None, conn: sqlite3.Connection | N
     if where is None:
         return unreadable("it is kept in its log, which this index no longer lists")
     archive_root, key = where
+    cache_key = (str(archive_root), key, value)
+    text = _texts.get(cache_key)
+    if text is not None:
+        return text
     for read in (_from_archive, _from_log):
         raw = read(archive_root, key, ref)
         text = ref.rebuild(raw) if raw is not None else None
         if text is not None:
+            _texts.put(cache_key, text)
             return text
     return unreadable(f"it is kept in the log {key}, and neither the log nor its archived copy holds it"
                       " as it was indexed")
+
+
+def forget_texts_read() -> None:
+    """Read every reference from its log again (a test's or a bench's fresh process)."""
+    _texts.clear()
 
 
 def _log_of(conn: sqlite3.Connection, file_id: int) -> tuple[Path, str] | None:
@@ -77,3 +91,40 @@ def _from_log(archive_root: Path, key: str, ref: LogRef) -> bytes | None:
             return fh.read(ref.length)
     except (OSError, ValueError):
         return None
+
+
+class _TextCache:
+    """Texts already read back, the least recently used dropped first beyond ``limit``
+    characters: the app reads a live session's whole transcript again each time its log grows.
+    A reference names its bytes by offset, length and checksum, so a text read once stays the
+    text it stands for. A lock: the app reads transcripts from worker threads."""
+
+    def __init__(self, limit: int) -> None:
+        self._limit, self._chars = limit, 0
+        self._texts: OrderedDict[tuple[str, str, bytes], str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, str, bytes]) -> str | None:
+        with self._lock:
+            text = self._texts.get(key)
+            if text is not None:
+                self._texts.move_to_end(key)
+            return text
+
+    def put(self, key: tuple[str, str, bytes], text: str) -> None:
+        with self._lock:
+            if key in self._texts:
+                return
+            self._texts[key] = text
+            self._chars += len(text)
+            while self._chars > self._limit:
+                _, dropped = self._texts.popitem(last=False)
+                self._chars -= len(dropped)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._texts.clear()
+            self._chars = 0
+
+
+_texts = _TextCache(TEXT_CACHE_CHARS)
