@@ -214,3 +214,39 @@ def test_the_corpus_tool_output_is_kept_as_references_that_rebuild_it(agent):
         assert ref.rebuild(data[ref.offset:ref.offset + ref.length]) == m.text
     assert outputs >= 5
     assert made >= 0.9 * outputs, f"{agent}: {made} of {outputs} outputs kept as references"
+
+
+def test_compact_replaces_an_older_index_packed_output_by_references(tmp_path, monkeypatch):
+    """An index from before references (tool output packed, the archive on): ``index --compact``
+    leaves it as a new build would be, every transcript reading the same, the file smaller."""
+    root = tmp_path / "logs"
+    log = _write_session(root)
+    db = tmp_path / "i.sqlite3"
+    with monkeypatch.context() as patched:  # what an index run did before references existed
+        patched.setattr("indexer.ingest.prepare.reference_for", lambda *args: None)
+        _index(db, root, archive=True)
+    assert "reference" not in _stored(db) and _stored(db)["packed"] == 5
+    before = _transcript(db)
+    done = threadback("--db", str(db), "index", "--compact", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["outputs_referred"] == 4
+    assert _stored(db) == {"reference": 4, "packed": 1, "text": 6}
+    assert _transcript(db) == before
+    log.unlink()  # the agent deletes the log: the archive serves what the references name
+    _index(db, root, archive=True)
+    assert _transcript(db) == before
+    again = threadback("--db", str(db), "index", "--compact", "--json")  # nothing left to replace
+    assert again.returncode == 0 and json.loads(again.stdout)["outputs_referred"] == 0
+
+
+def test_compact_with_the_archive_off_keeps_packed_output(tmp_path, private_threadback_home, monkeypatch):
+    root = tmp_path / "logs"
+    _write_session(root)
+    db = tmp_path / "i.sqlite3"
+    with monkeypatch.context() as patched:
+        patched.setattr("indexer.ingest.prepare.reference_for", lambda *args: None)
+        _index(db, root, archive=True)
+    (private_threadback_home / "config.toml").write_text("[archive]\nenabled = false\n", encoding="utf-8")
+    done = threadback("--db", str(db), "index", "--compact", "--json")
+    assert done.returncode == 0 and json.loads(done.stdout)["outputs_referred"] == 0
+    assert _stored(db)["packed"] == 5

@@ -1,5 +1,6 @@
-"""``threadback index --compact``: rewrite an index with 16 KB pages, no free space and each
-full-text table in one segment (``indexer.store.fts_merge``).
+"""``threadback index --compact``: rewrite an index with 16 KB pages, no free space, each
+full-text table in one segment (``indexer.store.fts_merge``) and, where the archive is on, packed
+tool output replaced by references into the archived logs (``indexer.ingest.refer_outputs``).
 
 New index files get 16 KB pages (``indexer.store.connection.PAGE_SIZE``); an older file keeps
 its 4 KB pages, whose unused bytes were ~100 MB of a 1 GB tree's 926 MB index, until it is
@@ -38,6 +39,7 @@ class FileCompaction:
 @dataclass(frozen=True)
 class Compaction:
     files: tuple[FileCompaction, ...]
+    outputs_referred: int = 0  # packed tool output replaced by references into the archive
 
     @property
     def bytes_before(self) -> int:
@@ -76,7 +78,28 @@ def compact_index(db_path: Path, *, page_size: int = PAGE_SIZE, check_space: boo
         if check_space:
             for path in files:
                 _check_space(path)
-        return Compaction(tuple(_compact_file(path, page_size) for path in files))
+        referred = _refer_packed_outputs(db_path)
+        return Compaction(tuple(_compact_file(path, page_size) for path in files), referred)
+
+
+def _refer_packed_outputs(db_path: Path) -> int:
+    """Packed tool output replaced by references into the archive, as a new build stores it
+    (``indexer.ingest.refer_outputs``), unless the archive is off; before the VACUUM, which then
+    gives the space back."""
+    from indexer.archive import archive_dir_for
+    from indexer.config import load_archive_setting
+    from indexer.ingest.refer_outputs import refer_packed_outputs
+
+    archive_root = archive_dir_for(db_path)
+    if not load_archive_setting().enabled or not archive_root.is_dir():
+        return 0
+    conn = sqlite3.connect(file_uri(db_path), uri=True, timeout=WAIT_FOR_READERS_MS / 1000)
+    try:
+        return refer_packed_outputs(conn, archive_root)
+    except sqlite3.Error as exc:
+        raise _told(db_path, exc) from exc
+    finally:
+        conn.close()
 
 
 def _size(path: Path) -> int:

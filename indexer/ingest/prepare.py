@@ -36,7 +36,7 @@ def _hash(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=12).hexdigest()
 
 
-def _dedup_digest(key: str) -> int:
+def dedup_digest(key: str) -> int:
     """A 64-bit key: an integer index is cheaper to keep than a blob one (collisions at
     ten million messages: about one in 300,000)."""
     return int.from_bytes(hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "big", signed=True)
@@ -109,7 +109,7 @@ def message_row(m: ParsedMessage, log: LogBytes | None = None) -> tuple[MessageR
     folded = index_form(m.text) if m.indexed else None  # Traditional → Simplified, for the indexes
     grams = cjk_bigrams(folded or m.text) if m.indexed else ""
     row = MessageRow(m.role, m.kind, m.tool_name, m.ts, m.text if m.indexed else _stored_output(m, log),
-                     pack_detail(m.detail), m.indexed, bool(grams), _dedup_digest(m.dedup), m.mark, folded)
+                     pack_detail(m.detail), m.indexed, bool(grams), dedup_digest(m.dedup), m.mark, folded)
     return row, grams
 
 

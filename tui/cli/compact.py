@@ -19,6 +19,7 @@ def compact_and_report(path: Path, *, as_json: bool) -> int:
         print(output.dumps({
             "bytes_before": result.bytes_before,
             "bytes_after": result.bytes_after,
+            "outputs_referred": result.outputs_referred,
             "files": [{"path": str(f.path), "bytes_before": f.bytes_before, "bytes_after": f.bytes_after,
                        "page_size_before": f.page_size_before, "page_size_after": f.page_size_after}
                       for f in result.files],
@@ -28,6 +29,8 @@ def compact_and_report(path: Path, *, as_json: bool) -> int:
         pages = (f"; pages {f.page_size_before // 1024} KB -> {f.page_size_after // 1024} KB"
                  if f.page_size_before != f.page_size_after else "")
         print(safe_text(f"{f.path.name}: {_mb(f.bytes_before)} -> {_mb(f.bytes_after)}{pages}"))
+    if result.outputs_referred:
+        print(f"tool output: {result.outputs_referred:,} packed copies replaced by references into the archive")
     saved = result.bytes_before - result.bytes_after
     share = saved / result.bytes_before if result.bytes_before else 0.0
     print(f"compacted: {_mb(result.bytes_before)} -> {_mb(result.bytes_after)} "

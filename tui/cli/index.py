@@ -78,7 +78,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--problems", action="store_true",
                    help="list the log files that could not be indexed (skipped until they change), and stop")
     p.add_argument("--compact", action="store_true",
-                   help="rewrite the index smaller (16 KB pages, no free space; needs its size free on disk), and stop")
+                   help="rewrite the index smaller (packed tool output as references into the archive, 16 KB pages,"
+                        " no free space; needs its size free on disk), and stop")
     p.set_defaults(func=cmd_index)
 
     p = sub.add_parser("search", help=help_of("search"))

@@ -1,0 +1,70 @@
+"""Tool output an older index stored packed, replaced by references into the archived logs
+(``indexer.store.log_ref``): what ``threadback index --compact`` does before it rewrites the file,
+so an index built before references existed shrinks as a new build would.
+
+Per log with packed output and an archived copy: the copy is parsed again from its start, each
+message matched to its stored row by its dedup key, and a row's packed text replaced only where
+the parsed text is the stored text and a reference into the copy rebuilds it exactly. Anything
+else stays as it is. One transaction per log, under the index lock ``compact_index`` holds.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from indexer.ingest.log_refs import reference_for
+from indexer.ingest.prepare import dedup_digest, is_one_json_document
+from indexer.ingest.sanitise import sanitise_message
+from indexer.sources import PARSERS, is_whole_document
+from indexer.sources.base import SessionMeta
+from indexer.store.packing import LOG_REF_MAGIC, unpack
+
+_PACKED = "indexed = 0 AND typeof(text) = 'blob' AND substr(text, 1, 4) != ?"
+
+
+def refer_packed_outputs(conn: sqlite3.Connection, archive_root: Path) -> int:
+    """Replace packed tool output by references where the archive allows; how many were."""
+    logs = conn.execute(
+        "SELECT id, path, agent FROM files f WHERE archived = 1 AND EXISTS"
+        f" (SELECT 1 FROM messages m WHERE m.file_id = f.id AND {_PACKED})", (LOG_REF_MAGIC,)).fetchall()
+    replaced = 0
+    for file_id, key, agent in logs:
+        data = _archived_bytes(archive_root, key)
+        if data is None or agent not in PARSERS or is_whole_document(agent, Path(key)) or is_one_json_document(data):
+            continue
+        replaced += _refer_one_log(conn, file_id, key, agent, data)
+    return replaced
+
+
+def _archived_bytes(archive_root: Path, key: str) -> bytes | None:
+    from indexer.archive import ArchiveError
+    from indexer.archive.manifest import find_manifest
+    from indexer.archive.reader import read_all
+
+    try:
+        return read_all(*find_manifest(archive_root, key))
+    except (ArchiveError, OSError, MemoryError):
+        return None
+
+
+def _refer_one_log(conn: sqlite3.Connection, file_id: int, key: str, agent: str, data: bytes) -> int:
+    parsed = PARSERS[agent].parse(Path(key), data, 1, {}, SessionMeta())
+    outputs = {}
+    for m in parsed.messages:
+        if not m.indexed and m.span is not None:
+            sanitise_message(m)
+            outputs[dedup_digest(m.dedup)] = m
+    replacements = []
+    for row_id, stored, dedup in conn.execute(f"SELECT id, text, dedup FROM messages WHERE file_id = ? AND {_PACKED}",
+                                              (file_id, LOG_REF_MAGIC)):
+        m = outputs.get(dedup)
+        if m is None or unpack(stored, conn) != m.text:
+            continue
+        ref = reference_for(m.text, data, m.span, 0)
+        if ref is not None:
+            replacements.append((ref, row_id))
+    if replacements:
+        with conn:
+            conn.executemany("UPDATE messages SET text = ? WHERE id = ?", replacements)
+    return len(replacements)
