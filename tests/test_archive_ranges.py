@@ -15,6 +15,7 @@ import indexer.archive.writer as writer
 from indexer.archive import ArchiveError, archive_read_bytes, archived_log_path, read_range, restore_log
 from indexer.archive.manifest import data_path, load_manifest, manifest_path
 from indexer.archive.reader import read_all
+from indexer.sized_cache import SizedCache
 from indexer.archive.seal import seal_links
 
 from agent_logs import claude_session
@@ -255,7 +256,7 @@ def test_an_old_single_frame_copy_reads_back_and_takes_appends(tmp_path, frames_
 
 
 def test_the_frame_cache_keeps_to_its_bytes_dropping_the_least_recently_used():
-    cache = ranges._FrameCache(limit=300)
+    cache = SizedCache(limit=300)
     for name in "abc":
         cache.put((name, 0, name), name.encode() * 100)
     assert cache.get(("a", 0, "a")) == b"a" * 100  # now the most recently used

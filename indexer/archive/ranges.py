@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,6 +31,7 @@ from indexer.archive.manifest import (
     manifest_path,
 )
 from indexer.archive.reader import checked_frame
+from indexer.sized_cache import SizedCache
 
 CACHE_BYTES = 32 * 1024 * 1024  # eight full frames; a larger one (an old single-frame copy) is not kept
 MANIFESTS_KEPT = 64  # parsed manifests kept, each checked against its file's stat before use
@@ -205,39 +205,4 @@ def _beyond(key: str, start: int, length: int, size: int) -> ArchiveError:
     return ArchiveError(f"{key}: bytes {start} to {start + length} are beyond the archived copy ({size} bytes)")
 
 
-class _FrameCache:
-    """Checked, decompressed frames, the least recently used dropped first beyond ``limit``
-    bytes. A lock around the dict: the app reads transcripts from worker threads."""
-
-    def __init__(self, limit: int) -> None:
-        self._limit = limit
-        self._frames: OrderedDict[tuple[str, int, str], bytes] = OrderedDict()
-        self._bytes = 0
-        self._lock = threading.Lock()
-
-    def get(self, key: tuple[str, int, str]) -> bytes | None:
-        with self._lock:
-            raw = self._frames.get(key)
-            if raw is not None:
-                self._frames.move_to_end(key)
-            return raw
-
-    def put(self, key: tuple[str, int, str], raw: bytes) -> None:
-        if len(raw) > self._limit:
-            return  # it would push out everything else and still not stay
-        with self._lock:
-            if key in self._frames:
-                return
-            self._frames[key] = raw
-            self._bytes += len(raw)
-            while self._bytes > self._limit:
-                _, dropped = self._frames.popitem(last=False)
-                self._bytes -= len(dropped)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._frames.clear()
-            self._bytes = 0
-
-
-_cache = _FrameCache(CACHE_BYTES)
+_cache: SizedCache[bytes] = SizedCache(CACHE_BYTES)  # checked, decompressed frames

@@ -12,12 +12,11 @@ and a hook never load it (or zstandard).
 from __future__ import annotations
 
 import sqlite3
-import threading
-from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
 
 from indexer.store.log_ref import LogRef
+from indexer.sized_cache import SizedCache
 from indexer.store.packing import unreadable
 
 TEXT_CACHE_CHARS = 8_000_000  # about 3,000 tool outputs of the usual ~2,800 characters
@@ -93,38 +92,7 @@ def _from_log(archive_root: Path, key: str, ref: LogRef) -> bytes | None:
         return None
 
 
-class _TextCache:
-    """Texts already read back, the least recently used dropped first beyond ``limit``
-    characters: the app reads a live session's whole transcript again each time its log grows.
-    A reference names its bytes by offset, length and checksum, so a text read once stays the
-    text it stands for. A lock: the app reads transcripts from worker threads."""
-
-    def __init__(self, limit: int) -> None:
-        self._limit, self._chars = limit, 0
-        self._texts: OrderedDict[tuple[str, str, bytes], str] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: tuple[str, str, bytes]) -> str | None:
-        with self._lock:
-            text = self._texts.get(key)
-            if text is not None:
-                self._texts.move_to_end(key)
-            return text
-
-    def put(self, key: tuple[str, str, bytes], text: str) -> None:
-        with self._lock:
-            if key in self._texts:
-                return
-            self._texts[key] = text
-            self._chars += len(text)
-            while self._chars > self._limit:
-                _, dropped = self._texts.popitem(last=False)
-                self._chars -= len(dropped)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._texts.clear()
-            self._chars = 0
-
-
-_texts = _TextCache(TEXT_CACHE_CHARS)
+# Texts already read back: the app reads a live session's whole transcript again each time its
+# log grows. A reference names its bytes by offset, length and checksum, so a text read once
+# stays the text it stands for.
+_texts: SizedCache[str] = SizedCache(TEXT_CACHE_CHARS)
