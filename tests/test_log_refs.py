@@ -250,3 +250,24 @@ def test_compact_with_the_archive_off_keeps_packed_output(tmp_path, private_thre
     done = threadback("--db", str(db), "index", "--compact", "--json")
     assert done.returncode == 0 and json.loads(done.stdout)["outputs_referred"] == 0
     assert _stored(db)["packed"] == 5
+
+
+def test_compact_cuts_a_copy_sealed_as_one_big_frame(tmp_path, frames_only, monkeypatch):
+    """A copy sealed before frames were cut: references into it would decompress all of it each
+    time, so compact cuts it into frames first, and the transcript reads the same."""
+    from indexer.archive.manifest import load_manifest
+    from indexer.ingest.compact import compact_index
+
+    root = tmp_path / "logs"
+    log = _write_session(root)
+    db = tmp_path / "i.sqlite3"
+    with monkeypatch.context() as patched:
+        patched.setattr("indexer.ingest.prepare.reference_for", lambda *args: None)
+        _index(db, root, archive=True)
+    before = _transcript(db)
+    assert len(load_manifest(manifest_path(tmp_path / "archive", str(log))).frames) == 1
+    monkeypatch.setattr("indexer.archive.writer.FRAME_BYTES", 4096)  # the log is ~44 KB
+    assert compact_index(db).outputs_referred == 4
+    frames = load_manifest(manifest_path(tmp_path / "archive", str(log))).frames
+    assert len(frames) > 1 and all(f.raw_length <= 4096 for f in frames)
+    assert _transcript(db) == before

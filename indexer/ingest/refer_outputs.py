@@ -38,12 +38,19 @@ def refer_packed_outputs(conn: sqlite3.Connection, archive_root: Path) -> int:
 
 
 def _archived_bytes(archive_root: Path, key: str) -> bytes | None:
+    """The log's archived bytes. A copy sealed before frames were cut at ``FRAME_BYTES`` is cut
+    now: a reference into it would otherwise decompress the whole log each time it is shown."""
     from indexer.archive import ArchiveError
     from indexer.archive.manifest import find_manifest
     from indexer.archive.reader import read_all
+    from indexer.archive.writer import FRAME_BYTES, new_generation
 
     try:
-        return read_all(*find_manifest(archive_root, key))
+        manifest_file, manifest = find_manifest(archive_root, key)
+        data = read_all(manifest_file, manifest)
+        if any(frame.raw_length > FRAME_BYTES for frame in manifest.frames):
+            new_generation(manifest_file, manifest, manifest.path, data)
+        return data
     except (ArchiveError, OSError, MemoryError):
         return None
 
