@@ -33,7 +33,10 @@ def refer_packed_outputs(conn: sqlite3.Connection, archive_root: Path) -> int:
         data = _archived_bytes(archive_root, key)
         if data is None or agent not in PARSERS or is_whole_document(agent, Path(key)) or is_one_json_document(data):
             continue
-        replaced += _refer_one_log(conn, file_id, key, agent, data)
+        try:
+            replaced += _refer_one_log(conn, file_id, key, agent, data)
+        except (ValueError, TypeError, KeyError, RecursionError, MemoryError):
+            continue  # a log its parser cannot read again keeps its packed copies, as they are
     return replaced
 
 
