@@ -15,8 +15,8 @@ import sqlite3
 from functools import lru_cache
 from pathlib import Path
 
-from indexer.store.log_ref import LogRef
 from indexer.sized_cache import SizedCache
+from indexer.store.log_ref import LogRef
 from indexer.store.packing import unreadable
 
 TEXT_CACHE_CHARS = 8_000_000  # about 3,000 tool outputs of the usual ~2,800 characters
