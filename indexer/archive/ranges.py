@@ -4,6 +4,8 @@ The index may keep a reference into a log (offset, length, hash) instead of a co
 tool's output; showing it reads those bytes back here. A linked copy: one positioned read of
 the link. Frames: only the frames the range touches (at most 4 MiB each, ``writer.FRAME_BYTES``)
 are read and decompressed, each checked for length and hash as ``reader.frames_of`` does.
+``read_ranges`` reads many ranges of one log at once (a transcript's tool output): the manifest
+looked up once, the copy opened once, nearby ranges of a link read as one.
 
 Checked frames are kept in a small cache (least recently used out first, ``CACHE_BYTES`` in all),
 so a transcript showing 200 outputs of one sealed log decompresses each frame once. Its key
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +37,8 @@ from indexer.archive.reader import checked_frame
 from indexer.sized_cache import SizedCache
 
 CACHE_BYTES = 32 * 1024 * 1024  # eight full frames; a larger one (an old single-frame copy) is not kept
+NEARBY_BYTES = 64 * 1024  # ranges this close are read as one (a log's other lines between two outputs)
+SPAN_BYTES = 4 * 1024 * 1024  # but no single read longer than this
 MANIFESTS_KEPT = 64  # parsed manifests kept, each checked against its file's stat before use
 _manifests: dict[tuple[str, str], tuple[Path, tuple[int, int, int, int], Manifest]] = {}
 _manifests_lock = threading.Lock()
@@ -49,6 +54,60 @@ def read_range(root: Path, key: str, start: int, length: int) -> bytes:
     if manifest.linked:
         return _linked_range(link_path(manifest_file, manifest.generation), key, start, length)
     return _framed_range(data_path(manifest_file, manifest.generation), manifest, key, start, length)
+
+
+def read_ranges(root: Path, key: str, spans: Sequence[tuple[int, int]]) -> list[bytes | None]:
+    """``read_range`` for each (start, length) of one log, in the order given: None where
+    ``read_range`` would raise (no copy, damaged data, a range beyond it), the rest still read."""
+    try:
+        manifest_file, manifest = _current_manifest(str(root), key)
+    except ArchiveError:
+        return [None] * len(spans)
+    if manifest.linked:
+        return positioned_reads(link_path(manifest_file, manifest.generation), spans)
+    return _framed_ranges(data_path(manifest_file, manifest.generation), manifest, spans)
+
+
+def positioned_reads(path: str | Path, spans: Sequence[tuple[int, int]]) -> list[bytes | None]:
+    """Each (start, length) of the file at ``path``, None where the file does not hold all of it
+    (or cannot be read): one open, reads in offset order, ranges near each other read as one."""
+    found: list[bytes | None] = [None] * len(spans)
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return found
+    try:
+        size = os.fstat(fd).st_size
+        for group in _nearby(spans):
+            start = spans[group[0]][0]
+            data = _pread_fully(fd, max(spans[i][0] + spans[i][1] for i in group) - start, start)
+            for i in group:
+                at, length = spans[i][0] - start, spans[i][1]
+                if spans[i][0] + length <= size and at + length <= len(data):
+                    found[i] = data[at:at + length]
+    except OSError:
+        pass  # what was read stands; the rest is None, as a failed read_range would be
+    finally:
+        os.close(fd)
+    return found
+
+
+def _nearby(spans: Sequence[tuple[int, int]]) -> list[list[int]]:
+    """Indexes of ``spans`` by start, grouped where each starts within ``NEARBY_BYTES`` of the
+    group's end and the group stays within ``SPAN_BYTES``; negative ones left out."""
+    order = sorted((i for i, (start, length) in enumerate(spans) if start >= 0 and length >= 0),
+                   key=lambda i: spans[i][0])
+    groups: list[list[int]] = []
+    first = end = 0
+    for i in order:
+        start, length = spans[i]
+        if groups and start - end <= NEARBY_BYTES and max(end, start + length) - first <= SPAN_BYTES:
+            groups[-1].append(i)
+            end = max(end, start + length)
+        else:
+            groups.append([i])
+            first, end = start, start + length
+    return groups
 
 
 def _current_manifest(root: str, key: str) -> tuple[Path, Manifest]:
@@ -150,6 +209,25 @@ def _framed_range(source: Path, manifest: Manifest, key: str, start: int, length
     return b"".join(raws[p.number][max(start - p.raw_at, 0):end - p.raw_at] for p in touched)
 
 
+def _framed_ranges(source: Path, manifest: Manifest, spans: Sequence[tuple[int, int]]) -> list[bytes | None]:
+    """``_framed_range`` for many ranges: each frame any of them needs read (and checked) once."""
+    touching = [_frames_touching(manifest.frames, start, start + length)
+                if start >= 0 and length >= 0 and start + length <= manifest.length else None
+                for start, length in spans]
+    needed = {p.number: p for placed in touching if placed for p in placed}
+    raws = {n: raw for n, p in needed.items() if (raw := _cache.get(_cache_key(source, manifest, p))) is not None}
+    missing = [p for n, p in sorted(needed.items()) if n not in raws]
+    if missing:
+        raws.update(_read_frames_that_check(source, manifest, missing))
+    found: list[bytes | None] = []
+    for (start, length), placed in zip(spans, touching):
+        if placed is None or any(p.number not in raws for p in placed):
+            found.append(None)
+        else:
+            found.append(b"".join(raws[p.number][max(start - p.raw_at, 0):start + length - p.raw_at] for p in placed))
+    return found
+
+
 def _frames_touching(frames: list[Frame], start: int, end: int) -> list[_Placed]:
     """The frames holding any of the bytes ``[start, end)``, placed by the lengths before them."""
     touched, raw_at, compressed_at = [], 0, 0
@@ -175,6 +253,28 @@ def _read_frames(source: Path, manifest: Manifest, placed: list[_Placed]) -> dic
             except OSError as exc:
                 raise _unreadable(source, exc) from exc
             raws[p.number] = checked_frame(source, p.number, p.frame, compressed, decompressor)
+            _cache.put(_cache_key(source, manifest, p), raws[p.number])
+    finally:
+        os.close(fd)
+    return raws
+
+
+def _read_frames_that_check(source: Path, manifest: Manifest, placed: list[_Placed]) -> dict[int, bytes]:
+    """``_read_frames``, leaving out a frame that cannot be read or fails its check (the ranges
+    that need it cannot be served; the others still are)."""
+    decompressor = zstandard.ZstdDecompressor()
+    raws: dict[int, bytes] = {}
+    try:
+        fd = _open(source)
+    except ArchiveError:
+        return raws
+    try:
+        for p in placed:
+            try:
+                compressed = _pread_fully(fd, p.frame.compressed_length, p.compressed_at)
+                raws[p.number] = checked_frame(source, p.number, p.frame, compressed, decompressor)
+            except (OSError, ArchiveError):
+                continue
             _cache.put(_cache_key(source, manifest, p), raws[p.number])
     finally:
         os.close(fd)
