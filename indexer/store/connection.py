@@ -50,6 +50,14 @@ def file_uri(path: str | Path, *, readonly: bool = False, immutable: bool = Fals
     return uri
 
 
+class IndexConnection(sqlite3.Connection):
+    """A connection to the index, with room for what cannot change while it is open: the log
+    each file id names (``indexer.store.log_places``). A files row is never deleted nor its path
+    changed; a rebuilt index is a new file, which only a new connection reads."""
+
+    log_places: object = None  # set by indexer.store.log_places on its first lookup
+
+
 def connect(path: str | Path, *, readonly: bool = False, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Connection:
     """Open the index with WAL so searches read while an index run writes."""
     path = os.fspath(path)
@@ -70,7 +78,7 @@ def _open(path: str, readonly: bool, busy_timeout_ms: int) -> sqlite3.Connection
     if not readonly:
         os.makedirs(parent_folder(path), exist_ok=True)
     uri = file_uri(path, readonly=readonly, immutable=readonly and is_read_only_place(path))
-    conn = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
+    conn = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None, factory=IndexConnection)
     conn.row_factory = sqlite3.Row
     try:
         conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
