@@ -13,7 +13,17 @@ from indexer.named_record import NamedTuple
 from indexer.sources import AGENT_NAMES
 from indexer.store.connection import index_files
 from indexer.store.errors import AmbiguousSessionError  # noqa: F401 - raised here, importable from here
-from indexer.store.models import MESSAGE_COLUMNS, SESSION_COLUMNS, TOP_LEVEL, message_from_row, session_from_row
+from indexer.store.models import (
+    MESSAGE_COLUMNS,
+    SESSION_COLUMNS,
+    TOP_LEVEL,
+    message_from_row,
+    messages_from_rows,
+    session_from_row,
+)
+
+
+EVENTS_READ_TOGETHER = 200  # rows of the event stream turned into messages at a time (tool output read per log)
 
 
 class IndexStats(NamedTuple):
@@ -196,7 +206,7 @@ def messages(c: sqlite3.Connection, session: Session | int, start: int = 0, limi
     if limit is not None:
         sql += " LIMIT ?"
         params.append(limit)
-    return [message_from_row(r, c) for r in c.execute(sql, params)]
+    return messages_from_rows(c.execute(sql, params).fetchall(), c)
 
 
 def message(c: sqlite3.Connection, message_id: int) -> Message | None:
@@ -240,9 +250,10 @@ def iter_events(
         f" WHERE {' AND '.join(where)} ORDER BY m.ts, m.session_rowid, m.ordinal"
     )
     cache: dict[int, Session] = {}
-    for r in c.execute(sql, params):
-        message = message_from_row(r, c)
-        sid = message.session_rowid
-        if sid not in cache:
-            cache[sid] = session(c, sid)  # type: ignore[assignment]
-        yield cache[sid], message
+    rows = c.execute(sql, params)
+    while chunk := rows.fetchmany(EVENTS_READ_TOGETHER):
+        for message in messages_from_rows(chunk, c):
+            sid = message.session_rowid
+            if sid not in cache:
+                cache[sid] = session(c, sid)  # type: ignore[assignment]
+            yield cache[sid], message

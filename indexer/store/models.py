@@ -61,6 +61,22 @@ def fetch_messages(conn: sqlite3.Connection, ids: list[int]) -> list[sqlite3.Row
 
 def message_from_row(r: sqlite3.Row, conn: sqlite3.Connection | None = None) -> Message:
     """``conn``: the index the row came from, which holds the dictionary packed text names."""
+    return _message(r, stored_text(r["text"], conn, r["file_id"]), conn)
+
+
+def messages_from_rows(rows: list[sqlite3.Row], conn: sqlite3.Connection | None) -> list[Message]:
+    """``message_from_row`` for each row, the tool output kept as references read together:
+    each log looked up and opened once for a transcript, not once per output."""
+    refs = [i for i, r in enumerate(rows) if _is_log_ref(r["text"])]
+    texts: dict[int, str] = {}
+    if refs:
+        from indexer.store.log_ref_reader import read_log_refs
+
+        texts = dict(zip(refs, read_log_refs([(rows[i]["text"], rows[i]["file_id"]) for i in refs], conn)))
+    return [_message(r, texts[i] if i in texts else unpack(r["text"], conn), conn) for i, r in enumerate(rows)]
+
+
+def _message(r: sqlite3.Row, text: str | None, conn: sqlite3.Connection | None) -> Message:
     return Message(
         id=r["id"],
         session_rowid=r["session_rowid"],
@@ -69,17 +85,21 @@ def message_from_row(r: sqlite3.Row, conn: sqlite3.Connection | None = None) -> 
         kind=r["kind"],
         tool_name=r["tool_name"],
         ts=r["ts"],
-        text=stored_text(r["text"], conn, r["file_id"]),
+        text=text,
         detail=unpack(r["detail"], conn),
         indexed=bool(r["indexed"]),
         mark=r["mark"],
     )
 
 
+def _is_log_ref(value: object) -> bool:
+    return isinstance(value, bytes) and value[:4] == LOG_REF_MAGIC
+
+
 def stored_text(value: str | bytes | None, conn: sqlite3.Connection | None, file_id: int | None) -> str | None:
     """A message's text as stored: as it is, unpacked, or read from its log where the index
     keeps a reference (``indexer.store.log_ref``; the reader is loaded by the first one)."""
-    if isinstance(value, bytes) and value[:4] == LOG_REF_MAGIC:
+    if _is_log_ref(value):
         from indexer.store.log_ref_reader import read_log_ref
 
         return read_log_ref(value, file_id, conn)
@@ -154,7 +174,7 @@ def fetch_context(conn: sqlite3.Connection, message: Message, before: int, after
         " ORDER BY ordinal",
         (message.session_rowid, message.ordinal - before, message.ordinal + after),
     ).fetchall()
-    msgs = [message_from_row(r, conn) for r in rows]
+    msgs = messages_from_rows(rows, conn)
     return (
         tuple(m for m in msgs if m.ordinal < message.ordinal),
         tuple(m for m in msgs if m.ordinal > message.ordinal),
