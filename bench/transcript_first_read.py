@@ -7,7 +7,8 @@ log. Prints figures; asserts nothing.
 Two trees are generated as ``bench_index.py`` does (Claude Code logs, ~70% of bytes in tool
 output) and indexed with the archive on: in ``live/`` the logs stay, so references are read
 through the archive's hard links; in ``sealed/`` the logs are deleted after indexing and a
-second run seals their copies into zstd frames, so references are read from the frames. Each
+second run seals their copies into zstd frames, so references are read from the frames; in
+``packed/`` the archive is off, so tool output is kept packed in the index (the floor). Each
 transcript is then read with every cache emptied first (texts read back, frames, manifests) on
 a connection opened for it (as a fresh process would), and read again on that connection (as
 the app does at each new line of a live session). The texts' digest is printed so two
@@ -37,7 +38,7 @@ from indexer.store.packing import UNREADABLE  # noqa: E402
 BYTES_PER_OUTPUT = 5_100  # a turn of bench_index.claude_session: prompt, reply, call, ~2.9 KB output
 
 
-def build(tree: Path, sessions: int, outputs: int, *, delete_logs: bool) -> None:
+def build(tree: Path, sessions: int, outputs: int, *, delete_logs: bool, archive: bool) -> None:
     shutil.rmtree(tree, ignore_errors=True)
     rng, logs = random.Random(7), tree / "logs"
     for n in range(sessions):
@@ -48,7 +49,7 @@ def build(tree: Path, sessions: int, outputs: int, *, delete_logs: bool) -> None
         (folder / f"{sid}.jsonl").write_bytes(data)
     roots = only_roots({"claude-code": [logs]})
     with Index(tree / "index.sqlite3") as index:
-        index.update(roots, archive=True)
+        index.update(roots, archive=archive)
         if delete_logs:
             shutil.rmtree(logs)
             logs.mkdir()
@@ -89,15 +90,17 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=Path("/tmp/threadback-transcript-bench"))
     ap.add_argument("--keep", action="store_true", help="reuse the trees built by an earlier run")
     args = ap.parse_args()
-    for name, delete_logs in (("live", False), ("sealed", True)):
+    trees = (("live", "logs kept (hard links)", False, True), ("sealed", "logs deleted (zstd frames)", True, True),
+             ("packed", "archive off (packed copies)", False, False))
+    for name, _, delete_logs, archive in trees:
         if not (args.keep and (args.out / name / "index.sqlite3").exists()):
             started = time.perf_counter()
-            build(args.out / name, args.sessions, args.outputs, delete_logs=delete_logs)
+            build(args.out / name, args.sessions, args.outputs, delete_logs=delete_logs, archive=archive)
             print(f"built {name}/ in {time.perf_counter() - started:.1f} s", flush=True)
     for round_ in range(1, args.rounds + 1):
-        for name, how in (("live", "logs kept (hard links)"), ("sealed", "logs deleted (zstd frames)")):
+        for name, how, _, _ in trees:
             first, again, refs, placeholders, digest = measure(args.out / name / "index.sqlite3")
-            print(f"[{round_}] {name:6} {how:27}: {len(first)} transcripts, {refs / len(first):.0f} references each;"
+            print(f"[{round_}] {name:6} {how:28}: {len(first)} transcripts, {refs / len(first):.0f} references each;"
                   f" first read median {statistics.median(first) * 1e3:6.2f} ms, slowest {max(first) * 1e3:6.2f} ms;"
                   f" again median {statistics.median(again) * 1e3:5.2f} ms; {placeholders} placeholders;"
                   f" texts {digest}", flush=True)
