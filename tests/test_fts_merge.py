@@ -236,3 +236,30 @@ async def test_a_run_the_app_starts_stops_its_merging_and_waits_for_it(tmp_path,
         told = [n.message for n in app._notifications]
     assert not [m for m in told if "busy" in m.lower() or "another" in m.lower()], told
     assert calls == ["slice", "slice"]
+
+
+def test_a_new_index_keeps_no_token_counts_and_an_older_one_searches_alike(tmp_path):
+    """``columnsize=0`` (no ``fts_docsize``): nothing reads the counts, so an index made before,
+    which has them, finds exactly what a new one finds."""
+    from indexer.textfold import index_form
+
+    path = tmp_path / "index.sqlite3"
+    queries = ("error", "README", "test", "commit message", "function")
+    with Index(path) as index:
+        index.update(corpus_roots(), now=FIXED_NOW)
+        tables = {r[0] for r in index.conn.execute("SELECT name FROM sqlite_master UNION ALL "
+                                                    "SELECT name FROM side.sqlite_master")}
+        assert "fts" in tables and "fts_side" in tables
+        assert not {"fts_docsize", "fts_side_docsize"} & tables
+        found = {q: [h.message.id for h in index.search(q, limit=50).hits] for q in queries}
+        assert all(found.values())
+    conn = sqlite3.connect(path)  # the table as an index before this one made it
+    rows = conn.execute("SELECT id, text FROM messages WHERE indexed = 1").fetchall()
+    conn.execute("DROP TABLE fts")
+    conn.execute("CREATE VIRTUAL TABLE fts USING fts5 (text, content='messages', content_rowid='id', tokenize='trigram')")
+    conn.executemany("INSERT INTO fts(rowid, text) VALUES (?, ?)", [(i, index_form(t)) for i, t in rows])
+    conn.commit()
+    assert conn.execute("SELECT count(*) FROM fts_docsize").fetchone()[0] == len(rows)
+    conn.close()
+    with Index(path) as index:
+        assert {q: [h.message.id for h in index.search(q, limit=50).hits] for q in queries} == found

@@ -363,3 +363,34 @@ def test_a_no_change_run_reads_what_it_compares_from_a_covering_index(tree):
     [known] = [s for s in statements if s.startswith("SELECT path, id, size, mtime_ns, ctime_ns, inode, missing FROM files")]
     plan = " ".join(r[3] for r in index.conn.execute("EXPLAIN QUERY PLAN " + known))
     assert "COVERING INDEX files_by_stat" in plan  # 50,000 narrow index rows, not the wide table
+
+
+def _tool_call_line(uuid: str, tool_id: str, name: str) -> str:
+    message = {"id": f"msg_{uuid}", "role": "assistant", "model": "claude-x",
+               "content": [{"type": "tool_use", "id": tool_id, "name": name, "input": {"command": "ls"}}]}
+    return json.dumps({"type": "assistant", "uuid": uuid, "sessionId": "sess1", "cwd": "/w/demo",
+                       "timestamp": "2026-03-01T10:00:00Z", "message": message})
+
+
+def _tool_result_line(uuid: str, tool_id: str, output: str) -> str:
+    message = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_id, "content": output}]}
+    return json.dumps({"type": "user", "uuid": uuid, "sessionId": "sess1", "cwd": "/w/demo",
+                       "timestamp": "2026-03-01T10:00:01Z", "message": message})
+
+
+def test_file_state_keeps_only_calls_still_waiting_for_their_result(tree):
+    """An answered call's name is dropped from the stored state; a call answered in a later
+    append still names its output."""
+    root, log, index = tree
+    log.write_text("\n".join([_tool_call_line("a1", "t1", "Bash"), _tool_result_line("r1", "t1", "one"),
+                              _tool_call_line("a2", "t2", "Grep")]) + "\n")
+    run(index, root)
+    (state,) = index.conn.execute("SELECT parser_state FROM files").fetchone()
+    assert json.loads(state)["tool_names"] == {"t2": "Grep"}
+    with log.open("a") as fh:
+        fh.write(_tool_result_line("r2", "t2", "two") + "\n")
+    run(index, root)
+    outputs = {m.text: m.tool_name for m in index.messages(index.session("sess1")) if m.kind == "tool_result"}
+    assert outputs == {"one": "Bash", "two": "Grep"}
+    (state,) = index.conn.execute("SELECT parser_state FROM files").fetchone()
+    assert json.loads(state)["tool_names"] == {}

@@ -124,8 +124,11 @@ CREATE INDEX IF NOT EXISTS messages_by_file ON messages (file_id);
 
 -- Holds each message's Traditional/Simplified-folded text (indexer.textfold), not messages.text
 -- as it is: delete with the folded text, and never 'rebuild' it from its content table.
+-- columnsize=0: no per-row token counts (fts_docsize, 6 MB of a 1 GB tree's index), which only
+-- bm25() and xColumnSize read, and nothing here ranks with them (indexer.search.scoring).
+-- An index made before keeps its counts: both forms answer every query the same.
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (
-    text, content='messages', content_rowid='id', tokenize='trigram'
+    text, content='messages', content_rowid='id', tokenize='trigram', columnsize=0
 );
 
 -- One row per path a tool call touched. A log's rows go when it is read again from its start.

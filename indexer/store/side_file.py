@@ -43,7 +43,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS {s}.cjk2 USING fts5 (
     grams, content='', tokenize='unicode61', detail='none', columnsize=0
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS {s}.fts_side USING fts5 (
-    text, content='', tokenize='trigram'
+    text, content='', tokenize='trigram', columnsize=0
 );
 """
 SIDE_TABLES = {"meta", "cjk2", "fts_side"}
