@@ -25,7 +25,7 @@ def compact_and_report(path: Path, *, as_json: bool, quiet: bool = False) -> int
     try:
         result = compact_index(path, progress=reporter)
     finally:
-        if reporter:
+        if reporter is not None:
             reporter.close()
     if as_json:
         print(output.dumps({
