@@ -7,6 +7,9 @@ its 4 KB pages, whose unused bytes were ~100 MB of a 1 GB tree's 926 MB index, u
 compacted: SQLite's VACUUM, which is transactional (a full disk or a crash leaves the index
 as it was), taken under the index run's lock so no run writes meanwhile. A page size only
 changes outside WAL, so each file is switched to a rollback journal for the VACUUM and back.
+
+On a big history this runs for minutes to an hour, so ``compact_index`` tells an optional
+``progress`` callable each step as it starts (``CompactStep``); how to show it is the caller's.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +29,27 @@ from indexer.store.health import diagnose, is_read_only_place
 from indexer.store.side_file import side_path
 
 WAIT_FOR_READERS_MS = 2000  # a search that holds the file briefly is waited for, an open app is not
+
+
+REFER, MERGE, VACUUM = "refer", "merge", "vacuum"  # the phases, in the order they run
+
+
+@dataclass(frozen=True)
+class CompactStep:
+    """Where a compaction is, for a progress display. ``REFER``: packed tool output replaced log
+    by log, ``done`` of ``total`` logs (once at 0, then after each log). ``MERGE``: full-text
+    ``table`` of ``file`` starts merging, ``done`` of its ``total`` tables merged before it.
+    ``VACUUM``: ``file`` (``size`` bytes) starts its VACUUM, which has no count to give."""
+
+    phase: str
+    done: int = 0
+    total: int = 0
+    file: Path | None = None
+    table: str = ""
+    size: int = 0
+
+
+CompactProgress = Callable[[CompactStep], None]
 
 
 @dataclass(frozen=True)
@@ -66,8 +91,10 @@ class CompactSpaceError(IndexFullError):
                                     "nothing was changed: free some space and try again")
 
 
-def compact_index(db_path: Path, *, page_size: int = PAGE_SIZE, check_space: bool = True) -> Compaction:
-    """VACUUM the index and its side file to ``page_size`` pages, under the index lock."""
+def compact_index(db_path: Path, *, page_size: int = PAGE_SIZE, check_space: bool = True,
+                  progress: CompactProgress | None = None) -> Compaction:
+    """VACUUM the index and its side file to ``page_size`` pages, under the index lock;
+    ``progress`` is told each step (``CompactStep``), in this thread, so it should be quick."""
     db_path = Path(db_path)
     if not db_path.is_file():
         raise IndexUnavailableError(db_path, "there is no index there; `threadback index` builds one")
@@ -78,11 +105,16 @@ def compact_index(db_path: Path, *, page_size: int = PAGE_SIZE, check_space: boo
         if check_space:
             for path in files:
                 _check_space(path)
-        referred = _refer_packed_outputs(db_path)
-        return Compaction(tuple(_compact_file(path, page_size) for path in files), referred)
+        tell = progress or _ignore
+        referred = _refer_packed_outputs(db_path, tell)
+        return Compaction(tuple(_compact_file(path, page_size, tell) for path in files), referred)
 
 
-def _refer_packed_outputs(db_path: Path) -> int:
+def _ignore(step: CompactStep) -> None:
+    pass
+
+
+def _refer_packed_outputs(db_path: Path, tell: CompactProgress) -> int:
     """Packed tool output replaced by references into the archive, as a new build stores it
     (``indexer.ingest.refer_outputs``), unless the archive is off; before the VACUUM, which then
     gives the space back."""
@@ -95,7 +127,8 @@ def _refer_packed_outputs(db_path: Path) -> int:
         return 0
     conn = sqlite3.connect(file_uri(db_path), uri=True, timeout=WAIT_FOR_READERS_MS / 1000)
     try:
-        return refer_packed_outputs(conn, archive_root)
+        return refer_packed_outputs(conn, archive_root,
+                                    on_log=lambda done, total: tell(CompactStep(REFER, done, total)))
     except sqlite3.Error as exc:
         raise _told(db_path, exc) from exc
     finally:
@@ -128,18 +161,22 @@ def _check_space(path: Path) -> None:
                                           f"which has {free / 1e6:,.0f} MB")
 
 
-def _compact_file(path: Path, page_size: int) -> FileCompaction:
+def _compact_file(path: Path, page_size: int, tell: CompactProgress) -> FileCompaction:
     before = _size(path)
     conn = sqlite3.connect(file_uri(path), uri=True, isolation_level=None)
     try:
         conn.execute(f"PRAGMA busy_timeout = {WAIT_FOR_READERS_MS}")
         page_before = conn.execute("PRAGMA page_size").fetchone()[0]
-        merge_segments(conn, fts5_tables(conn), seconds=None, optimize=True)  # one segment a table
+        tables = fts5_tables(conn)
+        for done, table in enumerate(tables):
+            tell(CompactStep(MERGE, done, len(tables), path, table.split(".")[-1]))
+            merge_segments(conn, [table], seconds=None, optimize=True)  # one segment a table
         mode = conn.execute("PRAGMA journal_mode = DELETE").fetchone()[0]
         if mode.lower() != "delete":
             raise CompactBusyError(path)  # another connection has it open: WAL stays
         try:
             conn.execute(f"PRAGMA page_size = {int(page_size)}")
+            tell(CompactStep(VACUUM, file=path, size=_size(path)))
             conn.execute("VACUUM")
         finally:
             conn.execute("PRAGMA journal_mode = WAL")

@@ -11,6 +11,7 @@ else stays as it is. One transaction per log, under the index lock ``compact_ind
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 from indexer.ingest.log_refs import reference_for
@@ -23,21 +24,32 @@ from indexer.store.packing import LOG_REF_MAGIC, unpack
 _PACKED = "indexed = 0 AND typeof(text) = 'blob' AND substr(text, 1, 4) != ?"
 
 
-def refer_packed_outputs(conn: sqlite3.Connection, archive_root: Path) -> int:
-    """Replace packed tool output by references where the archive allows; how many were."""
+def refer_packed_outputs(conn: sqlite3.Connection, archive_root: Path,
+                         on_log: Callable[[int, int], None] | None = None) -> int:
+    """Replace packed tool output by references where the archive allows; how many were.
+    ``on_log(done, total)`` is called once before the first log and after each one (a
+    log takes milliseconds to seconds, so a display throttles it, not this loop)."""
     logs = conn.execute(
         "SELECT id, path, agent FROM files f WHERE archived = 1 AND EXISTS"
         f" (SELECT 1 FROM messages m WHERE m.file_id = f.id AND {_PACKED})", (LOG_REF_MAGIC,)).fetchall()
     replaced = 0
-    for file_id, key, agent in logs:
-        data = _archived_bytes(archive_root, key)
-        if data is None or agent not in PARSERS or is_whole_document(agent, Path(key)) or is_one_json_document(data):
-            continue
-        try:
-            replaced += _refer_one_log(conn, file_id, key, agent, data)
-        except (ValueError, TypeError, KeyError, RecursionError, MemoryError):
-            continue  # a log its parser cannot read again keeps its packed copies, as they are
+    if on_log:
+        on_log(0, len(logs))
+    for done, (file_id, key, agent) in enumerate(logs, 1):
+        replaced += _refer_if_readable(conn, archive_root, file_id, key, agent)
+        if on_log:
+            on_log(done, len(logs))
     return replaced
+
+
+def _refer_if_readable(conn: sqlite3.Connection, archive_root: Path, file_id: int, key: str, agent: str) -> int:
+    data = _archived_bytes(archive_root, key)
+    if data is None or agent not in PARSERS or is_whole_document(agent, Path(key)) or is_one_json_document(data):
+        return 0
+    try:
+        return _refer_one_log(conn, file_id, key, agent, data)
+    except (ValueError, TypeError, KeyError, RecursionError, MemoryError):
+        return 0  # a log its parser cannot read again keeps its packed copies, as they are
 
 
 def _archived_bytes(archive_root: Path, key: str) -> bytes | None:

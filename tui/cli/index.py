@@ -147,7 +147,7 @@ def cmd_index(args: argparse.Namespace) -> int:
     if args.compact:
         from tui.cli.compact import compact_and_report
 
-        return compact_and_report(path, as_json=args.json)
+        return compact_and_report(path, as_json=args.json, quiet=args.quiet)
     roots = roots_of(args)
     index = Index(path)
     previous = index.last_run()

@@ -6,6 +6,7 @@ forms are in ``tui.cli.output``.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from datetime import datetime
@@ -185,32 +186,53 @@ def session_line(s: Session, style: Style) -> str:
             f"{safe_text(s.session_id)[:36]:<36} {s.message_count:>5}  {title}")
 
 
-# --- index progress -----------------------------------------------------------------------------
+# --- progress on stderr -----------------------------------------------------------------------------
 
 
-class ProgressLine:
-    """A one-line progress display on stderr, redrawn at most 10 times a second."""
+class StatusLine:
+    """One line on stderr (a terminal) redrawn in place, at most 10 times a second, cut to the
+    terminal's width (a wrapped line could not be redrawn), and cleared at the end."""
 
     def __init__(self) -> None:
         self._last = 0.0
 
-    def __call__(self, p: IndexProgress) -> None:
-        now = time.monotonic()
-        if now - self._last < 0.1 and p.files_done < p.files_total:
+    def show(self, text: str, *, now: bool = False) -> None:
+        """Draw ``text``; unless ``now``, skipped within 0.1 s of the last line drawn."""
+        moment = time.monotonic()
+        if not now and moment - self._last < 0.1:
             return
-        self._last = now
-        eta = p.eta_seconds
-        width = 24
-        filled = int(width * p.fraction)
-        bar = "█" * filled + "░" * (width - filled)
-        line = (
-            f"\r{bar} {p.fraction * 100:5.1f}%  {p.files_done:,}/{p.files_total:,} files · "
-            f"{p.bytes_done / 1e6:,.1f}/{p.bytes_total / 1e6:,.1f} MB · {p.sessions_touched:,} sessions"
-            + (f" · ~{eta:.0f}s left" if eta is not None else "")
-        )
-        sys.stderr.write(line[:200] + "\x1b[K")
+        self._last = moment
+        sys.stderr.write("\r" + text[:_line_width()] + "\x1b[K")
         sys.stderr.flush()
 
     def clear(self) -> None:
         sys.stderr.write("\r\x1b[K")
         sys.stderr.flush()
+
+
+def _line_width() -> int:
+    """The terminal's width less one (a line that fills it would wrap), at most 200."""
+    try:
+        columns = os.get_terminal_size(sys.stderr.fileno()).columns
+    except (OSError, ValueError, AttributeError):  # not a terminal after all, or no file behind it
+        columns = 0
+    return min(200, columns - 1) if columns > 1 else 200  # 0: a terminal that does not say
+
+
+def progress_bar(fraction: float, width: int = 24) -> str:
+    """``█████░░░░`` for ``fraction`` (0 to 1) done."""
+    filled = int(width * min(1.0, max(0.0, fraction)))
+    return "█" * filled + "░" * (width - filled)
+
+
+class ProgressLine(StatusLine):
+    """An index run's progress as one ``StatusLine``."""
+
+    def __call__(self, p: IndexProgress) -> None:
+        eta = p.eta_seconds
+        self.show(
+            f"{progress_bar(p.fraction)} {p.fraction * 100:5.1f}%  {p.files_done:,}/{p.files_total:,} files · "
+            f"{p.bytes_done / 1e6:,.1f}/{p.bytes_total / 1e6:,.1f} MB · {p.sessions_touched:,} sessions"
+            + (f" · ~{eta:.0f}s left" if eta is not None else ""),
+            now=p.files_done >= p.files_total,
+        )
