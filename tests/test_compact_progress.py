@@ -150,3 +150,23 @@ def test_in_a_pipe_the_log_count_is_a_line_now_and_then_and_no_logs_is_no_line(c
     reporter.close()
     assert capsys.readouterr().err.splitlines() == [
         "compact: replacing packed tool output with references, 3 logs", "compact: ... 2/3 logs"]
+
+
+def _without_stderr(*argv: str) -> subprocess.CompletedProcess:
+    """``threadback ARGV 2>&-``: started with no stderr at all (Python makes ``sys.stderr`` None)."""
+    def close_stderr() -> None:
+        os.close(2)
+
+    return subprocess.run([sys.executable, "-m", "tui.cli", *argv], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                          preexec_fn=close_stderr, env=cli_env(), cwd=REPO, text=True, timeout=120)
+
+
+def test_started_without_stderr_compact_and_index_still_work_and_stdout_stays_clean(packed_build, tmp_path):
+    """``2>&-`` (a cron line, a daemon): progress and warnings go nowhere, never into stdout."""
+    shutil.copytree(packed_build, tmp_path / "data")
+    db = str(tmp_path / "data" / "index.sqlite3")
+    compacted = _without_stderr("index", "--compact", "--json", "--db", db)
+    assert compacted.returncode == 0
+    assert set(json.loads(compacted.stdout)) == JSON_KEYS  # the only thing on stdout
+    indexed = _without_stderr("--claude-dir", str(tmp_path / "none"), "index", "--db", db)
+    assert indexed.returncode == 0 and "unexpected error" not in indexed.stdout

@@ -123,7 +123,14 @@ def _dispatch(argv: list[str] | None) -> int:
 
 def _safe_output() -> None:
     """Text that cannot be written as UTF-8 (a lone surrogate from a log or a memory file) is
-    printed escaped (``\\ud83d``, a valid JSON escape too) instead of raising."""
+    printed escaped (``\\ud83d``, a valid JSON escape too) instead of raising.
+
+    A stream the command was started without (``2>&-``; Python then makes it None) writes
+    nowhere: a message meant for stderr would otherwise go to stdout (``print(file=None)``), into
+    the JSON a script reads, and a progress line's ``isatty()`` would fail."""
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
