@@ -170,3 +170,33 @@ def test_started_without_stderr_compact_and_index_still_work_and_stdout_stays_cl
     assert set(json.loads(compacted.stdout)) == JSON_KEYS  # the only thing on stdout
     indexed = _without_stderr("--claude-dir", str(tmp_path / "none"), "index", "--db", db)
     assert indexed.returncode == 0 and "unexpected error" not in indexed.stdout
+
+
+def test_stderr_closed_by_its_reader_ends_the_lines_not_the_compaction(packed_build, tmp_path):
+    """``threadback index --compact 2>&1 | head -1``: the reader goes away; the compaction runs
+    to its end (every log, every table, both VACUUMs) and still reports on stdout."""
+    shutil.copytree(packed_build, tmp_path / "data")
+    proc = subprocess.Popen([sys.executable, "-m", "tui.cli", "index", "--compact", "--json", "--db",
+                             str(tmp_path / "data" / "index.sqlite3")], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=cli_env(), cwd=REPO, text=True)
+    proc.stderr.close()  # before the first progress line: every write to stderr now fails
+    out, _ = proc.communicate(timeout=120)
+    assert proc.returncode == 0
+    report = json.loads(out)
+    quiet = tmp_path / "quiet"
+    shutil.copytree(packed_build, quiet)
+    told = json.loads(threadback("index", "--compact", "--json", "-q", "--db", str(quiet / "index.sqlite3")).stdout)
+    assert report["outputs_referred"] == told["outputs_referred"] > 0
+    assert len(report["files"]) == 2 and report["files"][0]["bytes_after"] < report["files"][0]["bytes_before"]
+
+
+def test_a_status_line_whose_terminal_is_gone_stops_drawing_without_raising(monkeypatch):
+    from tui.cli.render import StatusLine
+
+    closed = open(os.devnull, "w")
+    closed.close()
+    monkeypatch.setattr(sys, "stderr", closed)
+    line = StatusLine()
+    line.show("compact: merging", now=True)  # ValueError: I/O operation on a closed file
+    line.show("compact: VACUUM", now=True)
+    line.clear()

@@ -63,6 +63,7 @@ class CompactReporter:
         self._line = StatusLine() if on_terminal else None
         self._phase_started = 0.0
         self._last_plain = 0.0
+        self._plain_gone = False
 
     def __call__(self, step: CompactStep) -> None:
         now = time.monotonic()
@@ -74,10 +75,20 @@ class CompactReporter:
         if self._line is not None:
             self._line.show(_terminal_text(step, now - self._phase_started), now=starts or step.done == step.total)
         elif starts:
-            print(_plain_text(step), file=sys.stderr, flush=True)
+            self._plain(_plain_text(step))
         elif now - self._last_plain >= self.PLAIN_COUNT_EVERY and step.done < step.total:
             self._last_plain = now
-            print(f"compact: ... {step.done:,}/{step.total:,} logs", file=sys.stderr, flush=True)
+            self._plain(f"compact: ... {step.done:,}/{step.total:,} logs")
+
+    def _plain(self, line: str) -> None:
+        """One plain line; stderr closed under us (``2>&1 | head -1``) ends the lines, never the
+        compaction."""
+        if self._plain_gone:
+            return
+        try:
+            print(line, file=sys.stderr, flush=True)
+        except (OSError, ValueError):
+            self._plain_gone = True
 
     def close(self) -> None:
         if self._line is not None:

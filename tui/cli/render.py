@@ -195,6 +195,7 @@ class StatusLine:
 
     def __init__(self) -> None:
         self._last = 0.0
+        self._gone = False  # stderr closed under us: the work goes on, unshown
 
     def show(self, text: str, *, now: bool = False) -> None:
         """Draw ``text``; unless ``now``, skipped within 0.1 s of the last line drawn."""
@@ -202,12 +203,21 @@ class StatusLine:
         if not now and moment - self._last < 0.1:
             return
         self._last = moment
-        sys.stderr.write("\r" + text[:_line_width()] + "\x1b[K")
-        sys.stderr.flush()
+        self._write("\r" + text[:_line_width()] + "\x1b[K")
 
     def clear(self) -> None:
-        sys.stderr.write("\r\x1b[K")
-        sys.stderr.flush()
+        self._write("\r\x1b[K")
+
+    def _write(self, text: str) -> None:
+        """A display that can no longer be written (the terminal closed) must not stop the run
+        it shows: the index run or the compaction would end halfway."""
+        if self._gone:
+            return
+        try:
+            sys.stderr.write(text)
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            self._gone = True
 
 
 def _line_width() -> int:
