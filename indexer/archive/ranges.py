@@ -5,7 +5,8 @@ tool's output; showing it reads those bytes back here. A linked copy: one positi
 the link. Frames: only the frames the range touches (at most 4 MiB each, ``writer.FRAME_BYTES``)
 are read and decompressed, each checked for length and hash as ``reader.frames_of`` does.
 ``read_ranges`` reads many ranges of one log at once (a transcript's tool output): the manifest
-looked up once, the copy opened once, nearby ranges of a link read as one.
+looked up once, each frame the ranges need read once, a link opened once and nearby ranges of it
+read as one.
 
 Checked frames are kept in a small cache (least recently used out first, ``CACHE_BYTES`` in all),
 so a transcript showing 200 outputs of one sealed log decompresses each frame once. Its key
@@ -261,23 +262,14 @@ def _read_frames(source: Path, manifest: Manifest, placed: list[_Placed]) -> dic
 
 def _read_frames_that_check(source: Path, manifest: Manifest, placed: list[_Placed]) -> dict[int, bytes]:
     """``_read_frames``, leaving out a frame that cannot be read or fails its check (the ranges
-    that need it cannot be served; the others still are)."""
-    decompressor = zstandard.ZstdDecompressor()
+    that need it cannot be served; the others still are). A frame at a time: one open each,
+    against decompressing up to 4 MiB."""
     raws: dict[int, bytes] = {}
-    try:
-        fd = _open(source)
-    except ArchiveError:
-        return raws
-    try:
-        for p in placed:
-            try:
-                compressed = _pread_fully(fd, p.frame.compressed_length, p.compressed_at)
-                raws[p.number] = checked_frame(source, p.number, p.frame, compressed, decompressor)
-            except (OSError, ArchiveError):
-                continue
-            _cache.put(_cache_key(source, manifest, p), raws[p.number])
-    finally:
-        os.close(fd)
+    for p in placed:
+        try:
+            raws.update(_read_frames(source, manifest, [p]))
+        except ArchiveError:
+            continue
     return raws
 
 
