@@ -16,7 +16,7 @@ from pathlib import Path
 from indexer.ingest.compact import MERGE, REFER, CompactStep, compact_index
 from tui.cli import output
 from tui.cli.exits import OK
-from tui.cli.render import StatusLine, progress_bar
+from tui.cli.render import ProgressOutput, StatusLine, progress_bar
 from tui.cli.terminal import safe_text
 
 
@@ -63,7 +63,7 @@ class CompactReporter:
         self._line = StatusLine() if on_terminal else None
         self._phase_started = 0.0
         self._last_plain = 0.0
-        self._plain_gone = False
+        self._plain = ProgressOutput()
 
     def __call__(self, step: CompactStep) -> None:
         now = time.monotonic()
@@ -75,20 +75,10 @@ class CompactReporter:
         if self._line is not None:
             self._line.show(_terminal_text(step, now - self._phase_started), now=starts or step.done == step.total)
         elif starts:
-            self._plain(_plain_text(step))
+            self._plain.write(_plain_text(step) + "\n")
         elif now - self._last_plain >= self.PLAIN_COUNT_EVERY and step.done < step.total:
             self._last_plain = now
-            self._plain(f"compact: ... {step.done:,}/{step.total:,} logs")
-
-    def _plain(self, line: str) -> None:
-        """One plain line; stderr closed under us (``2>&1 | head -1``) ends the lines, never the
-        compaction."""
-        if self._plain_gone:
-            return
-        try:
-            print(line, file=sys.stderr, flush=True)
-        except (OSError, ValueError):
-            self._plain_gone = True
+            self._plain.write(f"compact: ... {step.done:,}/{step.total:,} logs\n")
 
     def close(self) -> None:
         if self._line is not None:

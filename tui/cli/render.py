@@ -189,28 +189,15 @@ def session_line(s: Session, style: Style) -> str:
 # --- progress on stderr -----------------------------------------------------------------------------
 
 
-class StatusLine:
-    """One line on stderr (a terminal) redrawn in place, at most 10 times a second, cut to the
-    terminal's width (a wrapped line could not be redrawn), and cleared at the end."""
+class ProgressOutput:
+    """stderr for a progress display, until a write fails: then quiet. A display that can no
+    longer be written (``2>&1 | head -1``, a closed terminal) must not stop the run it shows,
+    which would end the index run or the compaction halfway."""
 
     def __init__(self) -> None:
-        self._last = 0.0
-        self._gone = False  # stderr closed under us: the work goes on, unshown
+        self._gone = False
 
-    def show(self, text: str, *, now: bool = False) -> None:
-        """Draw ``text``; unless ``now``, skipped within 0.1 s of the last line drawn."""
-        moment = time.monotonic()
-        if not now and moment - self._last < 0.1:
-            return
-        self._last = moment
-        self._write("\r" + text[:_line_width()] + "\x1b[K")
-
-    def clear(self) -> None:
-        self._write("\r\x1b[K")
-
-    def _write(self, text: str) -> None:
-        """A display that can no longer be written (the terminal closed) must not stop the run
-        it shows: the index run or the compaction would end halfway."""
+    def write(self, text: str) -> None:
         if self._gone:
             return
         try:
@@ -218,6 +205,26 @@ class StatusLine:
             sys.stderr.flush()
         except (OSError, ValueError):
             self._gone = True
+
+
+class StatusLine:
+    """One line on stderr (a terminal) redrawn in place, at most 10 times a second, cut to the
+    terminal's width (a wrapped line could not be redrawn), and cleared at the end."""
+
+    def __init__(self) -> None:
+        self._last = 0.0
+        self._out = ProgressOutput()
+
+    def show(self, text: str, *, now: bool = False) -> None:
+        """Draw ``text``; unless ``now``, skipped within 0.1 s of the last line drawn."""
+        moment = time.monotonic()
+        if not now and moment - self._last < 0.1:
+            return
+        self._last = moment
+        self._out.write("\r" + text[:_line_width()] + "\x1b[K")
+
+    def clear(self) -> None:
+        self._out.write("\r\x1b[K")
 
 
 def _line_width() -> int:
