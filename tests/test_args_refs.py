@@ -217,3 +217,25 @@ def test_a_search_hit_leaves_arguments_in_the_log_and_its_context_reads_them(tmp
         around = index.search("run it", limit=20).hits[0]
         _, after = index.context(around.message, 0, 2)
         assert json.loads(after[0].detail)["command"] == SCRIPT
+
+
+def test_compact_replaces_an_older_index_packed_arguments_by_references(tmp_path, monkeypatch):
+    """An index from before argument references (the archive on): ``index --compact`` leaves
+    it as a new build would be, every transcript reading the same."""
+    from cli_process import threadback
+
+    root = tmp_path / "logs"
+    _write_session(root)
+    db = tmp_path / "i.sqlite3"
+    with monkeypatch.context() as patched:  # what an index run did before argument references
+        patched.setattr("indexer.ingest.prepare.args_reference_for", lambda *args: None)
+        _index(db, {"claude-code": [root]}, archive=True)
+    assert _details(db) == {"packed": 7, "text": 1}
+    before = _calls(db)
+    done = threadback("--db", str(db), "index", "--compact", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["arguments_referred"] == 5
+    assert _details(db) == {"reference": 5, "packed": 2, "text": 1}
+    assert _calls(db) == before
+    again = threadback("--db", str(db), "index", "--compact", "--json")
+    assert again.returncode == 0 and json.loads(again.stdout)["arguments_referred"] == 0
