@@ -239,3 +239,23 @@ def test_compact_replaces_an_older_index_packed_arguments_by_references(tmp_path
     assert _calls(db) == before
     again = threadback("--db", str(db), "index", "--compact", "--json")
     assert again.returncode == 0 and json.loads(again.stdout)["arguments_referred"] == 0
+
+
+def test_a_search_that_hits_a_call_with_arguments_in_the_log_loads_no_archive(tmp_path):
+    """``threadback search`` (run by agents many times a session) finds the tool call and
+    prints it without reading its log: no archive module, no zstandard, no reference reader."""
+    from cli_process import cli_env
+    from test_startup_imports import HEAVY, STDLIB_NOT_NEEDED, imported_modules, loaded
+
+    root = tmp_path / "logs"
+    _write_session(root)
+    db = tmp_path / "i.sqlite3"
+    _index(db, {"claude-code": [root]}, archive=True)
+    assert _details(db)["reference"] == 5
+    env = cli_env(THREADBACK_DB=str(db), THREADBACK_HOME=str(tmp_path / "home"), HOME=str(tmp_path / "home"),
+                  THREADBACK_MEMORY_DIR=str(tmp_path / "memory"))
+    for argv in (["search", "naïve"], ["search", "--json", "naïve"]):
+        modules, out = imported_modules(argv, env)
+        assert "[Bash] cat" in out
+        assert loaded(modules, ("indexer.archive", "indexer.store.log_ref", "indexer.store.log_ref_reader")) == []
+        assert loaded(modules, HEAVY) == [] and loaded(modules, STDLIB_NOT_NEEDED) == []
