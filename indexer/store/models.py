@@ -63,11 +63,8 @@ def message_from_row(r: sqlite3.Row, conn: sqlite3.Connection | None = None, *, 
     """``conn``: the index the row came from, which holds the dictionary packed text names.
     ``read_logs`` False (a search hit: the search path never loads the archive) leaves out
     arguments kept in the log: ``detail`` is None, the message read again has them."""
-    detail = r["detail"]
-    if _is_log_ref(detail):
-        detail = stored_text(detail, conn, r["file_id"]) if read_logs else None
-    else:
-        detail = unpack(detail, conn)
+    left_in_log = not read_logs and _is_log_ref(r["detail"])
+    detail = None if left_in_log else stored_text(r["detail"], conn, r["file_id"])
     return _message(r, stored_text(r["text"], conn, r["file_id"]), detail)
 
 
