@@ -7,7 +7,7 @@ Per table and index of both files (SQLite's ``dbstat``) with the bytes its pages
 files), each file's page size and free pages, and within ``messages``: the stored text of
 searchable messages, the packed tool output nobody searches (zlib or zstd with the index's
 dictionary, counted apart), the tool output kept as references into the archived logs
-(``indexer.store.log_ref``), and the details.
+(``indexer.store.log_ref``), and the details (tool-call arguments kept as references counted apart).
 Target (issue 18): the index at most 0.35x the raw logs, transcripts unchanged.
 """
 
@@ -54,7 +54,9 @@ def message_parts(path: Path) -> list[tuple[str, int]]:
             "     THEN length(CAST(text AS BLOB)) END),"
             " sum(CASE WHEN indexed = 0 AND substr(text, 1, 4) = X'54425201' THEN length(text) END),"
             " count(CASE WHEN indexed = 0 AND substr(text, 1, 4) = X'54425201' THEN 1 END),"
-            " sum(length(CAST(detail AS BLOB))) FROM messages").fetchone()
+            " sum(CASE WHEN substr(detail, 1, 4) = X'54425201' THEN NULL ELSE length(CAST(detail AS BLOB)) END),"
+            " sum(CASE WHEN substr(detail, 1, 4) = X'54425201' THEN length(detail) END),"
+            " count(CASE WHEN substr(detail, 1, 4) = X'54425201' THEN 1 END) FROM messages").fetchone()
         have = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
         dictionaries = (conn.execute("SELECT count(*), coalesce(sum(length(data)), 0) FROM pack_dictionaries").fetchone()
                         if "pack_dictionaries" in have else (0, 0))
@@ -63,7 +65,8 @@ def message_parts(path: Path) -> list[tuple[str, int]]:
     return [("searchable text", row[0] or 0), ("tool output, zstd + dictionary", row[1] or 0),
             ("tool output, zlib or short", row[2] or 0),
             (f"tool output, references into the log ({row[4]:,})", row[3] or 0),
-            ("details (heads, tails)", row[5] or 0),
+            ("details (arguments, heads, tails)", row[5] or 0),
+            (f"tool-call arguments, references ({row[7]:,})", row[6] or 0),
             (f"packing dictionaries ({dictionaries[0]})", dictionaries[1])]
 
 

@@ -82,7 +82,9 @@ class Message(NamedTuple):
     tool_name: str | None
     ts: float | None
     text: str
-    detail: str | None = None  # tool-call arguments (JSON) for an expand action
+    # Tool-call arguments (JSON) for an expand action. A search hit's are None where the index
+    # keeps them in the log (the search path never reads logs): the message read again has them.
+    detail: str | None = None
     indexed: bool = True
     mark: str | None = None  # a note shown beside it: "abandoned branch", "retracted", "queued"
 

@@ -21,7 +21,7 @@ from indexer.ingest.compact import MERGE, REFER, VACUUM, compact_index
 from cli_process import REPO, cli_env, threadback
 from conftest import FIXED_NOW, corpus_roots
 
-JSON_KEYS = {"bytes_before", "bytes_after", "outputs_referred", "files"}
+JSON_KEYS = {"bytes_before", "bytes_after", "outputs_referred", "arguments_referred", "files"}
 FILE_KEYS = {"path", "bytes_before", "bytes_after", "page_size_before", "page_size_after"}
 
 

@@ -65,6 +65,7 @@ class FileCompaction:
 class Compaction:
     files: tuple[FileCompaction, ...]
     outputs_referred: int = 0  # packed tool output replaced by references into the archive
+    arguments_referred: int = 0  # packed tool-call arguments, the same
 
     @property
     def bytes_before(self) -> int:
@@ -107,24 +108,24 @@ def compact_index(db_path: Path, *, page_size: int = PAGE_SIZE, check_space: boo
                 _check_space(path)
         tell = progress or _ignore
         referred = _refer_packed_outputs(db_path, tell)
-        return Compaction(tuple(_compact_file(path, page_size, tell) for path in files), referred)
+        return Compaction(tuple(_compact_file(path, page_size, tell) for path in files), *referred)
 
 
 def _ignore(step: CompactStep) -> None:
     pass
 
 
-def _refer_packed_outputs(db_path: Path, tell: CompactProgress) -> int:
-    """Packed tool output replaced by references into the archive, as a new build stores it
-    (``indexer.ingest.refer_outputs``), unless the archive is off; before the VACUUM, which then
-    gives the space back."""
+def _refer_packed_outputs(db_path: Path, tell: CompactProgress) -> tuple[int, int]:
+    """Packed tool output and tool-call arguments replaced by references into the archive, as a
+    new build stores them (``indexer.ingest.refer_outputs``), unless the archive is off; before
+    the VACUUM, which then gives the space back."""
     from indexer.archive import archive_dir_for
     from indexer.config import load_archive_setting
     from indexer.ingest.refer_outputs import refer_packed_outputs
 
     archive_root = archive_dir_for(db_path)
     if not load_archive_setting().enabled or not archive_root.is_dir():
-        return 0
+        return 0, 0
     conn = sqlite3.connect(file_uri(db_path), uri=True, timeout=WAIT_FOR_READERS_MS / 1000)
     try:
         return refer_packed_outputs(conn, archive_root,

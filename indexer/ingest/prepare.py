@@ -16,9 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from indexer.archive import ArchiveOutcome, start_archiving
+from indexer.ingest.args_refs import args_reference_for
 from indexer.ingest.log_refs import reference_for
 from indexer.ingest.sanitise import sanitise_message, sanitise_meta, storable_path
 from indexer.ingest.side import SideWriter
+from indexer.models import TOOL_CALL
 from indexer.sources import PARSERS, is_whole_document
 from indexer.sources.base import ParsedMessage, SessionMeta, load_whole_json
 from indexer.sources.token_usage import needs_token_reread, start_counting, usage_of
@@ -105,11 +107,12 @@ def is_one_json_document(data: bytes) -> bool:
 def message_row(m: ParsedMessage, log: LogBytes | None = None) -> tuple[MessageRow, str]:
     """The row the writer inserts and the message's CJK bigrams (for the side file), with the
     CPU work (folding, bigrams, packing, hashing) already done. ``log``: the bytes it was
-    parsed from, when the archive keeps them (tool output is then a reference into them)."""
+    parsed from, when the archive keeps them (tool output and a tool call's arguments are
+    then references into them)."""
     folded = index_form(m.text) if m.indexed else None  # Traditional → Simplified, for the indexes
     grams = cjk_bigrams(folded or m.text) if m.indexed else ""
     row = MessageRow(m.role, m.kind, m.tool_name, m.ts, m.text if m.indexed else _stored_output(m, log),
-                     pack_detail(m.detail), m.indexed, bool(grams), dedup_digest(m.dedup), m.mark, folded)
+                     _stored_detail(m, log), m.indexed, bool(grams), dedup_digest(m.dedup), m.mark, folded)
     return row, grams
 
 
@@ -129,6 +132,17 @@ def _stored_output(m: ParsedMessage, log: LogBytes | None) -> str | bytes:
         if ref is not None:
             return ref
     return pack(m.text)
+
+
+def _stored_detail(m: ParsedMessage, log: LogBytes | None) -> str | bytes | None:
+    """A tool call's arguments, as stored: like tool output (``_stored_output``), a reference
+    into the log where one rebuilds them exactly (``indexer.ingest.args_refs``), else packed."""
+    detail = m.detail
+    if log is not None and m.kind == TOOL_CALL and m.span is not None and detail and len(detail) >= PACK_MIN_CHARS:
+        ref = args_reference_for(detail, log.data, m.span, log.offset)
+        if ref is not None:
+            return ref
+    return pack_detail(detail)
 
 
 def prepare_file(job: FileJob, now: float, *, from_start: bool = False) -> PreparedFile:

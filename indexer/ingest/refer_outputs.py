@@ -1,11 +1,13 @@
-"""Tool output an older index stored packed, replaced by references into the archived logs
-(``indexer.store.log_ref``): what ``threadback index --compact`` does before it rewrites the file,
-so an index built before references existed shrinks as a new build would.
+"""Tool output and tool-call arguments an older index stored packed, replaced by references
+into the archived logs (``indexer.store.log_ref``): what ``threadback index --compact`` does
+before it rewrites the file, so an index built before references existed shrinks as a new build
+would.
 
-Per log with packed output and an archived copy: the copy is parsed again from its start, each
-message matched to its stored row by its dedup key, and a row's packed text replaced only where
-the parsed text is the stored text and a reference into the copy rebuilds it exactly. Anything
-else stays as it is. One transaction per log, under the index lock ``compact_index`` holds.
+Per log with packed output or arguments and an archived copy: the copy is parsed again from its
+start, each message matched to its stored row by its dedup key, and a row's packed text (or
+arguments) replaced only where the parsed value is the stored one and a reference into the copy
+rebuilds it exactly. Anything else stays as it is. One transaction per log, under the index lock
+``compact_index`` holds.
 """
 
 from __future__ import annotations
@@ -14,42 +16,55 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
+from indexer.ingest.args_refs import args_reference_for
 from indexer.ingest.log_refs import reference_for
 from indexer.ingest.prepare import dedup_digest, is_one_json_document
 from indexer.ingest.sanitise import sanitise_message
 from indexer.sources import PARSERS, is_whole_document
+from indexer.models import TOOL_CALL
+from indexer.named_record import NamedTuple
 from indexer.sources.base import SessionMeta
 from indexer.store.packing import LOG_REF_MAGIC, unpack
 
 _PACKED = "indexed = 0 AND typeof(text) = 'blob' AND substr(text, 1, 4) != ?"
+_PACKED_ARGS = f"kind = '{TOOL_CALL}' AND typeof(detail) = 'blob' AND substr(detail, 1, 4) != ?"
+
+
+class Referred(NamedTuple):
+    """How many packed copies were replaced by references."""
+
+    outputs: int = 0
+    arguments: int = 0
 
 
 def refer_packed_outputs(conn: sqlite3.Connection, archive_root: Path,
-                         on_log: Callable[[int, int], None] | None = None) -> int:
-    """Replace packed tool output by references where the archive allows; how many were.
+                         on_log: Callable[[int, int], None] | None = None) -> Referred:
+    """Replace packed tool output and arguments by references where the archive allows.
     ``on_log(done, total)`` is called once before the first log and after each one (a
     log takes milliseconds to seconds, so a display throttles it, not this loop)."""
     logs = conn.execute(
         "SELECT id, path, agent FROM files f WHERE archived = 1 AND EXISTS"
-        f" (SELECT 1 FROM messages m WHERE m.file_id = f.id AND {_PACKED})", (LOG_REF_MAGIC,)).fetchall()
-    replaced = 0
+        f" (SELECT 1 FROM messages m WHERE m.file_id = f.id AND (({_PACKED}) OR ({_PACKED_ARGS})))",
+        (LOG_REF_MAGIC, LOG_REF_MAGIC)).fetchall()
+    outputs = arguments = 0
     if on_log:
         on_log(0, len(logs))
     for done, (file_id, key, agent) in enumerate(logs, 1):
-        replaced += _refer_if_readable(conn, archive_root, file_id, key, agent)
+        referred = _refer_if_readable(conn, archive_root, file_id, key, agent)
+        outputs, arguments = outputs + referred.outputs, arguments + referred.arguments
         if on_log:
             on_log(done, len(logs))
-    return replaced
+    return Referred(outputs, arguments)
 
 
-def _refer_if_readable(conn: sqlite3.Connection, archive_root: Path, file_id: int, key: str, agent: str) -> int:
+def _refer_if_readable(conn: sqlite3.Connection, archive_root: Path, file_id: int, key: str, agent: str) -> Referred:
     data = _archived_bytes(archive_root, key)
     if data is None or agent not in PARSERS or is_whole_document(agent, Path(key)) or is_one_json_document(data):
-        return 0
+        return Referred()
     try:
         return _refer_one_log(conn, file_id, key, agent, data)
     except (ValueError, TypeError, KeyError, RecursionError, MemoryError):
-        return 0  # a log its parser cannot read again keeps its packed copies, as they are
+        return Referred()  # a log its parser cannot read again keeps its packed copies, as they are
 
 
 def _archived_bytes(archive_root: Path, key: str) -> bytes | None:
@@ -70,14 +85,14 @@ def _archived_bytes(archive_root: Path, key: str) -> bytes | None:
         return None
 
 
-def _refer_one_log(conn: sqlite3.Connection, file_id: int, key: str, agent: str, data: bytes) -> int:
+def _refer_one_log(conn: sqlite3.Connection, file_id: int, key: str, agent: str, data: bytes) -> Referred:
     parsed = PARSERS[agent].parse(Path(key), data, 1, {}, SessionMeta())
-    outputs = {}
+    outputs, calls = {}, {}
     for m in parsed.messages:
-        if not m.indexed and m.span is not None:
+        if m.span is not None and (not m.indexed or (m.kind == TOOL_CALL and m.detail)):
             sanitise_message(m)
-            outputs[dedup_digest(m.dedup)] = m
-    replacements = []
+            (outputs if not m.indexed else calls)[dedup_digest(m.dedup)] = m
+    texts = []
     for row_id, stored, dedup in conn.execute(f"SELECT id, text, dedup FROM messages WHERE file_id = ? AND {_PACKED}",
                                               (file_id, LOG_REF_MAGIC)):
         m = outputs.get(dedup)
@@ -85,8 +100,18 @@ def _refer_one_log(conn: sqlite3.Connection, file_id: int, key: str, agent: str,
             continue
         ref = reference_for(m.text, data, m.span, 0)
         if ref is not None:
-            replacements.append((ref, row_id))
-    if replacements:
+            texts.append((ref, row_id))
+    details = []
+    for row_id, stored, dedup in conn.execute(
+            f"SELECT id, detail, dedup FROM messages WHERE file_id = ? AND {_PACKED_ARGS}", (file_id, LOG_REF_MAGIC)):
+        m = calls.get(dedup)
+        if m is None or m.detail is None or unpack(stored, conn) != m.detail:
+            continue
+        ref = args_reference_for(m.detail, data, m.span, 0)
+        if ref is not None:
+            details.append((ref, row_id))
+    if texts or details:
         with conn:
-            conn.executemany("UPDATE messages SET text = ? WHERE id = ?", replacements)
-    return len(replacements)
+            conn.executemany("UPDATE messages SET text = ? WHERE id = ?", texts)
+            conn.executemany("UPDATE messages SET detail = ? WHERE id = ?", details)
+    return Referred(len(texts), len(details))

@@ -159,7 +159,7 @@ def _hits(conn: sqlite3.Connection, query: Query, scored: list[tuple[float, Evid
     parents = parents_of(conn, list(sessions.values()))
     hits = []
     for score, ev in scored:
-        message = message_from_row(by_id[ev.candidate.id], conn)
+        message = message_from_row(by_id[ev.candidate.id], conn, read_logs=False)
         session = sessions[ev.candidate.session_rowid]
         snippet, spans = make_snippet(message.text, terms, line=query.literal_line)
         before, after = fetch_context(conn, message, context, context) if context else ((), ())

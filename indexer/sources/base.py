@@ -14,6 +14,7 @@ from typing import Any, Callable, Iterator
 from indexer.sources.fields import as_str, plausible_ts, scalar_text
 from indexer.models import TokenUsage
 from indexer.textclip import cut_middle
+from indexer.tool_args import to_json  # noqa: F401 - the parsers' name for it
 
 try:  # orjson is a declared dependency; the fallback keeps a broken install usable.
     import orjson
@@ -336,14 +337,6 @@ def _image_marker(block: dict) -> str:
     if url.startswith(("http://", "https://", "/", "file:")) and len(url) < 500:
         return f"[image: {url}]"
     return "[image]"
-
-
-def to_json(value: Any) -> str:
-    """A tool call's arguments as stored for the expand action."""
-    try:
-        return json.dumps(value, ensure_ascii=False, indent=2)
-    except (TypeError, ValueError, RecursionError):
-        return "(arguments too deeply nested to show)"
 
 
 def project_name_of(path: str | None) -> str | None:

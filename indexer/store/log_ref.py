@@ -9,12 +9,15 @@ rebuilt exactly from one JSON string in the log, ``messages.text`` holds only a 
   (a checksum, not a hash: it guards against a log that changed, not against one built to
   collide, and any text a log holds is shown as its own anyway);
 - ``nested``: the string is itself a JSON object whose ``"output"`` is the text (Codex);
+- ``args``: the literal is a JSON value (a tool call's arguments) and the text is its
+  decoding rendered by ``indexer.tool_args.to_json``; with ``nested``, the literal is a string
+  holding that JSON (Codex's ``"arguments"``);
 - ``head`` / ``tail``: the text is the string cut to its head and tail (``indexer.textclip``);
   0 / 0: not cut;
 - ``prefix``: text put before it (``"[error] "``).
 
 A reference is made only where rebuilding it gave back the very text parsed
-(``indexer.ingest.log_refs``), and read back by ``indexer.store.log_ref_reader``. Stored as a
+(``indexer.ingest.log_refs``, ``indexer.ingest.args_refs``), and read back by ``indexer.store.log_ref_reader``. Stored as a
 BLOB starting ``TBR\\x01``: told apart from zlib (0x78) and zstd (28 B5 2F FD) packed text.
 """
 
@@ -27,9 +30,11 @@ from dataclasses import dataclass
 
 from indexer.store.packing import LOG_REF_MAGIC as MAGIC
 from indexer.textclip import cut_middle
+from indexer.tool_args import to_json
 
 _FIELDS = struct.Struct("<QIIBII")  # offset, length, digest, flags, head, tail; then the prefix
 _NESTED = 1
+_ARGS = 2
 
 
 def literal_digest(raw: bytes) -> int:
@@ -49,9 +54,11 @@ class LogRef:
     head: int = 0
     tail: int = 0
     prefix: str = ""
+    args: bool = False
 
     def encode(self) -> bytes:
-        fields = _FIELDS.pack(self.offset, self.length, self.digest, _NESTED if self.nested else 0, self.head, self.tail)
+        flags = (_NESTED if self.nested else 0) | (_ARGS if self.args else 0)
+        fields = _FIELDS.pack(self.offset, self.length, self.digest, flags, self.head, self.tail)
         return MAGIC + fields + self.prefix.encode("utf-8", "surrogatepass")
 
     @classmethod
@@ -64,7 +71,7 @@ class LogRef:
             prefix = value[len(MAGIC) + _FIELDS.size:].decode("utf-8", "surrogatepass")
         except UnicodeDecodeError:
             return None
-        return cls(offset, length, digest, bool(flags & _NESTED), head, tail, prefix)
+        return cls(offset, length, digest, bool(flags & _NESTED), head, tail, prefix, bool(flags & _ARGS))
 
     def rebuild(self, raw: bytes) -> str | None:
         """The stored text from the literal's bytes as read from the log; None when they are
@@ -75,6 +82,8 @@ class LogRef:
 
     def rebuild_unchecked(self, raw: bytes) -> str | None:
         """``rebuild`` for bytes known to be the literal's (just found, digest just taken)."""
+        if self.args:
+            return self._arguments(raw)
         try:
             text = json.loads(raw)
             if self.nested:
@@ -86,3 +95,15 @@ class LogRef:
         if self.head or self.tail:
             text = cut_middle(text, self.head, self.tail)
         return self.prefix + text
+
+    def _arguments(self, raw: bytes) -> str | None:
+        """A tool call's arguments (``args``) rendered from their literal."""
+        try:
+            value = json.loads(raw)
+            if self.nested:
+                if not isinstance(value, str):
+                    return None
+                value = json.loads(value)
+        except (ValueError, RecursionError):
+            return None
+        return to_json(value)

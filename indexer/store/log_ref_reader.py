@@ -1,4 +1,5 @@
-"""Reading back tool output kept as a reference into its log (``indexer.store.log_ref``).
+"""Reading back tool output and tool-call arguments kept as references into their log
+(``indexer.store.log_ref``).
 
 The literal's bytes come from the log's archived copy (``indexer.archive.read_ranges``), else
 from the log itself while it is still there; either must match the digest taken when it was

@@ -59,24 +59,33 @@ def fetch_messages(conn: sqlite3.Connection, ids: list[int]) -> list[sqlite3.Row
     return rows
 
 
-def message_from_row(r: sqlite3.Row, conn: sqlite3.Connection | None = None) -> Message:
-    """``conn``: the index the row came from, which holds the dictionary packed text names."""
-    return _message(r, stored_text(r["text"], conn, r["file_id"]), conn)
+def message_from_row(r: sqlite3.Row, conn: sqlite3.Connection | None = None, *, read_logs: bool = True) -> Message:
+    """``conn``: the index the row came from, which holds the dictionary packed text names.
+    ``read_logs`` False (a search hit: the search path never loads the archive) leaves out
+    arguments kept in the log: ``detail`` is None, the message read again has them."""
+    left_in_log = not read_logs and _is_log_ref(r["detail"])
+    detail = None if left_in_log else stored_text(r["detail"], conn, r["file_id"])
+    return _message(r, stored_text(r["text"], conn, r["file_id"]), detail)
 
 
 def messages_from_rows(rows: list[sqlite3.Row], conn: sqlite3.Connection | None) -> list[Message]:
-    """``message_from_row`` for each row, the tool output kept as references read together:
-    each log looked up and opened once for a transcript, not once per output."""
-    refs = [i for i, r in enumerate(rows) if _is_log_ref(r["text"])]
-    texts: dict[int, str] = {}
+    """``message_from_row`` for each row, the tool output and arguments kept as references read
+    together: each log looked up and opened once for a transcript, not once per output."""
+    refs = [(i, column) for i, r in enumerate(rows) for column in ("text", "detail") if _is_log_ref(r[column])]
+    read: dict[tuple[int, str], str] = {}
     if refs:
         from indexer.store.log_ref_reader import read_log_refs
 
-        texts = dict(zip(refs, read_log_refs([(rows[i]["text"], rows[i]["file_id"]) for i in refs], conn)))
-    return [_message(r, texts[i] if i in texts else unpack(r["text"], conn), conn) for i, r in enumerate(rows)]
+        values = [(rows[i][column], rows[i]["file_id"]) for i, column in refs]
+        read = dict(zip(refs, read_log_refs(values, conn)))
+
+    def stored(i: int, column: str) -> str | None:
+        return read[i, column] if (i, column) in read else unpack(rows[i][column], conn)
+
+    return [_message(r, stored(i, "text"), stored(i, "detail")) for i, r in enumerate(rows)]
 
 
-def _message(r: sqlite3.Row, text: str | None, conn: sqlite3.Connection | None) -> Message:
+def _message(r: sqlite3.Row, text: str | None, detail: str | None) -> Message:
     return Message(
         id=r["id"],
         session_rowid=r["session_rowid"],
@@ -86,7 +95,7 @@ def _message(r: sqlite3.Row, text: str | None, conn: sqlite3.Connection | None) 
         tool_name=r["tool_name"],
         ts=r["ts"],
         text=text,
-        detail=unpack(r["detail"], conn),
+        detail=detail,
         indexed=bool(r["indexed"]),
         mark=r["mark"],
     )

@@ -32,6 +32,7 @@ def compact_and_report(path: Path, *, as_json: bool, quiet: bool = False) -> int
             "bytes_before": result.bytes_before,
             "bytes_after": result.bytes_after,
             "outputs_referred": result.outputs_referred,
+            "arguments_referred": result.arguments_referred,
             "files": [{"path": str(f.path), "bytes_before": f.bytes_before, "bytes_after": f.bytes_after,
                        "page_size_before": f.page_size_before, "page_size_after": f.page_size_after}
                       for f in result.files],
@@ -43,6 +44,8 @@ def compact_and_report(path: Path, *, as_json: bool, quiet: bool = False) -> int
         print(safe_text(f"{f.path.name}: {_mb(f.bytes_before)} -> {_mb(f.bytes_after)}{pages}"))
     if result.outputs_referred:
         print(f"tool output: {result.outputs_referred:,} packed copies replaced by references into the archive")
+    if result.arguments_referred:
+        print(f"tool-call arguments: {result.arguments_referred:,} packed copies replaced by references into the archive")
     saved = result.bytes_before - result.bytes_after
     share = saved / result.bytes_before if result.bytes_before else 0.0
     print(f"compacted: {_mb(result.bytes_before)} -> {_mb(result.bytes_after)} "
