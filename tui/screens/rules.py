@@ -192,7 +192,7 @@ class RulesScreen(RulesUpkeep, TrustActions, Screen[None]):
             noun = "rules" if self.status_filter == "all" else f"{self.status_filter} rules"
             detail.show_nothing(f"No {noun}.")
         else:
-            detail.show_rule(rule, self._timestamp(), note=self.store.verification_note(rule))
+            self.paint_rule(rule)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
@@ -325,8 +325,7 @@ class RulesScreen(RulesUpkeep, TrustActions, Screen[None]):
             self.notify("A rule needs some text.", severity="error")
             return
         self.edited_text = text.strip()
-        self.query_one("#rule-detail", RuleDetail).show_rule(
-            rule, self._timestamp(), edited_text=self.edited_text)
+        self.paint_rule(rule, edited_text=self.edited_text)
         self.notify("Check your edit below, then press y to approve it.")
 
     def action_approve_all(self) -> None:

@@ -83,8 +83,14 @@ class RulesUpkeep:
             return
         detail = self.query_one("#rule-detail", RuleDetail)  # type: ignore[attr-defined]
         y = detail.scroll_y
-        detail.show_rule(self.shown, self._timestamp(), edited_text=self.edited_text)
+        self.paint_rule(self.shown, edited_text=self.edited_text)
         detail.scroll_to(y=y, animate=False, immediate=True)
+
+    def paint_rule(self, rule: Rule, *, edited_text: str | None = None) -> None:
+        """The detail pane for ``rule``, with why its approval does not count where it does
+        not: every paint (the first, an edit, the poll's fresh times) must carry that note."""
+        detail = self.query_one("#rule-detail", RuleDetail)  # type: ignore[attr-defined]
+        detail.show_rule(rule, self._timestamp(), edited_text=edited_text, note=self.store.verification_note(rule))
 
     # --- undo -------------------------------------------------------------------------------
 
