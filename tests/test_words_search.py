@@ -49,6 +49,8 @@ QUERIES = [
     "timeout project:beta since:2026-03-05",
     "serverror since:2026-03-06",
     "資料庫 serverror_v2",
+    "资料库 serverror_v2",  # Simplified: the probe's text must be folded as the index's is
+    "serverror -资料库",  # an exclusion read on the probe, folded too
     "db serverror",
 ]
 
@@ -209,6 +211,8 @@ PHRASES = [
     '"retry the connection" timeout',
     '"retry the connection" 驗收',
     '"retry the connection" -deploy',
+    '"retry the connection" -验收 -资料库',
+    '"资料库 migration: serverror_v2"',
     '"retry the connection" project:alpha since:2026-03-04',
     '"raised the timeout; the server"',
     '"a \u212aelvin sign"',

@@ -18,7 +18,7 @@ from indexer.search.plan import SHORT, TRIGRAM, PlannedGroup, PlannedTerm, Searc
 from indexer.search.query import Query, is_cjk
 from indexer.search.sparse_phrase import narrowed
 from indexer.store.models import SESSION_COLUMNS, session_from_row
-from indexer.textfold import variants
+from indexer.textfold import can_fold, variants
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # a scope comes with its module: a plain search loads none
@@ -269,7 +269,8 @@ def newest(conn: sqlite3.Connection, sources: list[Source], filters: Filters, li
     few: the sub-queries read that stretch, not all their word's matches."""
     if all(s.table in TRIGRAM_TABLES for s in sources):  # the word index or a phrase's trigrams narrow
         found = narrowed(conn, sources[0].groups, TRIGRAM_TABLES, filters, limit,
-                         lambda probe, floor: _newest_above(conn, sources[:1], filters, limit, floor, with_text, probe))
+                         lambda probe, floor: _newest_above(conn, sources[:1], filters, limit, floor, with_text, probe),
+                         _needs_folded_probe(sources[0], filters))
         if found is not None:
             return found
     ranges = filters.id_ranges(conn)
@@ -283,6 +284,12 @@ def newest(conn: sqlite3.Connection, sources: list[Source], filters: Filters, li
         if found.capped or not floor:
             return found
     return found
+
+
+def _needs_folded_probe(source: Source, filters: Filters) -> bool:
+    """Whether any expression the probe is asked (the source's, an exclusion's, a condition's)
+    holds a CJK ideograph: only then must the probe's text be folded as the index's is."""
+    return any(isinstance(v, str) and can_fold(v) for v in (source.match, *source.params, *filters.params))
 
 
 def _nth_newest(conn: sqlite3.Connection, source: Source, depth: int) -> int:
