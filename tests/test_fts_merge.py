@@ -69,13 +69,16 @@ def test_a_merge_stopped_midway_goes_on_next_time(tmp_path, monkeypatch):
 
 def _grow_in_runs(db: Path, logs: Path, runs: int) -> None:
     """Index the corpus into ``db`` in ``runs`` runs, a few more log files each time, with
-    FTS5's own merging off in every table, so each run leaves segments behind."""
+    FTS5's own merging off in every table, so each run leaves segments behind. Its crisis merge
+    too: on a loaded machine the side writer commits on its timer more often, and 16 segments
+    on one level would be merged into one whatever ``automerge`` says."""
     files = sorted(p for p in CORPUS.rglob("*.jsonl"))
     index = Index(db)
     index.stats()  # creates both files
     for table in index_tables(index.conn):
         schema, name = table.split(".")
         index.conn.execute(f"INSERT INTO {schema}.{name}({name}, rank) VALUES ('automerge', 0)")
+        index.conn.execute(f"INSERT INTO {schema}.{name}({name}, rank) VALUES ('crisismerge', 1000)")
     for n in range(1, runs + 1):
         for path in files[: len(files) * n // runs]:
             target = logs / path.relative_to(CORPUS)
