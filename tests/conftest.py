@@ -148,6 +148,10 @@ def private_threadback_home(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("THREADBACK_HOME", str(home))
     # Nor the developer's config file: its [archive] or [roots] would change what tests see.
     monkeypatch.setenv("THREADBACK_CONFIG", str(home / "config.toml"))
+    # A hook's 1 s budget is start-up, forking and reading memory; on a loaded test machine the
+    # start-up alone can take it, and the memory pieces a test looks for come back "left out".
+    # tests/test_hook_budget.py holds the budget itself, with its own values.
+    monkeypatch.setenv("THREADBACK_HOOK_BUDGET", "9")
     monkeypatch.delenv("THREADBACK_DB", raising=False)
     monkeypatch.delenv("THREADBACK_MEMORY_DIR", raising=False)
     monkeypatch.delenv("THREADBACK_SESSION_ID", raising=False)
