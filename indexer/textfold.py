@@ -55,13 +55,6 @@ def fold_table() -> dict[int, str]:
     return _table
 
 
-def can_fold(text: str) -> bool:
-    """Whether ``text`` holds a character of the ranges folding reads (any CJK ideograph, not
-    only a Traditional one). Text without one matches the same in folded and unfolded text:
-    folding maps ideographs to ideographs and leaves every other character alone."""
-    return not text.isascii() and _may_fold().search(text) is not None
-
-
 def fold(text: str) -> str:
     """``text`` with Traditional characters replaced by their Simplified form; same length."""
     if text.isascii() or not _may_fold().search(text):

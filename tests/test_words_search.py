@@ -23,7 +23,7 @@ RARE = [
     "the SERVERROR came back after the deploy",
     "server_error42 in worker 7; the server error log shows it",
     "ſerverror with a long s and a \u212aelvin sign",
-    "retry the connection to the serverrors pool, 驗收 later",
+    "retry the connection to the serverrors pool, 驗收 later via \u346eab",  # U+346E folds to U+2B748
     "token " + "ab12" * 40 + "serverror" + "cd34" * 10,
     "資料庫 migration: serverror_v2 handled",
 ]
@@ -213,6 +213,7 @@ PHRASES = [
     '"retry the connection" -deploy',
     '"retry the connection" -验收 -资料库',
     '"资料库 migration: serverror_v2"',
+    '"retry the connection" \U0002b748ab',  # the folded form of U+346E: no character of the BMP's CJK blocks
     '"retry the connection" project:alpha since:2026-03-04',
     '"raised the timeout; the server"',
     '"a \u212aelvin sign"',

@@ -18,7 +18,7 @@ from indexer.search.plan import SHORT, TRIGRAM, PlannedGroup, PlannedTerm, Searc
 from indexer.search.query import Query, is_cjk
 from indexer.search.sparse_phrase import narrowed
 from indexer.store.models import SESSION_COLUMNS, session_from_row
-from indexer.textfold import can_fold, variants
+from indexer.textfold import variants
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # a scope comes with its module: a plain search loads none
@@ -287,9 +287,11 @@ def newest(conn: sqlite3.Connection, sources: list[Source], filters: Filters, li
 
 
 def _needs_folded_probe(source: Source, filters: Filters) -> bool:
-    """Whether any expression the probe is asked (the source's, an exclusion's, a condition's)
-    holds a CJK ideograph: only then must the probe's text be folded as the index's is."""
-    return any(isinstance(v, str) and can_fold(v) for v in (source.match, *source.params, *filters.params))
+    """Whether the probe's text must be folded as the index's is: unless every expression it is
+    asked (the source's, an exclusion's, a condition's) is ASCII. Folding changes no ASCII
+    character and makes none, so an ASCII trigram matches folded and unfolded text alike; any
+    other text may hold a fold's target (804 of them lie outside the BMP's CJK blocks)."""
+    return any(isinstance(v, str) and not v.isascii() for v in (source.match, *source.params, *filters.params))
 
 
 def _nth_newest(conn: sqlite3.Connection, source: Source, depth: int) -> int:

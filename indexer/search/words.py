@@ -140,8 +140,8 @@ def _probe_lock(conn: sqlite3.Connection) -> LockType:
 def _fill(conn: sqlite3.Connection, ids: list[int], fold: bool) -> None:
     """Add the messages' indexed text to the probe, in one transaction: alone, each insert
     would flush FTS5's pending terms to a segment of its own (5x the time). ``fold``: as the
-    trigram index holds it (Traditional → Simplified); a query without a CJK ideograph matches
-    the text as it is the same, and skips folding (~40 µs a message of mixed text)."""
+    trigram index holds it (Traditional → Simplified); an ASCII query matches the text as it is
+    the same, and skips folding (~40 µs a message of mixed text)."""
     conn.execute("SAVEPOINT word_probe_fill")  # inside a transaction the caller holds, too
     try:
         for i in range(0, len(ids), 500):
