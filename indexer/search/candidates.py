@@ -17,6 +17,7 @@ from indexer.search.conditions import TRIGRAM_TABLES, Condition, InIndex
 from indexer.search.plan import SHORT, TRIGRAM, PlannedGroup, PlannedTerm, SearchPlan, fts_string, trigram_groups
 from indexer.search.query import Query, is_cjk
 from indexer.search.sparse_phrase import narrowed
+from indexer.search.words import probe_needs_fold
 from indexer.store.models import SESSION_COLUMNS, session_from_row
 from indexer.textfold import variants
 
@@ -270,7 +271,7 @@ def newest(conn: sqlite3.Connection, sources: list[Source], filters: Filters, li
     if all(s.table in TRIGRAM_TABLES for s in sources):  # the word index or a phrase's trigrams narrow
         found = narrowed(conn, sources[0].groups, TRIGRAM_TABLES, filters, limit,
                          lambda probe, floor: _newest_above(conn, sources[:1], filters, limit, floor, with_text, probe),
-                         _needs_folded_probe(sources[0], filters))
+                         probe_needs_fold((sources[0].match, *sources[0].params, *filters.params)))
         if found is not None:
             return found
     ranges = filters.id_ranges(conn)
@@ -284,14 +285,6 @@ def newest(conn: sqlite3.Connection, sources: list[Source], filters: Filters, li
         if found.capped or not floor:
             return found
     return found
-
-
-def _needs_folded_probe(source: Source, filters: Filters) -> bool:
-    """Whether the probe's text must be folded as the index's is: unless every expression it is
-    asked (the source's, an exclusion's, a condition's) is ASCII. Folding changes no ASCII
-    character and makes none, so an ASCII trigram matches folded and unfolded text alike; any
-    other text may hold a fold's target (804 of them lie outside the BMP's CJK blocks)."""
-    return any(isinstance(v, str) and not v.isascii() for v in (source.match, *source.params, *filters.params))
 
 
 def _nth_newest(conn: sqlite3.Connection, source: Source, depth: int) -> int:

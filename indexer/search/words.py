@@ -137,6 +137,14 @@ def _probe_lock(conn: sqlite3.Connection) -> LockType:
         return _probe_locks.setdefault(id(conn), allocate_lock())
 
 
+def probe_needs_fold(values: Iterable[object]) -> bool:
+    """Whether the probe's text must be folded as the index's is, given every value its SELECT
+    is asked with (the expressions, an exclusion's, a condition's): unless all are ASCII.
+    Folding changes no ASCII character and makes none; 804 of its targets lie outside the BMP's
+    CJK blocks (U+346E folds to U+2B748), so any other text may need it."""
+    return any(isinstance(v, str) and not v.isascii() for v in values)
+
+
 def _fill(conn: sqlite3.Connection, ids: list[int], fold: bool) -> None:
     """Add the messages' indexed text to the probe, in one transaction: alone, each insert
     would flush FTS5's pending terms to a segment of its own (5x the time). ``fold``: as the
