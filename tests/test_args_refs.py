@@ -75,6 +75,15 @@ def _index(db: Path, roots: dict[str, list[Path]], *, archive: bool) -> None:
         index.update(only_roots(roots), now=FIXED_NOW, archive=archive)
 
 
+def _indexed(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """The session written and indexed with the archive on: (logs folder, log, index)."""
+    root = tmp_path / "logs"
+    log = _write_session(root)
+    db = tmp_path / "i.sqlite3"
+    _index(db, {"claude-code": [root]}, archive=True)
+    return root, log, db
+
+
 def _cold() -> None:
     """As a fresh process: nothing read back before is reused."""
     forget_texts_read()
@@ -160,10 +169,7 @@ def test_exports_and_masking_read_the_arguments(tmp_path):
 
 
 def test_the_archive_serves_a_deleted_log_and_the_log_serves_a_deleted_archive(tmp_path):
-    root = tmp_path / "logs"
-    log = _write_session(root)
-    db = tmp_path / "i.sqlite3"
-    _index(db, {"claude-code": [root]}, archive=True)
+    root, log, db = _indexed(tmp_path)
     before = _calls(db)
     assert _details(db)["reference"] == 5
     shutil.rmtree(tmp_path / "archive")
@@ -175,10 +181,7 @@ def test_the_archive_serves_a_deleted_log_and_the_log_serves_a_deleted_archive(t
 
 
 def test_a_log_changed_after_indexing_gives_a_placeholder_not_other_arguments(tmp_path):
-    root = tmp_path / "logs"
-    log = _write_session(root)
-    db = tmp_path / "i.sqlite3"
-    _index(db, {"claude-code": [root]}, archive=True)
+    _, log, db = _indexed(tmp_path)
     before = _calls(db)
     shutil.rmtree(tmp_path / "archive")
     data = log.read_bytes()
@@ -189,10 +192,7 @@ def test_a_log_changed_after_indexing_gives_a_placeholder_not_other_arguments(tm
 
 
 def test_arguments_appended_later_point_at_their_place_in_the_whole_log(tmp_path):
-    root = tmp_path / "logs"
-    log = _write_session(root)
-    db = tmp_path / "i.sqlite3"
-    _index(db, {"claude-code": [root]}, archive=True)
+    root, log, db = _indexed(tmp_path)
     with open(log, "a", encoding="utf-8") as fh:
         fh.write(_call_line(40, _compact({"command": "appended " + FILLER})) + "\n")
     _index(db, {"claude-code": [root]}, archive=True)
@@ -205,10 +205,7 @@ def test_arguments_appended_later_point_at_their_place_in_the_whole_log(tmp_path
 def test_a_search_hit_leaves_arguments_in_the_log_and_its_context_reads_them(tmp_path):
     """The search path never reads a log (nor loads the archive): a hit's arguments kept there
     are None; the message read again, and the context around a hit, have them."""
-    root = tmp_path / "logs"
-    _write_session(root)
-    db = tmp_path / "i.sqlite3"
-    _index(db, {"claude-code": [root]}, archive=True)
+    _, _, db = _indexed(tmp_path)
     _cold()
     with Index(db) as index:
         hit = next(h for h in index.search("naïve", limit=20).hits if h.message.kind == "tool_call")
@@ -247,10 +244,7 @@ def test_a_search_that_hits_a_call_with_arguments_in_the_log_loads_no_archive(tm
     from cli_process import cli_env
     from test_startup_imports import HEAVY, STDLIB_NOT_NEEDED, imported_modules, loaded
 
-    root = tmp_path / "logs"
-    _write_session(root)
-    db = tmp_path / "i.sqlite3"
-    _index(db, {"claude-code": [root]}, archive=True)
+    _, _, db = _indexed(tmp_path)
     assert _details(db)["reference"] == 5
     env = cli_env(THREADBACK_DB=str(db), THREADBACK_HOME=str(tmp_path / "home"), HOME=str(tmp_path / "home"),
                   THREADBACK_MEMORY_DIR=str(tmp_path / "memory"))
