@@ -20,10 +20,10 @@ from indexer.ingest.args_refs import args_reference_for
 from indexer.ingest.log_refs import reference_for
 from indexer.ingest.prepare import dedup_digest, is_one_json_document
 from indexer.ingest.sanitise import sanitise_message
-from indexer.sources import PARSERS, is_whole_document
 from indexer.models import TOOL_CALL
 from indexer.named_record import NamedTuple
-from indexer.sources.base import SessionMeta
+from indexer.sources import PARSERS, is_whole_document
+from indexer.sources.base import ParsedMessage, SessionMeta
 from indexer.store.packing import LOG_REF_MAGIC, unpack
 
 _PACKED = "indexed = 0 AND typeof(text) = 'blob' AND substr(text, 1, 4) != ?"
@@ -92,26 +92,31 @@ def _refer_one_log(conn: sqlite3.Connection, file_id: int, key: str, agent: str,
         if m.span is not None and (not m.indexed or (m.kind == TOOL_CALL and m.detail)):
             sanitise_message(m)
             (outputs if not m.indexed else calls)[dedup_digest(m.dedup)] = m
-    texts = []
-    for row_id, stored, dedup in conn.execute(f"SELECT id, text, dedup FROM messages WHERE file_id = ? AND {_PACKED}",
-                                              (file_id, LOG_REF_MAGIC)):
-        m = outputs.get(dedup)
-        if m is None or unpack(stored, conn) != m.text:
-            continue
-        ref = reference_for(m.text, data, m.span, 0)
-        if ref is not None:
-            texts.append((ref, row_id))
-    details = []
-    for row_id, stored, dedup in conn.execute(
-            f"SELECT id, detail, dedup FROM messages WHERE file_id = ? AND {_PACKED_ARGS}", (file_id, LOG_REF_MAGIC)):
-        m = calls.get(dedup)
-        if m is None or m.detail is None or unpack(stored, conn) != m.detail:
-            continue
-        ref = args_reference_for(m.detail, data, m.span, 0)
-        if ref is not None:
-            details.append((ref, row_id))
+    texts = _replacements(conn, file_id, "text", _PACKED, outputs, lambda m: m.text, reference_for, data)
+    details = _replacements(conn, file_id, "detail", _PACKED_ARGS, calls, lambda m: m.detail, args_reference_for,
+                            data)
     if texts or details:
         with conn:
             conn.executemany("UPDATE messages SET text = ? WHERE id = ?", texts)
             conn.executemany("UPDATE messages SET detail = ? WHERE id = ?", details)
     return Referred(len(texts), len(details))
+
+
+def _replacements(conn: sqlite3.Connection, file_id: int, column: str, packed: str, parsed: dict[int, ParsedMessage],
+                  value_of: Callable[[ParsedMessage], str | None],
+                  reference: Callable[[str, bytes, tuple[int, int], int], bytes | None],
+                  data: bytes) -> list[tuple[bytes, int]]:
+    """(reference, row id) for each of the log's rows whose packed ``column`` holds exactly the
+    value parsed again (``value_of`` the message of the same dedup key) and which ``reference``
+    finds in the log's bytes."""
+    found = []
+    for row_id, stored, dedup in conn.execute(f"SELECT id, {column}, dedup FROM messages WHERE file_id = ? AND {packed}",
+                                              (file_id, LOG_REF_MAGIC)):
+        m = parsed.get(dedup)
+        value = None if m is None else value_of(m)
+        if value is None or unpack(stored, conn) != value:
+            continue
+        ref = reference(value, data, m.span, 0)
+        if ref is not None:
+            found.append((ref, row_id))
+    return found
