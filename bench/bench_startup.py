@@ -18,9 +18,7 @@ gives: ``VENV/bin/threadback``, run from outside the checkout. Make one with
 ``VENV/bin/pip install --no-deps --force-reinstall .``). ``--checkout DIR`` adds another source
 tree run the editable way (e.g. an export of main, for a before/after in the same rounds). Target (issue 18): ``search`` and the hook commands at most bare + 25 ms
 + the query itself (the query's in-process time is printed beside it). ``--imports`` lists the
-heaviest modules a command loads (``python -X importtime``). ``--warm`` adds each command run
-again with the warm server (``tui.cli.warm``) on: round 0 starts it, the timed rounds find it
-running; every other row runs with ``THREADBACK_WARM=0``, as a first command of the day does.
+heaviest modules a command loads (``python -X importtime``).
 """
 
 from __future__ import annotations
@@ -45,11 +43,10 @@ PROMPT_EVENT = {"session_id": "bench000-0000-4000-8000-000000000000", "cwd": "/h
                 "prompt": "add a unit test for the config parser"}
 
 
-Case = tuple[str, list[str], bytes | None, Path, dict]  # label, argv, stdin, working directory, env changes
+Case = tuple[str, list[str], bytes | None, Path]  # label, argv, stdin, working directory
 
 
-def commands(python: str, cli: list[str], db: Path, query: str, cwd: Path, memory: Path, tag: str = "",
-             env: dict | None = None) -> list[Case]:
+def commands(python: str, cli: list[str], db: Path, query: str, cwd: Path, memory: Path, tag: str = "") -> list[Case]:
     """``memory``: a copy of the demo's memory folder (facts, episodes, scratchpad, rules), so one
     session-start row reads real files; the other finds none (a new user)."""
     cases = [
@@ -63,15 +60,15 @@ def commands(python: str, cli: list[str], db: Path, query: str, cwd: Path, memor
         ("hook session-start, memory", [*cli, "--db", str(db), "--memory-dir", str(memory), "hook", "session-start"],
          json.dumps({**PROMPT_EVENT, "hook_event_name": "SessionStart", "source": "startup"}).encode()),
     ]
-    return [(f"{label}{tag}", argv, stdin, cwd, env or {}) for label, argv, stdin in cases]
+    return [(f"{label}{tag}", argv, stdin, cwd) for label, argv, stdin in cases]
 
 
 def run_rounds(cases: list[Case], runs: int, env: dict) -> dict[str, list[float]]:
-    times: dict[str, list[float]] = {label: [] for label, _, _, _, _ in cases}
-    for round_number in range(runs + 1):  # round 0 writes the bytecode caches and starts warm servers: not timed
-        for label, argv, stdin, cwd, changes in cases:
+    times: dict[str, list[float]] = {label: [] for label, _, _, _ in cases}
+    for round_number in range(runs + 1):  # round 0 writes the bytecode caches: not timed
+        for label, argv, stdin, cwd in cases:
             t = time.perf_counter()
-            subprocess.run(argv, input=stdin, capture_output=True, env={**env, **changes}, cwd=cwd, check=False)
+            subprocess.run(argv, input=stdin, capture_output=True, env=env, cwd=cwd, check=False)
             if round_number:
                 times[label].append((time.perf_counter() - t) * 1000)
     return times
@@ -114,17 +111,10 @@ def main() -> None:
     ap.add_argument("--checkout", type=Path, action="append", default=[], metavar="DIR",
                     help="also time another source tree with this interpreter; repeatable")
     ap.add_argument("--imports", action="store_true", help="also list each command's heaviest imports")
-    ap.add_argument("--warm", action="store_true",
-                    help="also time each install with its warm server (tui.cli.warm) running; the other rows run without")
     args = ap.parse_args()
     home = Path(tempfile.mkdtemp(prefix="tb-startup-"))
     env = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": str(home / "data"), "XDG_CONFIG_HOME": str(home / "config")}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    # Rows run cold unless marked warm; the warm servers live in this run's own folder and
-    # leave 20 s after the last round (their idle time).
-    runtime = Path(tempfile.mkdtemp(prefix="tbw-", dir="/tmp"))
-    env.update(THREADBACK_WARM="0", XDG_RUNTIME_DIR=str(runtime), THREADBACK_WARM_IDLE="20")
-    warm_env = {"THREADBACK_WARM": "1"}
     db = args.db.resolve()
     memory = home / "memory"
     shutil.copytree(ROOT / "tui" / "demo" / "memory", memory)
@@ -134,19 +124,11 @@ def main() -> None:
         groups.append((f"editable{tag}: {checkout}, {sys.executable} -m tui.cli",
                        commands(sys.executable, [sys.executable, "-m", "tui.cli"], db, args.query, checkout.resolve(), memory,
                                 tag)))
-        if args.warm:
-            groups.append((f"editable{tag}, warm server running",
-                           commands(sys.executable, [sys.executable, "-m", "tui.cli"], db, args.query,
-                                    checkout.resolve(), memory, f"{tag} warm", warm_env)))
     for n, venv in enumerate(args.installed, start=1):
         venv = venv.resolve()
         groups.append((f"installed [i{n}]: {venv}/bin/threadback, run from {home}",
                        commands(str(venv / "bin" / "python"), [str(venv / "bin" / "threadback")], db, args.query,
                                 home, memory, f" [i{n}]")))
-        if args.warm:
-            groups.append((f"installed [i{n}], warm server running",
-                           commands(str(venv / "bin" / "python"), [str(venv / "bin" / "threadback")], db, args.query,
-                                    home, memory, f" [i{n}] warm", warm_env)))
     times = run_rounds([case for _, cases in groups for case in cases], args.runs, env)
     query = query_ms(db, args.query)
     load = " (load average %.1f %.1f %.1f)" % os.getloadavg()
@@ -155,7 +137,7 @@ def main() -> None:
         bare = statistics.median(times[cases[0][0]])
         print(f"\n{title}")
         print(f"{'command':<34} {'p50':>7} {'p25':>7} {'p75':>7} {'- bare':>8}  target: bare + {TARGET_MS} ms (+ query for search)")
-        for label, _, _, _, _ in cases:
+        for label, _, _, _ in cases:
             q = statistics.quantiles(times[label], n=4)
             over = statistics.median(times[label]) - bare
             budget = TARGET_MS + (query if label.startswith("search") else 0)
@@ -163,11 +145,10 @@ def main() -> None:
             print(f"{label:<34} {statistics.median(times[label]):7.1f} {q[0]:7.1f} {q[2]:7.1f} {over:+8.1f}{verdict}")
     if args.imports:
         for title, cases in groups:
-            for label, argv, stdin, cwd, changes in cases[1:]:
+            for label, argv, stdin, cwd in cases[1:]:
                 print(f"\nheaviest imports of `{label}` (cumulative µs):")
-                for micros, name in heaviest_imports(argv, stdin, {**env, **changes}, cwd):
+                for micros, name in heaviest_imports(argv, stdin, env, cwd):
                     print(f"  {micros:>8,}  {name}")
-    shutil.rmtree(runtime, ignore_errors=True)  # the warm servers find their sockets gone and leave
 
 
 if __name__ == "__main__":

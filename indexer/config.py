@@ -137,17 +137,6 @@ def load_roots(
 
 def live_updates_enabled(config_file: Path | None = None) -> bool:
     """Whether the app watches the logs while open; ``[live] enabled = false`` turns it off."""
-    return _switch(config_file, "live", "enabled")
-
-
-def warm_server_enabled(config_file: Path | None = None) -> bool:
-    """Whether a command may start the warm server (``tui.cli.warm``); ``[cli] warm = false``
-    turns it off."""
-    return _switch(config_file, "cli", "warm")
-
-
-def _switch(config_file: Path | None, table: str, name: str) -> bool:
-    """A true/false setting, true where the file or the setting is missing."""
     path = config_file or config_path()
     if not path.exists():
         return True
@@ -157,9 +146,9 @@ def _switch(config_file: Path | None, table: str, name: str) -> bool:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"cannot read config {path}: {exc}") from exc
-    enabled = (data.get(table) or {}).get(name, True)
+    enabled = (data.get("live") or {}).get("enabled", True)
     if not isinstance(enabled, bool):
-        raise ConfigError(f"{path}: [{table}] {name} must be true or false, not {enabled!r}")
+        raise ConfigError(f"{path}: [live] enabled must be true or false, not {enabled!r}")
     return enabled
 
 

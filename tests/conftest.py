@@ -28,10 +28,6 @@ FIXED_NOW = 1782864000.0
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
-# The CLI processes tests start run cold and start no warm server (``tui.cli.warm``), which
-# would outlive the test; tests/test_warm_server.py turns it on in a private folder.
-os.environ["THREADBACK_WARM"] = "0"
-
 
 def _quicker_pilot_idle_checks(step: float = 0.01) -> None:
     """Pilot's ``press``/``pause`` wait until the app is idle: they sleep in steps of 20 ms until

@@ -1,5 +1,5 @@
 """``python -m tui.cli``: the same as the ``threadback`` command."""
 
-from tui.cli.entry import run
+from tui.cli.main import run
 
 raise SystemExit(run())

@@ -52,20 +52,8 @@ def run() -> int:
                     stream.flush()
         except (OSError, ValueError):
             return code  # a closed pipe and the like: the usual exit reports it as before
-        _start_warm_server()
         os._exit(code)
     return code
-
-
-def _start_warm_server() -> None:
-    """After a plain search or hook line ran here, start the warm server for the next one
-    (``tui.cli.warm.spawn``); whatever goes wrong there is not this command's failure."""
-    try:
-        from tui.cli.warm.spawn import start_if_wanted
-
-        start_if_wanted()
-    except Exception:  # noqa: BLE001 - the command's output is written and its code decided
-        pass
 
 
 _quick_line = False  # set by ``_dispatch`` for a line ``quick_parse`` read
@@ -78,12 +66,10 @@ def _no_exit_callbacks() -> bool:
     return count is not None and count() == 0
 
 
-def main(argv: list[str] | None = None, *, started: float | None = None) -> int:
-    """The command ``argv`` names; ``started``: when its process started (``time.monotonic``),
-    given by the warm server (``tui.cli.warm``) for a caller that started before it."""
+def main(argv: list[str] | None = None) -> int:
     _safe_output()
     try:
-        return _dispatch(argv, started)
+        return _dispatch(argv)
     except SystemExit:
         raise
     except BrokenPipeError:
@@ -102,11 +88,10 @@ def main(argv: list[str] | None = None, *, started: float | None = None) -> int:
         return report_unexpected(exc)
 
 
-def _dispatch(argv: list[str] | None, started: float | None = None) -> int:
+def _dispatch(argv: list[str] | None) -> int:
     global _quick_line
     args_list = sys.argv[1:] if argv is None else argv
-    if started is None:
-        started = time.monotonic()  # a hook's budget counts from here, imports included
+    started = time.monotonic()  # a hook's budget counts from here, imports included
     quick = quick_parse(args_list)
     if quick is not None:
         # The hot verbs' plain lines skip building the parser (``tui.cli.quick_args``).
