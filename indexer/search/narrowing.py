@@ -36,11 +36,18 @@ def session_id_ranges(conn: sqlite3.Connection, session_where: list[str], sessio
         indexed_by = indexed_by or " INDEXED BY sessions_by_start"
     if not where:
         return None
-    sessions = [r[0] for r in conn.execute(
-        f"SELECT s.id FROM sessions s{indexed_by} WHERE {' AND '.join(where)} LIMIT ?", [*params, MAX_SESSIONS + 1])]
-    if len(sessions) > MAX_SESSIONS:
+    # Each session's bounds are asked in the same statement: one statement per session cost
+    # ~10 µs each beside its two seeks (307 sessions for the newest week at 1 GB).
+    rows = conn.execute(f"SELECT {_BOUNDS.format(session='s.id')} FROM sessions s{indexed_by}"
+                        f" WHERE {' AND '.join(where)} LIMIT ?", [*params, MAX_SESSIONS + 1]).fetchall()
+    if len(rows) > MAX_SESSIONS:
         return None
-    return merged_newest_first(list(session_bounds(conn, sessions).values()))
+    return merged_newest_first([(min(lo, hi), max(lo, hi)) for lo, hi in rows if lo is not None])
+
+
+# A session's lowest and highest message id, by two seeks on (session, ordinal): see session_bounds.
+_BOUNDS = ("(SELECT id FROM messages WHERE session_rowid = {session} ORDER BY ordinal LIMIT 1),"
+           " (SELECT id FROM messages WHERE session_rowid = {session} ORDER BY ordinal DESC LIMIT 1)")
 
 
 def session_bounds(conn: sqlite3.Connection, session_rowids: list[int]) -> dict[int, tuple[int, int]]:
@@ -49,12 +56,9 @@ def session_bounds(conn: sqlite3.Connection, session_rowids: list[int]) -> dict[
     (``indexer.ingest.writer``). ``min(id) ... GROUP BY session`` reads every message of every
     session instead (10 ms for the 307 sessions of a week at 1 GB, against 1.3 ms)."""
     out = {}
+    sql = f"SELECT {_BOUNDS.format(session='?1')}"
     for s in session_rowids:
-        lo, hi = conn.execute(
-            "SELECT (SELECT id FROM messages WHERE session_rowid = ?1 ORDER BY ordinal LIMIT 1),"
-            " (SELECT id FROM messages WHERE session_rowid = ?1 ORDER BY ordinal DESC LIMIT 1)",
-            (s,),
-        ).fetchone()
+        lo, hi = conn.execute(sql, (s,)).fetchone()
         if lo is not None:
             out[s] = (min(lo, hi), max(lo, hi))
     return out
