@@ -18,6 +18,9 @@ Recency is left to break ties (the caller's sort).
 from __future__ import annotations
 
 import math
+import re
+from collections.abc import Callable
+from itertools import islice
 
 from indexer.models import ERROR, SUMMARY, TEXT, THINKING, TOOL_CALL
 from indexer.named_record import NamedTuple
@@ -90,38 +93,85 @@ def quality(text: str, i: int, term: PlannedTerm) -> float:
     return q
 
 
-def evidence(candidate: Candidate, text: str, plan: SearchPlan) -> Evidence | None:
-    """The message's evidence; ``None`` when a short excluded word is in it."""
-    head = text[:SCAN_CHARS]
-    for t in plan.excluded:
-        if t.kind == SHORT and t.needle and t.pattern.search(head):
-            return None
-    whole, partial, groups = [], [], set()
-    for term in plan.terms:
-        w = p = 0.0
-        if term.cjk:  # no case, no word edges: every match is whole
-            w = float(min(MAX_OCCURRENCES, len(term.pattern.findall(head))))
-        else:
-            for seen, m in enumerate(term.pattern.finditer(head), 1):
-                q = quality(head, m.start(), term)
-                if q >= WHOLE:
-                    w += q
-                else:
-                    p += q
-                if seen == MAX_OCCURRENCES:
-                    break
-        if w or p:
-            groups.add(term.group)
-        whole.append(w)
-        partial.append(p)
-    line = 0.0
-    if plan.line is not None:
-        count = sum(1 for _ in zip(range(8), plan.line.finditer(head)))
-        if count:
-            line = count * _line_weight(candidate, text, plan.line_length)
-    norm = 1 - B + B * len(text) / AVG_CHARS
-    weight = KIND_WEIGHTS.get(candidate.kind, 0.8)
-    return Evidence(candidate, tuple(whole), tuple(partial), line, norm, weight, frozenset(groups))
+# The only characters outside ASCII that a case-insensitive ASCII pattern matches, or whose
+# ``lower()`` holds ASCII (``tests/test_scoring_scan.py`` checks every code point): in a text
+# without them an ASCII term is found by ``str.find`` in the lower-cased text, at the offsets
+# its pattern finds.
+ASCII_LOOKALIKES = ("\u0130", "\u0131", "\u017f", "\u212a")
+_lookalike: re.Pattern[str] | None = None  # compiled on first use: ~0.8 ms in a fresh process
+
+
+def lowered(head: str) -> str | None:
+    """``head`` lower-cased where that keeps every offset and finds what a case-insensitive
+    ASCII pattern finds; None where it would not."""
+    global _lookalike
+    if head.isascii():
+        return head.lower()
+    if _lookalike is None:
+        _lookalike = re.compile("[" + "".join(ASCII_LOOKALIKES) + "]")
+    if _lookalike.search(head):
+        return None
+    low = head.lower()
+    return low if len(low) == len(head) else None
+
+
+def _find_all(low: str, needle: str) -> list[int]:
+    """The first ``MAX_OCCURRENCES`` starts of ``needle`` in ``low``, not overlapping."""
+    found: list[int] = []
+    step = len(needle)
+    i = low.find(needle)
+    while i >= 0 and len(found) < MAX_OCCURRENCES:
+        found.append(i)
+        i = low.find(needle, i + step)
+    return found
+
+
+def scanner(plan: SearchPlan) -> Callable[[Candidate, str], Evidence | None]:
+    """The evidence of a message for ``plan`` (None when a short excluded word is in it), with
+    what depends only on the plan worked out once: a search scans hundreds of messages. Two
+    or more ASCII terms are found by ``str.find`` in the lower-cased text, and the line is
+    counted only where one search finds it (the pasted command's 488 messages: 11.1 → 7.7 ms)."""
+    excluded = tuple(t.pattern for t in plan.excluded if t.kind == SHORT and t.needle)
+    terms = tuple((t, t.pattern, t.cjk, bool(t.needle) and t.pattern.pattern.isascii(), t.needle, t.group)
+                  for t in plan.terms)
+    line, line_length = plan.line, plan.line_length
+    # Lower-casing costs a pass over the text (two outside ASCII): it pays from two terms on.
+    several = sum(1 for _, _, cjk, ascii_term, _, _ in terms if ascii_term and not cjk) >= 2
+
+    def scan(candidate: Candidate, text: str) -> Evidence | None:
+        head = text[:SCAN_CHARS]
+        for pattern in excluded:
+            if pattern.search(head):
+                return None
+        low = lowered(head) if several else None
+        whole, partial, groups = [], [], set()
+        for term, pattern, cjk, ascii_term, needle, group in terms:
+            w = p = 0.0
+            if cjk:  # no case, no word edges: every match is whole
+                w = float(min(MAX_OCCURRENCES, len(pattern.findall(head))))
+            else:
+                starts = (_find_all(low, needle) if ascii_term and low is not None
+                          else [m.start() for m in islice(pattern.finditer(head), MAX_OCCURRENCES)])
+                for i in starts:
+                    q = quality(head, i, term)
+                    if q >= WHOLE:
+                        w += q
+                    else:
+                        p += q
+            if w or p:
+                groups.add(group)
+            whole.append(w)
+            partial.append(p)
+        count = 0  # the line's occurrences, up to 8
+        found = line.search(head) if line is not None else None
+        while found is not None:
+            count += 1
+            found = line.search(head, found.end()) if count < 8 else None
+        return Evidence(candidate, tuple(whole), tuple(partial),
+                        count * _line_weight(candidate, text, line_length) if count else 0.0,
+                        1 - B + B * len(text) / AVG_CHARS, KIND_WEIGHTS.get(candidate.kind, 0.8), frozenset(groups))
+
+    return scan
 
 
 def _line_weight(candidate: Candidate, text: str, line_length: int) -> float:
