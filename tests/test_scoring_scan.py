@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from indexer.search.candidates import Candidate
+from indexer.search.matching import ASCII_LOOKALIKES, lowered
 from indexer.search.plan import SHORT, make_plan
 from indexer.search.query import parse_query
 from indexer.search.scoring import (
-    ASCII_LOOKALIKES,
     AVG_CHARS,
     B,
     KIND_WEIGHTS,
@@ -24,7 +24,6 @@ from indexer.search.scoring import (
     WHOLE,
     Evidence,
     _line_weight,
-    lowered,
     quality,
     scanner,
 )

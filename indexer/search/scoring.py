@@ -18,13 +18,13 @@ Recency is left to break ties (the caller's sort).
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable
 from itertools import islice
 
 from indexer.models import ERROR, SUMMARY, TEXT, THINKING, TOOL_CALL
 from indexer.named_record import NamedTuple
 from indexer.search.candidates import Candidate
+from indexer.search.matching import lowered
 from indexer.search.plan import SHORT, PlannedTerm, SearchPlan
 
 K1 = 1.2  # saturation: the 1st whole-word match gives 1, the 3rd brings it to 1.6, the limit is 2.2
@@ -91,28 +91,6 @@ def quality(text: str, i: int, term: PlannedTerm) -> float:
         else:
             q *= 0.5  # "uv" typed, "UV" written: another word
     return q
-
-
-# The only characters outside ASCII that a case-insensitive ASCII pattern matches, or whose
-# ``lower()`` holds ASCII (``tests/test_scoring_scan.py`` checks every code point): in a text
-# without them an ASCII term is found by ``str.find`` in the lower-cased text, at the offsets
-# its pattern finds.
-ASCII_LOOKALIKES = ("\u0130", "\u0131", "\u017f", "\u212a")
-_lookalike: re.Pattern[str] | None = None  # compiled on first use: ~0.8 ms in a fresh process
-
-
-def lowered(head: str) -> str | None:
-    """``head`` lower-cased where that keeps every offset and finds what a case-insensitive
-    ASCII pattern finds; None where it would not."""
-    global _lookalike
-    if head.isascii():
-        return head.lower()
-    if _lookalike is None:
-        _lookalike = re.compile("[" + "".join(ASCII_LOOKALIKES) + "]")
-    if _lookalike.search(head):
-        return None
-    low = head.lower()
-    return low if len(low) == len(head) else None
 
 
 def _find_all(low: str, needle: str) -> list[int]:
