@@ -12,7 +12,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from indexer.search.matching import ASCII_LOOKALIKES
-from indexer.search.words import ProbeText, _probe_rows, probe_text
+from indexer.search.words import ProbeText, _probe_rows, probe_text, quoted_strings
 
 
 def _table(conn: sqlite3.Connection, name: str, rows) -> None:
@@ -48,6 +48,11 @@ def test_only_an_ascii_expression_of_quoted_strings_is_cut_down():
     assert probe_text(['NEAR("ret" "nne", 12)']) == ProbeText(False)  # positions matter: whole texts
     assert probe_text(["%a\"b%", '"abc"']) == ProbeText(False)  # a value with a quote that is no expression
     assert probe_text(['"a\x01b" OR "cde"']).joint == "\x02"  # a joint no string holds
+    assert quoted_strings('("a") AND (("b""c") OR "d") NOT"e"') == ["a", 'b"c', "d", "e"]
+    assert quoted_strings('"a" "b"') == ["a", "b"]
+    assert quoted_strings('"""x"""') == ['"x"']
+    for other in ('"a" ANDX "b"', '"unterminated', 'NEAR("a" "b", 3)', 'word', '"a" + "b"', '"a"*'):
+        assert quoted_strings(other) is None, other
 
 
 def matches(conn: sqlite3.Connection, table: str, expression: str) -> list[int] | str:
