@@ -48,6 +48,7 @@ def test_only_an_ascii_expression_of_quoted_strings_is_cut_down():
     assert probe_text(['NEAR("ret" "nne", 12)']) == ProbeText(False)  # positions matter: whole texts
     assert probe_text(["%a\"b%", '"abc"']) == ProbeText(False)  # a value with a quote that is no expression
     assert probe_text(['"a\x01b" OR "cde"']).joint == "\x02"  # a joint no string holds
+    assert probe_text(['"ab\0cdef"']) == ProbeText(False)  # FTS5 stops at a NUL in a string too
     assert quoted_strings('("a") AND (("b""c") OR "d") NOT"e"') == ["a", 'b"c', "d", "e"]
     assert quoted_strings('"a" "b"') == ["a", "b"]
     assert quoted_strings('"""x"""') == ['"x"']
@@ -67,7 +68,7 @@ PIECES = st.sampled_from(["retry", "the", "connection", "Retry", "THE", "conn", 
                           "K", "k", "\u212a", "s", "S", "\u017f", "i", "I", "\u0130", "\u0131", "\0", "\x01", '"',
                           "資料庫", "资料库", "é", "É", "ß", "Σ", "ab", "a"])
 STRINGS = st.lists(st.sampled_from(["retry", "the conn", "connection", "ectio", "k", "ks", "sk", "is", "ss", "-rn",
-                                    "src/", "ab", "a", "", ' "q', "rn s", "try the"]), min_size=1, max_size=3).map("".join)
+                                    "src/", "ab", "a", "", ' "q', "rn s", "try the", "\0"]), min_size=1, max_size=3).map("".join)
 
 
 @st.composite

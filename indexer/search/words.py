@@ -197,6 +197,8 @@ def probe_text(values: Iterable[object]) -> ProbeText:
             if found is None:
                 return ProbeText(False)  # not an expression of strings: whole texts
             strings.update((t.lower(), None) for t in found)
+    if any("\0" in t for t in strings):
+        return ProbeText(False)  # FTS5 reads a string only up to a NUL: whole texts
     joint = next((c for c in map(chr, range(1, 32)) if not any(c in t for t in strings)), None)
     return ProbeText(False, tuple(strings), joint) if strings and joint else ProbeText(False)
 
