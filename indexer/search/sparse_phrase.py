@@ -25,7 +25,7 @@ import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 
 from indexer.search.plan import PlannedGroup, trigram_texts
-from indexer.search.words import WHOLE_FOLDED, ProbeText, candidate_ids, folded, newest_among, probe_walk
+from indexer.search.words import candidate_ids, folded, newest_among, probe_walk
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -40,19 +40,19 @@ _WORD = re.compile(r"\w+")
 
 
 def narrowed(conn: sqlite3.Connection, groups: Sequence[PlannedGroup], tables: Sequence[str], filters: Any,
-             limit: int, ask: Callable[[str, int], Any], form: ProbeText = WHOLE_FOLDED) -> Any | None:
+             limit: int, ask: Callable[[str, int], Any], asked: tuple[object, ...]) -> Any | None:
     """``candidates.newest`` for a source of the trigram ``tables`` matching every group, with
     ``ask(probe, floor)`` its SELECT on the probe: through the word index, else through a long
-    phrase's trigrams; None where neither narrows (the walk is the cheaper way). ``form``: what
-    the probe holds of each message (``indexer.search.words.probe_text``)."""
+    phrase's trigrams; None where neither narrows (the walk is the cheaper way). ``asked``:
+    every value that SELECT is asked with (what the probe must hold: ``words.probe_text``)."""
     ids = candidate_ids(conn, groups)
     if ids is not None:  # the word index names every message that can match (indexer.search.words)
-        return newest_among(conn, ids, filters, limit, ask, form)
+        return newest_among(conn, ids, filters, limit, ask, asked)
     if filters.id_ranges(conn) is not None:
         return None  # the filters' few sessions: the walk reads only their ranges (indexer.search.narrowing)
     expression = sparse_expression(groups) if folded(conn) else None
     batches = candidate_batches(conn, tables, expression, limit) if expression else None
-    return probe_walk(conn, batches, filters, ask, form) if batches is not None else None
+    return probe_walk(conn, batches, filters, ask, asked) if batches is not None else None
 
 
 def sparse_term(text: str) -> str | None:

@@ -157,6 +157,7 @@ class ProbeText(NamedTuple):
 
 
 WHOLE_FOLDED = ProbeText(True)
+_JOINTS = tuple(map(chr, range(1, 32)))  # what may join a message's strings in the probe
 
 
 def quoted_strings(expression: str) -> list[str] | None:
@@ -190,17 +191,20 @@ def probe_text(values: Iterable[object]) -> ProbeText:
     values = tuple(values)
     if probe_needs_fold(values):
         return WHOLE_FOLDED
-    strings: dict[str, None] = {}
+    strings: list[str] = []
     for v in values:
         if isinstance(v, str) and '"' in v:
             found = quoted_strings(v)
             if found is None:
                 return ProbeText(False)  # not an expression of strings: whole texts
-            strings.update((t.lower(), None) for t in found)
-    if any("\0" in t for t in strings):
+            strings += found
+    every = "".join(strings)
+    if "\0" in every:
         return ProbeText(False)  # FTS5 reads a string only up to a NUL: whole texts
-    joint = next((c for c in map(chr, range(1, 32)) if not any(c in t for t in strings)), None)
-    return ProbeText(False, tuple(strings), joint) if strings and joint else ProbeText(False)
+    joint = next((c for c in _JOINTS if c not in every), None)
+    if not strings or joint is None:
+        return ProbeText(False)
+    return ProbeText(False, tuple(dict.fromkeys(t.lower() for t in strings)), joint)
 
 
 def _probe_rows(rows: list[tuple[int, str]], form: ProbeText) -> Iterator[tuple[int, str]]:
@@ -239,22 +243,23 @@ def _fill(conn: sqlite3.Connection, ids: list[int], form: ProbeText) -> None:
 
 
 def newest_among(conn: sqlite3.Connection, ids: list[int], filters: Any, limit: int,
-                 ask: Callable[[str, int], Any], form: ProbeText = WHOLE_FOLDED) -> Any:
+                 ask: Callable[[str, int], Any], asked: tuple[object, ...]) -> Any:
     """``candidates.newest`` for a source whose matches are all among ``ids`` (newest first):
     ``ask(probe, floor)`` (its SELECT above ``floor``, reading the table ``probe`` for the
     trigram tables) run on the newest ``2 * (limit + 1)`` of them, then on all."""
     first = 2 * (limit + 1)
     batches = [(ids[:first], ids[first - 1]), (ids[first:], 0)] if len(ids) > first else [(ids, 0)]
-    return probe_walk(conn, batches, filters, ask, form)
+    return probe_walk(conn, batches, filters, ask, asked)
 
 
 def probe_walk(conn: sqlite3.Connection, batches: Iterable[tuple[list[int], int]], filters: Any,
-               ask: Callable[[str, int], Any], form: ProbeText = WHOLE_FOLDED) -> Any | None:
-    """Fill the probe with each batch of candidates' indexed text, and ``ask`` it above the
-    batch's floor (every candidate at or above it is in the probe by then) until more than
-    the limit match there or no candidate is left. None if the batches ran out first (the
-    caller walks instead)."""
+               ask: Callable[[str, int], Any], asked: tuple[object, ...]) -> Any | None:
+    """Fill the probe with each batch of candidates' text (as ``probe_text(asked)`` says, given
+    every value ``ask``'s SELECT is asked with), and ``ask`` it above the batch's floor (every
+    candidate at or above it is in the probe by then) until more than the limit match there
+    or no candidate is left. None if the batches ran out first (the caller walks instead)."""
     ranges = filters.id_ranges(conn)
+    form = probe_text(asked)
     with _probe_lock(conn):
         conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{PROBE} USING fts5 (text, content='', tokenize='trigram')")
         conn.execute(f"INSERT INTO temp.{PROBE}({PROBE}) VALUES ('delete-all')")
