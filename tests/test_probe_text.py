@@ -68,7 +68,8 @@ PIECES = st.sampled_from(["retry", "the", "connection", "Retry", "THE", "conn", 
                           "K", "k", "\u212a", "s", "S", "\u017f", "i", "I", "\u0130", "\u0131", "\0", "\x01", '"',
                           "資料庫", "资料库", "é", "É", "ß", "Σ", "ab", "a"])
 STRINGS = st.lists(st.sampled_from(["retry", "the conn", "connection", "ectio", "k", "ks", "sk", "is", "ss", "-rn",
-                                    "src/", "ab", "a", "", ' "q', "rn s", "try the", "\0"]), min_size=1, max_size=3).map("".join)
+                                    "src/", "ab", "a", "", ' "q', "rn s", "try the", "\0"]),
+                   min_size=1, max_size=3).map("".join)
 
 
 @st.composite

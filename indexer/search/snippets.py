@@ -25,8 +25,6 @@ WIDE_FROM = "\u3040"  # no character below this one is wide
 # would take ~4 ms to compile in every fresh process (the CLI, the hooks).
 WIDE_EDGES = ("\u3040", "\u3100", "\u31f0", "\u3200", "\u3400", "\u4dc0", "\u4e00", "\ua000",
               "\uac00", "\ud7b0", "\uf900", "\ufb00", "\uff00", "\ufff0", "\U00020000", "\U0002fa20")
-
-
 _odd = (1).__and__
 _non_ascii: re.Pattern[str] | None = None  # compiled on first use (~0.1 ms: a one-range class)
 
@@ -43,7 +41,8 @@ def wide_at(flat: str, start: int = 0, end: int | None = None) -> list[int] | No
         _non_ascii = re.compile("[^\x00-\x7f]+")
     found: list[int] = []
     for run in _non_ascii.finditer(flat, start, end):
-        found += compress(range(run.start(), run.end()), map(_odd, map(bisect_right, repeat(WIDE_EDGES), run.group())))
+        wide = map(_odd, map(bisect_right, repeat(WIDE_EDGES), run.group()))
+        found += compress(range(run.start(), run.end()), wide)
     return found
 
 
