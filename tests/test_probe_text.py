@@ -1,5 +1,5 @@
 """The word path's probe holds, for an all-ASCII search, only the strings its expressions ask
-for that a message holds (``words.probe_text``), not the message's text: every expression must
+for that a message holds (``words.probe_strings``), not the message's text: every expression must
 match the same messages on that probe as on one holding the whole texts, as the trigram index
 does. Checked against SQLite's own tokenizer: every code point it folds to ASCII, and
 generated texts and expressions."""
@@ -12,7 +12,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from indexer.search.matching import ASCII_LOOKALIKES
-from indexer.search.words import ProbeText, _probe_rows, probe_text, quoted_strings
+from indexer.search.words import _probe_rows, probe_strings, quoted_strings
 
 
 def _table(conn: sqlite3.Connection, name: str, rows) -> None:
@@ -41,14 +41,13 @@ def test_the_trigram_tokenizer_folds_to_ascii_only_lookalikes():
     assert folding and folding <= set(ASCII_LOOKALIKES), folding  # K and ſ on SQLite 3.40
 
 
-def test_only_an_ascii_expression_of_quoted_strings_is_cut_down():
-    assert probe_text(['("retry the connection") AND ("x""y")', 0, "%proj3%"]) == ProbeText(
-        False, ("retry the connection", 'x"y'), "\x01")
-    assert probe_text(['"資料庫"']).fold  # not ASCII: folded whole texts
-    assert probe_text(['NEAR("ret" "nne", 12)']) == ProbeText(False)  # positions matter: whole texts
-    assert probe_text(["%a\"b%", '"abc"']) == ProbeText(False)  # a value with a quote that is no expression
-    assert probe_text(['"a\x01b" OR "cde"']).joint == "\x02"  # a joint no string holds
-    assert probe_text(['"ab\0cdef"']) == ProbeText(False)  # FTS5 stops at a NUL in a string too
+def test_only_an_expression_of_quoted_strings_is_cut_down():
+    assert probe_strings(('("retry the connection") AND ("X""y")', 0, "%proj3%")) == (
+        ("retry the connection", 'x"y'), "\x01")
+    assert probe_strings(('NEAR("ret" "nne", 12)',)) is None  # positions matter: whole texts
+    assert probe_strings(("%a\"b%", '"abc"')) is None  # a value with a quote that is no expression
+    assert probe_strings(('"a\x01b" OR "cde"',))[1] == "\x02"  # a joint no string holds
+    assert probe_strings(('"ab\0cdef"',)) is None  # FTS5 stops at a NUL in a string too
     assert quoted_strings('("a") AND (("b""c") OR "d") NOT"e"') == ["a", 'b"c', "d", "e"]
     assert quoted_strings('"a" "b"') == ["a", "b"]
     assert quoted_strings('"""x"""') == ['"x"']
@@ -93,10 +92,10 @@ def expressions(draw):
 @example(texts=["a\u017fsk", "ASSK", "a\u0130sk"], expression='"ssk" OR "isk"', excluded="ssk")  # ſ is an s to FTS5
 def test_the_probe_matches_as_the_whole_texts_do(texts, expression, excluded):
     rows = list(enumerate(texts, 1))
-    asked = [expression] + ([] if excluded is None else ['"' + excluded.replace('"', '""') + '"'])
-    form = probe_text(asked)
+    asked = (expression,) + (() if excluded is None else ('"' + excluded.replace('"', '""') + '"',))
+    kept = probe_strings(asked)
     conn = sqlite3.connect(":memory:")
     _table(conn, "whole", rows)
-    _table(conn, "probe", list(_probe_rows(rows, form)))
+    _table(conn, "probe", list(_probe_rows(rows, False, kept)))
     for e in asked:
-        assert matches(conn, "probe", e) == matches(conn, "whole", e), (e, form)
+        assert matches(conn, "probe", e) == matches(conn, "whole", e), (e, kept)

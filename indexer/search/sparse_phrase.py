@@ -44,7 +44,7 @@ def narrowed(conn: sqlite3.Connection, groups: Sequence[PlannedGroup], tables: S
     """``candidates.newest`` for a source of the trigram ``tables`` matching every group, with
     ``ask(probe, floor)`` its SELECT on the probe: through the word index, else through a long
     phrase's trigrams; None where neither narrows (the walk is the cheaper way). ``asked``:
-    every value that SELECT is asked with (what the probe must hold: ``words.probe_text``)."""
+    every value that SELECT is asked with (what the probe must hold: ``words.probe_strings``)."""
     ids = candidate_ids(conn, groups)
     if ids is not None:  # the word index names every message that can match (indexer.search.words)
         return newest_among(conn, ids, filters, limit, ask, asked)

@@ -24,7 +24,6 @@ import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from _thread import LockType, allocate_lock  # what threading.Lock/local are; threading costs ~1-2 ms to import
 
-from indexer.named_record import NamedTuple
 from indexer.search.matching import lowered
 from indexer.search.plan import PlannedGroup, trigram_texts
 from indexer.store.side_file import SCHEMA_NAME
@@ -147,17 +146,10 @@ def probe_needs_fold(values: Iterable[object]) -> bool:
     return any(isinstance(v, str) and not v.isascii() for v in values)
 
 
-class ProbeText(NamedTuple):
-    """What the probe holds of a message: its indexed text (``fold``: folded as the trigram
-    index holds it), or, with ``strings``, only those of them it holds, joined by ``joint``."""
-
-    fold: bool
-    strings: tuple[str, ...] = ()  # lower-cased, ASCII
-    joint: str = ""
-
-
-WHOLE_FOLDED = ProbeText(True)
 _JOINTS = tuple(map(chr, range(1, 32)))  # what may join a message's strings in the probe
+# What the probe holds of a message, for an all-ASCII SELECT (``probe_strings``): the strings
+# its expressions ask for that the message holds (lower-cased), joined by a character none has.
+Kept = tuple[tuple[str, ...], str]
 
 
 def quoted_strings(expression: str) -> list[str] | None:
@@ -181,63 +173,61 @@ def quoted_strings(expression: str) -> list[str] | None:
     return strings if all(w in ("AND", "OR", "NOT") for w in operators) else None
 
 
-def probe_text(values: Iterable[object]) -> ProbeText:
-    """What the probe must hold for a SELECT asked with ``values`` (every value: expressions,
-    an exclusion's, a condition's). All ASCII, each expression (a value holding a quote) made
-    of quoted strings, AND, OR, NOT and brackets: each matches a message exactly where its
-    lower-cased text holds it (``matching.lowered``), so a message's probe text can be just
-    the strings it holds, joined by a character none of them has: an FTS5 insert costs ~0.3 µs
-    a character, ~14 ms for the 181 messages of ``"retry the connection"`` at 1 GB."""
-    values = tuple(values)
-    if probe_needs_fold(values):
-        return WHOLE_FOLDED
+def probe_strings(values: tuple[object, ...]) -> Kept | None:
+    """What the probe must hold for an all-ASCII SELECT asked with ``values`` (every value:
+    expressions, an exclusion's, a condition's), when each expression (a value holding a
+    quote) is made of quoted strings, AND, OR, NOT and brackets: each string matches a message
+    exactly where its lower-cased text holds it (``matching.lowered``), so a message's probe
+    text can be just the strings it holds, joined by a character none of them has (an FTS5
+    insert costs ~0.3 µs a character: ~14 ms for the 181 messages of ``"retry the connection"``
+    at 1 GB). None: whole texts."""
     strings: list[str] = []
     for v in values:
         if isinstance(v, str) and '"' in v:
             found = quoted_strings(v)
             if found is None:
-                return ProbeText(False)  # not an expression of strings: whole texts
+                return None  # not an expression of strings
             strings += found
     every = "".join(strings)
-    if "\0" in every:
-        return ProbeText(False)  # FTS5 reads a string only up to a NUL: whole texts
     joint = next((c for c in _JOINTS if c not in every), None)
-    if not strings or joint is None:
-        return ProbeText(False)
-    return ProbeText(False, tuple(dict.fromkeys(t.lower() for t in strings)), joint)
+    if not strings or joint is None or "\0" in every:  # FTS5 reads a string only up to a NUL
+        return None
+    return tuple(dict.fromkeys(t.lower() for t in strings)), joint
 
 
-def _probe_rows(rows: list[tuple[int, str]], form: ProbeText) -> Iterator[tuple[int, str]]:
-    if form.fold:
+def _probe_rows(rows: list[tuple[int, str]], fold: bool, kept: Kept | None) -> Iterator[tuple[int, str]]:
+    if fold:
         return ((rowid, index_form(text) or text) for rowid, text in rows)
-    if not form.strings:
+    if kept is None:
         return iter(rows)
-    return (row for rowid, text in rows if (row := _held(rowid, text, form)) is not None)
+    return (row for rowid, text in rows if (row := _held(rowid, text, kept)) is not None)
 
 
-def _held(rowid: int, text: str, form: ProbeText) -> tuple[int, str] | None:
-    """The strings of ``form`` the message holds, its probe text (None: none, so no
+def _held(rowid: int, text: str, kept: Kept) -> tuple[int, str] | None:
+    """The strings of ``kept`` the message holds, its probe text (None: none, so no
     expression can match it); its whole text where lower-casing would misread it, or where
     a NUL is (FTS5's trigram tokenizer reads no further)."""
     low = lowered(text)
     if low is None or "\0" in text:
         return rowid, text
-    held = [t for t in form.strings if t in low]
-    return (rowid, form.joint.join(held)) if held else None
+    strings, joint = kept
+    held = [t for t in strings if t in low]
+    return (rowid, joint.join(held)) if held else None
 
 
-def _fill(conn: sqlite3.Connection, ids: list[int], form: ProbeText) -> None:
-    """Add the messages' probe text (``form``) to the probe, in one transaction: alone, each
-    insert would flush FTS5's pending terms to a segment of its own (5x the time). Folded as
-    the trigram index holds it (Traditional → Simplified) unless the SELECT is all ASCII, which
-    matches the text as it is the same (folding costs ~40 µs a message of mixed text)."""
+def _fill(conn: sqlite3.Connection, ids: list[int], fold: bool, kept: Kept | None) -> None:
+    """Add the messages' probe text to the probe, in one transaction: alone, each insert
+    would flush FTS5's pending terms to a segment of its own (5x the time). ``fold``: as the
+    trigram index holds it (Traditional → Simplified); an ASCII query matches the text as it
+    is the same, and skips folding (~40 µs a message of mixed text); ``kept``: only the
+    strings it asks for (``probe_strings``)."""
     conn.execute("SAVEPOINT word_probe_fill")  # inside a transaction the caller holds, too
     try:
         for i in range(0, len(ids), 500):
             chunk = ids[i : i + 500]
             rows = conn.execute(f"SELECT id, text FROM main.messages WHERE indexed != 0 AND id IN"
                                 f" ({','.join('?' * len(chunk))})", chunk).fetchall()
-            conn.executemany(f"INSERT INTO temp.{PROBE}(rowid, text) VALUES (?, ?)", _probe_rows(rows, form))
+            conn.executemany(f"INSERT INTO temp.{PROBE}(rowid, text) VALUES (?, ?)", _probe_rows(rows, fold, kept))
     finally:
         conn.execute("RELEASE word_probe_fill")
 
@@ -254,17 +244,18 @@ def newest_among(conn: sqlite3.Connection, ids: list[int], filters: Any, limit: 
 
 def probe_walk(conn: sqlite3.Connection, batches: Iterable[tuple[list[int], int]], filters: Any,
                ask: Callable[[str, int], Any], asked: tuple[object, ...]) -> Any | None:
-    """Fill the probe with each batch of candidates' text (as ``probe_text(asked)`` says, given
-    every value ``ask``'s SELECT is asked with), and ``ask`` it above the batch's floor (every
+    """Fill the probe with each batch of candidates' text (as ``probe_strings(asked)`` says,
+    given every value ``ask``'s SELECT is asked with), and ``ask`` it above the batch's floor (every
     candidate at or above it is in the probe by then) until more than the limit match there
     or no candidate is left. None if the batches ran out first (the caller walks instead)."""
     ranges = filters.id_ranges(conn)
-    form = probe_text(asked)
+    fold = probe_needs_fold(asked)
+    kept = None if fold else probe_strings(asked)
     with _probe_lock(conn):
         conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{PROBE} USING fts5 (text, content='', tokenize='trigram')")
         conn.execute(f"INSERT INTO temp.{PROBE}({PROBE}) VALUES ('delete-all')")
         for ids, floor in batches:
-            _fill(conn, in_ranges(ids, ranges), form)
+            _fill(conn, in_ranges(ids, ranges), fold, kept)
             found = ask(PROBE, floor)
             if found.capped or not floor:
                 return found  # more than the limit among the newest: none older can be in the answer
