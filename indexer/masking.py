@@ -9,7 +9,7 @@ secrets are found in the whole message, and any piece of one that the snippet sh
 from __future__ import annotations
 
 from indexer.models import Hit, Message, Session
-from indexer.secret_mask import MASK, find_secrets, mask_secrets
+from indexer.secret_mask import MASK, SecretSpan, find_secrets, mask_secrets, masked_at
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -18,8 +18,9 @@ if TYPE_CHECKING:
 _MIN_PIECE = 4  # a shorter cut-off end of a secret gives nothing away
 
 
-def masked_message(message: Message) -> Message:
-    text = mask_secrets(message.text)
+def masked_message(message: Message, found: list[SecretSpan] | None = None) -> Message:
+    """``found``: ``find_secrets(message.text)`` when the caller has it (a hit's snippet needs it too)."""
+    text = masked_at(message.text, find_secrets(message.text) if found is None else found)
     detail = mask_secrets(message.detail) if message.detail else message.detail
     if text is message.text and detail is message.detail:
         return message
@@ -60,11 +61,12 @@ def _secret_ranges(snippet: str, secrets: list[tuple[str, str]]) -> list[tuple[i
     return merged
 
 
-def masked_snippet(snippet: str, spans: tuple[tuple[int, int], ...], source: str
-                   ) -> tuple[str, tuple[tuple[int, int], ...]]:
-    """``snippet`` (cut from ``source``) with every secret of ``source`` masked, and the match
-    ``spans`` moved to fit; a match inside a secret is dropped with it."""
-    found = find_secrets(source)
+def masked_snippet(snippet: str, spans: tuple[tuple[int, int], ...], source: str,
+                   found: list[SecretSpan] | None = None) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """``snippet`` (cut from ``source``) with every secret of ``source`` (``found``, if the
+    caller has them) masked, and the match ``spans`` moved to fit; a match inside a secret is
+    dropped with it."""
+    found = find_secrets(source) if found is None else found
     if not found:
         return snippet, spans
     secrets = [(" ".join(source[s.start:s.end].split()), s.kind) for s in found]
@@ -87,10 +89,12 @@ def masked_snippet(snippet: str, spans: tuple[tuple[int, int], ...], source: str
 
 
 def masked_hit(hit: Hit) -> Hit:
-    """``hit`` with its snippet, message and context messages masked."""
-    snippet, spans = masked_snippet(hit.snippet, hit.spans, hit.message.text)
+    """``hit`` with its snippet, message and context messages masked: the message's secrets
+    are found once for its snippet and its text (half the masking of a page of hits)."""
+    found = find_secrets(hit.message.text)
+    snippet, spans = masked_snippet(hit.snippet, hit.spans, hit.message.text, found)
     return hit._replace(
-        message=masked_message(hit.message),
+        message=masked_message(hit.message, found),
         snippet=snippet,
         spans=spans,
         context_before=tuple(masked_message(m) for m in hit.context_before),

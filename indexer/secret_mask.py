@@ -197,7 +197,11 @@ def find_secrets(text: str) -> list[SecretSpan]:
 
 def mask_secrets(text: str) -> str:
     """``text`` with every credential-looking span replaced by ``[masked <kind>]``."""
-    spans = find_secrets(text)
+    return masked_at(text, find_secrets(text))
+
+
+def masked_at(text: str, spans: list[SecretSpan]) -> str:
+    """``text`` with ``spans`` (``find_secrets(text)``, found once for several uses) masked."""
     if not spans:
         return text
     out, position = [], 0

@@ -107,6 +107,13 @@ def test_session_bounds_cover_every_message_after_appends_and_rewrites(tmp_path)
             "SELECT session_rowid, min(id), max(id) FROM messages GROUP BY session_rowid")))
         assert len(scanned) >= 2
         assert narrowing.session_bounds(index.conn, list(scanned)) == scanned
+        backwards = sorted(scanned, reverse=True)  # asked in one statement, given in the order asked
+        assert list(narrowing.session_bounds(index.conn, backwards).items()) == [(s, scanned[s]) for s in backwards]
+        # the filters' sessions: the same ranges
+        every = narrowing.session_id_ranges(index.conn, ["s.id > ?"], [0], None, None)
+        assert every == narrowing.merged_newest_first(list(scanned.values()))
+        first = min(scanned)
+        assert narrowing.session_id_ranges(index.conn, ["s.id = ?"], [first], None, None) == [scanned[first]]
     finally:
         index.close()
 

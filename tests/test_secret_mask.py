@@ -40,3 +40,27 @@ def test_no_text_makes_the_scan_slow(hostile: str) -> None:
     started = time.process_time()
     mask_secrets(hostile)
     assert time.process_time() - started < 1.0
+
+
+def test_a_hit_is_masked_as_its_snippet_and_message_are_apart() -> None:
+    """``masked_hit`` finds a message's secrets once for its snippet and its text: the result
+    is what masking each on its own gives, secrets cut at the snippet's edges included."""
+    from indexer.masking import masked_hit, masked_message, masked_snippet
+    from indexer.models import Hit, Message, Session
+    from indexer.search.query import Term
+    from indexer.search.snippets import make_snippet
+
+    session = Session(1, "claude-code", "s1", None, "/log", None, None, None, None, "title", None, None, 1)
+    masked = 0
+    for n, (text, secret) in enumerate(SECRETS):
+        for word in (secret[:6], text.split()[0], secret[-5:]):
+            padded = "lead " * (n % 40) + text + " tail" * (n % 30) + " password=hunter2x9Zq"
+            message = Message(n, 1, 0, "user", "text", None, None, padded, detail=f"token = '{secret}'")
+            snippet, spans = make_snippet(padded, [Term(word)], columns=40)
+            hit = Hit(message, session, snippet, tuple(spans), context_before=(message,))
+            alone = masked_snippet(snippet, tuple(spans), padded)
+            expected = hit._replace(message=masked_message(message), snippet=alone[0], spans=alone[1],
+                                    context_before=(masked_message(message),))
+            assert masked_hit(hit) == expected
+            masked += secret not in expected.snippet and secret[:8] in snippet
+    assert masked > 10  # snippets that held a secret, masked

@@ -17,7 +17,6 @@ from indexer.search.conditions import TRIGRAM_TABLES, Condition, InIndex
 from indexer.search.plan import SHORT, TRIGRAM, PlannedGroup, PlannedTerm, SearchPlan, fts_string, trigram_groups
 from indexer.search.query import Query, is_cjk
 from indexer.search.sparse_phrase import narrowed
-from indexer.search.words import probe_needs_fold
 from indexer.store.models import SESSION_COLUMNS, session_from_row
 from indexer.textfold import variants
 
@@ -271,7 +270,7 @@ def newest(conn: sqlite3.Connection, sources: list[Source], filters: Filters, li
     if all(s.table in TRIGRAM_TABLES for s in sources):  # the word index or a phrase's trigrams narrow
         found = narrowed(conn, sources[0].groups, TRIGRAM_TABLES, filters, limit,
                          lambda probe, floor: _newest_above(conn, sources[:1], filters, limit, floor, with_text, probe),
-                         probe_needs_fold((sources[0].match, *sources[0].params, *filters.params)))
+                         (sources[0].match, *sources[0].params, *filters.params))
         if found is not None:
             return found
     ranges = filters.id_ranges(conn)

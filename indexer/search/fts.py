@@ -28,7 +28,7 @@ from indexer.search.candidates import (
 )
 from indexer.search.plan import SearchPlan, and_expressions, make_plan
 from indexer.search.query import Query, QueryError, Term, taking_literally
-from indexer.search.scoring import Evidence, Weights, evidence, message_score
+from indexer.search.scoring import Evidence, Weights, message_score, scanner
 from indexer.search.snippets import make_snippet
 from indexer.store.models import fetch_context, fetch_messages, message_from_row, sessions_by_rowid
 
@@ -114,8 +114,9 @@ def _message_view(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, 
     texts = found.texts
     weights = Weights.of(plan, {})
     scored = []
+    scan = scanner(plan)
     for c in found.rows:
-        ev = evidence(c, texts.get(c.id, ""), plan)
+        ev = scan(c, texts.get(c.id, ""))
         if ev is None or not ({g.index for g in plan.short} <= ev.groups):
             continue
         scored.append((round(message_score(ev, weights), 3), ev.ts, ev))

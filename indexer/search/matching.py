@@ -15,6 +15,30 @@ from functools import lru_cache
 from indexer.textfold import fold, variants
 
 
+# The only characters outside ASCII that a case-insensitive ASCII pattern matches, or whose
+# ``lower()`` holds ASCII, or that FTS5's trigram tokenizer folds to ASCII (K and ſ): every
+# code point is checked against ``re`` (``tests/test_scoring_scan.py``) and SQLite
+# (``tests/test_probe_text.py``). In a text without them an ASCII string is found by
+# ``str.find`` in the lower-cased text, at the offsets its pattern finds, and exactly where
+# the trigram index finds it.
+ASCII_LOOKALIKES = ("\u0130", "\u0131", "\u017f", "\u212a")
+_lookalike: re.Pattern[str] | None = None  # compiled on first use: ~0.8 ms in a fresh process
+
+
+def lowered(text: str) -> str | None:
+    """``text`` lower-cased where that keeps every offset and finds an ASCII string as a
+    case-insensitive pattern (and the trigram index) finds it; None where it would not."""
+    global _lookalike
+    if text.isascii():
+        return text.lower()
+    if _lookalike is None:
+        _lookalike = re.compile("[" + "".join(ASCII_LOOKALIKES) + "]")
+    if _lookalike.search(text):
+        return None
+    low = text.lower()
+    return low if len(low) == len(text) else None
+
+
 @lru_cache(maxsize=512)
 def term_pattern(text: str) -> re.Pattern[str]:
     """``text`` as a case-insensitive pattern that matches it in either script."""

@@ -47,17 +47,18 @@ def session_bounds(conn: sqlite3.Connection, session_rowids: list[int]) -> dict[
     """Each session's lowest and highest message id, by two index seeks on (session, ordinal):
     a message's ordinal and id are both the highest of its session when it is stored
     (``indexer.ingest.writer``). ``min(id) ... GROUP BY session`` reads every message of every
-    session instead (10 ms for the 307 sessions of a week at 1 GB, against 1.3 ms)."""
-    out = {}
-    for s in session_rowids:
-        lo, hi = conn.execute(
-            "SELECT (SELECT id FROM messages WHERE session_rowid = ?1 ORDER BY ordinal LIMIT 1),"
-            " (SELECT id FROM messages WHERE session_rowid = ?1 ORDER BY ordinal DESC LIMIT 1)",
-            (s,),
-        ).fetchone()
-        if lo is not None:
-            out[s] = (min(lo, hi), max(lo, hi))
-    return out
+    session instead (10 ms for the 307 sessions of a week at 1 GB, against 1.3 ms). One
+    statement asks 500 sessions: one each cost ~10 µs more a session (3.2 ms for that week)."""
+    found = {}
+    for i in range(0, len(session_rowids), 500):
+        chunk = session_rowids[i : i + 500]
+        for s, lo, hi in conn.execute(
+            "SELECT s.id, (SELECT id FROM messages WHERE session_rowid = s.id ORDER BY ordinal LIMIT 1),"
+            " (SELECT id FROM messages WHERE session_rowid = s.id ORDER BY ordinal DESC LIMIT 1)"
+            f" FROM sessions s WHERE s.id IN ({','.join('?' * len(chunk))})", chunk):
+            if lo is not None:
+                found[s] = (min(lo, hi), max(lo, hi))
+    return {s: found[s] for s in session_rowids if s in found}  # in the order asked: the caller's
 
 
 def merged_newest_first(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -18,10 +18,13 @@ Recency is left to break ties (the caller's sort).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from itertools import islice
 
 from indexer.models import ERROR, SUMMARY, TEXT, THINKING, TOOL_CALL
 from indexer.named_record import NamedTuple
 from indexer.search.candidates import Candidate
+from indexer.search.matching import lowered
 from indexer.search.plan import SHORT, PlannedTerm, SearchPlan
 
 K1 = 1.2  # saturation: the 1st whole-word match gives 1, the 3rd brings it to 1.6, the limit is 2.2
@@ -90,38 +93,63 @@ def quality(text: str, i: int, term: PlannedTerm) -> float:
     return q
 
 
-def evidence(candidate: Candidate, text: str, plan: SearchPlan) -> Evidence | None:
-    """The message's evidence; ``None`` when a short excluded word is in it."""
-    head = text[:SCAN_CHARS]
-    for t in plan.excluded:
-        if t.kind == SHORT and t.needle and t.pattern.search(head):
-            return None
-    whole, partial, groups = [], [], set()
-    for term in plan.terms:
-        w = p = 0.0
-        if term.cjk:  # no case, no word edges: every match is whole
-            w = float(min(MAX_OCCURRENCES, len(term.pattern.findall(head))))
-        else:
-            for seen, m in enumerate(term.pattern.finditer(head), 1):
-                q = quality(head, m.start(), term)
-                if q >= WHOLE:
-                    w += q
-                else:
-                    p += q
-                if seen == MAX_OCCURRENCES:
-                    break
-        if w or p:
-            groups.add(term.group)
-        whole.append(w)
-        partial.append(p)
-    line = 0.0
-    if plan.line is not None:
-        count = sum(1 for _ in zip(range(8), plan.line.finditer(head)))
-        if count:
-            line = count * _line_weight(candidate, text, plan.line_length)
-    norm = 1 - B + B * len(text) / AVG_CHARS
-    weight = KIND_WEIGHTS.get(candidate.kind, 0.8)
-    return Evidence(candidate, tuple(whole), tuple(partial), line, norm, weight, frozenset(groups))
+def _find_all(low: str, needle: str) -> list[int]:
+    """The first ``MAX_OCCURRENCES`` starts of ``needle`` in ``low``, not overlapping."""
+    found: list[int] = []
+    step = len(needle)
+    i = low.find(needle)
+    while i >= 0 and len(found) < MAX_OCCURRENCES:
+        found.append(i)
+        i = low.find(needle, i + step)
+    return found
+
+
+def scanner(plan: SearchPlan) -> Callable[[Candidate, str], Evidence | None]:
+    """The evidence of a message for ``plan`` (None when a short excluded word is in it), with
+    what depends only on the plan worked out once: a search scans hundreds of messages. Two
+    or more ASCII terms are found by ``str.find`` in the lower-cased text, and the line is
+    counted only where one search finds it (the pasted command's 488 messages: 11.1 → 7.7 ms)."""
+    excluded = tuple(t.pattern for t in plan.excluded if t.kind == SHORT and t.needle)
+    terms = tuple((t, t.pattern, t.cjk, bool(t.needle) and t.pattern.pattern.isascii(), t.needle, t.group)
+                  for t in plan.terms)
+    line, line_length = plan.line, plan.line_length
+    # Lower-casing costs a pass over the text (two outside ASCII): it pays from two terms on.
+    several = sum(1 for _, _, cjk, ascii_term, _, _ in terms if ascii_term and not cjk) >= 2
+
+    def scan(candidate: Candidate, text: str) -> Evidence | None:
+        head = text[:SCAN_CHARS]
+        for pattern in excluded:
+            if pattern.search(head):
+                return None
+        low = lowered(head) if several else None
+        whole, partial, groups = [], [], set()
+        for term, pattern, cjk, ascii_term, needle, group in terms:
+            w = p = 0.0
+            if cjk:  # no case, no word edges: every match is whole
+                w = float(min(MAX_OCCURRENCES, len(pattern.findall(head))))
+            else:
+                starts = (_find_all(low, needle) if ascii_term and low is not None
+                          else [m.start() for m in islice(pattern.finditer(head), MAX_OCCURRENCES)])
+                for i in starts:
+                    q = quality(head, i, term)
+                    if q >= WHOLE:
+                        w += q
+                    else:
+                        p += q
+            if w or p:
+                groups.add(group)
+            whole.append(w)
+            partial.append(p)
+        count = 0  # the line's occurrences, up to 8
+        found = line.search(head) if line is not None else None
+        while found is not None:
+            count += 1
+            found = line.search(head, found.end()) if count < 8 else None
+        return Evidence(candidate, tuple(whole), tuple(partial),
+                        count * _line_weight(candidate, text, line_length) if count else 0.0,
+                        1 - B + B * len(text) / AVG_CHARS, KIND_WEIGHTS.get(candidate.kind, 0.8), frozenset(groups))
+
+    return scan
 
 
 def _line_weight(candidate: Candidate, text: str, line_length: int) -> float:

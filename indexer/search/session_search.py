@@ -28,7 +28,7 @@ from indexer.search.candidates import (
 )
 from indexer.search.narrowing import session_bounds
 from indexer.search.plan import SearchPlan, and_expressions
-from indexer.search.scoring import Evidence, Weights, evidence, idf, message_score, session_score
+from indexer.search.scoring import Evidence, Weights, idf, message_score, scanner, session_score
 
 GROUP_CANDIDATES = 300  # newest matches read for one word group; several share twice that
 PROBE_SESSIONS = 24  # sessions checked directly for a group outside its window
@@ -89,8 +89,9 @@ def rank_sessions(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, 
     known = found[0].texts if len(groups) == 1 else {}
     texts = known if all(c.id in known for c in chosen) else texts_of(conn, [c.id for c in chosen])
     evs: dict[int, list[Evidence]] = defaultdict(list)
+    scan = scanner(plan)
     for c in chosen:
-        ev = evidence(c, texts.get(c.id, ""), plan)
+        ev = scan(c, texts.get(c.id, ""))
         if ev is not None:
             evs[c.session_rowid].append(ev)
     short = [g.index for g in plan.short]

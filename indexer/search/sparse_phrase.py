@@ -40,19 +40,19 @@ _WORD = re.compile(r"\w+")
 
 
 def narrowed(conn: sqlite3.Connection, groups: Sequence[PlannedGroup], tables: Sequence[str], filters: Any,
-             limit: int, ask: Callable[[str, int], Any], fold: bool = True) -> Any | None:
+             limit: int, ask: Callable[[str, int], Any], asked: tuple[object, ...]) -> Any | None:
     """``candidates.newest`` for a source of the trigram ``tables`` matching every group, with
     ``ask(probe, floor)`` its SELECT on the probe: through the word index, else through a long
-    phrase's trigrams; None where neither narrows (the walk is the cheaper way). ``fold``: the
-    probe holds folded text, as the trigram index does (needed unless the SELECT is ASCII)."""
+    phrase's trigrams; None where neither narrows (the walk is the cheaper way). ``asked``:
+    every value that SELECT is asked with (what the probe must hold: ``words.probe_strings``)."""
     ids = candidate_ids(conn, groups)
     if ids is not None:  # the word index names every message that can match (indexer.search.words)
-        return newest_among(conn, ids, filters, limit, ask, fold)
+        return newest_among(conn, ids, filters, limit, ask, asked)
     if filters.id_ranges(conn) is not None:
         return None  # the filters' few sessions: the walk reads only their ranges (indexer.search.narrowing)
     expression = sparse_expression(groups) if folded(conn) else None
     batches = candidate_batches(conn, tables, expression, limit) if expression else None
-    return probe_walk(conn, batches, filters, ask, fold) if batches is not None else None
+    return probe_walk(conn, batches, filters, ask, asked) if batches is not None else None
 
 
 def sparse_term(text: str) -> str | None:

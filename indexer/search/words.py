@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import bisect
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from _thread import LockType, allocate_lock  # what threading.Lock/local are; threading costs ~1-2 ms to import
 
+from indexer.search.matching import lowered
 from indexer.search.plan import PlannedGroup, trigram_texts
 from indexer.store.side_file import SCHEMA_NAME
 from indexer.store.words import words_below
@@ -145,45 +146,116 @@ def probe_needs_fold(values: Iterable[object]) -> bool:
     return any(isinstance(v, str) and not v.isascii() for v in values)
 
 
-def _fill(conn: sqlite3.Connection, ids: list[int], fold: bool) -> None:
-    """Add the messages' indexed text to the probe, in one transaction: alone, each insert
+_JOINTS = tuple(map(chr, range(1, 32)))  # what may join a message's strings in the probe
+# What the probe holds of a message, for an all-ASCII SELECT (``probe_strings``): the strings
+# its expressions ask for that the message holds (lower-cased), joined by a character none has.
+Kept = tuple[tuple[str, ...], str]
+
+
+def quoted_strings(expression: str) -> list[str] | None:
+    """The strings of an FTS5 expression made of quoted strings, AND, OR, NOT and brackets
+    (``""`` in a string is a quote); None for anything else (NEAR, a bare word). No regex:
+    every search asks, and compiling one costs a fresh process ~0.1 ms."""
+    strings, rest, i = [], [], 0
+    while (start := expression.find('"', i)) >= 0:
+        rest.append(expression[i:start])
+        parts, j = [], start + 1
+        while (end := expression.find('"', j)) >= 0 and expression.startswith('"', end + 1):
+            parts.append(expression[j : end + 1])
+            j = end + 2
+        if end < 0:
+            return None
+        parts.append(expression[j:end])
+        strings.append("".join(parts))
+        i = end + 1
+    rest.append(expression[i:])
+    operators = " ".join(rest).replace("(", " ").replace(")", " ").split()
+    return strings if all(w in ("AND", "OR", "NOT") for w in operators) else None
+
+
+def probe_strings(values: tuple[object, ...]) -> Kept | None:
+    """What the probe must hold for an all-ASCII SELECT asked with ``values`` (every value:
+    expressions, an exclusion's, a condition's), when each expression (a value holding a
+    quote) is made of quoted strings, AND, OR, NOT and brackets: each string matches a message
+    exactly where its lower-cased text holds it (``matching.lowered``), so a message's probe
+    text can be just the strings it holds, joined by a character none of them has (an FTS5
+    insert costs ~0.3 µs a character: ~14 ms for the 181 messages of ``"retry the connection"``
+    at 1 GB). None: whole texts."""
+    strings: list[str] = []
+    for v in values:
+        if isinstance(v, str) and '"' in v:
+            found = quoted_strings(v)
+            if found is None:
+                return None  # not an expression of strings
+            strings += found
+    every = "".join(strings)
+    joint = next((c for c in _JOINTS if c not in every), None)
+    if not strings or joint is None or "\0" in every:  # FTS5 reads a string only up to a NUL
+        return None
+    return tuple(dict.fromkeys(t.lower() for t in strings)), joint
+
+
+def _probe_rows(rows: list[tuple[int, str]], fold: bool, kept: Kept | None) -> Iterator[tuple[int, str]]:
+    if fold:
+        return ((rowid, index_form(text) or text) for rowid, text in rows)
+    if kept is None:
+        return iter(rows)
+    return (row for rowid, text in rows if (row := _held(rowid, text, kept)) is not None)
+
+
+def _held(rowid: int, text: str, kept: Kept) -> tuple[int, str] | None:
+    """The strings of ``kept`` the message holds, its probe text (None: none, so no
+    expression can match it); its whole text where lower-casing would misread it, or where
+    a NUL is (FTS5's trigram tokenizer reads no further)."""
+    low = lowered(text)
+    if low is None or "\0" in text:
+        return rowid, text
+    strings, joint = kept
+    held = [t for t in strings if t in low]
+    return (rowid, joint.join(held)) if held else None
+
+
+def _fill(conn: sqlite3.Connection, ids: list[int], fold: bool, kept: Kept | None) -> None:
+    """Add the messages' probe text to the probe, in one transaction: alone, each insert
     would flush FTS5's pending terms to a segment of its own (5x the time). ``fold``: as the
-    trigram index holds it (Traditional → Simplified); an ASCII query matches the text as it is
-    the same, and skips folding (~40 µs a message of mixed text)."""
+    trigram index holds it (Traditional → Simplified); an ASCII query matches the text as it
+    is the same, and skips folding (~40 µs a message of mixed text); ``kept``: only the
+    strings it asks for (``probe_strings``)."""
     conn.execute("SAVEPOINT word_probe_fill")  # inside a transaction the caller holds, too
     try:
         for i in range(0, len(ids), 500):
             chunk = ids[i : i + 500]
             rows = conn.execute(f"SELECT id, text FROM main.messages WHERE indexed != 0 AND id IN"
                                 f" ({','.join('?' * len(chunk))})", chunk).fetchall()
-            conn.executemany(f"INSERT INTO temp.{PROBE}(rowid, text) VALUES (?, ?)",
-                             ((rowid, (index_form(text) or text) if fold else text) for rowid, text in rows))
+            conn.executemany(f"INSERT INTO temp.{PROBE}(rowid, text) VALUES (?, ?)", _probe_rows(rows, fold, kept))
     finally:
         conn.execute("RELEASE word_probe_fill")
 
 
 def newest_among(conn: sqlite3.Connection, ids: list[int], filters: Any, limit: int,
-                 ask: Callable[[str, int], Any], fold: bool = True) -> Any:
+                 ask: Callable[[str, int], Any], asked: tuple[object, ...]) -> Any:
     """``candidates.newest`` for a source whose matches are all among ``ids`` (newest first):
     ``ask(probe, floor)`` (its SELECT above ``floor``, reading the table ``probe`` for the
     trigram tables) run on the newest ``2 * (limit + 1)`` of them, then on all."""
     first = 2 * (limit + 1)
     batches = [(ids[:first], ids[first - 1]), (ids[first:], 0)] if len(ids) > first else [(ids, 0)]
-    return probe_walk(conn, batches, filters, ask, fold)
+    return probe_walk(conn, batches, filters, ask, asked)
 
 
 def probe_walk(conn: sqlite3.Connection, batches: Iterable[tuple[list[int], int]], filters: Any,
-               ask: Callable[[str, int], Any], fold: bool = True) -> Any | None:
-    """Fill the probe with each batch of candidates' indexed text, and ``ask`` it above the
-    batch's floor (every candidate at or above it is in the probe by then) until more than
-    the limit match there or no candidate is left. None if the batches ran out first (the
-    caller walks instead)."""
+               ask: Callable[[str, int], Any], asked: tuple[object, ...]) -> Any | None:
+    """Fill the probe with each batch of candidates' text (as ``probe_strings(asked)`` says,
+    given every value ``ask``'s SELECT is asked with), and ``ask`` it above the batch's floor (every
+    candidate at or above it is in the probe by then) until more than the limit match there
+    or no candidate is left. None if the batches ran out first (the caller walks instead)."""
     ranges = filters.id_ranges(conn)
+    fold = probe_needs_fold(asked)
+    kept = None if fold else probe_strings(asked)
     with _probe_lock(conn):
         conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{PROBE} USING fts5 (text, content='', tokenize='trigram')")
         conn.execute(f"INSERT INTO temp.{PROBE}({PROBE}) VALUES ('delete-all')")
         for ids, floor in batches:
-            _fill(conn, in_ranges(ids, ranges), fold)
+            _fill(conn, in_ranges(ids, ranges), fold, kept)
             found = ask(PROBE, floor)
             if found.capped or not floor:
                 return found  # more than the limit among the newest: none older can be in the answer
