@@ -98,9 +98,10 @@ def open_for_replication(db: Path) -> sqlite3.Connection:
 def measure(db: Path, copies: int, base_raw_gb: float, runs: int, compare_words: bool = False) -> None:
     with Index(db, readonly=True) as index:
         stats = index.stats()
+        target_ms = 50 if copies == 1 else 200
         print(f"\n== {copies}x: {base_raw_gb * copies:,.0f} GB-equivalent, {stats.messages:,} messages, "
-              f"index {stats.size_bytes / 1e9:.1f} GB; target p50 < {50 if copies == 1 else 200} ms", flush=True)
-        print_latencies(index, runs, compare_words=compare_words, target_ms=50 if copies == 1 else 200)
+              f"index {stats.size_bytes / 1e9:.1f} GB; target p50 < {target_ms} ms", flush=True)
+        print_latencies(index, runs, compare_words=compare_words, target_ms=target_ms)
 
 
 def main() -> None:
