@@ -208,7 +208,6 @@ async def test_a_run_the_app_starts_stops_its_merging_and_waits_for_it(tmp_path,
     starts again after the run."""
     import time
 
-    from tui import index_runner
     from tui_fixtures import SIZE, app_for, settle
 
     calls: list[str] = []

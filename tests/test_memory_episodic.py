@@ -8,7 +8,6 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from indexer.memory import (
-    ChangedOnDiskError,
     EpisodicDraft,
     MemoryInputError,
     MemoryNotFoundError,

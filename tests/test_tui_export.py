@@ -3,7 +3,6 @@ dir's ``exports`` folder, and the app says where (and copies the path)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 

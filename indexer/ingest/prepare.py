@@ -145,7 +145,7 @@ def _stored_detail(m: ParsedMessage, log: LogBytes | None) -> str | bytes | None
     return pack_detail(detail)
 
 
-def prepare_file(job: FileJob, now: float, *, from_start: bool = False) -> PreparedFile:
+def prepare_file(job: FileJob, now: float, *, from_start: bool = False) -> PreparedFile:  # noqa: C901 - to split by job
     """Read what is new in a file and parse it. No database: runs in a helper process on big runs.
     ``from_start``: read the whole file even if it only grew."""
     row, path, shown = job.row, job.path, job.key

@@ -20,7 +20,7 @@ from indexer.sources.base import (
     load_whole_json,
     parse_iso,
 )
-from indexer.sources.codex_items import AGENT, CodexReader
+from indexer.sources.codex_items import CodexReader
 from indexer.sources.fields import as_dict, as_list, as_str
 
 _FILE_UUID = re.compile(r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})", re.I)

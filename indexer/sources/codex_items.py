@@ -196,7 +196,7 @@ def compacted(reader: CodexReader, payload: dict, ts: float | None, envelope_ts:
         reader.add(ParsedMessage("system", SUMMARY, text, key, ts=ts))
 
 
-def event(reader: CodexReader, payload: dict, ts: float | None, line_no: int, envelope_ts: Any = None) -> None:
+def event(reader: CodexReader, payload: dict, ts: float | None, line_no: int, envelope_ts: Any = None) -> None:  # noqa: C901 - to split by job
     etype = as_str(payload.get("type"))
 
     def key(text: str) -> str:

@@ -44,7 +44,7 @@ def _file_turns(path: str, n: int) -> list[Turn]:
     return [
         agent("",
               bash(f"rg -n \"moment\" {path}", f"3:import moment from 'moment'\n{20 + n % 40}:    {old}"),
-              edit(path, f"import moment from 'moment'\n", f"import {{ {fn} }} from 'date-fns'\n"),
+              edit(path, "import moment from 'moment'\n", f"import {{ {fn} }} from 'date-fns'\n"),
               edit(path, old, new),
               thinking=f"**Converting moment calls in {path.rsplit('/', 1)[-1]} to date-fns**"),
         agent(f"`{path}`: swapped the moment import for date-fns `{fn}` and rewrote the call, `{old}` → "
