@@ -256,6 +256,17 @@ def test_arguments_that_are_not_utf8_are_text_with_replacements_and_paths_as_giv
     assert json.loads((memory / "episodic.jsonl").read_text())["summary"] == "caf\ufffd bytes"
 
 
+def test_files_with_an_argument_or_a_folder_that_is_not_utf8_warns_and_goes_on(tmp_path, index_copy):
+    odd = tmp_path / os.fsdecode(b"d\xe9p\xf4t")
+    odd.mkdir()
+    for argv, cwd in (([b"files", b"src/caf\xe9.py", b"--db", os.fsencode(index_copy)], REPO),
+                      ([b"files", b"app.py", b"--db", os.fsencode(index_copy)], odd)):
+        proc = subprocess.run([sys.executable, "-m", "tui.cli", *argv], capture_output=True, env=cli_env(), cwd=cwd,
+                              timeout=60)
+        assert proc.returncode in (0, 1), proc.stderr
+        assert b"Traceback" not in proc.stderr and b"not UTF-8" in proc.stderr, proc.stderr
+
+
 def test_every_folder_argument_keeps_its_bytes(tmp_path):
     """``memory allow/disallow DIR``, ``rules --memory-dir``, ``rules import --claude-dir``."""
     odd = tmp_path / os.fsdecode(b"m\xe9m")
