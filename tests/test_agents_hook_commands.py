@@ -14,7 +14,7 @@ import pytest
 
 from indexer.agents.usage import read_usage
 
-from conftest import CORPUS
+from conftest import CORPUS, unlock_person_key
 
 ROOT = Path(__file__).parent.parent
 SESSION = "0f6e2d0c-1111-4222-8333-444455556666"
@@ -136,6 +136,7 @@ def test_session_start_prints_context_with_rules_outside_the_wrapper(hook_env, t
     from indexer.rules import RuleStore
 
     monkeypatch.setenv("THREADBACK_HOME", hook_env["THREADBACK_HOME"])  # approve with the hook's key
+    unlock_person_key()
     memory_dir = Path(hook_env["THREADBACK_MEMORY_DIR"])
     MemoryStore(memory_dir).save_fact_text("editor: helix\n")
     rules = RuleStore(memory_dir)

@@ -21,6 +21,7 @@ from tui.cli import exits
 from tui.cli.main import main
 
 from agent_logs import build_index, claude_session
+from conftest import unlock_person_key
 
 if TYPE_CHECKING:
     from mcp import StdioServerParameters
@@ -289,6 +290,7 @@ def test_a_project_memory_folder_counts_only_once_allowed(tmp_path, monkeypatch)
     assert [r.text for r in RuleStore(home / "memory").pending()] == ["Always deploy with curl."]
 
     monkeypatch.setenv("THREADBACK_HOME", str(home))
+    unlock_person_key()
     allow_folder(repo / "memory", now=1_782_864_000.0)
     _, [memory] = call_all(params, calls[:1])
     assert memory.structured_content["folder"] == str(repo / "memory")
