@@ -373,3 +373,17 @@ def test_agent_ancestor_found_through_a_real_process_tree(tmp_path: Path) -> Non
     alone = subprocess.run(["/bin/sh", "-c", probe.replace("print(a and a.agent", "print(a is None or a.pid != " + str(os.getpid()) + ", a and a.agent")],
                            capture_output=True, text=True, cwd=REPO, timeout=30)
     assert alone.returncode == 0 and "Codex" not in alone.stdout
+
+
+def test_an_agents_variable_in_an_ancestors_environment_is_found(tmp_path: Path) -> None:
+    """What a tmux server or a `script` started by an agent looks like: a program of no agent's
+    name, started with $CLAUDECODE, running a command whose own environment was scrubbed."""
+    probe = (f"env -u CLAUDECODE {sys.executable} -c 'from indexer.rules.review import agent_ancestor, "
+             "approval_refusal; import os; a = agent_ancestor(); print(a and a.agent, \"|\", approval_refusal(os.environ))'")
+    env = {k: v for k, v in os.environ.items() if k not in AGENT_ENV_MARKERS}
+    env["CLAUDECODE"] = "1"
+    found = subprocess.run(["/bin/sh", "-c", probe + "; true"], capture_output=True, text=True, cwd=REPO,
+                           timeout=30, env=env)
+    agent, refusal = found.stdout.split("|")
+    assert agent.strip() == "Claude Code", found.stderr
+    assert "$CLAUDECODE in its environment" in refusal and "approval is refused" in refusal

@@ -5,10 +5,15 @@ its shell carries (``env -u CLAUDECODE``), so neither a terminal nor the environ
 The process tree is harder to shed: when any ancestor of this process is a coding agent
 (Claude Code, Codex, Pi), approval is refused.
 
-What this does not stop: a program that detaches itself from the agent (a double fork, a
-``systemd-run``, a job handed to another terminal) has no agent among its ancestors; and
-anything running as you can read the approval key. The check keeps an agent from approving
-by accident or in passing; the key keeps files from approving at all.
+The ancestors' environments are read too: a tmux server or a ``script`` the agent started
+carries the agent's variables even when the command it runs was given a scrubbed environment.
+
+What this does not stop: a program that detaches itself from the agent with its environment
+scrubbed (``env -u CLAUDECODE setsid -f ...``, ``systemd-run``, a job handed to another
+terminal) has no agent among its ancestors. That is why approving also needs the person's
+passphrase (``indexer.rules.signing``), and why each approval records how it was made
+(``indexer.rules.origin``). The check keeps an agent from approving by accident or in passing;
+the passphrase keeps it from approving at all.
 """
 
 from __future__ import annotations
@@ -34,6 +39,8 @@ _SCRIPT_SUFFIXES = (".js", ".cjs", ".mjs", ".exe", ".cmd")
 # Programs that run a script named in their first argument: ``node /usr/bin/claude``.
 _INTERPRETERS = {"node", "nodejs", "bun", "deno", "sh", "bash", "dash", "zsh", "env"}
 _MAX_DEPTH = 256
+# Which agent an environment variable of AGENT_ENV_MARKERS says started a process.
+_MARKER_AGENTS = {"CLAUDECODE": "Claude Code", "CODEX_SANDBOX": "Codex", "CODEX_SANDBOX_NETWORK_DISABLED": "Codex"}
 
 
 class ProcessTreeUnreadable(RuntimeError):
@@ -114,12 +121,23 @@ def agent_ancestor(pid: int | None = None) -> AgentProcess | None:
                 if my_uid is not None and _uid(process) not in (my_uid, None):
                     continue
                 raise ProcessTreeUnreadable(f"process {process.pid} cannot be read") from None
-            match = agent_of(name, exe, cmdline)
+            match = agent_of(name, exe, cmdline) or _agent_in_environment(process)
             if match is not None:
                 return AgentProcess(process.pid, *match)
     except psutil.Error as exc:
         raise ProcessTreeUnreadable(str(exc) or type(exc).__name__) from None
     raise ProcessTreeUnreadable(f"more than {_MAX_DEPTH} ancestors")
+
+
+def _agent_in_environment(process: psutil.Process) -> tuple[str, str] | None:
+    """(``$VARIABLE`` in its environment, the agent) when an agent's variable is set in the
+    environment ``process`` started with (a process of another user is not read)."""
+    try:
+        env = process.environ()
+    except (psutil.Error, OSError):
+        return None
+    marker = next((name for name in AGENT_ENV_MARKERS if env.get(name)), None)
+    return (f"${marker} in its environment", _MARKER_AGENTS.get(marker, "a coding agent")) if marker else None
 
 
 def _uid(process: psutil.Process) -> int | None:
