@@ -159,3 +159,29 @@ def test_a_symlinked_key_is_refused(memory: Path, tmp_path: Path) -> None:
     with pytest.raises(ApprovalKeyError, match="cannot be used"):
         load_signer(create=False)
     assert RuleStore(memory).approved() == []
+
+
+def test_the_first_review_sets_the_passphrase_up_at_the_persons_terminal(monkeypatch) -> None:
+    """No key yet: at a terminal of the login session the passphrase is asked twice and the key
+    made from it; typed differently, nothing is made; detached (tmux), set-up is refused."""
+    import io
+
+    from tui.cli import passphrase
+
+    key_path().unlink()
+    signing.lock()
+    at_terminal = {"controlling_terminal": True, "terminal": "/dev/pts/3", "chain": ["bash", "sshd"]}
+    monkeypatch.setattr(passphrase, "approval_origin", lambda: dict(at_terminal))
+    answers = iter(["first try 1", "first try 2"])
+    assert "differ" in passphrase.unlock_at_terminal(io.StringIO(), ask=lambda prompt: next(answers))
+    assert not key_path().exists()
+    answers = iter([APPROVAL_PASSPHRASE, APPROVAL_PASSPHRASE])
+    out = io.StringIO()
+    assert passphrase.unlock_at_terminal(out, ask=lambda prompt: next(answers)) is None
+    assert "never stored" in out.getvalue() and signing.unlocked_key() is not None
+    assert json.loads(key_path().read_text())["created_how"]["terminal"] == "/dev/pts/3"
+    key_path().unlink()
+    signing.lock()
+    monkeypatch.setattr(passphrase, "approval_origin", lambda: dict(at_terminal, multiplexer="tmux"))
+    refused = passphrase.unlock_at_terminal(io.StringIO(), ask=lambda prompt: APPROVAL_PASSPHRASE)
+    assert "not inside tmux" in refused and not key_path().exists()

@@ -100,10 +100,11 @@ def agent_ancestor(pid: int | None = None) -> AgentProcess | None:
     try:
         process = psutil.Process(os.getpid() if pid is None else pid)
         my_uid = process.uids().real if hasattr(process, "uids") else None
+        in_environment: AgentProcess | None = None  # the nearest one, if no agent is named
         for _ in range(_MAX_DEPTH):
             process = process.parent()
             if process is None:
-                return None
+                return in_environment
             try:
                 with process.oneshot():
                     name = process.name()
@@ -116,14 +117,16 @@ def agent_ancestor(pid: int | None = None) -> AgentProcess | None:
                     except (psutil.AccessDenied, psutil.ZombieProcess):
                         cmdline = []
             except psutil.NoSuchProcess:
-                return None  # it ended meanwhile: the walk above it is meaningless
+                return in_environment  # it ended meanwhile: the walk above it is meaningless
             except psutil.AccessDenied:
                 if my_uid is not None and _uid(process) not in (my_uid, None):
                     continue
                 raise ProcessTreeUnreadable(f"process {process.pid} cannot be read") from None
-            match = agent_of(name, exe, cmdline) or _agent_in_environment(process)
+            match = agent_of(name, exe, cmdline)
             if match is not None:
                 return AgentProcess(process.pid, *match)
+            if in_environment is None and (found := _agent_in_environment(process)) is not None:
+                in_environment = AgentProcess(process.pid, *found)
     except psutil.Error as exc:
         raise ProcessTreeUnreadable(str(exc) or type(exc).__name__) from None
     raise ProcessTreeUnreadable(f"more than {_MAX_DEPTH} ancestors")
