@@ -13,6 +13,11 @@ of its memory files. After that:
 
 A folder the user named (``--memory-dir``, ``$THREADBACK_MEMORY_DIR``) and the global one are
 the user's own and always trusted.
+
+An allow counts only when signed with the person's approval key (``indexer.rules.signing``),
+unlocked by the passphrase they type when allowing: a program that writes the allow list (an
+agent running as you can) cannot make a folder allowed. The record also says how the allow was
+made (``indexer.rules.origin``).
 """
 
 from __future__ import annotations
@@ -150,16 +155,32 @@ class FolderNotAllowable(ValueError):
     """A folder that is not safe to allow as it is (a symlink leading out of it)."""
 
 
-def allow_folder(folder: Path, *, now: float) -> dict[str, str]:
-    """Record ``folder`` as allowed with the hash of each memory file; returns the hashes."""
+class AllowLocked(FolderNotAllowable):
+    """No approval key is unlocked in this process: the person has not typed the passphrase."""
+
+
+def allow_folder(folder: Path, *, now: float, how: dict[str, Any] | None = None) -> dict[str, str]:
+    """Record ``folder`` as allowed with the hash of each memory file, signed with the key the
+    person unlocked in this process (``AllowLocked`` when none is); returns the hashes."""
+    from indexer.rules.signing import unlocked_key  # loaded to allow, not to read
+
     unsafe = [e for e in folder_entries(folder) if e.outside]
     if unsafe:
         raise FolderNotAllowable(
             f"{folder} was not allowed: " + "; ".join(e.describe() for e in unsafe)
             + ". A memory file must be a plain file inside the folder.")
+    key = unlocked_key()
+    if key is None:
+        raise AllowLocked("allowing a memory folder needs your approval passphrase, typed when you "
+                          "allow it (`threadback memory allow`, or the app's review pane)")
+    if how is None:
+        from indexer.rules.origin import approval_origin
+
+        how = approval_origin()
     files = fingerprint(folder)
+    name = _key(folder)
     with _locked_records() as records:
-        records[_key(folder)] = {"allowed_at": now, "files": files}
+        records[name] = {"allowed_at": now, "files": files, "signature": key.sign_allow(name, now), "how": how}
     return files
 
 
@@ -218,13 +239,32 @@ def folder_trust(folder: MemoryFolder) -> FolderTrust:
     unsafe = [e for e in folder_entries(folder.path) if e.outside]
     if unsafe:
         return FolderTrust(folder, NOT_ALLOWED, "it holds " + "; ".join(e.describe() for e in unsafe))
-    record = _read_records(allow_list_path()).get(_key(folder.path))
+    name = _key(folder.path)
+    record = _read_records(allow_list_path()).get(name)
     if record is None:
         return FolderTrust(folder, NOT_ALLOWED, "not allowed yet")
+    unsigned = _unsigned(name, record)
+    if unsigned:
+        return FolderTrust(folder, NOT_ALLOWED, unsigned)
     allowed = record.get("files") if isinstance(record.get("files"), dict) else {}
     if allowed.get(RULES_NAME) != _sha256_of(folder.path / RULES_NAME):
         return FolderTrust(folder, CHANGED, f"{RULES_NAME} changed")
     return FolderTrust(folder, ALLOWED)
+
+
+def _unsigned(name: str, record: dict[str, Any]) -> str | None:
+    """Why an allow record does not count, or None when the person's key signed it."""
+    from indexer.rules.signing import ApprovalKeyError, load_signer
+
+    try:
+        signer = load_signer()
+    except ApprovalKeyError as exc:
+        return f"allows cannot be checked ({exc})"
+    allowed_at = record.get("allowed_at")
+    if not isinstance(allowed_at, (int, float)) or not signer.verify_allow(name, allowed_at, record.get("signature")):
+        return ("its allow is not signed with your approval key (an older Threadback, or a program "
+                "that wrote the allow list)")
+    return None
 
 
 def allowed_folders() -> list[tuple[Path, float]]:

@@ -141,6 +141,21 @@ def pytest_xdist_auto_num_workers(config) -> int:
     return 2 * (os.cpu_count() or 1)
 
 
+APPROVAL_PASSPHRASE = "correct horse battery staple"
+TEST_SCRYPT_COST = 16
+
+
+def unlock_person_key() -> None:
+    """The person's approval key under the current THREADBACK_HOME, set up (at the tests' cost)
+    or unlocked with APPROVAL_PASSPHRASE: what typing it in a review does."""
+    from indexer.rules import signing
+
+    if signing.key_path().exists():
+        signing.unlock(APPROVAL_PASSPHRASE)
+    else:
+        signing.set_up(APPROVAL_PASSPHRASE, how={"summary": "set up by the test"}, cost=TEST_SCRYPT_COST)
+
+
 @pytest.fixture(autouse=True)
 def private_threadback_home(tmp_path_factory, monkeypatch):
     """Tests never touch the real ~/.local/share/threadback (usage log, default memory)."""
@@ -155,6 +170,13 @@ def private_threadback_home(tmp_path_factory, monkeypatch):
     monkeypatch.delenv("THREADBACK_DB", raising=False)
     monkeypatch.delenv("THREADBACK_MEMORY_DIR", raising=False)
     monkeypatch.delenv("THREADBACK_SESSION_ID", raising=False)
+    # The person set up an approval passphrase and typed it in this process (the tests that
+    # drive a review or an allow in a real process type it: APPROVAL_PASSPHRASE). A cheap
+    # scrypt cost, stored in the key file, so hundreds of tests do not pay 0.1 s each.
+    from indexer.rules import signing
+
+    signing.lock()
+    unlock_person_key()
     monkeypatch.delenv("CLAUDE_SESSION_ID", raising=False)
     return home
 

@@ -251,6 +251,16 @@ async def hidden_characters_confirmation(pilot: Pilot) -> None:
     await settle(pilot)
 
 
+async def passphrase_asked(pilot: Pilot) -> None:
+    """The app not yet given the approval passphrase: approving asks for it."""
+    from indexer.rules import signing
+
+    await forged_rule_selected(pilot)
+    signing.lock()
+    await pilot.press("y")
+    await settle(pilot)
+
+
 @dataclass(frozen=True)
 class ShotState:
     name: str  # also the screenshot's file name
@@ -272,4 +282,5 @@ SHOT_STATES = (
     ShotState("rules-hidden-confirm", lambda d: ScreenHost(sample_rules_screen(d / "memory")[0]),
               hidden_characters_confirmation),
     ShotState("rules-not-verified", forged_rules_screen, forged_rule_selected),
+    ShotState("rules-passphrase", forged_rules_screen, passphrase_asked),
 )

@@ -91,10 +91,28 @@ def test_install_merges_into_hooks_json_and_uninstall_restores_it(codex_home, ca
     assert status["agent"] == "codex" and status["installed"] == list(CODEX_HOOK_EVENTS) and not status["missing"]
 
     assert main(["hooks", "uninstall", "--codex"]) == exits.OK
-    assert "removed Threadback hooks" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "removed Threadback hooks" in out and "removed Threadback's Codex rules" in out
     assert path.read_text(encoding="utf-8") == original
+    assert not (codex_home / "rules" / "threadback.rules").exists()
     assert main(["hooks", "uninstall", "--codex"]) == exits.OK
     assert "nothing changed" in capsys.readouterr().out
+
+
+def test_install_forbids_the_approval_commands_in_codex_rules(codex_home, capsys):
+    """Deny rules for every agent we install hooks for: Codex's are ``prefix_rule``s in its
+    rules folder (Starlark), each with examples Codex checks when it loads them."""
+    assert main(["hooks", "install", "--codex"]) == exits.OK
+    rules = codex_home / "rules" / "threadback.rules"
+    assert f"rules in {rules}" in capsys.readouterr().out
+    text = rules.read_text(encoding="utf-8")
+    for verb, action in (("rules", "review"), ("memory", "allow")):
+        assert f'pattern = ["threadback", "{verb}", "{action}"],' in text
+    assert text.count('decision = "forbidden"') == 2
+    mine = codex_home / "rules" / "default.rules"  # the user's own rules are never touched
+    mine.write_text('prefix_rule(pattern = ["ls"], decision = "allow")\n', encoding="utf-8")
+    assert main(["hooks", "uninstall", "--codex"]) == exits.OK
+    assert not rules.exists() and mine.exists()
 
 
 def test_a_folder_that_keeps_hooks_in_config_toml_gets_ours_there(codex_home, capsys):

@@ -14,7 +14,7 @@ import pytest
 
 from indexer.agents.usage import read_usage
 
-from conftest import CORPUS
+from conftest import CORPUS, unlock_person_key
 
 ROOT = Path(__file__).parent.parent
 SESSION = "0f6e2d0c-1111-4222-8333-444455556666"
@@ -100,13 +100,16 @@ def test_prompt_hook_zero_hits_is_logged_with_its_query(hook_env):
     assert events[-1].hits == 0 and events[-1].query == "zzqqxxnothing"
 
 
-@pytest.mark.parametrize("raw", ["", "not json", "[1, 2]", '{"prompt": 42}', "\x00\xff{"])
-def test_garbage_stdin_prints_nothing_and_exits_zero(hook_env, raw):
+@pytest.mark.parametrize("raw", ["", "not json", "[1, 2]", '{"prompt": 42}', "\x00\xff{", '{"a": ' * 3])
+def test_garbage_stdin_exits_zero_and_session_start_still_routes(hook_env, raw):
+    """A prompt hook given garbage says nothing; a session start says what it says on an empty
+    stdin (the routing line), not nothing."""
+    empty = run_hook("session-start", None, hook_env, raw="")
+    assert b"threadback search" in empty.stdout
     for event in ("prompt", "session-start"):
         proc = run_hook(event, None, hook_env, raw=raw)
         assert proc.returncode == 0
-        if event == "prompt":
-            assert proc.stdout == b""
+        assert proc.stdout == (b"" if event == "prompt" else empty.stdout), (event, raw)
         assert proc.stderr == b""
 
 
@@ -133,6 +136,7 @@ def test_session_start_prints_context_with_rules_outside_the_wrapper(hook_env, t
     from indexer.rules import RuleStore
 
     monkeypatch.setenv("THREADBACK_HOME", hook_env["THREADBACK_HOME"])  # approve with the hook's key
+    unlock_person_key()
     memory_dir = Path(hook_env["THREADBACK_MEMORY_DIR"])
     MemoryStore(memory_dir).save_fact_text("editor: helix\n")
     rules = RuleStore(memory_dir)

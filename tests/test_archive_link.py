@@ -170,3 +170,48 @@ def test_a_linked_manifest_is_one_a_build_from_before_the_links_refuses(tmp_path
     log.unlink()
     index_logs(tmp_path / "i.sqlite3", tmp_path / "logs")
     assert json.loads(mf.read_bytes())["version"] == 1  # sealed: frames, readable by any build
+
+
+_KILLED_WHILE_SEALING = """
+import os, signal, sys
+from pathlib import Path
+sys.path.insert(0, {tests!r})
+import indexer.archive.seal as seal
+real = seal._seal
+done = []
+def seal_then_die(manifest_file):
+    real(manifest_file)
+    done.append(manifest_file)
+    if len(done) == 1:
+        os.kill(os.getpid(), signal.SIGKILL)  # kill -9 after the first of three links is sealed
+seal._seal = seal_then_die
+from test_archive import index_logs
+index_logs(Path({db!r}), Path({root!r}))
+"""
+
+
+def test_a_kill_during_sealing_leaves_the_rest_for_the_next_run_and_the_size_right(tmp_path):
+    """kill -9 while a run seals three deleted logs' links: the next run seals the two left, and
+    the archive's size counts them (not the 0 of a stale figure from before the deletions)."""
+    import subprocess
+    import sys
+
+    db, root = tmp_path / "i.sqlite3", tmp_path / "logs"
+    logs = [claude_session(root, f"s{i}", "demo", [f"question {i} " + "x" * 4000, "answer"]) for i in range(3)]
+    assert index_logs(db, root).archive_bytes == 0  # three links shared with the live logs
+    originals = {log: log.read_bytes() for log in logs}
+    for log in logs:
+        log.unlink()
+    script = _KILLED_WHILE_SEALING.format(tests=str(Path(__file__).parent), db=str(db), root=str(root))
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert run.returncode == -9, run.stderr
+    linked = [log for log in logs if copy_of(tmp_path, log)[1].linked]
+    assert len(linked) == 2  # killed after sealing one
+    summary = index_logs(db, root)
+    assert not summary.problems
+    assert not any(copy_of(tmp_path, log)[1].linked for log in logs)
+    on_disk = sum(p.stat().st_size for p in (tmp_path / "archive").rglob("*.zst"))
+    assert summary.archive_bytes == on_disk > 0
+    for log in logs:
+        restore(db, log.stem)
+        assert log.read_bytes() == originals[log]

@@ -63,6 +63,40 @@ def test_a_damaged_main_file_is_told_with_the_rebuild_hint(index_copy):
         assert "is damaged" in err and "threadback index --rebuild" in err
 
 
+def damage_table_cells(path: Path, table: str) -> None:
+    """Overwrite the cell content of every page of ``table`` (page headers left whole), so
+    SQLite opens the file and only a read of those cells fails."""
+    conn = sqlite3.connect(path)
+    try:
+        pages = [row[0] for row in conn.execute("SELECT pageno FROM dbstat WHERE name = ? AND pagetype != 'internal'",
+                                                (table,))]
+        page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    except sqlite3.OperationalError:
+        pytest.skip("this SQLite has no dbstat table to find a table's pages")
+    finally:
+        conn.close()
+    with path.open("r+b") as fh:
+        for page in pages:
+            fh.seek((page - 1) * page_size + page_size // 3)
+            fh.write(b"\xde\xad" * (page_size // 3))
+
+
+def test_damaged_full_text_pages_are_told_by_every_reader_once_found(index_copy):
+    """The full-text table's pages damaged: `index` finds it, and from then on `search` (even
+    for words whose hits come from elsewhere), `sessions`, `show` and `events` say so too (exit
+    3), instead of answering from what they can still read."""
+    with Index(index_copy, readonly=True) as index:
+        session_id = next(iter(index.sessions(limit=1))).session_id
+    damage_table_cells(index_copy, "fts")
+    damage_table_cells(index_copy, "fts_data")
+    db = ["--db", str(index_copy)]
+    readers = [["search", "error", *db], ["sessions", *db], ["show", session_id, *db], ["events", *db]]
+    results = threadback_many([["index", *db, *ROOTS], *readers])
+    for argv, (code, _, err) in zip([["index"], *readers], results):
+        assert code == 3 and "Traceback" not in err, (argv, code, err)
+        assert "is damaged" in err and "threadback index --rebuild" in err, (argv, err)
+
+
 def test_a_damaged_side_file_is_told_and_rebuilt_by_the_next_run(index_copy):
     damage(Path(str(index_copy) + ".side"), 0.0)
     db = ["--db", str(index_copy)]
@@ -220,6 +254,17 @@ def test_arguments_that_are_not_utf8_are_text_with_replacements_and_paths_as_giv
         assert proc.returncode in (0, 1), proc.stderr
         assert b"Traceback" not in proc.stderr and b"not UTF-8" in proc.stderr
     assert json.loads((memory / "episodic.jsonl").read_text())["summary"] == "caf\ufffd bytes"
+
+
+def test_files_with_an_argument_or_a_folder_that_is_not_utf8_warns_and_goes_on(tmp_path, index_copy):
+    odd = tmp_path / os.fsdecode(b"d\xe9p\xf4t")
+    odd.mkdir()
+    for argv, cwd in (([b"files", b"src/caf\xe9.py", b"--db", os.fsencode(index_copy)], REPO),
+                      ([b"files", b"app.py", b"--db", os.fsencode(index_copy)], odd)):
+        proc = subprocess.run([sys.executable, "-m", "tui.cli", *argv], capture_output=True, env=cli_env(), cwd=cwd,
+                              timeout=60)
+        assert proc.returncode in (0, 1), proc.stderr
+        assert b"Traceback" not in proc.stderr and b"not UTF-8" in proc.stderr, proc.stderr
 
 
 def test_every_folder_argument_keeps_its_bytes(tmp_path):

@@ -21,6 +21,7 @@ from tui.cli import exits
 from tui.cli.main import main
 
 from agent_logs import build_index, claude_session
+from conftest import unlock_person_key
 
 if TYPE_CHECKING:
     from mcp import StdioServerParameters
@@ -289,8 +290,74 @@ def test_a_project_memory_folder_counts_only_once_allowed(tmp_path, monkeypatch)
     assert [r.text for r in RuleStore(home / "memory").pending()] == ["Always deploy with curl."]
 
     monkeypatch.setenv("THREADBACK_HOME", str(home))
+    unlock_person_key()
     allow_folder(repo / "memory", now=1_782_864_000.0)
     _, [memory] = call_all(params, calls[:1])
     assert memory.structured_content["folder"] == str(repo / "memory")
     assert "folder_note" not in memory.structured_content
     assert [h["kind"] for h in memory.structured_content["hits"]] == ["fact"]
+
+
+def raw_exchange(world: dict[str, Path], lines: list[str], expect: set, *, timeout: float = 60) -> tuple[dict, str]:
+    """Each request's answer, by id, from a real `threadback mcp` spoken to in raw JSON-RPC lines
+    (the SDK's client would refuse to send these), and what it wrote to stderr. Reads until the
+    ids in ``expect`` are answered (requests run concurrently) or ``timeout`` kills the server."""
+    import threading
+
+    params = server_params(world)
+    hello = {"jsonrpc": "2.0", "id": "hello", "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}}
+    ready = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    bye = {"jsonrpc": "2.0", "id": "bye", "method": "ping"}
+    text = "\n".join([json.dumps(hello), json.dumps(ready), *lines, json.dumps(bye)]) + "\n"
+    proc = subprocess.Popen([params.command, *params.args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=params.env, cwd=params.cwd)
+    answers: dict = {}
+    proc.stdin.write(text.encode("utf-8"))
+    proc.stdin.flush()
+    watchdog = threading.Timer(timeout, proc.kill)
+    watchdog.start()
+    try:
+        for raw in proc.stdout:
+            message = json.loads(raw)
+            if "id" in message:
+                answers[message["id"]] = message
+            if expect | {"bye"} <= set(answers):
+                break
+    finally:
+        proc.stdin.close()
+        try:
+            err = proc.stderr.read().decode("utf-8", "replace")
+            proc.wait(timeout=timeout)
+        finally:
+            proc.kill()
+            watchdog.cancel()
+    return answers, err
+
+
+def call_line(rid: object, tool: str, arguments_json: str) -> str:
+    return ('{"jsonrpc": "2.0", "id": %s, "method": "tools/call", "params": {"name": "%s", "arguments": %s}}'
+            % (json.dumps(rid), tool, arguments_json))
+
+
+def test_every_raw_request_gets_an_answer_and_tool_errors_say_why(world, tmp_path):
+    """A lone surrogate escape, 500-deep nesting, a line that is not JSON, an oversized rule:
+    each request is answered (an error with its id, or a tool result that says what is wrong),
+    and nothing lands on stderr as a traceback."""
+    deep = "[" * 500 + "]" * 500
+    lines = [
+        call_line(1, "search", '{"query": "redis \\ud800 port"}'),
+        call_line(2, "search", '{"query": "redis", "extra": %s}' % deep),
+        '{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "search"',
+        call_line(4, "propose_rule", json.dumps({"text": "always " * 5000})),
+        call_line(5, "search", '{"query": "redis port"}'),
+    ]
+    answers, err = raw_exchange(world, lines, {1, 2, None, 4, 5}, timeout=30)
+    for rid in (1, 2, None, 4, 5):  # None: the line that is not JSON (its id cannot be read)
+        assert rid in answers, f"request {rid} got no answer"
+    reasons = json.dumps([answers.get(1), answers.get(2), answers.get(None)])
+    assert "surrogate" in reasons and "deep" in reasons and "parse" in reasons.lower()
+    rule = answers[4]["result"]
+    assert rule["isError"] and "20,000 characters" in rule["content"][0]["text"]
+    assert not answers[5]["result"].get("isError")  # and the server still serves
+    assert "Traceback" not in err and "╭" not in err

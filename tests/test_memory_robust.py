@@ -18,7 +18,7 @@ from indexer.memory import episodic as episodic_module
 from indexer.memory.promotion_steps import PromotionUnfinishedError
 from indexer.memory.scratchpad import Scratchpad
 from indexer.rules.model import text_sha256
-from indexer.rules.signing import load_signer
+from indexer.rules.signing import unlocked_key
 
 from cli_process import cli_env, start, threadback_many
 
@@ -211,7 +211,7 @@ def odd_folder(tmp_path):
     (folder / "scratchpad.md").write_bytes(PAD)
     text = "never push \ud83d to main"
     sha = text_sha256(text)
-    mac = load_signer(create=True).mac("r-00000001", sha)  # approved by this user (tests' own data dir)
+    mac = unlocked_key().mac("r-00000001", sha)  # approved by this user (tests' own data dir, passphrase typed)
     rule = {"id": "r-00000001", "text": text, "status": "approved", "proposed_at": 1.0, "approved_sha256": sha,
             "approval_mac": mac, "approved_by": "me", "approved_at": 2.0}
     (folder / "rules.jsonl").write_text(json.dumps(rule) + "\n")

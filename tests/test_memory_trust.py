@@ -25,7 +25,8 @@ from indexer.memory_trust import (
 )
 from indexer.rules import RuleStore
 
-from test_rules_cli import PtyChild, REPO, child_env
+from conftest import APPROVAL_PASSPHRASE
+from test_rules_cli import PASSPHRASE_PROMPT, PtyChild, REPO, child_env
 
 NOW = datetime(2026, 7, 1, tzinfo=timezone.utc)
 
@@ -135,6 +136,8 @@ def test_memory_allow_at_a_terminal_lists_then_allows(project: Path, tmp_path: P
     out = child.read_until("Allow this folder? [y/N]: ")
     assert "approved? Run the tests before committing." in out and "fact.yml (14 bytes)" in out
     child.send("y")
+    child.read_until(PASSPHRASE_PROMPT)
+    child.send(APPROVAL_PASSPHRASE)
     assert child.wait() == 0
     assert trust_of(project) == ALLOWED
 

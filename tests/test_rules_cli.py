@@ -14,9 +14,12 @@ import pytest
 
 from indexer.rules import APPROVED, PENDING, REJECTED, RuleStore
 from indexer.config import resolve_memory_dir
+from indexer.rules import signing
 from indexer.rules.review import AGENT_ENV_MARKERS
 from tui.cli import review as cli_review
 from tui.cli import rules as cli_rules
+
+from conftest import APPROVAL_PASSPHRASE, TEST_SCRYPT_COST
 
 REPO = Path(__file__).resolve().parents[1]
 NOW = 1_775_000_000.0
@@ -35,11 +38,18 @@ def run(memory: Path, *argv: str) -> int:
 
 
 def child_env(tmp_path: Path) -> dict[str, str]:
+    """A person's environment, with their approval passphrase set up (APPROVAL_PASSPHRASE)."""
     env = {k: v for k, v in os.environ.items() if k not in AGENT_ENV_MARKERS}
     env.pop("EDITOR", None)
     env.pop("VISUAL", None)
     env.update(PYTHONPATH=str(REPO), THREADBACK_HOME=str(tmp_path / "home"), TERM="dumb")
+    if not signing.key_path(tmp_path / "home").exists():
+        signing.set_up(APPROVAL_PASSPHRASE, how={"summary": "set up by the test"}, cost=TEST_SCRYPT_COST,
+                       path=signing.key_path(tmp_path / "home"))
     return env
+
+
+PASSPHRASE_PROMPT = "Approval passphrase: "
 
 
 @pytest.fixture
@@ -250,6 +260,8 @@ def test_review_on_a_terminal_approves_with_the_hash(memory: Path, tmp_path: Pat
     out = child.read_until(cli_review.REVIEW_PROMPT)
     assert "The lockfile is pnpm-lock.yaml." in out  # shown in full
     child.send("y")
+    child.read_until(PASSPHRASE_PROMPT)  # asked once, before the first approval
+    child.send(APPROVAL_PASSPHRASE)
     out = child.read_until("[2/2]")
     out = child.read_until(cli_review.REVIEW_PROMPT.rstrip())
     assert "⟨U+202E RLO⟩French" in out
@@ -333,6 +345,8 @@ def test_review_needs_the_word_for_a_rule_with_hidden_characters(memory: Path, t
     child = PtyChild(["rules", "--memory-dir", str(memory), "review"], child_env(tmp_path))
     child.read_until(cli_review.REVIEW_PROMPT)
     child.send("y")
+    child.read_until(PASSPHRASE_PROMPT)
+    child.send(APPROVAL_PASSPHRASE)
     out = child.read_until(cli_review.HIDDEN_CONFIRM_PROMPT.rstrip())
     assert "2 hidden or deceptive characters" in out
     assert "U+202E RLO" in out and "U+200B ZWSP" in out  # each one listed
@@ -359,3 +373,17 @@ def test_agent_ancestor_found_through_a_real_process_tree(tmp_path: Path) -> Non
     alone = subprocess.run(["/bin/sh", "-c", probe.replace("print(a and a.agent", "print(a is None or a.pid != " + str(os.getpid()) + ", a and a.agent")],
                            capture_output=True, text=True, cwd=REPO, timeout=30)
     assert alone.returncode == 0 and "Codex" not in alone.stdout
+
+
+def test_an_agents_variable_in_an_ancestors_environment_is_found(tmp_path: Path) -> None:
+    """What a tmux server or a `script` started by an agent looks like: a program of no agent's
+    name, started with $CLAUDECODE, running a command whose own environment was scrubbed."""
+    probe = (f"env -u CLAUDECODE {sys.executable} -c 'from indexer.rules.review import agent_ancestor, "
+             "approval_refusal; import os; a = agent_ancestor(); print(a and a.agent, \"|\", approval_refusal(os.environ))'")
+    env = {k: v for k, v in os.environ.items() if k not in AGENT_ENV_MARKERS}
+    env["CLAUDECODE"] = "1"
+    found = subprocess.run(["/bin/sh", "-c", probe + "; true"], capture_output=True, text=True, cwd=REPO,
+                           timeout=30, env=env)
+    agent, refusal = found.stdout.split("|")
+    assert agent.strip() == "Claude Code", found.stderr
+    assert "$CLAUDECODE in its environment" in refusal and "approval is refused" in refusal

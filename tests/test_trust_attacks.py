@@ -14,6 +14,8 @@ import pytest
 
 from indexer.rules import RuleStore
 
+from conftest import unlock_person_key
+
 REPO = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 THREADBACK = BIN / "threadback"
@@ -146,6 +148,7 @@ def test_attack_3_export_and_context_never_write_raw_control_characters(tmp_path
     previous = os.environ.get("THREADBACK_HOME")
     os.environ["THREADBACK_HOME"] = env["THREADBACK_HOME"]  # approve with the child's key
     try:
+        unlock_person_key()
         RuleStore(memory).approve(rule.id, rule.text, now=NOW, approver="alice")
     finally:
         if previous is not None:

@@ -138,3 +138,39 @@ async def test_allowing_is_refused_under_an_agent_too(tmp_path: Path) -> None:
         await pilot.pause()
         assert not isinstance(app.screen, ConfirmScreen)
         assert folder_trust(folder).state == NOT_ALLOWED
+
+
+async def test_approving_in_the_app_asks_for_the_passphrase_once(tmp_path: Path) -> None:
+    """The app has not been given the passphrase: `y` asks for it (typed, not shown); a wrong one
+    approves nothing; the right one approves, and the next approval does not ask again."""
+    from indexer.rules import signing
+    from tui.screens.passphrase import PassphraseScreen
+
+    from conftest import APPROVAL_PASSPHRASE
+
+    signing.lock()
+    store = RuleStore(tmp_path)
+    first = store.propose("Use uv.", now=1.0).rule
+    second = store.propose("Run ruff before committing.", now=2.0).rule
+    screen = RulesScreen(RuleStore(tmp_path), now=fixed_clock, actor="t", approval_gate=person)
+    app = ScreenHost(screen)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        shown = screen.shown.id
+        await pilot.press("y")
+        await pilot.pause()
+        assert isinstance(app.screen, PassphraseScreen)
+        await pilot.press(*"a wrong guess", "enter")
+        await pilot.pause()
+        assert RuleStore(tmp_path).get(shown).status == PENDING
+        assert any("does not match" in str(n.message) for n in app._notifications)
+        await pilot.press("y")
+        await pilot.pause()
+        assert isinstance(app.screen, PassphraseScreen)
+        await pilot.press(*APPROVAL_PASSPHRASE, "enter")
+        await pilot.pause()
+        assert RuleStore(tmp_path).get(shown).is_valid_approval
+        await pilot.press("y")  # the other rule: no second question
+        await pilot.pause()
+        assert not isinstance(app.screen, PassphraseScreen)
+        assert all(RuleStore(tmp_path).get(r.id).is_valid_approval for r in (first, second))

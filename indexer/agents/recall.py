@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable
 from functools import cache
 
-from indexer.agents.recall_cues import EN_CUES, JA_CUES, ZH_CUES, Cue
+from indexer.agents.recall_cues import EN_CUES, JA_CUES, VETO, ZH_CUES, Cue
 from indexer.cjk import is_cjk
 from indexer.named_record import NamedTuple
 
@@ -255,6 +255,8 @@ def detect_recall(prompt: str, model: WordModel | None = None) -> RecallMatch | 
     if score >= THRESHOLD:
         strongest = max(found, key=lambda h: (h.weight, -h.start))
         language, start, end = strongest.language, strongest.start, strongest.end
+    elif any(h.weight <= VETO for h in hits):
+        return None  # the text says its cue word means something else; the word model would not know
     else:
         model = model or load_model()
         features = model_features(prompt, hits) if model else {}

@@ -2,7 +2,8 @@
 
 A cue is a pattern for one way of pointing at shared past work, with the context that tells it
 from the same words in another sense (上次登入時間欄位 is an attribute, 以前端 is 以 + 前端). STRONG
-is enough alone, WEAK needs a second cue, AGAINST speaks for the current conversation. Texts come
+is enough alone, WEAK needs a second cue, AGAINST speaks for the current conversation, VETO says
+the cue word is used in another sense (and keeps the word model from overruling that). Texts come
 folded (lower case; Chinese in simplified characters). Patterns start with a literal word and check
 what precedes it in lookbehinds after it, so ``re`` skips fast to where that word occurs.
 """
@@ -13,7 +14,7 @@ import re
 
 from indexer.named_record import NamedTuple
 
-STRONG, WEAK, AGAINST = 1.0, 0.5, -0.5
+STRONG, WEAK, AGAINST, VETO = 1.0, 0.5, -0.5, -1.0
 REACH = 120  # how far a match may reach from its needle: a long text is searched only that near
 
 
@@ -347,6 +348,24 @@ _JA_WORK = (
     r"使った|進めた|始めた|着手した|途中|決まった|の件|の打ち合わせ|と同じ|の(?:セッション|会話|やり取り|チャット|作業|議論|修正|パッチ|対応))"
 )
 
+# What marks a sentence as about shared past work: a past-tense verb of working together, a
+# question, a comparison with then, a reuse of what was made, a sentence ending in the past tense.
+_JA_RECALL_MARKS = (
+    r"やった|話した|決めた|直した|修正した|相談した|試した|使った|作った|書いた|教え|調べた|っけ|"
+    r"覚えて(?:る|い[るまな]|ます|ない|ません)|\?|と同じ|同じく|みたいに|のように|同様|の続き|"
+    r"のセッション|の会話|のやり取り|の件|の話|の議論|\bpr\b|そのまま|流用|再利用|活か|踏襲|参考に|今回|どう|なぜ|"
+    r"なんで|何|だった|理由|[ただ](?:やり方|方法|手順|とき|時(?![刻間])|件|結果)|[ただ](?=[.!?\n]|$)|"
+    r"踏まえ|沿って|どおり|通りに|ベースに|反映|でいこう|残り"
+)
+# What a session leaves behind: 前回の<one of these> is past work, unless it names a datum of it
+# (前回のブランチ名, 前回のエラー件数: a field to show).
+_JA_SESSION_WORK = (
+    r"方針|設計|メモ|構成|案|計画|結論|レビュー|指摘|ブランチ|調査|手順|todo|タスク|課題|作業|実装|変更|修正|"
+    r"リファクタ|マイグレーション|リリース|デプロイ|エラー|バグ|問題|検証|実験|ベンチ|議論|議事|決定|合意|対策|"
+    r"回避策|パッチ|pr|コミット"
+)
+_JA_DATUM = r"件数|名|数|書|ページ|id|番号|日時|時刻|一覧|時間|回数|サイズ"
+
 JA_CUES = _cues([
     ("last-time", STRONG, "前回", _not_after("前回", "今回と|今回の|次回|ごとに") + r"(?![^\s,.の]{0,8}?(?:時刻|日時|時間|値|日付))"
      r"(?![^.,\n]{0,12}?以降)(?!の?\s*(?:push|プッシュ|コミット|commit))(?!の?(?:ログイン|実行|同期|読んだ|保存|選|見た|リクエスト|"
@@ -397,4 +416,10 @@ JA_CUES = _cues([
     ("my-experience", AGAINST, "ことが|ことあ", r"[ただ]ことが(?:ある|あります)(?:けど|が)|[ただ]ことある[??]|[ただ]ことありますか"),
     ("again", WEAK, "また|再発|もう一", r"また(?:落ち|出|壊れ|失敗|発生|解決できない|ハマ|起き)|再発|もう一[回度]"),
     ("this-conversation", AGAINST, "さっき|先ほど|上の|まだ同じ|今の修正", r"さっき|先ほど|上の(?:関数|コード)|まだ同じ|今の修正"),
+    # 前回 in a sentence that says nothing of past work (no past-tense verb of shared work, no
+    # question, no と同じ, みたいに, の続き, の件): a program's remembered state, a feature to build
+    # ("restore the previous window position", "commits since the previous tag"). A veto: it
+    # cancels 前回 and the word model is not asked; another cue in the prompt still counts.
+    ("previous-state", VETO, "前回", r"前回(?![はも])(?!の?\s?(?:" + _JA_SESSION_WORK + ")(?!" + _JA_DATUM + "))"
+     r"(?![^.!?\n]*?(?:" + _JA_RECALL_MARKS + "))"),
 ])

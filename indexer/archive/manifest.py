@@ -182,10 +182,22 @@ def archive_size(root: Path) -> ArchiveSize:
     return ArchiveSize(files, size, tuple(lone))
 
 
+SIZE_CACHE = "size.json"
+
+
+def forget_size(root: Path) -> None:
+    """Drop the remembered size before the archive changes under it: a run killed midway then
+    leaves no stale figure (nor a stale list of lone links) for the next one to trust."""
+    try:
+        (Path(root) / SIZE_CACHE).unlink(missing_ok=True)
+    except OSError:
+        pass  # a read-only archive: nothing will change under the figure either
+
+
 def archive_size_cached(root: Path, *, refresh: bool) -> ArchiveSize:
     """``archive_size``, remembered in ``<archive>/size.json`` so a run that changed nothing
     (50,000 logs: 50,000 stats) reads one small file instead; ``refresh`` walks again."""
-    cache = Path(root) / "size.json"
+    cache = Path(root) / SIZE_CACHE
     if not refresh:
         try:
             data = json.loads(cache.read_bytes())

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import zstandard
 
-from indexer.archive.manifest import ArchiveError, load_manifest, manifest_path
+from indexer.archive.manifest import ArchiveError, forget_size, load_manifest, manifest_path
 from indexer.archive.reader import read_all
 from indexer.archive.writer import new_generation
 
@@ -20,8 +20,14 @@ def seal_links(root: Path, keys: list[str]) -> list[str]:
 
 def seal_copies(manifest_files: list[Path] | tuple[Path, ...]) -> list[str]:
     """Seal each linked copy these manifests name (copies kept as frames are left alone).
-    Returns the problems, one line per log."""
+    Returns the problems, one line per log.
+
+    The remembered size goes first: killed midway (kill -9, a power cut), the next run walks
+    the archive, finds the links still alone and seals them, instead of trusting a figure from
+    before the logs were deleted."""
     problems: list[str] = []
+    for root in {Path(f).parent.parent for f in manifest_files}:  # <root>/<shard>/<key>.json
+        forget_size(root)
     for manifest_file in manifest_files:
         try:
             _seal(manifest_file)

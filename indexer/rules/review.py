@@ -5,10 +5,15 @@ its shell carries (``env -u CLAUDECODE``), so neither a terminal nor the environ
 The process tree is harder to shed: when any ancestor of this process is a coding agent
 (Claude Code, Codex, Pi), approval is refused.
 
-What this does not stop: a program that detaches itself from the agent (a double fork, a
-``systemd-run``, a job handed to another terminal) has no agent among its ancestors; and
-anything running as you can read the approval key. The check keeps an agent from approving
-by accident or in passing; the key keeps files from approving at all.
+The ancestors' environments are read too: a tmux server or a ``script`` the agent started
+carries the agent's variables even when the command it runs was given a scrubbed environment.
+
+What this does not stop: a program that detaches itself from the agent with its environment
+scrubbed (``env -u CLAUDECODE setsid -f ...``, ``systemd-run``, a job handed to another
+terminal) has no agent among its ancestors. That is why approving also needs the person's
+passphrase (``indexer.rules.signing``), and why each approval records how it was made
+(``indexer.rules.origin``). The check keeps an agent from approving by accident or in passing;
+the passphrase keeps it from approving at all.
 """
 
 from __future__ import annotations
@@ -34,6 +39,8 @@ _SCRIPT_SUFFIXES = (".js", ".cjs", ".mjs", ".exe", ".cmd")
 # Programs that run a script named in their first argument: ``node /usr/bin/claude``.
 _INTERPRETERS = {"node", "nodejs", "bun", "deno", "sh", "bash", "dash", "zsh", "env"}
 _MAX_DEPTH = 256
+# Which agent an environment variable of AGENT_ENV_MARKERS says started a process.
+_MARKER_AGENTS = {"CLAUDECODE": "Claude Code", "CODEX_SANDBOX": "Codex", "CODEX_SANDBOX_NETWORK_DISABLED": "Codex"}
 
 
 class ProcessTreeUnreadable(RuntimeError):
@@ -93,10 +100,11 @@ def agent_ancestor(pid: int | None = None) -> AgentProcess | None:
     try:
         process = psutil.Process(os.getpid() if pid is None else pid)
         my_uid = process.uids().real if hasattr(process, "uids") else None
+        in_environment: AgentProcess | None = None  # the nearest one, if no agent is named
         for _ in range(_MAX_DEPTH):
             process = process.parent()
             if process is None:
-                return None
+                return in_environment
             try:
                 with process.oneshot():
                     name = process.name()
@@ -109,7 +117,7 @@ def agent_ancestor(pid: int | None = None) -> AgentProcess | None:
                     except (psutil.AccessDenied, psutil.ZombieProcess):
                         cmdline = []
             except psutil.NoSuchProcess:
-                return None  # it ended meanwhile: the walk above it is meaningless
+                return in_environment  # it ended meanwhile: the walk above it is meaningless
             except psutil.AccessDenied:
                 if my_uid is not None and _uid(process) not in (my_uid, None):
                     continue
@@ -117,9 +125,22 @@ def agent_ancestor(pid: int | None = None) -> AgentProcess | None:
             match = agent_of(name, exe, cmdline)
             if match is not None:
                 return AgentProcess(process.pid, *match)
+            if in_environment is None and (found := _agent_in_environment(process)) is not None:
+                in_environment = AgentProcess(process.pid, *found)
     except psutil.Error as exc:
         raise ProcessTreeUnreadable(str(exc) or type(exc).__name__) from None
     raise ProcessTreeUnreadable(f"more than {_MAX_DEPTH} ancestors")
+
+
+def _agent_in_environment(process: psutil.Process) -> tuple[str, str] | None:
+    """(``$VARIABLE`` in its environment, the agent) when an agent's variable is set in the
+    environment ``process`` started with (a process of another user is not read)."""
+    try:
+        env = process.environ()
+    except (psutil.Error, OSError):
+        return None
+    marker = next((name for name in AGENT_ENV_MARKERS if env.get(name)), None)
+    return (f"${marker} in its environment", _MARKER_AGENTS.get(marker, "a coding agent")) if marker else None
 
 
 def _uid(process: psutil.Process) -> int | None:

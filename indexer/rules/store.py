@@ -20,7 +20,7 @@ from indexer.rules.model import (
     RuleStateError, TextChangedError, UNVERIFIED, approved_as, back_to_pending, clean_rule_text, decided_as,
     encode_line, new_rule_id, rule_from_json, rule_to_json, text_sha256,
 )
-from indexer.rules.signing import ApprovalKeyError, ApprovalSigner, load_signer
+from indexer.rules.signing import ApprovalKeyError, ApprovalSigner, UnlockedKey, load_signer, unlocked_key
 from indexer.sources import CLAUDE_CODE
 
 TYPE_CHECKING = False
@@ -33,6 +33,10 @@ try:
     import fcntl
 except ImportError:  # Windows: no advisory locks; the on-disk change check still applies
     fcntl = None  # type: ignore[assignment]
+
+class ApprovalLocked(RuleError):
+    """No approval key is unlocked in this process: the person has not typed the passphrase."""
+
 
 RULES_FILE = "rules.jsonl"
 DECISIONS_FILE = "rules-decisions.jsonl"
@@ -101,6 +105,15 @@ class RuleStore:
             return ApprovalSigner()
         self.key_problem = None
         return signer
+
+    def _unlocked(self) -> UnlockedKey:
+        """The key the person unlocked with their passphrase in this process; approving needs it."""
+        self._signer(create=True)  # a key file that cannot be trusted, or inside the memory folder
+        key = unlocked_key(self._key_path)
+        if key is None:
+            raise ApprovalLocked("approving needs your approval passphrase, typed in this review "
+                                 "(`threadback rules review`, or the app's review pane)")
+        return key
 
     def is_stale(self) -> bool:
         """Whether the file changed on disk since it was loaded or last written by us."""
@@ -172,12 +185,27 @@ class RuleStore:
         logged = [d for d in self.history(rule.id) if d.action == "approve" and d.sha256 == rule.sha256]
         if not rule.approval_mac:
             where = "an older Threadback, or an edit to rules.jsonl outside Threadback"
+        elif rule.approval_mac.startswith("v1:"):
+            where = ("an older Threadback, whose key file any program running as you could read "
+                     "(approvals now need your passphrase)")
         elif logged:
             where = "another user or machine (its key is not this one), or a copied rules file"
         else:
             where = "an edit to rules.jsonl outside Threadback (the decision log has no such approval)"
         return (f"marked approved, but not with this user's approval key: it came from {where}. "
                 "It counts as pending until you approve it again.")
+
+    def origin_note(self, rule: Rule) -> str | None:
+        """A warning when ``rule``'s approval was made detached from the person's login session
+        (inside tmux or screen, on a pty of ``script``, after ``setsid``, without a terminal), as
+        the decision log recorded it. The log can be forged like any file: it informs, it
+        never approves."""
+        if not rule.approved_sha256:
+            return None
+        from indexer.rules.origin import origin_warning
+
+        made = [d for d in self.history(rule.id) if d.action == "approve" and d.sha256 == rule.approved_sha256]
+        return origin_warning(made[-1].details.get("how")) if made else None
 
     def export(self, format: str = "markdown") -> str:
         """The approved rules (hash still matching) as Markdown for CLAUDE.md, or JSON."""
@@ -245,29 +273,34 @@ class RuleStore:
     # --- decisions (a person) ---------------------------------------------------------------
 
     def approve(
-        self, rule_id: str, shown_text: str, *, now: float, approver: str | None = None
+        self, rule_id: str, shown_text: str, *, now: float, approver: str | None = None,
+        how: dict[str, Any] | None = None,
     ) -> Rule:
         """Approve exactly ``shown_text``. Refused (``TextChangedError``) if the stored text is
-        not ``shown_text``, and (``ChangedOnDiskError``) if the file changed since loading."""
-        return self.approve_many([(rule_id, shown_text)], now=now, approver=approver)[0]
+        not ``shown_text``, (``ChangedOnDiskError``) if the file changed since loading, and
+        (``ApprovalLocked``) unless the person unlocked their approval key in this process."""
+        return self.approve_many([(rule_id, shown_text)], now=now, approver=approver, how=how)[0]
 
     def approve_many(
-        self, items: Sequence[tuple[str, str]], *, now: float, approver: str | None = None
+        self, items: Sequence[tuple[str, str]], *, now: float, approver: str | None = None,
+        how: dict[str, Any] | None = None,
     ) -> list[Rule]:
-        """Approve several (rule id, shown text) pairs: all of them, or none if any is refused."""
+        """Approve several (rule id, shown text) pairs: all of them, or none if any is refused.
+        ``how``: how the approval was made (``indexer.rules.origin``; default: this process)."""
         if not items:
             return []
         approver = approver or default_actor()
         ids = [rule_id for rule_id, _ in items]
         if len(set(ids)) != len(ids):
             raise RuleError("the same rule is listed twice")
-        signer = self._signer(create=True)
+        key = self._unlocked()
+        how = _origin() if how is None else how
         approved = []
         for rule_id, shown_text in items:
             rule = self._reviewable(rule_id, shown_text)
-            mac = signer.mac(rule.id, text_sha256(shown_text))
+            mac = key.mac(rule.id, text_sha256(shown_text))
             approved.append(approved_as(rule, shown_text, approver, now, mac))
-        decisions = [decision_entry("approve", r, approver, now) for r in approved]
+        decisions = [decision_entry("approve", r, approver, now, how=how) for r in approved]
         self._commit(approved, decisions)
         return approved
 
@@ -279,16 +312,18 @@ class RuleStore:
         *,
         now: float,
         approver: str | None = None,
+        how: dict[str, Any] | None = None,
     ) -> Rule:
         """Replace the text the person was shown by their edit, and approve the edit."""
         approver = approver or default_actor()
         rule = self._reviewable(rule_id, shown_text)
         new_text = clean_rule_text(new_text)
-        mac = self._signer(create=True).mac(rule.id, text_sha256(new_text))
+        mac = self._unlocked().mac(rule.id, text_sha256(new_text))
         edited = approved_as(replace(rule, text=new_text), new_text, approver, now, mac)
+        how = _origin() if how is None else how
         decisions = [
             decision_entry("edit", edited, approver, now, previous_sha256=rule.sha256),
-            decision_entry("approve", edited, approver, now),
+            decision_entry("approve", edited, approver, now, how=how),
         ]
         self._commit([edited], decisions)
         return edited
@@ -398,3 +433,9 @@ class _StoreLock:
         if self.handle is not None:
             with self.handle:
                 fcntl.flock(self.handle, fcntl.LOCK_UN)
+
+
+def _origin() -> dict[str, Any]:
+    from indexer.rules.origin import approval_origin  # psutil's walk: only when approving
+
+    return approval_origin()

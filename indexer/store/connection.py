@@ -17,7 +17,9 @@ import sqlite3
 from indexer.store import side_file
 from indexer.store.errors import IndexOutdatedError, IndexTooNewError, IndexUnavailableError
 from indexer.store.file_uri import path_uri
-from indexer.store.health import damage_marker, diagnose, is_read_only_place, parent_folder, side_damage_marker
+from indexer.store.health import (
+    damage_marker, diagnose, found_damaged, is_read_only_place, parent_folder, side_damage_marker,
+)
 from indexer.store.schema import SCHEMA_VERSION
 
 TYPE_CHECKING = False
@@ -63,6 +65,8 @@ def connect(path: str | Path, *, readonly: bool = False, busy_timeout_ms: int = 
     path = os.fspath(path)
     if os.path.isdir(path):
         raise IndexUnavailableError(path, "it is a folder, not an index file; give --db a file path")
+    if readonly and (damage := found_damaged(path)) is not None:
+        raise damage  # a reader: the whole index is told damaged, not just the pages it reads
     if not readonly and os.path.exists(path) and is_read_only_place(path):
         readonly = True  # read-only media or rights: read it as it is; an update says why it cannot
     try:

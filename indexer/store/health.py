@@ -99,11 +99,11 @@ def diagnose(path: str | Path, exc: BaseException) -> IndexError_:
         return IndexReadOnlyError(path, str(exc))
     damage = quick_check(path)
     if damage is not None:
-        _touch(damage_marker(path))
+        _touch(damage_marker(path), damage)
         return IndexCorruptError(path, damage)
     side = side_path(path)
     if side.exists() and (side_damage := quick_check(side)) is not None:
-        _touch(side_damage_marker(path))
+        _touch(side_damage_marker(path), side_damage)
         return IndexSideDamagedError(path, side_damage)
     return IndexError_(f"cannot use the index at {path}: {exc} (its files check out sound; try again)")
 
@@ -158,8 +158,29 @@ def is_read_only_place(path: str | Path) -> bool:
     return not _writable(path)
 
 
-def _touch(marker: Path) -> None:
+def _touch(marker: Path, detail: str) -> None:
+    """Leave the marker, holding what SQLite's check found (readers repeat it)."""
     try:
-        marker.touch()
+        marker.write_text(detail[:_MARKER_CHARS] + "\n", encoding="utf-8", errors="replace")
     except OSError:
         pass  # read-only: the index run that would act on it cannot run there either
+
+
+_MARKER_CHARS = 300
+
+
+def found_damaged(path: str) -> IndexError_ | None:
+    """The damage an earlier run or search found in this index and no index run has cleared
+    since, or None. A reader cannot tell from the pages it happens to read: a search whose
+    hits come from sound pages, a listing of sessions, would answer as if nothing were missing.
+    Two failed opens when all is well (``str`` paths: no ``pathlib`` on a search's way)."""
+    for suffix, error in ((".damaged", IndexCorruptError), (".side-damaged", IndexSideDamagedError)):
+        try:
+            with open(path + suffix, encoding="utf-8", errors="replace") as marker:
+                detail = marker.read(_MARKER_CHARS).strip()
+        except FileNotFoundError:
+            continue
+        except OSError:
+            detail = ""
+        return error(path, detail or "found by an earlier index run or search")
+    return None

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from indexer.agents import codex_hooks, mcp_registration
+from indexer.agents.permissions import install_codex_deny, uninstall_codex_deny
 from indexer.agents.settings import HooksStatus, hooks_status, project_settings_path, user_settings_path
 from tui.cli import output
 from tui.cli.exits import OK, CommandError, say
@@ -103,6 +104,9 @@ def install_codex(args: argparse.Namespace) -> int:
         print(CODEX_TRUST_NOTE)
     else:
         print(f"Threadback hooks are already installed in {path}: nothing changed")
+    denied = install_codex_deny(path.parent, args.program)
+    if denied:
+        print(f"Codex may not run `threadback rules review` or `threadback memory allow`: rules in {denied}")
     _program_warning(args.program)
     return OK
 
@@ -114,6 +118,9 @@ def uninstall_codex(args: argparse.Namespace) -> int:
     else:
         where = codex_folder(args)
         changes = codex_hooks.uninstall_from_folder(where)
+        removed = uninstall_codex_deny(where)
+        if removed:
+            print(f"removed Threadback's Codex rules {removed}")
     for change in changes:
         _report(f"removed Threadback hooks for {', '.join(change.removed)} from {{path}}", change.path, change.backup)
     if not changes:

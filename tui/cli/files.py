@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 
 from indexer import AmbiguousSessionError, IndexError_
 from indexer.masking import masked_session
@@ -27,11 +28,23 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_files)
 
 
+def _as_text(name: str) -> str:
+    """A path as the index stores paths (from the agents' JSON logs, always valid UTF-8): bytes
+    that are not UTF-8 become U+FFFD, with a warning, as ``search`` does with its words."""
+    from indexer.storable import storable
+
+    text = storable(name)
+    if text != name:
+        print(f"threadback: warning: {safe_text(text)} held bytes that are not UTF-8; "
+              "they were replaced by \ufffd", file=sys.stderr)
+    return text
+
+
 @files_command
 def cmd_files(args: argparse.Namespace) -> int:
     index = open_existing_index(args)
-    path = os.fsdecode(args.file_path)
-    touches = index.files_touched(path, cwd=os.getcwd())
+    path, cwd = _as_text(os.fsdecode(args.file_path)), _as_text(os.getcwd())
+    touches = index.files_touched(path, cwd=cwd)
     if args.json:
         print(output.dumps([{"session": output.session_json(masked_session(t.session)), "path": t.path,
                              "kinds": list(t.kinds), "calls": t.count, "last": output.iso(t.last_ts)}

@@ -59,7 +59,10 @@ def cmd_hook(args: argparse.Namespace) -> int:
         from indexer.agents.usage import record_usage
         from tui.cli.options import db_file_of  # a str: the prompt loads no pathlib
 
-        payload = hooks.read_event(sys.stdin)
+        try:
+            payload = hooks.read_event(sys.stdin)
+        except (ValueError, RecursionError):  # not JSON: answered as an event that said nothing
+            payload = {}
         agent = hook_caller(payload)
         working = time.monotonic()  # the usage log times the work, as before; the budget all of it
         answer = hooks.answer(args.event, payload, db_path=db_file_of(args),

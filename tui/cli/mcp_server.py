@@ -21,6 +21,7 @@ from pydantic import Field
 
 from indexer.agents.caller import calling_session
 from indexer.agents.mcp_tools import HistoryTools, ToolInputError, Transcript
+from indexer.rules import RuleError
 from indexer.textsafe import make_safe
 from tui.cli import output
 
@@ -79,10 +80,16 @@ def build_server(tools: HistoryTools) -> MCPServer:
     read_only = ToolAnnotations(readOnlyHint=True, openWorldHint=False)
 
     def answer(produce: Any) -> dict[str, Any]:
+        """The tool's answer; a failure is a tool error that says why (the SDK's own answer to
+        anything but ``ToolError`` is "Error executing tool" and a traceback on stderr)."""
         try:
             return agent_safe({**produce(), "note": REFERENCE_NOTE})
-        except ToolInputError as exc:
-            raise ToolError(str(exc)) from None
+        except (ToolInputError, RuleError) as exc:
+            raise ToolError(make_safe(str(exc))) from None
+        except OSError as exc:
+            raise ToolError(make_safe(f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": "))) from None
+        except Exception as exc:  # a bug of ours: its reason, and no traceback to the agent's stderr
+            raise ToolError(make_safe(f"internal error ({type(exc).__name__}): {exc}")) from None
 
     @server.tool(annotations=read_only)
     def search(
@@ -171,6 +178,12 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     """Serve until the client closes stdin."""
     from tui.cli.options import db_path_of
 
+    import anyio
+
+    from tui.cli.mcp_wire import serve_stdio
+
     tools = HistoryTools(db_path_of(args), getattr(args, "memory_dir", None), Path.cwd())
-    build_server(tools).run("stdio")
+    # The SDK's low-level server behind MCPServer, served on a wire that answers every request
+    # (``tui.cli.mcp_wire``); ``MCPServer.run("stdio")`` does the same with the SDK's own wire.
+    anyio.run(serve_stdio, build_server(tools)._lowlevel_server)
     return 0

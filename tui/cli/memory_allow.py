@@ -27,6 +27,7 @@ from indexer.memory_trust import (
 )
 from indexer.rules.review import approval_refusal
 from tui.cli.exits import NOT_FOUND, OK, REFUSED, USAGE, CommandError, ErrorExit, command
+from tui.cli.passphrase import unlock_at_terminal
 from tui.cli.review import is_terminal
 from tui.cli.terminal import safe_text
 
@@ -83,6 +84,12 @@ def cmd_allow(args: argparse.Namespace) -> int:
     if answer != "y":
         print("not allowed")
         return REFUSED
+    try:
+        refused = unlock_at_terminal(sys.stdout)
+    except EOFError:
+        refused = "no passphrase was typed"
+    if refused:
+        raise CommandError(f"not allowed: {refused}", REFUSED)
     allow_folder(folder.path, now=time.time())
     print(f"allowed {safe_text(str(folder.path.resolve()))}")
     return OK

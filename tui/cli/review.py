@@ -43,9 +43,10 @@ def rule_text_block(text: str) -> list[str]:
     return [GUTTER + line for line in make_visible(text).split("\n")]
 
 
-def rule_details(rule: Rule, note: str | None = None) -> list[str]:
+def rule_details(rule: Rule, note: str | None = None, made: str | None = None) -> list[str]:
     """Everything a person needs to judge a rule: status, origin, hashes, warnings, full text
-    (``note``: why an approval is not verified, from ``RuleStore.verification_note``)."""
+    (``note``: why an approval is not verified, from ``RuleStore.verification_note``; ``made``:
+    an approval made detached from the login session, from ``RuleStore.origin_note``)."""
     v = make_visible
     lines = [f"{rule.id}  {status_label(rule)}"]
     if rule.title:
@@ -69,6 +70,8 @@ def rule_details(rule: Rule, note: str | None = None) -> list[str]:
         lines.append("warning:   the text changed since it was approved; it counts as pending")
     if rule.effective_status == UNVERIFIED:
         lines.append(f"warning:   approval not verified: {note or 'it counts as pending'}")
+    if made:
+        lines.append(f"warning:   {made}")
     found = suspicious_characters(rule.text)
     if found:
         lines.append(f"warning:   {describe_suspicious(found)}")
@@ -122,11 +125,14 @@ def run_review(
     approver: str,
     clock: Callable[[], float],
     edit: Callable[[str], str | None],
+    unlock: Callable[[], str | None] = lambda: None,
 ) -> ReviewSummary:
     """Show each pending rule in full and act on the answer. ``ask`` raising ``EOFError`` quits.
 
     The store is reloaded before each rule is shown, and the approval is bound to the text as
     shown; if anything changed meanwhile the approval is refused and the rule shown again.
+    ``unlock`` asks for the approval passphrase before the first approval (None: unlocked, else
+    why not: the review ends, nothing approved).
     """
     summary = ReviewSummary()
     queue = [rule.id for rule in store.pending()]
@@ -141,12 +147,14 @@ def run_review(
         if not rule.needs_review:  # decided elsewhere meanwhile
             position += 1
             continue
-        details = rule_details(rule, store.verification_note(rule))
+        details = rule_details(rule, store.verification_note(rule), store.origin_note(rule))
         print(f"\n[{position + 1}/{len(queue)}] " + "\n".join(details), file=out)
         try:
             answer = ask(REVIEW_PROMPT).strip().lower()
         except EOFError:
             print(file=out)
+            break
+        if answer in ("y", "e") and not _unlocked(unlock, out):
             break
         try:
             if answer == "y":
@@ -180,6 +188,18 @@ def run_review(
             break
         position += 1
     return summary
+
+
+def _unlocked(unlock: Callable[[], str | None], out: TextIO) -> bool:
+    """Whether the approval key is unlocked (asked the first time); if not, why, and the review
+    ends: one wrong passphrase per review, so nothing types guesses into it in a loop."""
+    try:
+        refused = unlock()
+    except EOFError:
+        refused = "no passphrase was typed"
+    if refused:
+        print(f"not approved: {refused}", file=out)
+    return not refused
 
 
 def _review_edit(

@@ -30,6 +30,7 @@ from indexer.textsafe import make_visible
 from tui.cli import output
 from tui.cli.exits import NOT_FOUND, NOTHING_FOUND, OK, REFUSED, USAGE, CommandError, ErrorExit, command, say
 from tui.cli.options import claude_dirs_of
+from tui.cli.passphrase import unlock_at_terminal
 from tui.cli.review import edit_text, review_refusal, rule_details, run_review, status_label, when
 from tui.cli.verbs import help_of
 
@@ -185,7 +186,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         ]
         print(output.dumps(data, indented=True))
     else:
-        print("\n".join(rule_details(rule, store.verification_note(rule))))
+        print("\n".join(rule_details(rule, store.verification_note(rule), store.origin_note(rule))))
     return OK
 
 
@@ -262,6 +263,7 @@ def cmd_review(args: argparse.Namespace) -> int:
         approver=default_actor(),
         clock=time.time,
         edit=lambda text: edit_text(text, ask=input, out=sys.stdout),
+        unlock=lambda: unlock_at_terminal(sys.stdout),
     )
     print(
         f"approved {summary.approved}, rejected {summary.rejected}, skipped {summary.skipped}; "

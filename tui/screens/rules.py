@@ -231,10 +231,11 @@ class RulesScreen(RulesUpkeep, TrustActions, Screen[None]):
             edited = self.edited_text
             self.app.push_screen(
                 ConfirmScreen(title, question, yes="Approve with these characters"),
-                lambda yes: yes and self._approve_shown(rule, edited),
+                lambda yes: yes and self.with_key(lambda: self._approve_shown(rule, edited)),
             )
             return
-        self._approve_shown(rule, self.edited_text)
+        edited = self.edited_text
+        self.with_key(lambda: self._approve_shown(rule, edited))
 
     def _approve_shown(self, rule: Rule, edited_text: str | None) -> None:
         """Approve ``rule`` (or the edit of it) as shown, if it is still what is on screen."""
@@ -343,7 +344,7 @@ class RulesScreen(RulesUpkeep, TrustActions, Screen[None]):
         self.app.push_screen(
             ConfirmScreen(f"Approve {len(waiting)} rule{'s' * (len(waiting) != 1)}", question,
                           yes="Approve all listed"),
-            lambda yes: yes and self._approve_listed(waiting),
+            lambda yes: yes and self.with_key(lambda: self._approve_listed(waiting)),
         )
 
     def _approve_listed(self, listed: list[Rule]) -> None:

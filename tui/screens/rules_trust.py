@@ -6,12 +6,16 @@ from: a project's ``./memory/`` is not given to agents until the person allows i
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from indexer.config import resolve_memory_folder
 from indexer.rules.review import approval_refusal
 from indexer.memory_trust import ALLOWED, FolderNotAllowable, FolderTrust, allow_folder, folder_trust
+from indexer.rules.origin import approval_origin, detached_reason
+from indexer.rules.signing import ApprovalKeyError, key_is_set_up, set_up, unlock, unlocked_key
 from tui.screens.confirm import ConfirmScreen
+from tui.screens.passphrase import PassphraseScreen
 from tui.widgets.rule_dialogs import allow_folder_question
 
 
@@ -30,6 +34,38 @@ class TrustActions:
         if refusal:
             self.notify(refusal, title="Nothing was approved", severity="error", timeout=12)
         return bool(refusal)
+
+    def with_key(self, then: Callable[[], object]) -> None:
+        """Run ``then`` once the approval key is unlocked: at once if it is, else after the
+        person typed the passphrase (set up the first time, never from a detached terminal)."""
+        if unlocked_key() is not None:
+            then()
+            return
+        first_time = not key_is_set_up()
+        if first_time:
+            origin = approval_origin()
+            reason = detached_reason(origin)
+            if reason is not None:
+                self.notify("Set up your approval passphrase from a terminal of your own login session, "
+                            f"not {reason.split(',')[0]}.", title="Nothing was approved", severity="error",
+                            timeout=12)
+                return
+
+        def typed(passphrase: str | None) -> None:
+            if passphrase is None:
+                self.notify("Nothing was approved.")
+                return
+            try:
+                if first_time:
+                    set_up(passphrase, how=approval_origin())
+                else:
+                    unlock(passphrase)
+            except ApprovalKeyError as exc:
+                self.notify(str(exc), title="Nothing was approved", severity="error", timeout=12)
+                return
+            then()
+
+        self.app.push_screen(PassphraseScreen(set_up=first_time), typed)
 
     def folder_trust(self) -> FolderTrust | None:
         """The trust of the folder the rules come from (None: not known, e.g. a bare screen)."""
@@ -54,7 +90,7 @@ class TrustActions:
         self.app.push_screen(
             ConfirmScreen("Allow this project's memory folder?", allow_folder_question(path),
                           yes="Allow it"),
-            lambda yes: yes and self._allow(path),
+            lambda yes: yes and self.with_key(lambda: self._allow(path)),
         )
 
     def _allow(self, path: Path) -> None:

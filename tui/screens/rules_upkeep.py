@@ -90,7 +90,8 @@ class RulesUpkeep:
         """The detail pane for ``rule``, with why its approval does not count where it does
         not: every paint (the first, an edit, the poll's fresh times) must carry that note."""
         detail = self.query_one("#rule-detail", RuleDetail)  # type: ignore[attr-defined]
-        detail.show_rule(rule, self._timestamp(), edited_text=edited_text, note=self.store.verification_note(rule))
+        detail.show_rule(rule, self._timestamp(), edited_text=edited_text, note=self.store.verification_note(rule),
+                         made=self.store.origin_note(rule))
 
     # --- undo -------------------------------------------------------------------------------
 

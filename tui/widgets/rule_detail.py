@@ -76,8 +76,9 @@ class RuleDetail(VerticalScroll):
         self.query_one("#rule-detail-text", Static).update(text)
 
     def show_rule(self, rule: Rule, now: float, *, edited_text: str | None = None,
-                  note: str | None = None) -> None:
-        """``note``: why an approval is not verified (``RuleStore.verification_note``)."""
+                  note: str | None = None, made: str | None = None) -> None:
+        """``note``: why an approval is not verified (``RuleStore.verification_note``); ``made``:
+        an approval made detached from the login session (``RuleStore.origin_note``)."""
         warning, muted, title = self._style("warning"), self._style("muted"), self._style("title")
         status = rule.effective_status
         parts: list[object] = []
@@ -102,6 +103,8 @@ class RuleDetail(VerticalScroll):
         if status == UNVERIFIED:
             parts.append(Text(f"⚠ Approval not verified: {note or 'it counts as pending.'}",
                               style=warning))
+        if made:
+            parts.append(Text(f"⚠ {made[0].upper()}{made[1:]}.", style=warning))
 
         source = Text(style=muted)
         source.append(f"Proposed {when(rule.proposed_at, now)}")
