@@ -107,7 +107,6 @@ def update_meaning(conn: sqlite3.Connection, should_stop: Callable[[], bool] | N
     them when it is off). Returns problems for the run's summary; a model that is not installed
     is not one (``meaning_status`` says so), and nothing here stops the run."""
     from indexer.config import load_meaning_setting
-    from indexer.vectors.model import DEFAULT_MODEL, ModelUnavailable, load_embedder  # numpy
 
     setting = load_meaning_setting()
     problems = [setting.problem] if setting.problem else []
@@ -115,17 +114,34 @@ def update_meaning(conn: sqlite3.Connection, should_stop: Callable[[], bool] | N
         if not setting.enabled:
             _in_transaction(conn, lambda: store.drop(conn))
             return problems
-        if not _work_waiting(conn, DEFAULT_MODEL):
-            return problems
-        update_codes(conn, load_embedder(DEFAULT_MODEL), should_stop)
-    except (ModelUnavailable, ImportError):
-        pass
-    except store.VectorsDamaged as exc:
-        _in_transaction(conn, lambda: store.drop(conn))
-        problems.append(f"the vectors for search by meaning were damaged ({exc}); the next index run builds them again")
+        problems += _rebuild_if_damaged(conn)
+        _update_if_waiting(conn, should_stop)
     except sqlite3.OperationalError as exc:  # a full disk, a busy file: the messages are stored, the next run embeds
         problems.append(f"search by meaning could not store its vectors: {exc}")
     return problems
+
+
+def _update_if_waiting(conn: sqlite3.Connection, should_stop: Callable[[], bool] | None) -> None:
+    try:
+        from indexer.vectors.model import DEFAULT_MODEL, ModelUnavailable, load_embedder
+    except ImportError:
+        return
+    if not _work_waiting(conn, DEFAULT_MODEL):
+        return
+    try:
+        embedder = load_embedder(DEFAULT_MODEL)
+    except ModelUnavailable:
+        return
+    update_codes(conn, embedder, should_stop)
+
+
+def _rebuild_if_damaged(conn: sqlite3.Connection) -> list[str]:
+    try:
+        store.check(conn)
+    except store.VectorsDamaged as exc:
+        _in_transaction(conn, lambda: store.drop(conn))
+        return [f"the vectors for search by meaning were damaged ({exc}); they are built again"]
+    return []
 
 
 def _work_waiting(conn: sqlite3.Connection, model: str) -> bool:

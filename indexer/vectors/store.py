@@ -84,6 +84,21 @@ def drop(conn: sqlite3.Connection) -> bool:
     return True
 
 
+def check(conn: sqlite3.Connection) -> None:
+    """Raise ``VectorsDamaged`` when a block's ids and codes do not fit together: an odd or empty
+    id list, or codes not as many bytes a vector as in every other block. Reads no blob (SQLite
+    takes a blob's length from its header)."""
+    if not has_tables(conn):
+        return
+    odd = conn.execute("SELECT block FROM main.meaning_blocks WHERE length(ids) % 2 OR length(ids) = 0"
+                       " OR (length(codes) * 2) % length(ids) LIMIT 1").fetchone()
+    widths = conn.execute("SELECT DISTINCT length(codes) * 2 / length(ids) FROM main.meaning_blocks"
+                          " WHERE length(ids) > 0 LIMIT 2").fetchall()
+    if odd or len(widths) > 1:
+        where = f"block {odd[0]}" if odd else "blocks of different widths"
+        raise VectorsDamaged(f"{where}: its ids and codes do not fit together")
+
+
 def read_block(conn: sqlite3.Connection, block: int, width: int) -> tuple[np.ndarray, np.ndarray]:
     import numpy as np
 
