@@ -24,7 +24,7 @@ _OTHER_SCRIPTS = re.compile("[^\x00-\u052f\u1e00-\u1eff\u2000-\u206f]+")
 
 def embedded_text(text: str, keep_all_scripts: bool = False) -> str:
     head = text[:HEAD_CHARS]
-    return head if keep_all_scripts else _OTHER_SCRIPTS.sub(" ", head)
+    return head if keep_all_scripts or head.isascii() else _OTHER_SCRIPTS.sub(" ", head)
 
 
 def to_codes(vectors: np.ndarray) -> np.ndarray:

