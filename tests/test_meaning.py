@@ -119,6 +119,28 @@ def test_an_appended_line_is_the_only_message_embedded(logs, tmp_path, embedded)
     assert embedded == []
 
 
+def test_new_tool_calls_and_output_alone_do_not_load_the_model(logs, tmp_path, monkeypatch):
+    db = build_index(logs, tmp_path / "index.sqlite3")
+    loads = []
+    monkeypatch.setattr(vector_model, "load_embedder", lambda *a: loads.append(a) or pytest.fail("model loaded"))
+    log = next(logs.rglob("s-button.jsonl"))
+    env = {"sessionId": "s-button", "cwd": "/w/web", "timestamp": "2026-03-03T10:09:00Z"}
+    with log.open("a", encoding="utf-8") as fh:
+        fh.write(json.dumps({"type": "assistant", "uuid": "s-button-8", **env, "message": {
+            "id": "msg_s-button_8", "role": "assistant", "model": "claude-x", "content": [
+                {"type": "tool_use", "id": "toolu_8", "name": "Bash", "input": {"command": "ls"}}]}}) + "\n")
+        fh.write(json.dumps({"type": "user", "uuid": "s-button-9", **env, "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "toolu_8", "content": "style.css"}]}}) + "\n")
+    update(logs, db)
+    conn = sqlite3.connect(db)
+    top = conn.execute("SELECT max(id) FROM messages").fetchone()[0]
+    assert int(store.meta_value(conn, "meaning_through")) == top
+    conn.close()
+    assert loads == []
+    monkeypatch.undo()
+    assert stored(db) == expected(db)
+
+
 def test_a_log_read_again_from_its_start_drops_its_old_codes_and_embeds_its_new_messages(logs, tmp_path):
     db = build_index(logs, tmp_path / "index.sqlite3")
     before = stored(db)
@@ -283,3 +305,12 @@ def test_hamming_ranking_agrees_with_the_codes_bit_for_bit():
     query = rng.integers(0, 256, size=32, dtype=np.uint8)
     by_bits = (np.unpackbits(codes, axis=1) != np.unpackbits(query)).sum(axis=1)
     assert (hamming(codes, query) == by_bits).all()
+
+
+def test_importing_the_search_by_meaning_loads_neither_numpy_nor_the_model():
+    code = ("import sys; import indexer.search.meaning; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'tokenizers', 'safetensors')"
+            " or m.startswith('indexer.vectors')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=cli_env(), cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

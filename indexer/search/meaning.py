@@ -72,7 +72,7 @@ def _status(file: str) -> str:
         if not store.has_tables(conn):
             return "search by meaning is not ready: its vectors are built by the next index run"
         through = int(store.meta_value(conn, "meaning_through") or 0)
-        vectors = sum(len(r[0]) // 2 for r in conn.execute("SELECT ids FROM main.meaning_blocks"))
+        vectors = conn.execute("SELECT coalesce(sum(length(ids)), 0) / 2 FROM main.meaning_blocks").fetchone()[0]
         waiting = conn.execute(f"SELECT count(*) FROM main.messages WHERE id > ? AND {EMBEDDED_WHERE}",
                                (through,)).fetchone()[0]
     finally:

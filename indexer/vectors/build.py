@@ -145,10 +145,16 @@ def _rebuild_if_damaged(conn: sqlite3.Connection) -> list[str]:
 
 
 def _work_waiting(conn: sqlite3.Connection, model: str) -> bool:
-    """Whether anything needs embedding or forgetting (without loading the model to find out)."""
+    """Whether anything needs embedding or forgetting, found without loading the model; when the
+    messages stored since are all tool calls and output, the mark moves past them here."""
     if not store.has_tables(conn) or store.meta_value(conn, "meaning_model") != model:
         return True
     if conn.execute("SELECT 1 FROM main.meaning_gone LIMIT 1").fetchone():
         return True
     through = int(store.meta_value(conn, "meaning_through") or 0)
-    return (conn.execute("SELECT max(id) FROM main.messages").fetchone()[0] or 0) > through
+    if conn.execute(f"SELECT 1 FROM main.messages WHERE id > ? AND {EMBEDDED_WHERE} LIMIT 1", (through,)).fetchone():
+        return True
+    top = conn.execute("SELECT max(id) FROM main.messages").fetchone()[0] or 0
+    if top > through:
+        _in_transaction(conn, lambda: store.set_meta(conn, "meaning_through", str(top)))
+    return False
