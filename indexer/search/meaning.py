@@ -11,6 +11,7 @@ in one line. Nothing is imported until a search asks for meaning.
 from __future__ import annotations
 
 import os
+from _thread import allocate_lock  # what threading.Lock is, without importing threading
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -22,6 +23,7 @@ MIN_SIMILARITY = 0.0  # below it a message is no nearer than an unrelated one
 _embedders: dict = {}
 _loaded: dict = {}  # index file -> (stamp, ids, codes): the app searches many times on one index
 _why: dict[str, str] = {}  # index file -> why the last search had no vectors
+_one_at_a_time = allocate_lock()  # the app's workers may search at once; the model's word cache is not shared safely
 
 
 def meaning_hits(index_path: Path, query: str, limit: int) -> list[tuple[int, float]] | None:
@@ -29,7 +31,8 @@ def meaning_hits(index_path: Path, query: str, limit: int) -> list[tuple[int, fl
     None when search by meaning is unavailable (``meaning_status`` says why). Never raises."""
     file = os.fspath(index_path)
     try:
-        return _hits(file, query, limit)
+        with _one_at_a_time:
+            return _hits(file, query, limit)
     except Exception as exc:  # fails open: a damaged table, an odd model file, an unreadable index
         _why[file] = f"search by meaning failed ({type(exc).__name__}: {exc}); results are by words only"
         return None
