@@ -116,6 +116,9 @@ def update_meaning(conn: sqlite3.Connection, should_stop: Callable[[], bool] | N
             return problems
         problems += _rebuild_if_damaged(conn)
         _update_if_waiting(conn, should_stop)
+    except store.VectorsDamaged as exc:  # codes of a width the model does not make
+        _in_transaction(conn, lambda: store.drop(conn))
+        problems.append(f"the vectors for search by meaning were damaged ({exc}); the next index run builds them again")
     except sqlite3.OperationalError as exc:  # a full disk, a busy file: the messages are stored, the next run embeds
         problems.append(f"search by meaning could not store its vectors: {exc}")
     return problems
