@@ -14,6 +14,9 @@ if TYPE_CHECKING:
     import numpy as np
 
 # What people and agents wrote to each other: not tool calls, tool output, or injected text.
+# Each message is embedded alone. Measured on the paraphrase set with 8,500 generated messages
+# beside it: a message embedded with the one before it found 11 of 27 tuned queries first
+# instead of 8, and 7 of 13 held-out ones as before: not enough to double the build's tokens.
 EMBEDDED_WHERE = "role IN ('user', 'assistant') AND kind = 'text' AND indexed != 0"
 HEAD_CHARS = 2000  # what of a long message is embedded (the model reads at most 256 tokens of it)
 
