@@ -332,3 +332,23 @@ def load_archive_setting(config_file: Path | None = None) -> ArchiveSetting:
     if not isinstance(value, bool):
         return ArchiveSetting(True, f"{path}: [archive] enabled must be true or false, not {value!r}; the archive stays on")
     return ArchiveSetting(value)
+
+
+# --- search by meaning --------------------------------------------------------------------------
+
+
+def load_meaning_setting(config_file: Path | None = None) -> ArchiveSetting:
+    """``[meaning] enabled = false`` turns search by meaning off, and drops its vectors from the
+    index (on by default). A value that is not a boolean keeps it on, with ``problem`` saying why."""
+    import tomllib
+
+    path = config_file or config_path()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return ArchiveSetting(True, f"cannot read config {path}: {exc}; search by meaning stays on")
+    section = data.get("meaning") or {}
+    value = section.get("enabled", True) if isinstance(section, dict) else True
+    if not isinstance(value, bool):
+        return ArchiveSetting(True, f"{path}: [meaning] enabled must be true or false, not {value!r}; it stays on")
+    return ArchiveSetting(value)

@@ -60,6 +60,9 @@ def update_index(
                 summary.problems[:0] = notes
                 if only is None and not summary.stopped:
                     backfill_words(conn, should_stop)  # messages stored before the word index
+                    from indexer.vectors.build import update_meaning  # search by meaning: its vectors
+
+                    summary.problems += update_meaning(conn, should_stop)
                     _merge_a_slice(conn, summary, should_stop)
                 return summary
             except HelperError as exc:

