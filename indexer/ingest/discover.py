@@ -26,13 +26,18 @@ def discover(roots: SourceRoots, problems: list[str]) -> Iterator[tuple[str, str
     A file reached twice (nested roots, a symlink to a file) is yielded once."""
     seen: set[tuple[int, int]] = set()  # (device, inode): one file however it is reached
     for agent, paths in roots.items():
-        is_log_file = PARSERS[agent].is_log_file
+        parser = PARSERS[agent]
+        is_log_file = parser.is_log_file
+        # A parser may bound the walk: a history file kept inside repositories (Aider) is not
+        # looked for in their dependencies, nor deeper than MAX_DEPTH.
+        skip_dirs: frozenset[str] = getattr(parser, "SKIP_DIRS", frozenset())
+        max_depth: int | None = getattr(parser, "MAX_DEPTH", None)
         for root in paths:
             if not root.exists():
                 continue
-            stack = [str(root)]
+            stack = [(str(root), 0)]
             while stack:
-                folder = stack.pop()
+                folder, depth = stack.pop()
                 try:
                     entries = list(os.scandir(folder))
                 except OSError as exc:
@@ -41,7 +46,8 @@ def discover(roots: SourceRoots, problems: list[str]) -> Iterator[tuple[str, str
                 for entry in entries:
                     try:
                         if entry.is_dir(follow_symlinks=False):
-                            stack.append(entry.path)
+                            if entry.name not in skip_dirs and (max_depth is None or depth < max_depth):
+                                stack.append((entry.path, depth + 1))
                             continue
                         if not entry.is_file() or not is_log_file(entry.name):
                             continue
@@ -80,3 +86,21 @@ def discover_paths(roots: SourceRoots, paths: list[str], problems: list[str]) ->
             if os.path.isfile(path):
                 yield agent, path, st
             break
+
+
+def project_log_files(roots: SourceRoots, projects: list[str], problems: list[str]) -> Iterator[tuple[str, str, os.stat_result]]:
+    """Yield (agent, path, stat) for the log file an agent keeps inside a project folder
+    (its parser's ``PROJECT_FILE``: Aider's ``.aider.chat.history.md``), in each folder the
+    index already knows sessions in. Only agents ``roots`` names are looked for."""
+    for agent, _ in roots.items():
+        name = getattr(PARSERS[agent], "PROJECT_FILE", "")
+        if not name:
+            continue
+        for folder in projects:
+            path = os.path.join(folder, name)
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue
+            if os.path.isfile(path):
+                yield agent, os.path.realpath(path), st
