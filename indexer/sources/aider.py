@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from indexer.models import TEXT
-from indexer.sources.base import ParseOutput, ParsedMessage, SessionMeta, digest, parse_iso
+from indexer.sources.base import ParseOutput, SessionMeta, digest, parse_iso
 from indexer.sources.emit import Emitter
 
 AGENT = "aider"
@@ -61,6 +60,7 @@ class _Reader:
 
     def __init__(self, emit: Emitter):
         self.emit, self.kind, self.lines, self.start, self.ts = emit, "", [], 0, None
+        self.run_mark: str | None = None  # put on the first message of a run
 
     def read(self, lines: list[str]) -> None:
         for line_no, line in enumerate(lines, 1):
@@ -68,9 +68,7 @@ class _Reader:
             if kind == "run":
                 self.flush()
                 self.ts = parse_iso(body.strip().replace(" ", "T", 1))
-                self.emit.out.messages.append(ParsedMessage("meta", TEXT, f"aider run started {body.strip()}",
-                                                            self.emit.key(f"line{line_no}"), ts=self.ts,
-                                                            indexed=False))
+                self.run_mark = f"aider run of {body.strip()}"
                 continue
             if kind != self.kind:
                 self.flush()
@@ -81,12 +79,13 @@ class _Reader:
     def flush(self) -> None:
         text = "\n".join(self.lines).strip()
         where = f"line{self.start}"
-        if text and self.kind == "user":
-            self.emit.said("user", text, where, 0, self.ts)
-        elif text and self.kind == "assistant":
-            self.emit.said("assistant", text, where, 0, self.ts)
+        before = len(self.emit.out.messages)
+        if text and self.kind in ("user", "assistant"):
+            self.emit.said(self.kind, text, where, 0, self.ts)
         elif text and self.kind == "note":
             self.emit.tool_result("aider", text, where, 0, self.ts)
+        if self.run_mark and len(self.emit.out.messages) > before:
+            self.emit.out.messages[before].mark, self.run_mark = self.run_mark, None
         self.kind, self.lines = "", []
 
 

@@ -5,7 +5,7 @@ One message a line: ``{role: user | assistant, message: {content: [...]}}``, the
 Anthropic-style blocks (``text``, ``thinking``, ``tool_use``, ``tool_result``); a user's words
 arrive wrapped in ``<user_query>`` tags. The lines carry no times and no folder: the folder is
 the project folder's name, ``/`` written as ``-``, which cannot be told apart from a ``-`` in a
-name, so it is left unset rather than guessed. Written from the transcripts as
+name: it is taken only when one reading of it is a folder on this machine. Written from the transcripts as
 kenn-io/agentsview (MIT) reads them.
 """
 
@@ -34,8 +34,35 @@ def is_log_file(name: str) -> bool:
 
 def init_meta(path: Path, meta: SessionMeta) -> None:
     meta.session_id = path.stem
+    transcripts = path.parent
     if path.parent.name == "subagents":
         meta.parent_session_id = path.parent.parent.name
+        transcripts = path.parent.parent.parent
+    if transcripts.name == "agent-transcripts":
+        meta.project_path = folder_of(transcripts.parent.name)
+
+
+def folder_of(encoded: str, base: str = "/") -> str | None:
+    """The folder ``encoded`` names (``home-dev-my-app`` -> ``/home/dev/my-app``) when exactly
+    that folder exists here; None when no reading of it does. Tries the longest names first."""
+    parts = [p for p in encoded.split("-")]
+    if not encoded or len(parts) > 64:
+        return None
+    return _walk(base, parts, 0)
+
+
+def _walk(folder: str, parts: list[str], depth: int) -> str | None:
+    if not parts:
+        return folder
+    if depth > 32:
+        return None
+    for take in range(len(parts), 0, -1):
+        candidate = os.path.join(folder, "-".join(parts[:take]))
+        if os.path.isdir(candidate):
+            found = _walk(candidate, parts[take:], depth + 1)
+            if found:
+                return found
+    return None
 
 
 def parse(path: Path, data: bytes, first_line_no: int, state: dict, meta: SessionMeta) -> ParseOutput:

@@ -59,6 +59,8 @@ class Emitter:
                     ts: float | None = None, failed: bool = False) -> None:
         text = output if isinstance(output, str) else flatten_content(output) if isinstance(output, list) else (
             to_json(output) if isinstance(output, dict) else scalar_text(output))
+        if not text.strip() and not failed:
+            return  # an edit's empty output says nothing the call did not
         if failed:
             text = "[error] " + text
         self.out.messages.append(ParsedMessage("tool", TOOL_RESULT, clip_tool_output(text), self.key(where, index),

@@ -21,6 +21,8 @@ _LEADING_KEYS = (
     "cmd",
     "pattern",
     "file_path",
+    "filePath",  # opencode
+    "absolute_path",  # Gemini CLI, Qwen Code
     "notebook_path",
     "url",
     "query",
