@@ -182,6 +182,9 @@ class Index:
         summary.archive_files, summary.archive_bytes = size.files, size.bytes
         if only is None:
             from indexer.agents.retention import index_retention_warnings
+            from indexer.sources import PLUGIN_PROBLEMS  # a third-party agent that did not load
+
+            summary.problems += PLUGIN_PROBLEMS
 
             summary.retention_warnings = index_retention_warnings(self.conn, roots, archive_on=enabled,
                                                                   now=time.time() if now is None else now)
