@@ -187,7 +187,9 @@ def test_codex_ts_era_json_and_early_jsonl_and_subagent(tmp_path):
 def test_pi_v1_and_v3(corpus_index):
     v3 = corpus_index.session("019e963d-6bd6-7ade-8a49-256ac3391bdd")
     assert v3.title == "agent-history pi smoke" and v3.model == "gpt-5.5"
-    assert [m.role for m in corpus_index.messages(v3)] == ["user", "assistant"]
+    named, *rest = corpus_index.messages(v3)
+    assert named.text == "Session named: agent-history pi smoke" and named.mark == "session name"  # searchable
+    assert [m.role for m in rest] == ["user", "assistant"]
     v1 = corpus_index.session("d703a1a9-1b7b-4fb1-b512-c9738b1fe617")
     assert v1.project_path == "/Users/badlogic/workspaces/pi-mono"
     messages = corpus_index.messages(v1)

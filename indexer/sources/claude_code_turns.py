@@ -52,6 +52,9 @@ PARTIAL_MARK = "partial reply, cut off mid-stream"
 RETRACTED_MARK = "retracted"
 
 
+SIDECHAIN_MARK = "subagent (inline sidechain)"
+
+
 class ClaudeReader:
     """One parse call over one file: where messages go, and which record made each, so a later
     record can retract earlier ones (``supersedesUuids``, ``retractedMessageUuids``)."""
@@ -70,6 +73,9 @@ class ClaudeReader:
         return dedup_key(AGENT, uuid or f"{self.meta.session_id}:line{line_no}", index)
 
     def add(self, rec: dict, message: ParsedMessage) -> None:
+        if rec.get("isSidechain") is True and not self.meta.parent_session_id and message.mark is None:
+            # An old inline sidechain: a subagent's work inside the parent's file, not the parent's.
+            message.mark = SIDECHAIN_MARK
         self.out.messages.append(message)
         uuid = as_str(rec.get("uuid"))
         if uuid:

@@ -23,6 +23,7 @@ from indexer.sources.base import (
     clip_tool_output,
     cut_middle,
     dedup_key,
+    name_message,
     digest,
     flatten_content,
     strip_binary,
@@ -247,6 +248,9 @@ def _token_event(reader: CodexReader, payload: dict, ts: float | None, key: KeyO
 def _name_event(reader: CodexReader, payload: dict, ts: float | None, key: KeyOf) -> None:
     name = as_str(payload.get("thread_name")) or as_str(payload.get("name"))
     reader.meta.offer_title(name, TITLE_NAMED, latest_wins=True)
+    named = name_message(AGENT, reader.thread, name, ts)
+    if named is not None:
+        reader.add(named)
 
 
 def _review_event(reader: CodexReader, payload: dict, ts: float | None, key: KeyOf) -> None:

@@ -27,6 +27,7 @@ _LEADING_KEYS = (
     "url",
     "query",
     "skill",
+    "scriptPath",  # a Workflow run's script
     "prompt",
     "message",
     "input",
