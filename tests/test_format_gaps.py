@@ -96,3 +96,22 @@ def test_codex_raw_reasoning_is_stored(tmp_path: Path):
 def test_a_workflow_line_keeps_its_script():
     line = describe_tool_call("Workflow", {"scriptPath": ".claude/workflows/release.js", "args": {"tag": "v2"}})
     assert ".claude/workflows/release.js" in line
+
+
+def test_a_root_holding_another_agents_logs_gets_a_one_line_warning(tmp_path: Path):
+    from indexer import only_roots
+
+    codex_logs = Path(__file__).parent / "data" / "newest" / "codex" / "sessions"
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "todo.txt").write_text("buy milk")
+    index = Index(tmp_path / "index.sqlite3")
+    problems = index.update(only_roots({"gemini": [codex_logs], "claude-code": [codex_logs], "amp": [notes]}),
+                            now=FIXED_NOW).problems
+    assert any(p.startswith(f"{codex_logs}: no Gemini CLI logs here; it looks like Codex CLI") for p in problems)
+    assert any(p.startswith(f"{codex_logs}: its ") and "named as Codex CLI names its own, not as Claude Code's" in p
+               for p in problems)
+    assert f"{notes}: 1 file(s) but no Amp logs Threadback recognises" in problems
+    right = index.update(only_roots({"codex": [codex_logs]}), now=FIXED_NOW).problems
+    assert right == []
+    index.close()
