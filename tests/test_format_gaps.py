@@ -115,3 +115,24 @@ def test_a_root_holding_another_agents_logs_gets_a_one_line_warning(tmp_path: Pa
     right = index.update(only_roots({"codex": [codex_logs]}), now=FIXED_NOW).problems
     assert right == []
     index.close()
+
+
+def test_a_rewound_attempt_is_kept_and_marked_abandoned(tmp_path: Path):
+    def rec(uuid, parent, kind, text):
+        content = text if kind == "user" else [{"type": "text", "text": text}]
+        return envelope(uuid, kind, content, parentUuid=parent)
+
+    records = [rec("u1", None, "user", "Speed up the nightly build"),
+               rec("a1", "u1", "assistant", "Caching the wheels would help"),
+               rec("u2", "a1", "user", "Try parallel test shards"),
+               rec("a2", "u2", "assistant", "Sharded into four"),
+               rec("u3", "a1", "user", "No: cache the docker layers instead"),  # the rewind
+               rec("a3", "u3", "assistant", "Layers cached")]
+    out, _ = claude_parse(tmp_path, records)
+    assert [(m.text, m.mark) for m in out.messages] == [
+        ("Speed up the nightly build", None), ("Caching the wheels would help", None),
+        ("Try parallel test shards", "abandoned branch"), ("Sharded into four", "abandoned branch"),
+        ("No: cache the docker layers instead", None), ("Layers cached", None)]
+    assert all(m.indexed for m in out.messages)  # still searchable
+    linear, _ = claude_parse(tmp_path, records[:4])
+    assert not any(m.mark for m in linear.messages)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from indexer.models import SUMMARY, TEXT, TOOL_CALL
 from indexer.sources import claude_code_turns as turns
+from indexer.sources.claude_code_rewind import RewindTree
 from indexer.sources.base import (
     TEXT_LIMIT,
     TITLE_AI,
@@ -91,17 +92,22 @@ def parse(path: Path, data: bytes, first_line_no: int, state: dict, meta: Sessio
     if meta.session_id is None:
         init_meta(path, meta)
     reader = ClaudeReader(path, out, meta, state, appending=first_line_no > 1)
+    tree = RewindTree() if first_line_no == 1 else None  # a rewind is seen only in a whole read
     for line_no, rec in iter_json_lines(data, out, first_line_no):
         if not isinstance(rec, dict):
             continue
+        if tree is not None:
+            tree.link(rec)
         rtype = rec.get("type")
         if rtype in ("user", "assistant", "system"):
             turns.learn_envelope(rec, meta, path)
         read = _READERS.get(rtype) if isinstance(rtype, str) else None
         if read is not None:
             read(reader, rec, line_no)
-        # Everything else is bookkeeping (snapshots, queue operations, progress...): skipped.
+        # Everything else is bookkeeping (snapshots, progress...): skipped.
     reader.finish()
+    if tree is not None:
+        tree.mark(reader.messages_by_uuid)
     return out
 
 

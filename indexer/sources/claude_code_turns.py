@@ -81,6 +81,11 @@ class ClaudeReader:
         if uuid:
             self._by_uuid.setdefault(uuid, []).append(message)
 
+    @property
+    def messages_by_uuid(self) -> dict[str, list[ParsedMessage]]:
+        """The messages each record (by ``uuid``) made in this parse."""
+        return self._by_uuid
+
     def retract(self, uuids: list[str], mark: str) -> None:
         for uuid in uuids:
             found = self._by_uuid.get(uuid)
