@@ -136,3 +136,26 @@ def test_a_rewound_attempt_is_kept_and_marked_abandoned(tmp_path: Path):
     assert all(m.indexed for m in out.messages)  # still searchable
     linear, _ = claude_parse(tmp_path, records[:4])
     assert not any(m.mark for m in linear.messages)
+
+
+def test_history_a_fork_copies_shows_in_both_sessions_and_is_found_once(tmp_path: Path):
+    from indexer import only_roots
+
+    original, fork = "0a000000-0000-4000-8000-000000000001", "0b000000-0000-4000-8000-000000000002"
+    shared = [envelope("u1", "user", "Why does the invoice PDF lose its logo?"),
+              envelope("a1", "assistant", [{"type": "text", "text": "The logo URL is relative"}], parentUuid="u1")]
+    folder = tmp_path / "logs" / "-w-x"
+    folder.mkdir(parents=True)
+    (folder / f"{original}.jsonl").write_text("".join(json.dumps({**r, "sessionId": original}) + "\n" for r in shared))
+    copied = [{**r, "sessionId": fork, "forkedFrom": {"sessionId": original}} for r in shared]
+    copied.append(envelope("u2", "user", "Make it absolute then", parentUuid="a1", sessionId=fork))
+    (folder / f"{fork}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in copied))
+    index = Index(tmp_path / "index.sqlite3")
+    index.update(only_roots({"claude-code": [tmp_path / "logs"]}), now=FIXED_NOW)
+    assert [m.text for m in index.messages(index.session(original))] == [
+        "Why does the invoice PDF lose its logo?", "The logo URL is relative"]
+    assert [m.text for m in index.messages(index.session(fork))] == [
+        "Why does the invoice PDF lose its logo?", "The logo URL is relative", "Make it absolute then"]
+    hits = index.search("invoice logo", now=FIXED_NOW).hits
+    assert [h.message.text for h in hits] == ["Why does the invoice PDF lose its logo?"]
+    index.close()

@@ -378,13 +378,32 @@ class Ingester:
                  row.detail, where if row.indexed else 0, int(row.has_cjk), row.dedup, row.mark),
             )
             if cur.rowcount != 1:
-                continue  # already indexed from another copy of this message
+                if not self._copy_for_this_session(session_rowid, rowid, file_id, ordinal, row):
+                    continue  # already indexed from another copy of this message, in this session
+                ordinal += 1
+                added += 1
+                continue
             ordinal += 1
             added += 1
             if row.indexed and where == IN_MAIN:
                 self._file_fts_adds.append((rowid, row.fts_text or row.text))  # the folded text (indexer.textfold)
         self._next_ordinal[session_rowid] = ordinal
         return added
+
+    def _copy_for_this_session(self, session_rowid: int, rowid: int, file_id: int, ordinal: int, row) -> bool:
+        """A message another session holds already (a resumed or forked session copies its
+        history with the same ids): stored again in this session, so its transcript is whole,
+        but not indexed, so search counts it once. False when this session holds it already."""
+        owner = self.conn.execute("SELECT session_rowid FROM messages WHERE dedup = ?", (row.dedup,)).fetchone()
+        if owner is None or owner[0] == session_rowid:
+            return False
+        self.conn.execute(
+            "INSERT INTO messages(id, session_rowid, file_id, ordinal, role, kind, tool_name, ts, text, detail,"
+            " indexed, has_cjk, dedup, mark) VALUES (?,?,?,?,?,?,?,?,?,?,0,?,NULL,?)",
+            (rowid, session_rowid, file_id, ordinal, row.role, row.kind, row.tool_name, row.ts, row.text, row.detail,
+             int(row.has_cjk), row.mark),
+        )
+        return True
 
     def _remove_file_rows(self, row: FileRow) -> int:
         """Drop a file's messages by rowid: never scan the whole FTS table. Their entries in
