@@ -24,8 +24,7 @@ _USER_QUERY = re.compile(r"<user_query>\s*(.*?)\s*</user_query>", re.DOTALL)
 
 
 def default_roots() -> list[Path]:
-    base = os.environ.get("CURSOR_CONFIG_DIR") or str(Path.home() / ".cursor")
-    return [Path(base).expanduser() / "projects"]
+    return [Path.home() / ".cursor" / "projects"]
 
 
 def is_log_file(name: str) -> bool:

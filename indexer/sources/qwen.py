@@ -10,7 +10,6 @@ kenn-io/agentsview (MIT).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from indexer.sources.base import ParseOutput, SessionMeta, iter_json_lines, parse_iso
@@ -21,8 +20,7 @@ AGENT = "qwen"
 
 
 def default_roots() -> list[Path]:
-    base = os.environ.get("QWEN_HOME") or str(Path.home() / ".qwen")
-    return [Path(base).expanduser() / "projects"]
+    return [Path.home() / ".qwen" / "projects"]
 
 
 def is_log_file(name: str) -> bool:
