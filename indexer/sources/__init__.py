@@ -19,8 +19,8 @@ from __future__ import annotations
 
 # ``pathlib`` for type checkers only, ``importlib`` where a parser is loaded: the registry is loaded by
 # every command, and ``pathlib`` (~4 ms with ``urllib.parse`` and ``ipaddress``) by the parsers.
-# Third-party agents (``importlib.metadata``, ~100-250 ms) load only where logs are found or a
-# name is not a built-in one: never on the search path.
+# Third-party agents load only where logs are found or a name is not a built-in one, never on the
+# search path; ``importlib.metadata`` (~150 ms) only when a distribution declares one.
 
 from collections.abc import Iterator, Mapping
 from types import ModuleType
@@ -211,9 +211,12 @@ def plugin_agents() -> dict[str, Agent]:
     left out and said in ``PLUGIN_PROBLEMS``: a broken plugin never stops indexing."""
     global _PLUGINS
     if _PLUGINS is None:
+        found: dict[str, Agent] = {}
+        _PLUGINS = found
+        if not _declares_agents():
+            return found
         from importlib.metadata import entry_points
 
-        found: dict[str, Agent] = {}
         for point in entry_points(group=ENTRY_POINT_GROUP):
             try:
                 agent = point.load()
@@ -225,8 +228,33 @@ def plugin_agents() -> dict[str, Agent]:
                 PLUGIN_PROBLEMS.append(f"agent plugin {point.name!r}: {problem}")
                 continue
             found[agent.name] = agent
-        _PLUGINS = found
     return _PLUGINS
+
+
+def _declares_agents() -> bool:
+    """Whether any installed distribution's ``entry_points.txt`` names the group: a look at the
+    files alone (2-17 ms measured with 140 distributions installed), where ``importlib.metadata``
+    reads every distribution's metadata (~150 ms) to find none."""
+    import os
+    import sys
+
+    marker = f"[{ENTRY_POINT_GROUP}]"
+    for folder in sys.path:
+        try:
+            entries = os.scandir(folder or ".")
+        except OSError:
+            continue
+        with entries:
+            for entry in entries:
+                if not entry.name.endswith((".dist-info", ".egg-info")):
+                    continue
+                try:
+                    with open(os.path.join(entry.path, "entry_points.txt"), encoding="utf-8") as fh:
+                        if marker in fh.read():
+                            return True
+                except OSError:
+                    continue
+    return False
 
 
 def plugin_problem(agent: object, found: Mapping[str, Agent]) -> str:
