@@ -147,6 +147,12 @@ AGENTS: tuple[Agent, ...] = (
           subagent_resumes_parent=False,
           programs=("amp",), program_prefixes=(), packages=("@sourcegraph/amp",), env_markers=(),
           instructions=("AGENTS.md",), hooks="", mcp_config="~/.config/amp/settings.json", retention=""),
+    Agent("kimi", "Kimi CLI", "indexer.sources.kimi", "--kimi-dir", "sessions",
+          home="~/.kimi", home_env=(), reading="lines",
+          resume_argv=("kimi", "--session", "{id}"), fork_argv=(), no_resume="", subagent_resumes_parent=False,
+          programs=("kimi",), program_prefixes=(), packages=("kimi-cli", "kimi_cli"), env_markers=(),
+          instructions=("AGENTS.md",), hooks="", mcp_config="~/.kimi/mcp.json", retention="",
+          aliases=("kimi-cli",)),
     # A repository's .aider.chat.history.md, appended run after run; aider reloads it in its folder.
     Agent("aider", "Aider", "indexer.sources.aider", "--aider-dir", "",
           home="", home_env=(), reading="whole",
