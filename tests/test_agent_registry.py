@@ -213,3 +213,15 @@ def test_the_transcript_export_matches_its_snapshot(name, indexed, snapshot):
     text = "\n\n".join(to_markdown(collect_export(index, s)) for s in main)
     text = re.sub(r"aider-[0-9a-f]{16}", "aider-<digest of its folder>", text.replace(str(DATA), "<tests/data>"))
     assert text == snapshot
+
+
+# -- where an agent reads instructions ------------------------------------------------------------
+@pytest.mark.parametrize("name", NAMES)
+def test_the_routing_block_says_where_each_agent_reads_it(name):
+    from indexer.agents.routing import setup_for
+
+    agent = next(a for a in AGENTS if a.name == name)
+    setup = setup_for(agent)
+    assert any(f in setup for f in agent.instructions) or name == "claude-code"
+    if agent.mcp_config and name not in ("codex", "pi", "claude-code"):
+        assert agent.mcp_config in setup

@@ -81,3 +81,7 @@ def test_found_searched_exported_and_resumed_from_a_fresh_install(agent: Agent, 
     assert ran["argv"] == [part.replace("{id}", session["session_id"]) for part in agent.resume_argv[1:]]
     assert Path(ran["cwd"]).resolve() == Path(session["project_path"]).resolve()
     assert Path(ran["cwd"]).resolve().is_relative_to(tmp_path.resolve())
+
+    routing = threadback("hooks", "print", "--agent", agent.name, **env)
+    assert routing.returncode == 0 and "## Past sessions and memory: Threadback" in routing.stdout
+    assert any(f in routing.stdout for f in agent.instructions), routing.stdout[-300:]
