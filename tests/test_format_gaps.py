@@ -159,3 +159,26 @@ def test_history_a_fork_copies_shows_in_both_sessions_and_is_found_once(tmp_path
     hits = index.search("invoice logo", now=FIXED_NOW).hits
     assert [h.message.text for h in hits] == ["Why does the invoice PDF lose its logo?"]
     index.close()
+
+
+def test_aider_history_is_found_in_folders_the_index_knows(tmp_path: Path):
+    """No aider root configured: its history file is found in a repository another agent's
+    session ran in, and only there (a folder with no session is not walked)."""
+    from indexer import only_roots
+
+    repo, elsewhere = tmp_path / "repo", tmp_path / "elsewhere"
+    for folder in (repo, elsewhere):
+        folder.mkdir()
+        (folder / ".aider.chat.history.md").write_text(
+            "\n# aider chat started at 2026-05-01 09:00:00\n\n#### tighten the retry budget\nDone.\n")
+    logs = tmp_path / "logs" / "-repo"
+    logs.mkdir(parents=True)
+    (logs / f"{SESSION}.jsonl").write_text(json.dumps({**envelope("u1", "user", "hello"), "cwd": str(repo)}) + "\n")
+    index = Index(tmp_path / "index.sqlite3")
+    roots = only_roots({"claude-code": [tmp_path / "logs"], "aider": []})
+    index.update(roots, now=FIXED_NOW)
+    index.update(roots, now=FIXED_NOW)  # the second run knows the repository
+    aider = index.sessions(agent="aider", limit=None)
+    assert [s.project_path for s in aider] == [str(repo)]
+    assert [h.session.agent for h in index.search("retry budget", now=FIXED_NOW).hits] == ["aider"]
+    index.close()
