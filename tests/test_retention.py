@@ -220,3 +220,24 @@ async def test_the_apps_status_line_warns_of_logs_about_to_go(home: Path, monkey
         await settle(pilot)
         line = str(app.screen.query_one(StatusBar).query_one("#status-text").render())
         assert "Claude Code deletes logs after 30 days and the archive is off" in line
+
+
+def test_doctor_at_a_terminal_offers_the_raise_and_takes_only_yes(home: Path):
+    from cli_process import cli_env
+    from test_rules_cli import PtyChild
+
+    settings = home / ".claude" / "settings.json"
+    settings.write_text('{"model": "opus"}\n')
+    (home / "tb.toml").write_text("[archive]\nenabled = false\n")  # logs at risk: doctor offers
+    declined = PtyChild(["doctor"], cli_env(**env_of(home)))
+    declined.read_until("Raise Claude Code's log retention from 30 to 3650 days")
+    declined.send("yes please")  # anything but y leaves it
+    declined.read_until("left unchanged")
+    assert declined.wait() == 0
+    assert json.loads(settings.read_text()) == {"model": "opus"}
+    accepted = PtyChild(["doctor"], cli_env(**env_of(home)))
+    accepted.read_until("[y/N]")
+    accepted.send("y")
+    accepted.read_until("now keeps logs 3650 days")
+    assert accepted.wait() == 0
+    assert json.loads(settings.read_text()) == {"model": "opus", "cleanupPeriodDays": 3650}
