@@ -35,7 +35,7 @@ import os
 from collections.abc import Mapping
 
 from indexer.named_record import NamedTuple
-from indexer.sources import AGENT_NAMES, AGENTS
+from indexer.sources import AGENTS, all_agents
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -115,7 +115,9 @@ def load_roots(
     """Defaults, replaced per agent by the config file, replaced per agent by ``overrides``."""
     from pathlib import Path
 
-    roots: dict[str, tuple[Path, ...]] = {agent.name: tuple(agent.default_roots()) for agent in AGENTS}
+    agents = all_agents()  # third-party agents too (``threadback.agents`` entry points)
+    roots: dict[str, tuple[Path, ...]] = {agent.name: tuple(agent.default_roots()) for agent in agents}
+    names = [agent.name for agent in agents]
     path = config_file or config_path()
     if path.exists():
         import tomllib  # only when there is a config file: the search path does without it
@@ -125,8 +127,8 @@ def load_roots(
         except (OSError, tomllib.TOMLDecodeError) as exc:
             raise ConfigError(f"cannot read config {path}: {exc}") from exc
         for agent, value in (data.get("roots") or {}).items():
-            if agent not in AGENT_NAMES:
-                raise ConfigError(f"{path}: unknown agent {agent!r} in [roots] (known: {', '.join(AGENT_NAMES)})")
+            if agent not in names:
+                raise ConfigError(f"{path}: unknown agent {agent!r} in [roots] (known: {', '.join(names)})")
             values = [value] if isinstance(value, str) else list(value)
             roots[agent] = tuple(Path(v).expanduser() for v in values)
     for agent, values in (overrides or {}).items():
@@ -171,8 +173,8 @@ class LaunchTemplates(NamedTuple):
     fork: tuple[str, ...] = ()
 
 
-def default_launch_templates() -> dict[str, LaunchTemplates]:
-    return {agent.name: LaunchTemplates(agent.resume_argv, agent.fork_argv) for agent in AGENTS}
+def default_launch_templates(agents=AGENTS) -> dict[str, LaunchTemplates]:
+    return {agent.name: LaunchTemplates(agent.resume_argv, agent.fork_argv) for agent in agents}
 
 
 def _argv_template(value: object, where: str) -> tuple[str, ...]:
@@ -212,8 +214,10 @@ def load_launch_templates(config_file: Path | None = None) -> dict[str, LaunchTe
     if not isinstance(section, dict):
         raise ConfigError(f"{path}: [resume] must be a table of [resume.<agent>] tables")
     for agent, table in section.items():
-        if agent not in AGENT_NAMES:
-            raise ConfigError(f"{path}: unknown agent {agent!r} in [resume] (known: {', '.join(AGENT_NAMES)})")
+        if agent not in templates:
+            templates.update(default_launch_templates(all_agents()))  # a third-party agent's table
+        if agent not in templates:
+            raise ConfigError(f"{path}: unknown agent {agent!r} in [resume] (known: {', '.join(templates)})")
         if not isinstance(table, dict) or set(table) - {"resume", "fork"}:
             raise ConfigError(f"{path}: [resume.{agent}] takes `resume` and `fork` (argv lists)")
         current = templates[agent]

@@ -145,7 +145,8 @@ class Index:
             record_outcome(self.path, RunOutcome(time.time(), False, " ".join(str(exc).split()), where=where))
             raise
         record_outcome(self.path, RunOutcome(time.time(), True, files_failing=summary.files_failing,
-                                             messages_added=summary.messages_added, where=where))
+                                             messages_added=summary.messages_added, where=where,
+                                             retention_warning=summary.status_note if not summary.failing_note else ""))
         return summary
 
     @_told_truthfully
@@ -179,6 +180,14 @@ class Index:
             summary.problems += seal_copies(size.lone_links)
             size = archive_size_cached(self.archive_dir, refresh=True)
         summary.archive_files, summary.archive_bytes = size.files, size.bytes
+        if only is None:
+            from indexer.agents.retention import index_retention_warnings
+            from indexer.sources import PLUGIN_PROBLEMS  # a third-party agent that did not load
+
+            summary.problems += PLUGIN_PROBLEMS
+
+            summary.retention_warnings = index_retention_warnings(self.conn, roots, archive_on=enabled,
+                                                                  now=time.time() if now is None else now)
         return summary
 
     # -- the archive --------------------------------------------------------------

@@ -34,6 +34,6 @@ def test_a_broken_config_file_says_where(tmp_path):
     config.write_text("[roots\nclaude-code = 3")
     with pytest.raises(ConfigError, match="config.toml"):
         load_roots(config_file=config)
-    config.write_text('[roots]\ncursor = ["/x"]\n')
-    with pytest.raises(ConfigError, match="unknown agent 'cursor'"):
+    config.write_text('[roots]\nwindsurf = ["/x"]\n')
+    with pytest.raises(ConfigError, match="unknown agent 'windsurf'"):
         load_roots(config_file=config)

@@ -331,9 +331,10 @@ def test_the_kept_message_count_follows_appends_rewrites_and_duplicates(tree):
     log.write_text(claude_line("u9", "only one left") + "\n")  # rewritten: three go, one comes
     run(index, root)
     assert index.stats().messages == counted() == 1
-    (log.parent / "copy.jsonl").write_text(log.read_text())  # a resume copy adds nothing
+    (log.parent / "copy.jsonl").write_text(log.read_text())  # a resume copy: in its transcript, not searched again
     run(index, root)
-    assert index.stats().messages == counted() == 1
+    assert index.stats().messages == counted() == 2
+    assert index.conn.execute("SELECT count(*) FROM messages WHERE indexed != 0").fetchone()[0] == 1
 
 
 def test_the_helper_takes_more_text_while_the_writer_is_the_slower_side():

@@ -70,8 +70,12 @@ def test_claude_resume_copy_is_not_indexed_twice(tmp_path):
     (project / "11111111-2222-3333-4444-555555555555.jsonl").write_bytes(src.read_bytes())
     index = Index(tmp_path / "i.sqlite3")
     summary = index.update(only_roots({"claude-code": [tmp_path / "projects"]}), now=FIXED_NOW)
-    assert summary.messages_added == 4
-    assert len(index.search('"code organization"').hits) == 2  # the prompt and the Task call, once each
+    assert summary.messages_added == 8  # each session's transcript is whole (issue 34)...
+    assert len(index.search('"code organization"').hits) == 2  # ...but the prompt and the Task call count once each
+    both = [index.session("11111111-2222-3333-4444-555555555555"), index.session("29ccd257-68b1-427f-ae5f-6524b7cb6f20")]
+    assert [len(index.messages(s)) for s in both] == [4, 4]
+    # whichever was read first holds the searchable copies (a tool result never is one)
+    assert sorted(sum(m.indexed for m in index.messages(s)) for s in both) == [0, 3]
 
 
 def test_claude_meta_and_command_output_not_indexed(tmp_path):
@@ -187,7 +191,9 @@ def test_codex_ts_era_json_and_early_jsonl_and_subagent(tmp_path):
 def test_pi_v1_and_v3(corpus_index):
     v3 = corpus_index.session("019e963d-6bd6-7ade-8a49-256ac3391bdd")
     assert v3.title == "agent-history pi smoke" and v3.model == "gpt-5.5"
-    assert [m.role for m in corpus_index.messages(v3)] == ["user", "assistant"]
+    named, *rest = corpus_index.messages(v3)
+    assert named.text == "Session named: agent-history pi smoke" and named.mark == "session name"  # searchable
+    assert [m.role for m in rest] == ["user", "assistant"]
     v1 = corpus_index.session("d703a1a9-1b7b-4fb1-b512-c9738b1fe617")
     assert v1.project_path == "/Users/badlogic/workspaces/pi-mono"
     messages = corpus_index.messages(v1)

@@ -41,10 +41,10 @@ INNER = {"claude-code": "message", "codex": "payload", "pi": "message"}
 # the line's messages. Replacing any other field (times, ids, flags, paths...) must not.
 CARRIERS = {
     "claude-code": {"type", "message", "attachment", "subtype", "summary", "content", "error", "retryAttempt",
-                    "maxRetries", "level", "prNumber", "prUrl", "prRepository"},
+                    "maxRetries", "level", "prNumber", "prUrl", "prRepository", "customTitle"},
     "codex": {"type", "payload", "content", "message", "summary", "name", "arguments", "input", "action", "output",
               "reason", "prompt", "new_thread_id", "new_agent_nickname", "new_agent_role", "codex_error_info",
-              "images", "local_images"},
+              "images", "local_images", "thread_name"},
     "pi": {"type", "message", "role", "content", "summary", "errorMessage", "stopReason", "name", "arguments"},
 }
 VALUES = {"null": None, "bool": True, "int": 7, "float": 2.5, "string": "odd", "array": ["odd", 1], "object": {"odd": [1]}}

@@ -369,7 +369,7 @@ def test_agent_ancestor_found_through_a_real_process_tree(tmp_path: Path) -> Non
     agent.chmod(0o755)
     probe = f"{sys.executable} -c 'from indexer.rules.review import agent_ancestor; a = agent_ancestor(); print(a and a.agent, a and a.program)'"
     found = subprocess.run([str(agent), probe], capture_output=True, text=True, cwd=REPO, timeout=30)
-    assert found.stdout.split() == ["Codex", "codex"], found.stderr
+    assert found.stdout.split() == ["Codex", "CLI", "codex"], found.stderr  # the registry's label
     alone = subprocess.run(["/bin/sh", "-c", probe.replace("print(a and a.agent", "print(a is None or a.pid != " + str(os.getpid()) + ", a and a.agent")],
                            capture_output=True, text=True, cwd=REPO, timeout=30)
     assert alone.returncode == 0 and "Codex" not in alone.stdout

@@ -136,10 +136,11 @@ def test_a_version_1_index_migrates_keeping_two_character_search_and_counts(inde
 
 def test_message_ids_are_never_handed_out_twice(indexed):
     root, index = indexed
-    # A resume copy: every line a duplicate, so no row lands, but ids and bigrams were handed out.
+    # A resume copy: every line a duplicate, kept for the copy's transcript but not indexed, while
+    # ids and bigrams were handed out for all of them.
     copy = root / "-w-demo" / "s-copy.jsonl"
     copy.write_bytes((root / "-w-demo" / "s-two.jsonl").read_bytes())
-    assert update(index, root).messages_added == 0
+    assert update(index, root).messages_added == 2
     write_session(root / "-w-demo", "s-new", ["部署流程改好了"])
     update(index, root)
     assert two_char_hits(index, "設定") == ["設定檔案放在哪裡"]  # not the new message as well

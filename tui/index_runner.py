@@ -191,4 +191,7 @@ class IndexRunner:
             self.merge_while_idle()  # what the run's own slice did not finish
         if event.summary is not None and (event.summary.messages_added or event.summary.files_changed):
             self.index_generation += 1
+        if event.summary is not None and not event.summary.stopped:
+            self.index_problem = event.summary.status_note or None  # logs about to be lost, say
+
         self.load_stats()

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from indexer.agents.resume import resume_command
 from indexer.config import ConfigError, LaunchTemplates, load_launch_templates
 from indexer.models import Session
-from indexer.sources import BY_NAME
+from indexer.sources import Agent, agent_by_name
 from indexer.textsafe import has_special, make_visible
 
 MAX_ID_LENGTH = 200
@@ -59,10 +59,17 @@ class Launch:
 def launch_target(session: Session, parent: Session | None) -> tuple[Session, str]:
     """The session a resume opens and its id: a Claude Code or Codex subagent's parent (the
     parent row when indexed), else the session itself."""
-    agent = BY_NAME.get(session.agent)
+    agent = _agent(session.agent)
     if session.parent_session_id and agent is not None and agent.subagent_resumes_parent:
         return (parent or session), (parent.session_id if parent else session.parent_session_id)
     return session, session.session_id
+
+
+def _agent(name: str) -> Agent | None:
+    try:
+        return agent_by_name(name)
+    except KeyError:
+        return None
 
 
 def resume_folder(session: Session, parent: Session | None) -> str | None:
@@ -87,10 +94,15 @@ def plan_launch(session: Session, parent: Session | None, templates: dict[str, L
                 *, fork: bool = False) -> Launch:
     """The argv resuming (``fork``: forking) ``session``, from its agent's template; raises
     ``LaunchRefused``."""
-    agent = BY_NAME.get(session.agent)
-    if agent is None or session.agent not in templates:
+    agent = _agent(session.agent)
+    if agent is None:
         raise LaunchRefused(f"no resume command is known for agent {make_visible(session.agent)!r}")
-    template = templates[session.agent].fork if fork else templates[session.agent].resume
+    commands = templates.get(session.agent) or LaunchTemplates(agent.resume_argv, agent.fork_argv)
+    if not commands.resume:
+        raise LaunchRefused(f"{agent.label} cannot resume a session: {agent.no_resume or 'no resume command'}")
+    template = commands.fork if fork else commands.resume
+    if not template and not agent.fork_argv:
+        raise LaunchRefused(f"{agent.label} cannot fork a session: R resumes it instead")
     if not template:
         raise LaunchRefused(f"forking is turned off for {agent.label} (the config file's [resume.{agent.name}] "
                             "has fork = []): R resumes the session instead")

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from indexer.models import Session
-from indexer.sources import BY_NAME
+from indexer.sources import agent_by_name
 
 
 def resume_target(session: Session) -> str:
     """The id of the session a resume opens: a Claude Code or Codex subagent's parent, else
     the session itself."""
-    agent = BY_NAME.get(session.agent)
-    if session.parent_session_id and agent is not None and agent.subagent_resumes_parent:
+    try:
+        agent = agent_by_name(session.agent)
+    except KeyError:
+        return session.session_id
+    if session.parent_session_id and agent.subagent_resumes_parent:
         return session.parent_session_id
     return session.session_id
 
@@ -24,9 +27,12 @@ def resume_command(session: Session, parent: Session | None = None) -> str:
     """
     import shlex  # compiles a pattern at import: a search printed as text never quotes
 
-    agent = BY_NAME.get(session.agent)
-    if agent is None:
-        raise ValueError(f"unknown agent {session.agent!r}")
+    try:
+        agent = agent_by_name(session.agent)
+    except KeyError:
+        raise ValueError(f"unknown agent {session.agent!r}") from None
+    if not agent.resume:
+        return f"# {agent.label} cannot resume a session: {agent.no_resume}"
     target, target_id = session, session.session_id
     if session.parent_session_id and agent.subagent_resumes_parent:
         target = parent or session

@@ -23,37 +23,67 @@ def resolved_roots(roots: SourceRoots) -> SourceRoots:
 
 def discover(roots: SourceRoots, problems: list[str]) -> Iterator[tuple[str, str, os.stat_result]]:
     """Yield (agent, path, stat) for every log file under the roots; errors are collected.
-    A file reached twice (nested roots, a symlink to a file) is yielded once."""
+    A file reached twice (nested roots, a symlink to a file) is yielded once. A root that holds
+    files but none of its agent's gets a one-line warning (``indexer.ingest.root_check``)."""
     seen: set[tuple[int, int]] = set()  # (device, inode): one file however it is reached
     for agent, paths in roots.items():
-        is_log_file = PARSERS[agent].is_log_file
+        parser = PARSERS[agent]
         for root in paths:
             if not root.exists():
                 continue
-            stack = [str(root)]
-            while stack:
-                folder = stack.pop()
-                try:
-                    entries = list(os.scandir(folder))
-                except OSError as exc:
-                    problems.append(f"{folder}: cannot list folder ({exc.strerror or exc})")
+            others: list[str] = []  # names of files that are not this agent's logs, a sample
+            found: list[str] = []  # and of those that are, a sample
+            for path, st in _walk(str(root), parser, problems, others):
+                if len(found) < _SAMPLE:
+                    found.append(os.path.basename(path))
+                key = (st.st_dev, st.st_ino)
+                if key in seen and st.st_ino:  # some file systems give every file inode 0
                     continue
-                for entry in entries:
-                    try:
-                        if entry.is_dir(follow_symlinks=False):
-                            stack.append(entry.path)
-                            continue
-                        if not entry.is_file() or not is_log_file(entry.name):
-                            continue
-                        st = entry.stat()
-                    except OSError as exc:
-                        problems.append(f"{entry.path}: cannot stat ({exc.strerror or exc})")
-                        continue
-                    key = (st.st_dev, st.st_ino)
-                    if key in seen and st.st_ino:  # some file systems give every file inode 0
-                        continue
-                    seen.add(key)
-                    yield agent, entry.path, st
+                seen.add(key)
+                yield agent, path, st
+            if others or found:
+                from indexer.ingest.root_check import root_warning
+
+                warning = root_warning(agent, root, others, found)
+                if warning:
+                    problems.append(warning)
+
+
+_SAMPLE = 200  # file names kept from a root to say what it holds
+
+
+def _walk(root: str, parser, problems: list[str], others: list[str]) -> Iterator[tuple[str, os.stat_result]]:
+    """(path, stat) of the agent's log files under ``root``. A parser may bound the walk: a
+    history file kept inside repositories (Aider) is not looked for in their dependencies
+    (``SKIP_DIRS``), nor deeper than ``MAX_DEPTH``."""
+    is_log_file = parser.is_log_file
+    skip_dirs: frozenset[str] = getattr(parser, "SKIP_DIRS", frozenset())
+    max_depth: int | None = getattr(parser, "MAX_DEPTH", None)
+    stack = [(root, 0)]
+    while stack:
+        folder, depth = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError as exc:
+            problems.append(f"{folder}: cannot list folder ({exc.strerror or exc})")
+            continue
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name not in skip_dirs and (max_depth is None or depth < max_depth):
+                        stack.append((entry.path, depth + 1))
+                    continue
+                if not entry.is_file():
+                    continue
+                if not is_log_file(entry.name):
+                    if len(others) < _SAMPLE:
+                        others.append(os.path.relpath(entry.path, root))
+                    continue
+                st = entry.stat()
+            except OSError as exc:
+                problems.append(f"{entry.path}: cannot stat ({exc.strerror or exc})")
+                continue
+            yield entry.path, st
 
 
 def discover_paths(roots: SourceRoots, paths: list[str], problems: list[str]) -> Iterator[tuple[str, str, os.stat_result]]:
@@ -80,3 +110,21 @@ def discover_paths(roots: SourceRoots, paths: list[str], problems: list[str]) ->
             if os.path.isfile(path):
                 yield agent, path, st
             break
+
+
+def project_log_files(roots: SourceRoots, projects: list[str], problems: list[str]) -> Iterator[tuple[str, str, os.stat_result]]:
+    """Yield (agent, path, stat) for the log file an agent keeps inside a project folder
+    (its parser's ``PROJECT_FILE``: Aider's ``.aider.chat.history.md``), in each folder the
+    index already knows sessions in. Only agents ``roots`` names are looked for."""
+    for agent, _ in roots.items():
+        name = getattr(PARSERS[agent], "PROJECT_FILE", "")
+        if not name:
+            continue
+        for folder in projects:
+            path = os.path.join(folder, name)
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue
+            if os.path.isfile(path):
+                yield agent, os.path.realpath(path), st

@@ -23,6 +23,7 @@ class RunOutcome:
     files_failing: int = 0  # files skipped until they change, after this run
     messages_added: int = 0
     where: str = ""  # who ran it: "cli", "app", "hook"
+    retention_warning: str = ""  # an agent deletes logs the archive does not hold (indexer.agents.retention)
 
     @property
     def summary(self) -> str:
@@ -32,7 +33,7 @@ class RunOutcome:
         if self.files_failing:
             plural = "s" if self.files_failing != 1 else ""
             return f"{self.files_failing:,} file{plural} still failing, see `threadback index --problems`"
-        return ""
+        return self.retention_warning
 
 
 def outcome_path(db_path: Path) -> Path:

@@ -49,6 +49,8 @@ class IndexSummary:
     archive_files: int = 0  # log files with a copy in the archive (indexer.archive)
     archive_bytes: int = 0  # what those copies take on disk
     segments_left: bool = True  # full-text segments may be left to merge (a build, a slice cut short)
+    # Logs an agent deletes soon that the archive does not hold (indexer.agents.retention)
+    retention_warnings: list[str] = field(default_factory=list)
 
     @property
     def failing_note(self) -> str:
@@ -57,6 +59,11 @@ class IndexSummary:
             return ""
         plural = "s" if self.files_failing != 1 else ""
         return f"{self.files_failing:,} file{plural} still failing, see `threadback index --problems`"
+
+    @property
+    def status_note(self) -> str:
+        """The one line a status bar shows after the run: files failing, else logs at risk."""
+        return self.failing_note or (self.retention_warnings[0] if self.retention_warnings else "")
 
     @property
     def files_changed(self) -> int:

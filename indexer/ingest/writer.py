@@ -7,6 +7,7 @@ cannot be stored costs that file only (``indexer.ingest.failures``).
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import os
 import sqlite3
@@ -18,7 +19,7 @@ from indexer.archive.seal import seal_links
 from indexer.config import SourceRoots
 from indexer.ingest import failures
 from indexer.ingest.archive_backfill import backfill_archive
-from indexer.ingest.discover import discover, discover_paths, resolved_roots
+from indexer.ingest.discover import discover, discover_paths, project_log_files, resolved_roots
 from indexer.ingest.prepare import FileJob, PreparedFile
 from indexer.ingest.progress import IndexProgress, IndexSummary, ProgressCallback
 from indexer.ingest.refold import refold_index
@@ -68,6 +69,8 @@ class Ingester:
         roots = resolved_roots(roots)
         failed = failures.load_failures(conn)
         listed = discover(roots, self.summary.problems) if only is None else discover_paths(roots, only, self.summary.problems)
+        if only is None:
+            listed = _once(itertools.chain(listed, project_log_files(roots, self._project_folders(), self.summary.problems)))
         found = [(agent, path, st, path if path.isascii() else storable_path(path)) for agent, path, st in listed]
         known = self._known_files(None if only is None else [key for _, _, _, key in found])
         self.summary.files_seen = len(found)
@@ -126,6 +129,12 @@ class Ingester:
         self.summary.sessions_touched = len(touched)
         self.summary.seconds = time.monotonic() - started
         return self.summary
+
+    def _project_folders(self) -> list[str]:
+        """The folders sessions were held in: where an agent that keeps its log inside the
+        project (Aider) is looked for."""
+        rows = self.conn.execute("SELECT DISTINCT project_path FROM sessions WHERE project_path LIKE '/%'").fetchall()
+        return [r[0] for r in rows]
 
     def _known_files(self, keys: list[str] | None) -> dict[str, tuple]:
         """Only what the stat comparison needs: a no-change run must stay cheap at 50k files,
@@ -369,13 +378,32 @@ class Ingester:
                  row.detail, where if row.indexed else 0, int(row.has_cjk), row.dedup, row.mark),
             )
             if cur.rowcount != 1:
-                continue  # already indexed from another copy of this message
+                if not self._copy_for_this_session(session_rowid, rowid, file_id, ordinal, row):
+                    continue  # already indexed from another copy of this message, in this session
+                ordinal += 1
+                added += 1
+                continue
             ordinal += 1
             added += 1
             if row.indexed and where == IN_MAIN:
                 self._file_fts_adds.append((rowid, row.fts_text or row.text))  # the folded text (indexer.textfold)
         self._next_ordinal[session_rowid] = ordinal
         return added
+
+    def _copy_for_this_session(self, session_rowid: int, rowid: int, file_id: int, ordinal: int, row) -> bool:
+        """A message another session holds already (a resumed or forked session copies its
+        history with the same ids): stored again in this session, so its transcript is whole,
+        but not indexed, so search counts it once. False when this session holds it already."""
+        owner = self.conn.execute("SELECT session_rowid FROM messages WHERE dedup = ?", (row.dedup,)).fetchone()
+        if owner is None or owner[0] == session_rowid:
+            return False
+        self.conn.execute(
+            "INSERT INTO messages(id, session_rowid, file_id, ordinal, role, kind, tool_name, ts, text, detail,"
+            " indexed, has_cjk, dedup, mark) VALUES (?,?,?,?,?,?,?,?,?,?,0,?,NULL,?)",
+            (rowid, session_rowid, file_id, ordinal, row.role, row.kind, row.tool_name, row.ts, row.text, row.detail,
+             int(row.has_cjk), row.mark),
+        )
+        return True
 
     def _remove_file_rows(self, row: FileRow) -> int:
         """Drop a file's messages by rowid: never scan the whole FTS table. Their entries in
@@ -398,3 +426,14 @@ class Ingester:
             " (SELECT count(*), min(ts), max(ts) FROM messages WHERE session_rowid = ?) WHERE id = ?",
             (session_rowid, session_rowid),
         )
+
+
+def _once(listed):
+    """Each file once, however many ways it was found (a root and a known project folder)."""
+    seen: set[tuple[int, int]] = set()
+    for agent, path, st in listed:
+        key = (st.st_dev, st.st_ino)
+        if key in seen and st.st_ino:
+            continue
+        seen.add(key)
+        yield agent, path, st

@@ -3,7 +3,7 @@
 An agent can run commands in a terminal-like shell (``script``, a pty) and unset the variables
 its shell carries (``env -u CLAUDECODE``), so neither a terminal nor the environment is proof.
 The process tree is harder to shed: when any ancestor of this process is a coding agent
-(Claude Code, Codex, Pi), approval is refused.
+(any agent in the registry, indexer.sources), approval is refused.
 
 The ancestors' environments are read too: a tmux server or a ``script`` the agent started
 carries the agent's variables even when the command it runs was given a scrubbed environment.
@@ -25,16 +25,15 @@ from pathlib import PurePath
 
 import psutil
 
+# Which processes are coding agents comes from the agent registry (indexer.sources): each entry
+# names its programs, program prefixes, npm packages and the variables set in its shells, so an
+# agent cannot be added without them.
 # Set in the shells that coding agents run commands in. Review refuses there even on a pty.
-AGENT_ENV_MARKERS = ("CLAUDECODE", "CODEX_SANDBOX", "CODEX_SANDBOX_NETWORK_DISABLED")
-# A process is an agent when its name, executable or script is one of these ...
-AGENT_PROGRAMS = {"claude": "Claude Code", "codex": "Codex", "pi": "Pi"}
-# ... or when its command line runs one of these packages (npm installs; node shows as "node").
-AGENT_PACKAGES = {
-    "@anthropic-ai/claude-code": "Claude Code",
-    "@openai/codex": "Codex",
-    "@mariozechner/pi-coding-agent": "Pi",
-}
+# A process is an agent when its name, executable or script is one of AGENT_PROGRAMS (or starts
+# with one of AGENT_PROGRAM_PREFIXES, ``codex-x86_64-...``), or when its command line runs one of
+# AGENT_PACKAGES (npm installs; node shows as "node").
+from indexer.sources import AGENT_ENV_MARKERS, AGENT_PACKAGES, AGENT_PROGRAM_PREFIXES, AGENT_PROGRAMS  # noqa: E402
+
 _SCRIPT_SUFFIXES = (".js", ".cjs", ".mjs", ".exe", ".cmd")
 # Programs that run a script named in their first argument: ``node /usr/bin/claude``.
 _INTERPRETERS = {"node", "nodejs", "bun", "deno", "sh", "bash", "dash", "zsh", "env"}
@@ -82,12 +81,27 @@ def agent_of(name: str | None, exe: str | None, cmdline: list[str]) -> tuple[str
     for program in _program_names(name, exe, cmdline):
         if program in AGENT_PROGRAMS:
             return program, AGENT_PROGRAMS[program]
-        if program.startswith("codex-"):  # the native binary npm's codex launches
-            return program, "Codex"
+        for prefix, agent in AGENT_PROGRAM_PREFIXES.items():
+            if program.startswith(prefix):  # a native binary an npm launcher starts
+                return program, agent
     joined = " ".join(cmdline[:4])
     for package, agent in AGENT_PACKAGES.items():
         if package in joined:
             return package, agent
+    return _plugin_agent_of(_program_names(name, exe, cmdline), joined)
+
+
+def _plugin_agent_of(programs: list[str], joined: str) -> tuple[str, str] | None:
+    """The same check against third-party agents (``threadback.agents`` entry points)."""
+    from indexer.sources import plugin_agents
+
+    for agent in plugin_agents().values():
+        for program in programs:
+            if program in agent.programs or program.startswith(tuple(agent.program_prefixes) or ("\0",)):
+                return program, agent.label
+        for package in agent.packages:
+            if package in joined:
+                return package, agent.label
     return None
 
 

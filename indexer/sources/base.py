@@ -105,6 +105,19 @@ class ParseOutput:
     restart: bool = False
 
 
+NAME_MARK = "session name"
+
+
+def name_message(agent: str, session_id: str | None, title: str | None, ts: float | None = None) -> ParsedMessage | None:
+    """A name the person gave the session (Claude ``/rename``, a Pi session name, a Codex thread
+    name) as a line of its own: the title shows it, this makes it searchable. One per name."""
+    if not isinstance(title, str) or not title.strip():
+        return None
+    text = one_line(title, 200)
+    return ParsedMessage("system", "text", f"Session named: {text}", dedup_key(agent, session_id, "name", digest(text)),
+                         ts=ts, mark=NAME_MARK)
+
+
 def dedup_key(*parts: object) -> str:
     return "\x1f".join("" if p is None else str(p) for p in parts)
 

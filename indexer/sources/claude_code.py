@@ -12,6 +12,7 @@ from pathlib import Path
 
 from indexer.models import SUMMARY, TEXT, TOOL_CALL
 from indexer.sources import claude_code_turns as turns
+from indexer.sources.claude_code_rewind import RewindTree
 from indexer.sources.base import (
     TEXT_LIMIT,
     TITLE_AI,
@@ -26,6 +27,7 @@ from indexer.sources.base import (
     digest,
     flatten_content,
     iter_json_lines,
+    name_message,
     parse_iso,
     strip_binary,
 )
@@ -90,22 +92,28 @@ def parse(path: Path, data: bytes, first_line_no: int, state: dict, meta: Sessio
     if meta.session_id is None:
         init_meta(path, meta)
     reader = ClaudeReader(path, out, meta, state, appending=first_line_no > 1)
+    tree = RewindTree() if first_line_no == 1 else None  # a rewind is seen only in a whole read
     for line_no, rec in iter_json_lines(data, out, first_line_no):
         if not isinstance(rec, dict):
             continue
+        if tree is not None:
+            tree.link(rec)
         rtype = rec.get("type")
         if rtype in ("user", "assistant", "system"):
             turns.learn_envelope(rec, meta, path)
         read = _READERS.get(rtype) if isinstance(rtype, str) else None
         if read is not None:
             read(reader, rec, line_no)
-        # Everything else is bookkeeping (snapshots, queue operations, progress...): skipped.
+        # Everything else is bookkeeping (snapshots, progress...): skipped.
     reader.finish()
+    if tree is not None:
+        tree.mark(reader.messages_by_uuid)
     return out
 
 
 def _summary(reader: ClaudeReader, rec: dict, line_no: int) -> None:
-    text = scalar_text(rec.get("summary"))
+    # Some versions carry the summary in ``message.content`` rather than ``summary``.
+    text = scalar_text(rec.get("summary")) or flatten_content(as_dict(rec.get("message")).get("content"), images=False)
     if not text.strip():
         return
     reader.meta.offer_title(text, TITLE_SUMMARY)
@@ -128,6 +136,10 @@ def _custom_title(reader: ClaudeReader, rec: dict, line_no: int) -> None:
     title = as_str(rec.get("customTitle"))
     auto = title in reader.state.get("worktree_names", ())
     reader.meta.offer_title(title, TITLE_AI if auto else TITLE_NAMED, latest_wins=True)
+    # Searchable either way: a worktree's name is a name the person chose too.
+    named = name_message(AGENT, reader.meta.session_id, title, parse_iso(rec.get("timestamp")))
+    if named is not None:
+        reader.add(rec, named)
 
 
 def _relocated(reader: ClaudeReader, rec: dict, line_no: int) -> None:
@@ -196,6 +208,32 @@ def _attachment(reader: ClaudeReader, rec: dict, line_no: int) -> None:
     reader.add(rec, message)
 
 
+QUEUE_KEPT_MARK = "queued, never sent"
+_MAX_QUEUED = 64
+
+
+def _queue_operation(reader: ClaudeReader, rec: dict, line_no: int) -> None:
+    """A prompt typed while the agent worked waits in a queue: ``enqueue`` (its text), then
+    ``dequeue`` (sent: the user record that follows carries it). Text taken off the queue unsent
+    (``remove``, ``popAll``) exists nowhere else: kept as the person's words, marked."""
+    queued: list = reader.state.setdefault("queued", [])
+    operation = as_str(rec.get("operation"))
+    if operation == "enqueue":
+        text = strip_binary(flatten_content(rec.get("content"), images=False))
+        if text.strip():
+            queued.append([text, as_str(rec.get("timestamp")), line_no])
+            del queued[:-_MAX_QUEUED]
+    elif operation == "dequeue" and queued:
+        queued.pop(0)
+    elif operation in ("remove", "popAll"):
+        taken = queued[:] if operation == "popAll" else queued[:1]
+        del queued[: len(taken)]
+        for text, ts, at in taken:
+            key = dedup_key(AGENT, reader.meta.session_id, "queued", at, digest(text))
+            reader.add(rec, ParsedMessage("user", TEXT, cut_middle(text, TEXT_LIMIT // 2, TEXT_LIMIT // 2), key,
+                                          ts=parse_iso(ts), mark=QUEUE_KEPT_MARK))
+
+
 _READERS = {
     "user": turns.user,
     "assistant": turns.assistant,
@@ -208,4 +246,5 @@ _READERS = {
     "worktree-state": _worktree_state,
     "pr-link": _pr_link,
     "attachment": _attachment,
+    "queue-operation": _queue_operation,
 }

@@ -52,6 +52,9 @@ PARTIAL_MARK = "partial reply, cut off mid-stream"
 RETRACTED_MARK = "retracted"
 
 
+SIDECHAIN_MARK = "subagent (inline sidechain)"
+
+
 class ClaudeReader:
     """One parse call over one file: where messages go, and which record made each, so a later
     record can retract earlier ones (``supersedesUuids``, ``retractedMessageUuids``)."""
@@ -70,10 +73,18 @@ class ClaudeReader:
         return dedup_key(AGENT, uuid or f"{self.meta.session_id}:line{line_no}", index)
 
     def add(self, rec: dict, message: ParsedMessage) -> None:
+        if rec.get("isSidechain") is True and not self.meta.parent_session_id and message.mark is None:
+            # An old inline sidechain: a subagent's work inside the parent's file, not the parent's.
+            message.mark = SIDECHAIN_MARK
         self.out.messages.append(message)
         uuid = as_str(rec.get("uuid"))
         if uuid:
             self._by_uuid.setdefault(uuid, []).append(message)
+
+    @property
+    def messages_by_uuid(self) -> dict[str, list[ParsedMessage]]:
+        """The messages each record (by ``uuid``) made in this parse."""
+        return self._by_uuid
 
     def retract(self, uuids: list[str], mark: str) -> None:
         for uuid in uuids:

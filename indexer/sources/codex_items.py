@@ -23,6 +23,7 @@ from indexer.sources.base import (
     clip_tool_output,
     cut_middle,
     dedup_key,
+    name_message,
     digest,
     flatten_content,
     strip_binary,
@@ -196,47 +197,73 @@ def compacted(reader: CodexReader, payload: dict, ts: float | None, envelope_ts:
         reader.add(ParsedMessage("system", SUMMARY, text, key, ts=ts))
 
 
-def event(reader: CodexReader, payload: dict, ts: float | None, line_no: int, envelope_ts: Any = None) -> None:  # noqa: C901 - to split by job
+def event(reader: CodexReader, payload: dict, ts: float | None, line_no: int, envelope_ts: Any = None) -> None:
+    """An ``event_msg`` line: each type to its own reader (``_EVENT_READERS``)."""
     etype = as_str(payload.get("type"))
 
     def key(text: str) -> str:
         return dedup_key(AGENT, reader.thread, as_str(envelope_ts) or line_no, "event", etype, digest(text))
 
-    if etype == "user_message":
-        text = scalar_text(payload.get("message"))
-        images = len(as_list(payload.get("images"))) + len(as_list(payload.get("local_images")))
-        shown = "\n".join([text, *["[image]"] * images]).strip()
-        if not shown:
-            return
-        if text.lstrip().startswith(_INJECTED):
-            if not reader.is_twin("event", "meta", text):
-                reader.add(ParsedMessage("meta", TEXT, clip_tool_output(text), key(text), ts=ts, indexed=False))
-            return
-        _said(reader, "event", "user", strip_binary(shown), text, key(text), ts)
-    elif etype == "agent_message":
-        text = scalar_text(payload.get("message"))
-        if text.strip():
-            _said(reader, "event", "assistant", strip_binary(text), text, key(text), ts)
-    elif etype == "token_count":
-        count_codex(reader.state, payload)
-    elif etype == "thread_name_updated":
-        name = as_str(payload.get("thread_name")) or as_str(payload.get("name"))
-        reader.meta.offer_title(name, TITLE_NAMED, latest_wins=True)
-    elif etype in _ERROR_EVENTS:
+    if etype in _ERROR_EVENTS:
         text = _ERROR_EVENTS[etype](payload)
         reader.add(ParsedMessage("system", ERROR, text, key(text), ts=ts))
-    elif etype == "collab_agent_spawn_end":
-        _spawned(reader, payload, ts, key)
-    elif etype == "exited_review_mode":
-        text = _review_text(as_dict(payload.get("review_output")))
-        if text:
-            reader.add(ParsedMessage("assistant", TEXT, text, key(text), ts=ts, mark="code review"))
-    elif etype == "item_completed":
-        item = as_dict(payload.get("item"))
-        text = scalar_text(item.get("text"))
-        if as_str(item.get("type")).lower() == "plan" and text.strip():
-            reader.add(ParsedMessage("assistant", TEXT, text, key(text), ts=ts, mark="plan"))
-    # token_count, task_started/complete, agent_reasoning (twin of a reasoning item) ...: skipped.
+        return
+    read = _EVENT_READERS.get(etype)
+    if read is not None:
+        read(reader, payload, ts, key)
+    # task_started/complete, agent_reasoning (twin of a reasoning item) ...: skipped.
+
+
+def _user_event(reader: CodexReader, payload: dict, ts: float | None, key: KeyOf) -> None:
+    text = scalar_text(payload.get("message"))
+    images = len(as_list(payload.get("images"))) + len(as_list(payload.get("local_images")))
+    shown = "\n".join([text, *["[image]"] * images]).strip()
+    if not shown:
+        return
+    if text.lstrip().startswith(_INJECTED):
+        if not reader.is_twin("event", "meta", text):
+            reader.add(ParsedMessage("meta", TEXT, clip_tool_output(text), key(text), ts=ts, indexed=False))
+        return
+    _said(reader, "event", "user", strip_binary(shown), text, key(text), ts)
+
+
+def _agent_event(reader: CodexReader, payload: dict, ts: float | None, key: KeyOf) -> None:
+    text = scalar_text(payload.get("message"))
+    if text.strip():
+        _said(reader, "event", "assistant", strip_binary(text), text, key(text), ts)
+
+
+def _raw_reasoning_event(reader: CodexReader, payload: dict, ts: float | None, key: KeyOf) -> None:
+    """``agent_reasoning_raw_content``: the model's raw reasoning, kept only when the config asks
+    (``show_raw_agent_reasoning``) and in no other record."""
+    text = scalar_text(payload.get("text"))
+    if text.strip():
+        reader.add(ParsedMessage("assistant", THINKING, text, key(text), ts=ts))
+
+
+def _token_event(reader: CodexReader, payload: dict, ts: float | None, key: KeyOf) -> None:
+    count_codex(reader.state, payload)
+
+
+def _name_event(reader: CodexReader, payload: dict, ts: float | None, key: KeyOf) -> None:
+    name = as_str(payload.get("thread_name")) or as_str(payload.get("name"))
+    reader.meta.offer_title(name, TITLE_NAMED, latest_wins=True)
+    named = name_message(AGENT, reader.thread, name, ts)
+    if named is not None:
+        reader.add(named)
+
+
+def _review_event(reader: CodexReader, payload: dict, ts: float | None, key: KeyOf) -> None:
+    text = _review_text(as_dict(payload.get("review_output")))
+    if text:
+        reader.add(ParsedMessage("assistant", TEXT, text, key(text), ts=ts, mark="code review"))
+
+
+def _item_completed_event(reader: CodexReader, payload: dict, ts: float | None, key: KeyOf) -> None:
+    item = as_dict(payload.get("item"))
+    text = scalar_text(item.get("text"))
+    if as_str(item.get("type")).lower() == "plan" and text.strip():
+        reader.add(ParsedMessage("assistant", TEXT, text, key(text), ts=ts, mark="plan"))
 
 
 def _error_text(prefix: str, payload: dict) -> str:
@@ -277,3 +304,15 @@ def _review_text(review: dict) -> str:
         where = as_str(as_dict(finding.get("code_location")).get("absolute_file_path"))
         lines.append(" ".join(x for x in (scalar_text(finding.get("title")), where, scalar_text(finding.get("body"))) if x))
     return "\n".join(line for line in lines if line.strip())
+
+
+_EVENT_READERS = {
+    "user_message": _user_event,
+    "agent_message": _agent_event,
+    "agent_reasoning_raw_content": _raw_reasoning_event,
+    "token_count": _token_event,
+    "thread_name_updated": _name_event,
+    "collab_agent_spawn_end": _spawned,
+    "exited_review_mode": _review_event,
+    "item_completed": _item_completed_event,
+}

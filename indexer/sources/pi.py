@@ -22,6 +22,7 @@ from indexer.sources.base import (
     clip_tool_output,
     cut_middle,
     dedup_key,
+    name_message,
     flatten_content,
     iter_json_lines,
     parse_iso,
@@ -138,6 +139,9 @@ def _entry(rec: dict, etype: object, entry_key: str, meta: SessionMeta, out: Par
             out.messages.append(ParsedMessage("system", SUMMARY, text, _key(meta, entry_key, 0), ts=ts))
     elif etype == "session_info":
         meta.offer_title(as_str(rec.get("name")), TITLE_NAMED, latest_wins=True)
+        named = name_message(AGENT, meta.session_id, as_str(rec.get("name")), ts)
+        if named is not None:
+            out.messages.append(named)
     elif etype == "custom_message":
         text = flatten_content(rec.get("content"))
         if text.strip():

@@ -21,10 +21,13 @@ _LEADING_KEYS = (
     "cmd",
     "pattern",
     "file_path",
+    "filePath",  # opencode
+    "absolute_path",  # Gemini CLI, Qwen Code
     "notebook_path",
     "url",
     "query",
     "skill",
+    "scriptPath",  # a Workflow run's script
     "prompt",
     "message",
     "input",

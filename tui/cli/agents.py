@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 from indexer.agents.context import DEFAULT_MAX_BYTES, FolderContext, material_from, render_context, run_all
-from indexer.agents.routing import AGENT_SETUP, ROUTING_BLOCK
+from indexer.agents.routing import ROUTING_BLOCK, setup_for
 from indexer.agents.settings import (
     HookChange,
     SettingsError,
@@ -75,11 +75,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         if name == "status":
             hp.add_argument("--json", action="store_true")
         hp.set_defaults(func=func)
-    hp = hooks_sub.add_parser("print", help="the routing block for AGENTS.md (Codex, pi)")
+    hp = hooks_sub.add_parser("print", help="the routing block for AGENTS.md (Codex, pi) or any agent's instruction file")
     agent = hp.add_mutually_exclusive_group(required=True)
     agent.add_argument("--codex", action="store_true")
     agent.add_argument("--pi", action="store_true")
     agent.add_argument("--claude-code", action="store_true", help="the hook entries, as JSON")
+    agent.add_argument("--agent", metavar="NAME", help="the block for this agent's instruction file (gemini, qwen, ...)")
     hp.set_defaults(func=cmd_hooks_print)
 
     p = sub.add_parser("mcp", help=help_of("mcp"))
@@ -188,17 +189,25 @@ def cmd_hooks_status(args: argparse.Namespace) -> int:
     return agent_setup.print_status(args)
 
 
+@agents_command
 def cmd_hooks_print(args: argparse.Namespace) -> int:
     if args.claude_code:
         print(json.dumps({"hooks": hook_entries()}, indent=2))
         return OK
-    agent = "codex" if args.codex else "pi"
+    from indexer.sources import agent_by_name, agent_named
+
+    name = agent_named(args.agent) if args.agent else ("codex" if args.codex else "pi")
+    try:
+        setup = setup_for(agent_by_name(name))
+    except KeyError:
+        raise CommandError(f"no agent named {safe_text(args.agent)!r} (see `threadback doctor` for the list)",
+                           USAGE) from None
     sys.stdout.write(ROUTING_BLOCK)
     if sys.stdout.isatty():
         print("\n" + "-" * 72)
-        print(AGENT_SETUP[agent])
+        print(setup)
     else:
-        print(f"\n<!-- {' '.join(AGENT_SETUP[agent].split())} -->")
+        print(f"\n<!-- {' '.join(setup.split())} -->")
     return OK
 
 

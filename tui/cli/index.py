@@ -181,6 +181,8 @@ def cmd_index(args: argparse.Namespace) -> int:
         )
     if summary.failing_note:
         print(f"threadback: {summary.failing_note}", file=sys.stderr)
+    for warning in summary.retention_warnings:
+        print(f"threadback: warning: {safe_text(warning)}", file=sys.stderr)
     return OK
 
 

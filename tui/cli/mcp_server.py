@@ -20,6 +20,7 @@ from mcp.types import ToolAnnotations
 from pydantic import Field
 
 from indexer.agents.caller import calling_session
+from indexer.sources import AGENT_NAMES
 from indexer.agents.mcp_tools import HistoryTools, ToolInputError, Transcript
 from indexer.rules import RuleError
 from indexer.textsafe import make_safe
@@ -96,7 +97,7 @@ def build_server(tools: HistoryTools) -> MCPServer:
         query: Annotated[str, Field(description='Words (all must match), "exact phrase", a OR b, NOT word; a '
                                                 'pasted command line is searched as it is; filters agent: '
                                                 'project: since: until: work inside too')],
-        agent: Annotated[str | None, Field(description="only this agent: claude-code, codex, pi")] = None,
+        agent: Annotated[str | None, Field(description="only this agent: " + ", ".join(AGENT_NAMES))] = None,
         project: Annotated[str | None, Field(description="project name or path contains this")] = None,
         since: Annotated[str | None, Field(description="2026-04-02, 7d, 3h, 2w, yesterday")] = None,
         until: Annotated[str | None, Field(description="as since")] = None,
@@ -129,7 +130,7 @@ def build_server(tools: HistoryTools) -> MCPServer:
 
     @server.tool(annotations=read_only)
     def sessions(
-        agent: Annotated[str | None, Field(description="claude-code, codex or pi")] = None,
+        agent: Annotated[str | None, Field(description=", ".join(AGENT_NAMES))] = None,
         project: Annotated[str | None, Field(description="project name or path contains this")] = None,
         since: Annotated[str | None, Field(description="2026-04-02, 7d, 3h, 2w, yesterday")] = None,
         until: Annotated[str | None, Field(description="as since")] = None,

@@ -25,6 +25,7 @@ VERB_TABLE: dict[str, tuple[str, str]] = {
     "mcp": ("tui.cli.agents", "serve the history to MCP clients over stdio (`hooks install --mcp` registers it)"),
     "usage": ("tui.cli.agents", "how agents used Threadback: calls per day, zero-hit queries"),
     "hook": ("tui.cli.hook", "run by an agent's hooks (reads the event JSON on stdin)"),
+    "doctor": ("tui.cli.doctor", "per agent: where its logs are, how long it keeps them, whether the archive has them"),
 }
 
 
