@@ -141,14 +141,20 @@ class ThreadbackApp(LiveUpdates, IndexRunner, LaunchesAgents, ReportsWorkerError
     async def on_event(self, event: events.Event) -> None:
         """Where a person may be typing, keys are text: a printable key pressed on a list whose
         screen has a box to type in (``type_ahead_box``) moves the focus to that box first, at
-        once, so this key and every key queued after it land there in order."""
-        if isinstance(event, events.Key) and not event.is_forwarded and event.is_printable \
-                and event.character and event.key != "space":
-            type_ahead_box = getattr(self.screen, "type_ahead_box", None)
-            box = type_ahead_box(self.focused) if type_ahead_box is not None else None
-            if box is not None and box is not self.focused:
-                self.screen.set_focus(box, scroll_visible=False)
+        once (not after the keys queued behind it), so this key and every later one land there
+        in order."""
+        if isinstance(event, events.Key) and not event.is_forwarded and event.is_printable and event.character:
+            self._type_ahead(event.key)
         await super().on_event(event)
+
+    def _type_ahead(self, key: str) -> None:
+        focused = self.focused
+        if key == "space" and focused is not None and "space" in focused._bindings.key_to_bindings:
+            return  # a word never starts with a space: it keeps its list meaning (expand, mark)
+        type_ahead_box = getattr(self.screen, "type_ahead_box", None)
+        box = type_ahead_box(focused) if type_ahead_box is not None else None
+        if box is not None and box is not focused:
+            self.screen.set_focus(box, scroll_visible=False)
 
     def _memory_screen(self) -> MemoryScreen:
         return MemoryScreen(self.context.memory_store(), now=self.context.aware_now,
