@@ -315,3 +315,23 @@ async def test_the_promote_form_tabs_down_its_fields_and_a_number_is_selected(wo
         await pilot.pause()
         await pilot.press("7")
         assert importance.value == "7"
+
+
+def test_snapshot_the_fork_confirm_line(snap_compare, world):
+    async def run_before(pilot) -> None:
+        pilot.app.open_transcript(pilot.app.context.index.session(CLAUDE_ID))
+        await settle(pilot)
+        await pilot.press("ctrl+d")
+        await settle(pilot)
+
+    assert snap_compare(make(world), terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_a_subagent_transcript_names_its_prompt_the_parent_agents(snap_compare, world):
+    async def run_before(pilot) -> None:
+        index = pilot.app.context.index
+        subagent = index.children(index.session(CLAUDE_ID))[0]
+        pilot.app.open_transcript(subagent)
+        await settle(pilot)
+
+    assert snap_compare(make(world), terminal_size=SIZE, run_before=run_before)
