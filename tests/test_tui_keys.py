@@ -34,6 +34,7 @@ from tui.widgets.memory_link_form import MemoryLinkForm
 from tui.widgets.memory_pick_list import MemoryPickList
 from tui.widgets.message_list import MessageList
 from tui.widgets.result_list import ResultList
+from tui.widgets.rule_edit_form import RuleEditForm
 from tui.widgets.session_tree import SessionTree
 
 from launch_logs import CLAUDE_ID, SUBAGENT_ID, build, fake_agents, recorded_runs, three_agent_tree
@@ -42,7 +43,7 @@ from tui_fixtures import SIZE, app_for, settle, type_query, write_sample_memory
 # Every printable ASCII character, a letter first (a word never starts with a space), and the
 # issue's own words: "docker Redis" and "yaml" lost their R and y.
 TYPED = "Redis yaml " + string.ascii_letters + string.digits + string.punctuation.replace("?", "") + " x"
-FORMS = (MemoryEntryForm, MemoryLinkForm, MemoryPickList, ConfirmScreen, ConfirmLine)
+FORMS = (MemoryEntryForm, MemoryLinkForm, MemoryPickList, RuleEditForm, ConfirmScreen, ConfirmLine)
 
 
 def run_plainly(app, launch) -> AgentExit:
@@ -335,3 +336,17 @@ def test_snapshot_a_subagent_transcript_names_its_prompt_the_parent_agents(snap_
         await settle(pilot)
 
     assert snap_compare(make(world), terminal_size=SIZE, run_before=run_before)
+
+
+async def test_typing_on_the_rules_screen_decides_nothing(world):
+    from indexer.rules import RuleStore
+
+    store = RuleStore(world["memory"])
+    for text in ("Run the linter before committing.", "Never push to main."):
+        store.propose(text, now=1.0)
+    app = make(world)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f5")
+        await settle(pilot)
+        await type_everything(pilot, world, app.screen.query_one("#rules-list", OptionList))
+        assert len(RuleStore(world["memory"]).pending()) == 2

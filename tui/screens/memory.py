@@ -178,7 +178,7 @@ class MemoryScreen(Screen[None]):
             return None
         trust = folder_trust(MemoryFolder(self.store.folder, PROJECT_REASON, PROJECT))
         if trust.state == NOT_ALLOWED:
-            return "⚠ not allowed for agents (Rules screen: a)"
+            return "⚠ not allowed for agents (Rules screen: ctrl+t)"
         if trust.state == CHANGED:
             return "⚠ changed since allowed: rules left out"
         return None
