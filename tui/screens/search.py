@@ -212,7 +212,7 @@ class SearchScreen(ReportsWorkerErrors, Screen):
     @on(ResultList.MemoryCopyRequested)
     def _copy_memory(self, event: ResultList.MemoryCopyRequested) -> None:
         if event.what != "id":
-            self.notify("A memory has no resume command; y copies its id.", severity="warning")
+            self.notify("A memory has no resume command; ctrl+y copies its id.", severity="warning")
             return
         copy_text(self.app, event.hit.id)
         self.notify(visible(event.hit.id), title="Copied the memory id", timeout=4)

@@ -159,10 +159,10 @@ class TranscriptScreen(ReportsWorkerErrors, Screen):
 
     # -- find ------------------------------------------------------------------------------
     def action_toggle_secrets(self) -> None:
-        """API keys, tokens and passwords are masked; S shows them (the index keeps them)."""
+        """API keys, tokens and passwords are masked; ctrl+s shows them (the index keeps them)."""
         messages = self.query_one(MessageList)
         messages.show_secrets(not messages.reveal_secrets)
-        self.notify("Secrets shown in full: S masks them again." if messages.reveal_secrets
+        self.notify("Secrets shown in full: ctrl+s masks them again." if messages.reveal_secrets
                     else "Secrets masked again.")
 
     def action_find(self) -> None:
@@ -197,7 +197,7 @@ class TranscriptScreen(ReportsWorkerErrors, Screen):
             info.update("")
         elif event.count:
             info.update(Text(f"match {event.position} of {event.count} for ", style="dim") + log_text(event.needle)
-                        + Text("  (n / N: next / previous)", style="dim"))
+                        + Text("  (enter or ↓ / ↑ in the box, ctrl+n / ctrl+u: next / previous)", style="dim"))
         else:
             info.update(Text("no matches for ", style="dim") + log_text(event.needle))
         self.add_class("-found")
