@@ -287,11 +287,20 @@ async def test_enter_on_a_task_call_opens_the_subagent_and_a_key_goes_back_to_th
         assert isinstance(subagent, TranscriptScreen) and subagent.session.session_id == f"agent-{SUBAGENT_ID}"
         prompt = subagent.query_one(MessageList).get_option_at_index(0).prompt
         assert "parent agent" in str(prompt.renderables[0]) and "you" not in str(prompt.renderables[0])
+        messages.highlighted = 0  # moved away meanwhile
         await pilot.press("ctrl+o")
         await settle(pilot)
         back = app.screen
         assert isinstance(back, TranscriptScreen) and back.session.session_id == CLAUDE_ID
         assert back.query_one(MessageList).current_message.id == messages.messages[call].id
+        assert len(app.screen_stack) == 2  # back to the parent it came from, not a third screen
+        app.pop_screen()
+        app.open_transcript(subagent.session)  # opened on its own: ctrl+o opens the parent
+        await settle(pilot)
+        await pilot.press("ctrl+o")
+        await settle(pilot)
+        assert app.screen.session.session_id == CLAUDE_ID and len(app.screen_stack) == 3
+        assert app.screen.query_one(MessageList).current_message.id == messages.messages[call].id
 
 
 async def test_the_promote_form_tabs_down_its_fields_and_a_number_is_selected(world):

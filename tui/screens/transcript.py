@@ -254,6 +254,12 @@ class TranscriptScreen(ReportsWorkerErrors, Screen):
         if event.session is None:
             self.notify(event.missing, severity="warning")
             return
+        stack = self.app.screen_stack
+        below = stack[-2] if len(stack) > 1 else None
+        if isinstance(below, TranscriptScreen) and below.session.id == event.session.id:
+            self.dismiss()  # back to the transcript it came from, at the call
+            below.query_one(MessageList).go_to_message(event.message_id)
+            return
         self.app.push_screen(TranscriptScreen(self.context, event.session, focus_message_id=event.message_id))
 
     def action_close(self) -> None:

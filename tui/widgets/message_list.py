@@ -181,6 +181,12 @@ class MessageList(OptionList):
         self.reveal_secrets = reveal
         self._rerender(range(self.window_start, self.window_end))
 
+    def go_to_message(self, message_id: int | None) -> None:
+        """The cursor on the message with this id (nothing happens when it is not here)."""
+        index = next((i for i, m in enumerate(self.messages) if m.id == message_id), None)
+        if index is not None:
+            self._go_to(index)
+
     def _go_to(self, index: int, *, top: bool = True) -> None:
         if self.window_start <= index < self.window_end:
             self.highlighted = index - self.window_start
