@@ -46,6 +46,8 @@ SCOPE_LABELS = {"sessions": "off", "sessions+memory": "on", "memory": "only"}
 
 class SearchScreen(ReportsWorkerErrors, Screen):
     HELP_TITLE = "Search box"  # its keys' section in the help screen
+    HELP_NOTE = ("Whatever you type on the results or the preview goes on in the search box. Keys that "
+                 "run the agent or copy have ctrl; a fork asks first (enter forks, esc cancels).")
     BINDINGS = [
         Binding("ctrl+t", "cycle_agent", "Agent", id="search.agent"),
         Binding("ctrl+o", "toggle_project", "Project", id="search.project"),

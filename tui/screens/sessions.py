@@ -36,6 +36,8 @@ ACTIVITY_LIVE_SECONDS = 30.0  # live updates read the activity strip again at mo
 
 class SessionsScreen(ReportsWorkerErrors, Screen):
     HELP_TITLE = "Sessions"  # its keys' section in the help screen
+    HELP_NOTE = ("Typing on the tree filters it (the letters go to the filter box). Keys that run the "
+                 "agent or copy have ctrl; a fork asks first (enter forks, esc cancels).")
     BINDINGS = [
         Binding("ctrl+l", "focus_filter", "Filter", id="sessions.filter"),
         Binding("down", "focus_tree", "Tree", id="sessions.focus_tree", show=False),

@@ -37,6 +37,9 @@ from tui.worker_errors import ReportsWorkerErrors
 
 class TranscriptScreen(ReportsWorkerErrors, Screen):
     HELP_TITLE = "Transcript"  # its keys' section in the help screen
+    HELP_NOTE = ("Typing on the messages finds what you type (enter or ↓ / ↑ for the next / previous "
+                 "match). Enter on a Task or Agent call opens the subagent; in a subagent, ctrl+o opens "
+                 "its parent at that call. A fork asks first (enter forks, esc cancels).")
     # Letters typed on the messages go to the find box (the app's type-ahead, ``type_ahead_box``):
     # every key here has a modifier, and the fork asks first.
     BINDINGS = [
