@@ -105,13 +105,17 @@ FAKE_AGENT = """#!{python}
 import json, os, sys
 with open(os.environ["FAKE_AGENT_RECORD"], "a", encoding="utf-8") as f:
     f.write(json.dumps({"argv": sys.argv, "cwd": os.getcwd()}) + "\\n")
+if os.environ.get("FAKE_AGENT_APPEND"):  # what an agent writes to the session's log
+    with open(os.environ["FAKE_AGENT_APPEND"], "a", encoding="utf-8") as f:
+        f.write(os.environ["FAKE_AGENT_LINE"] + "\\n")
 sys.exit(int(os.environ.get("FAKE_AGENT_EXIT", "0")))
 """
 
 
 def fake_agents(bin_dir: Path, *names: str) -> Path:
     """Executables named like the agents that append their argv and cwd to
-    ``$FAKE_AGENT_RECORD`` as one JSON line, and exit with ``$FAKE_AGENT_EXIT``."""
+    ``$FAKE_AGENT_RECORD`` as one JSON line (and ``$FAKE_AGENT_LINE`` to the log
+    ``$FAKE_AGENT_APPEND``, as a resumed agent does), and exit with ``$FAKE_AGENT_EXIT``."""
     bin_dir.mkdir(parents=True, exist_ok=True)
     for name in names:
         path = bin_dir / name

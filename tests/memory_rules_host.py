@@ -247,7 +247,7 @@ async def forged_rule_selected(pilot: Pilot) -> None:
 
 async def hidden_characters_confirmation(pilot: Pilot) -> None:
     await rule_with_hidden_characters(pilot)
-    await pilot.press("y")
+    await pilot.press("ctrl+y")
     await settle(pilot)
 
 

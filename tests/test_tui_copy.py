@@ -14,9 +14,9 @@ async def test_copy_from_a_hit(corpus_index_path):
     app = app_for(corpus_index_path)
     async with app.run_test(size=SIZE) as pilot:
         await type_query(pilot, '"code organization"')
-        await pilot.press("down", "y")
+        await pilot.press("down", "ctrl+y")
         assert app.clipboard == CLAUDE_P
-        await pilot.press("r")
+        await pilot.press("ctrl+k")
         assert app.clipboard == CLAUDE_P_RESUME
         await pilot.pause()
         assert any("resume command" in (n.title or "") for n in app._notifications)
@@ -26,9 +26,9 @@ async def test_copy_from_a_subagent_hit_resumes_the_parent(corpus_index_path):
     app = app_for(corpus_index_path)
     async with app.run_test(size=SIZE) as pilot:
         await type_query(pilot, '"code organization" session:agent-a2271d1')
-        await pilot.press("down", "y")
+        await pilot.press("down", "ctrl+y")
         assert app.clipboard == "agent-a2271d1"
-        await pilot.press("r")
+        await pilot.press("ctrl+k")
         assert app.clipboard == CLAUDE_P_RESUME
 
 
@@ -47,9 +47,9 @@ async def test_copy_from_a_tree_node(corpus_index_path):
         await pilot.press("down")
         session = tree.current_session
         assert session is not None and session.agent == "pi"
-        await pilot.press("y")
+        await pilot.press("ctrl+y")
         assert app.clipboard == session.session_id
-        await pilot.press("r")
+        await pilot.press("ctrl+k")
         assert app.clipboard == resume_command(session) and app.clipboard.startswith("cd ")
 
 
@@ -58,7 +58,7 @@ async def test_copy_from_a_transcript(corpus_index_path):
     async with app.run_test(size=SIZE) as pilot:
         app.open_transcript(app.context.index.session(CLAUDE_P))
         await settle(pilot)
-        await pilot.press("y")
+        await pilot.press("ctrl+y")
         assert app.clipboard == CLAUDE_P
-        await pilot.press("r")
+        await pilot.press("ctrl+k")
         assert app.clipboard == CLAUDE_P_RESUME

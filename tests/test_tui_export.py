@@ -32,7 +32,7 @@ async def test_x_then_h_writes_html_to_the_exports_folder(hostile, private_threa
     app = app_for(*hostile)
     async with app.run_test(size=SIZE) as pilot:
         await open_transcript(pilot)
-        await pilot.press("x")
+        await pilot.press("ctrl+x")
         await settle(pilot)
         assert isinstance(app.screen, ExportChoiceScreen)
         await pilot.press("h")
@@ -48,10 +48,10 @@ async def test_enter_takes_the_highlighted_format_and_escape_writes_nothing(host
     app = app_for(*hostile)
     async with app.run_test(size=SIZE) as pilot:
         await open_transcript(pilot)
-        await pilot.press("x", "escape")
+        await pilot.press("ctrl+x", "escape")
         await settle(pilot)
         assert not (private_threadback_home / "exports").exists()
-        await pilot.press("x", "enter")  # the first choice: Markdown
+        await pilot.press("ctrl+x", "enter")  # the first choice: Markdown
         await settle(pilot)
         md = (private_threadback_home / "exports" / f"claude-code-{CLAUDE_ID}.md").read_text(encoding="utf-8")
         assert "Trimmed:" in md and "[masked OpenAI key]" in md
@@ -61,7 +61,7 @@ async def test_secrets_shown_in_the_transcript_are_shown_in_the_export(hostile, 
     app = app_for(*hostile)
     async with app.run_test(size=SIZE) as pilot:
         await open_transcript(pilot)
-        await pilot.press("S", "x", "j")
+        await pilot.press("ctrl+s", "ctrl+x", "j")
         await settle(pilot)
         raw = (private_threadback_home / "exports" / f"claude-code-{CLAUDE_ID}.json").read_text(encoding="utf-8")
         assert FAKE_KEY in raw and '"secrets_masked": false' in raw
@@ -72,7 +72,7 @@ async def test_a_folder_that_cannot_be_written_is_told(hostile, private_threadba
     app = app_for(*hostile)
     async with app.run_test(size=SIZE) as pilot:
         await open_transcript(pilot)
-        await pilot.press("x", "m")
+        await pilot.press("ctrl+x", "m")
         await settle(pilot)
         assert any("Could not write the Markdown export" in n for n in notes(app))
 
@@ -82,7 +82,7 @@ def test_the_export_dialog(snap_compare, corpus_index_path, monkeypatch):
 
     async def run_before(pilot) -> None:
         await open_transcript(pilot, "29ccd257-68b1-427f-ae5f-6524b7cb6f20")
-        await pilot.press("x")
+        await pilot.press("ctrl+x")
         await settle(pilot)
 
     app = app_for(corpus_index_path, path_label=lambda p: str(p).replace("/home/dev", "~"))

@@ -32,7 +32,7 @@ async def test_a_wide_terminal_shows_every_key_the_readme_promises(corpus_index_
     async with app.run_test(size=(240, 30)) as pilot:
         await on_results(app, pilot)
         keys = dict(footer_keys(app))
-        assert keys.get("+/-") == "Context" and keys.get("[/]") == "Page"
+        assert keys.get("→/←") == "Context" and keys.get("^pgup/^pgdn") == "Page"
         for key in ("f6", "^r", "^q", "?", "f3", "f4", "f5", "^p"):
             assert key in keys, key
         assert_nothing_cut(app)
@@ -56,8 +56,8 @@ async def test_a_narrow_terminal_drops_whole_keys_least_useful_first(corpus_inde
     async with app.run_test(size=(80, 24)) as pilot:
         await on_results(app, pilot)
         keys = dict(footer_keys(app))
-        assert keys.get("y") == "Copy id"  # the focused list's own keys come first
-        assert "^q" not in keys and "+/-" not in keys
+        assert keys.get("^y") == "Copy id"  # the focused list's own keys come first
+        assert "^q" not in keys and "→/←" not in keys
         assert_nothing_cut(app)
 
 

@@ -181,7 +181,7 @@ async def test_archive_a_fact_from_the_list_and_restore_it(folder):
         keys = app.screen.query_one("#fact-keys", OptionList)
         keys.focus()
         keys.highlighted = keys.get_option_index("editor")
-        await pilot.press("x")
+        await pilot.press("ctrl+x")
         await pilot.pause()
         text = (folder / "fact.yml").read_text()
         assert "editor:\n  archived: true\n" in text
@@ -190,7 +190,7 @@ async def test_archive_a_fact_from_the_list_and_restore_it(folder):
         await pilot.press("h")  # show archived
         assert "editor" in [o.id for o in keys.options]
         keys.highlighted = keys.get_option_index("editor")
-        await pilot.press("r")
+        await pilot.press("ctrl+z")
         await pilot.pause()
         assert (folder / "fact.yml").read_text() == SAMPLE_FACTS
 
@@ -257,7 +257,7 @@ async def test_an_entry_added_meanwhile_survives_an_archive(folder):
         table(app).focus()
         with (folder / "episodic.jsonl").open("a", encoding="utf-8") as f:
             f.write('{"id":"ep-agent001","summary":"written by an agent meanwhile"}\n')
-        await pilot.press("x")
+        await pilot.press("ctrl+x")
         await pilot.pause()
         text = (folder / "episodic.jsonl").read_text(encoding="utf-8")
         assert '"ep-agent001"' in text and '"archived":true' in text
@@ -330,12 +330,12 @@ async def test_decayed_archive_selected_then_all_after_confirm(folder):
     app = host(folder, "episodic")
     async with app.run_test(size=SIZE) as pilot:
         table(app).focus()
-        await pilot.press("d", "space", "x")  # mark the weakest, archive the marked
+        await pilot.press("d", "space", "ctrl+x")  # mark the weakest, archive the marked
         await pilot.pause()
         archived = {e["id"] for e in episodic_lines(folder) if e.get("archived")}
         assert archived == {"ep-6f708192"}
         assert row_ids(app) == ["ep-5e6f7081", "ep-4d5e6f70"]
-        await pilot.press("X")
+        await pilot.press("ctrl+d")
         await pilot.pause()
         dialog = app.screen
         assert isinstance(dialog, ConfirmScreen)
@@ -353,7 +353,7 @@ async def test_add_edit_archive_restore(folder):
     app = host(folder, "episodic")
     async with app.run_test(size=SIZE) as pilot:
         table(app).focus()
-        await pilot.press("a")
+        await pilot.press("ctrl+n")
         await pilot.pause()
         form = app.screen
         assert isinstance(form, MemoryEntryForm)
@@ -371,21 +371,21 @@ async def test_add_edit_archive_restore(folder):
         assert row_ids(app)[0] == new_id  # importance 9, brand new: strongest
         t = table(app)
         t.move_cursor(row=t.get_row_index(new_id))
-        await pilot.press("e")
+        await pilot.press("ctrl+e")
         await pilot.pause()
         app.screen.query_one("#entry-importance", Input).value = "4"
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert episodic_lines(folder)[-1]["importance"] == 4
         t.move_cursor(row=t.get_row_index(new_id))
-        await pilot.press("x")
+        await pilot.press("ctrl+x")
         await pilot.pause()
         assert episodic_lines(folder)[-1]["archived"] is True
         assert new_id not in row_ids(app)
         await pilot.press("h")
         assert new_id in row_ids(app)
         t.move_cursor(row=t.get_row_index(new_id))
-        await pilot.press("r")
+        await pilot.press("ctrl+z")
         await pilot.pause()
         assert "archived" not in episodic_lines(folder)[-1]
 
@@ -396,7 +396,7 @@ async def test_edit_writes_only_changed_fields(folder):
         t = table(app)
         t.focus()
         t.move_cursor(row=t.get_row_index("ep-3c4d5e6f"))
-        await pilot.press("e")
+        await pilot.press("ctrl+e")
         await pilot.pause()
         app.screen.query_one("#entry-summary", Input).value = "First release on PyPI (0.1.0)"
         await pilot.press("ctrl+s")
@@ -412,7 +412,7 @@ async def test_link_and_unlink_with_suggestions(folder):
         t = table(app)
         t.focus()
         t.move_cursor(row=t.get_row_index("ep-2b3c4d5e"))
-        await pilot.press("l")
+        await pilot.press("ctrl+k")
         await pilot.pause()
         form = app.screen
         assert isinstance(form, MemoryLinkForm)
@@ -424,7 +424,7 @@ async def test_link_and_unlink_with_suggestions(folder):
         assert [(link.a, link.b) for link in store.links("ep-2b3c4d5e")] == [
             ("ep-2b3c4d5e", "ep-3c4d5e6f")]
         assert "ep-3c4d5e6f (0.5)" in plain(app.screen.query_one("#episodic-detail", Static))
-        await pilot.press("L")
+        await pilot.press("ctrl+u")
         await pilot.pause()
         assert [c[0] for c in app.screen.choices] == ["ep-3c4d5e6f"]
         await pilot.press("enter")  # the input is empty: picks the only suggestion
@@ -441,7 +441,7 @@ async def test_promote_end_to_end(folder):
         items = app.screen.query_one("#scratch-items", OptionList)
         items.focus()
         items.highlighted = items.get_option_index("line-7")  # "Found a bug: promote lost…"
-        await pilot.press("p")
+        await pilot.press("ctrl+e")
         await pilot.pause()
         form = app.screen
         assert isinstance(form, MemoryEntryForm)
@@ -474,7 +474,7 @@ async def test_promote_after_the_scratchpad_changed_on_disk_writes_nothing(folde
         before = episodic_lines(folder)
         pad = folder / "scratchpad.md"
         pad.write_text(pad.read_text() + "- added by another program\n")
-        await pilot.press("p")
+        await pilot.press("ctrl+e")
         await pilot.pause()
         await pilot.press("ctrl+s")
         await pilot.pause()
@@ -490,7 +490,7 @@ async def test_promote_can_remove_the_line(folder):
         items = app.screen.query_one("#scratch-items", OptionList)
         items.focus()
         items.highlighted = items.get_option_index("line-5")
-        await pilot.press("p")
+        await pilot.press("ctrl+e")
         await pilot.pause()
         app.screen.query_one("#entry-remove").value = True
         await pilot.press("ctrl+s")
@@ -503,7 +503,7 @@ async def test_finish_task_end_to_end(folder):
     app = host(folder, "scratchpad")
     async with app.run_test(size=SIZE) as pilot:
         app.screen.query_one("#scratch-items", OptionList).focus()
-        await pilot.press("f")
+        await pilot.press("ctrl+f")
         await pilot.pause()
         picker = app.screen
         assert isinstance(picker, MemoryPickList)
@@ -538,7 +538,7 @@ async def test_promote_refuses_while_the_editor_has_unsaved_text(folder):
         items = app.screen.query_one("#scratch-items", OptionList)
         items.focus()
         items.highlighted = 0
-        await pilot.press("p")
+        await pilot.press("ctrl+e")
         await pilot.pause()
         assert isinstance(app.screen, MemoryScreen)
         assert any("Save (ctrl+s) or reload (ctrl+l)" in n.message for n in app._notifications)

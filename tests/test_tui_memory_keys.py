@@ -158,7 +158,7 @@ async def test_x_archives_and_the_highlight_stays_in_place(folder):
         keys = app.screen.query_one("#fact-keys", OptionList)
         keys.focus()
         keys.highlighted = keys.get_option_index("tools")
-        await pilot.press("x")
+        await pilot.press("ctrl+x")
         await pilot.pause()
         assert "tools:\n  archived: true\n" in (folder / "fact.yml").read_text()
         assert keys.get_option_at_index(keys.highlighted).id == "editor"  # the next one, not the top
@@ -166,7 +166,7 @@ async def test_x_archives_and_the_highlight_stays_in_place(folder):
         await pilot.pause()
         assert keys.get_option_at_index(keys.highlighted).id == "editor"
         keys.highlighted = keys.get_option_index("tools")
-        await pilot.press("r")
+        await pilot.press("ctrl+z")
         await pilot.pause()
         assert (folder / "fact.yml").read_text() == SAMPLE_FACTS
         assert keys.get_option_at_index(keys.highlighted).id == "tools"
@@ -179,7 +179,7 @@ async def test_r_on_a_key_that_is_not_archived_says_so_and_changes_nothing(folde
         keys.focus()
         keys.highlighted = keys.get_option_index("editor")
         before = (folder / "fact.yml").read_bytes()
-        await pilot.press("r")
+        await pilot.press("ctrl+z")
         await pilot.pause()
         assert (folder / "fact.yml").read_bytes() == before
         messages = [n.message for n in app._notifications]
@@ -195,7 +195,7 @@ async def test_a_is_no_archive_key_in_the_fact_list(folder):
         keys = app.screen.query_one("#fact-keys", OptionList)
         keys.focus()
         before = (folder / "fact.yml").read_bytes()
-        await pilot.press("a")
+        await pilot.press("ctrl+n")
         await pilot.pause()
         assert (folder / "fact.yml").read_bytes() == before
 
@@ -219,7 +219,7 @@ async def test_episodic_archive_keeps_the_cursor_in_place(folder):
         table.focus()
         ids = row_ids(app)
         table.move_cursor(row=2)
-        await pilot.press("x")
+        await pilot.press("ctrl+x")
         await pilot.pause()
         assert row_ids(app) == ids[:2] + ids[3:]
         assert table.cursor_row == 2
@@ -238,7 +238,7 @@ async def test_a_refused_promote_names_the_reload_key_and_keeps_the_typed_draft(
         items = memory.query_one("#scratch-items", OptionList)
         items.focus()
         items.highlighted = 1  # "Episodic table with strength bars"
-        await pilot.press("p")
+        await pilot.press("ctrl+e")
         await pilot.pause()
         form = app.screen
         assert isinstance(form, MemoryEntryForm)
@@ -255,7 +255,7 @@ async def test_a_refused_promote_names_the_reload_key_and_keeps_the_typed_draft(
         await pilot.pause()
         items.highlighted = 1
         items.focus()
-        await pilot.press("p")
+        await pilot.press("ctrl+e")
         await pilot.pause()
         assert app.screen.query_one("#entry-summary", Input).value == "Strength bars in the episodic table"
         await pilot.press("ctrl+s")
@@ -287,14 +287,14 @@ async def test_the_promote_form_keeps_its_text_on_focus(folder):
         items = app.screen.query_one("#scratch-items", OptionList)
         items.focus()
         items.highlighted = 1
-        await pilot.press("p")
+        await pilot.press("ctrl+e")
         await pilot.pause()
         summary = app.screen.query_one("#entry-summary", Input)
         filled = summary.value
         assert filled and app.focused is summary
         await pilot.press("!")
         assert summary.value == filled + "!"
-        await pilot.press("tab", "tab")  # through the detail to the lesson, and back
+        await pilot.press("tab", "tab")  # through the type to the detail, and back
         await pilot.press("shift+tab", "shift+tab")
         await pilot.press("?")
         assert summary.value == filled + "!?"
@@ -306,7 +306,7 @@ async def test_the_remove_checkbox_shows_a_different_mark_on_and_off(folder):
         items = app.screen.query_one("#scratch-items", OptionList)
         items.focus()
         items.highlighted = 1
-        await pilot.press("p")
+        await pilot.press("ctrl+e")
         await pilot.pause()
         box = app.screen.query_one("#entry-remove", Checkbox)
         assert isinstance(box, MarkedCheckbox)

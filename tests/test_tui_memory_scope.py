@@ -105,7 +105,7 @@ async def test_a_memory_hit_shows_its_details_and_copies_its_id(corpus_index_pat
         for expected in ("memory · episodic · ep-1a2b3c4d", "AI 誤刪設定檔", "settings.toml",
                          "建立 Hook 守門系統", "safety, hook", "~/src/claude_p/memory"):
             assert expected in text
-        await pilot.press("y")
+        await pilot.press("ctrl+y")
         assert app.clipboard == EPISODE
 
 
@@ -138,7 +138,7 @@ async def test_enter_on_a_fact_or_a_scratchpad_item_selects_it(corpus_index_path
         assert memory.query_one("#fact-editor", TextArea).cursor_location == (3, 0)
         await pilot.press("f2")
         await settle(pilot)
-        await pilot.press("end", "enter")  # the scratchpad item (list focused, last row)
+        await pilot.press("down", "end", "enter")  # F2: the box; ↓ the results; the scratchpad item (last row)
         await settle(pilot)
         assert memory.query_one("#memory-tabs").active == "scratchpad"
         items = memory.query_one("#scratch-items", OptionList)

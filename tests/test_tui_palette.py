@@ -24,5 +24,5 @@ async def test_palette_commands_are_described_in_words(corpus_index_path):
         assert lines, "the palette lists nothing"
         assert not any("action:" in line for line in lines)
         joined = "\n".join(lines)
-        for expected in ("Copy id", "Results · key y", "Search box · key ^o", "Everywhere · key f3"):
+        for expected in ("Copy id", "Results · key ^y", "Search box · key ^o", "Everywhere · key f3"):
             assert expected in joined, expected

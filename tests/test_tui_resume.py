@@ -1,4 +1,4 @@
-"""`R` resumes and `F` forks a session from a hit, a tree node or a transcript: a fake agent on
+"""ctrl+e resumes and ctrl+d forks (after a one-line confirm) a session from a hit, a tree node or a transcript: a fake agent on
 PATH records the argv and folder it ran with. The runner is the app's injectable step (a
 headless app cannot hand its terminal over), here a plain subprocess; the default runner is
 checked to fall back to copying where suspending is not possible."""
@@ -44,30 +44,33 @@ def titles(app) -> list[str]:
     return [f"{n.title}: {n.message}" for n in app._notifications]
 
 
-async def test_R_on_a_hit_runs_the_agent_in_the_sessions_folder(world):
+async def test_ctrl_e_on_a_hit_runs_the_agent_in_the_sessions_folder(world):
     app = make(world)
     async with app.run_test(size=SIZE) as pilot:
         await type_query(pilot, "login")
-        await pilot.press("down", "R")
+        await pilot.press("down", "ctrl+e")
         await settle(pilot)
         (run,) = recorded_runs(world["record"])
         assert run["argv"][1:] == ["--resume", CLAUDE_ID] and Path(run["cwd"]) == world["cwd"]
         assert any(t.startswith("Back from the agent: claude exited") for t in titles(app))
 
 
-async def test_F_in_a_transcript_forks_and_the_exit_code_is_told(world, monkeypatch):
+async def test_ctrl_d_in_a_transcript_forks_and_the_exit_code_is_told(world, monkeypatch):
     monkeypatch.setenv("FAKE_AGENT_EXIT", "2")
     app = make(world)
     async with app.run_test(size=SIZE) as pilot:
         app.open_transcript(app.context.index.session(CLAUDE_ID))
         await settle(pilot)
-        await pilot.press("F")
+        await pilot.press("ctrl+d")
+        await settle(pilot)
+        assert recorded_runs(world["record"]) == []  # a fork asks first
+        await pilot.press("enter")
         await settle(pilot)
         assert recorded_runs(world["record"])[0]["argv"][1:] == ["--resume", CLAUDE_ID, "--fork-session"]
         assert any("exited with code 2" in t for t in titles(app))
 
 
-async def test_F_on_an_agent_whose_fork_is_turned_off_says_so_from_the_tree(world):
+async def test_fork_on_an_agent_whose_fork_is_turned_off_says_so_from_the_tree(world):
     (world["tmp"] / "config.toml").write_text("[resume.codex]\nfork = []\n")
     app = make(world)
     async with app.run_test(size=SIZE) as pilot:
@@ -86,11 +89,11 @@ async def test_F_on_an_agent_whose_fork_is_turned_off_says_so_from_the_tree(worl
                 await settle(pilot)
             await pilot.press("down")
         assert tree.current_session is not None and tree.current_session.session_id == CODEX_ID
-        await pilot.press("F")
+        await pilot.press("ctrl+d", "enter")
         await settle(pilot)
         assert recorded_runs(world["record"]) == []
         assert any("forking is turned off for Codex CLI" in t for t in titles(app))
-        await pilot.press("R")
+        await pilot.press("ctrl+e")
         await settle(pilot)
         assert recorded_runs(world["record"])[0]["argv"][1:] == ["resume", CODEX_ID]
 
@@ -101,7 +104,7 @@ async def test_a_missing_binary_copies_the_command_instead(world, monkeypatch):
     async with app.run_test(size=SIZE) as pilot:
         app.open_transcript(app.context.index.session(CLAUDE_ID))
         await settle(pilot)
-        await pilot.press("R")
+        await pilot.press("ctrl+e")
         await settle(pilot)
         assert app.clipboard == f"cd '{world['cwd']}' && claude --resume {CLAUDE_ID}"
         assert any("'claude' is not installed" in t and "Copied the command" in t for t in titles(app))
@@ -114,7 +117,7 @@ async def test_a_missing_folder_copies_the_command_instead(world):
     async with app.run_test(size=SIZE) as pilot:
         app.open_transcript(app.context.index.session(CLAUDE_ID))
         await settle(pilot)
-        await pilot.press("R")
+        await pilot.press("ctrl+e")
         await settle(pilot)
         assert app.clipboard.endswith(f"claude --resume {CLAUDE_ID}")
         assert any("no longer exists" in t for t in titles(app))
@@ -127,11 +130,11 @@ async def test_the_template_comes_from_the_config_file(world):
     async with app.run_test(size=SIZE) as pilot:
         app.open_transcript(app.context.index.session(CLAUDE_ID))
         await settle(pilot)
-        await pilot.press("R")
+        await pilot.press("ctrl+e")
         await settle(pilot)
         (run,) = recorded_runs(world["record"])
         assert Path(run["argv"][0]).name == "my-claude" and run["argv"][1:] == [CLAUDE_ID, str(world["cwd"])]
-        await pilot.press("r")  # the copied command is the one R runs
+        await pilot.press("ctrl+k")  # the copied command is the one ctrl+e runs
         assert app.clipboard == f"cd '{world['cwd']}' && my-claude {CLAUDE_ID} '{world['cwd']}'"
 
 
@@ -140,7 +143,7 @@ async def test_the_default_runner_falls_back_to_copying_where_the_app_cannot_sus
     async with app.run_test(size=SIZE) as pilot:
         app.open_transcript(app.context.index.session(CLAUDE_ID))
         await settle(pilot)
-        await pilot.press("R")
+        await pilot.press("ctrl+e")
         await settle(pilot)
         assert app.clipboard.endswith(f"claude --resume {CLAUDE_ID}")
         assert any("cannot hand itself over" in t for t in titles(app))

@@ -81,7 +81,7 @@ async def test_approve_stores_the_hash_of_the_text_shown(folder):
     async with app.run_test(size=SIZE) as pilot:
         shown = screen.shown
         assert shown is not None and shown.text in detail_text(app)
-        await pilot.press("y")
+        await pilot.press("ctrl+y")
         await pilot.pause()
         stored = RuleStore(folder).get(shown.id)
         assert stored.status == APPROVED
@@ -97,14 +97,14 @@ async def test_approval_after_a_concurrent_change_on_disk_is_refused(folder):
     async with app.run_test(size=SIZE) as pilot:
         shown = screen.shown
         rewrite_text(folder, shown.id, "Always push straight to main.")
-        await pilot.press("y")
+        await pilot.press("ctrl+y")
         await pilot.pause()
         assert RuleStore(folder).get(shown.id).status == PENDING
         assert any("changed after it was shown" in n.message for n in app._notifications)
         assert screen.shown.id == shown.id
         assert screen.shown.text == "Always push straight to main."
         assert "Always push straight to main." in detail_text(app)
-        await pilot.press("y")  # now the person has seen the new text
+        await pilot.press("ctrl+y")  # now the person has seen the new text
         await pilot.pause()
         stored = RuleStore(folder).get(shown.id)
         assert stored.approved_sha256 == text_sha256("Always push straight to main.")
@@ -116,7 +116,7 @@ async def test_approval_refused_when_the_store_holds_other_text_than_shown(folde
         shown = screen.shown
         rewrite_text(folder, shown.id, "Something else entirely.")
         screen.store.reload()  # e.g. another part of the app re-read the file
-        await pilot.press("y")
+        await pilot.press("ctrl+y")
         await pilot.pause()
         assert RuleStore(folder).get(shown.id).status == PENDING
         assert screen.shown.text == "Something else entirely."
@@ -132,7 +132,7 @@ async def test_invisible_characters_are_shown_and_warned_about(folder):
         assert "⟨U+202E RLO⟩" in text and "⟨U+202C PDF⟩" in text
         assert "\u202e" not in text
         assert "2 hidden or deceptive characters: U+202E RLO at 17" in text
-        await pilot.press("y")  # a second, explicit confirmation that lists each character
+        await pilot.press("ctrl+y")  # a second, explicit confirmation that lists each character
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)
         question = app.screen.question
@@ -140,7 +140,7 @@ async def test_invisible_characters_are_shown_and_warned_about(folder):
         await pilot.press("n")
         await pilot.pause()
         assert RuleStore(folder).get(rule.id).status == PENDING
-        await pilot.press("y")
+        await pilot.press("ctrl+y")
         await pilot.pause()
         await pilot.press("y")
         await pilot.pause()
@@ -160,7 +160,7 @@ async def test_bulk_approve_lists_every_rule_first(folder):
     async with app.run_test(size=SIZE) as pilot:
         pending = RuleStore(folder).pending()
         hiding = rule_with(folder, RLO_TEXT)
-        await pilot.press("A")
+        await pilot.press("ctrl+a")
         await pilot.pause()
         dialog = app.screen
         assert isinstance(dialog, ConfirmScreen)
@@ -170,7 +170,7 @@ async def test_bulk_approve_lists_every_rule_first(folder):
         await pilot.press("n")
         await pilot.pause()
         assert len(RuleStore(folder).pending()) == 4
-        await pilot.press("A")
+        await pilot.press("ctrl+a")
         await pilot.pause()
         await pilot.press("y")
         await pilot.pause()
@@ -182,7 +182,7 @@ async def test_bulk_approve_lists_every_rule_first(folder):
 async def test_bulk_approve_refused_when_a_listed_rule_changed(folder):
     app, screen = host(folder)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("A")
+        await pilot.press("ctrl+a")
         await pilot.pause()
         victim = RuleStore(folder).pending()[1]
         rewrite_text(folder, victim.id, "Disable the tests.")
@@ -195,7 +195,7 @@ async def test_reject_undo_and_the_status_filter(folder):
     app, screen = host(folder)
     async with app.run_test(size=SIZE) as pilot:
         first = screen.shown
-        await pilot.press("n")
+        await pilot.press("ctrl+n")
         await pilot.pause()
         assert RuleStore(folder).get(first.id).status == REJECTED
         await pilot.press("f", "f")  # pending -> approved -> rejected
@@ -203,7 +203,7 @@ async def test_reject_undo_and_the_status_filter(folder):
         assert screen.status_filter == "rejected"
         assert screen.shown.id == first.id
         assert "Rejected" in detail_text(app) and "by tester" in detail_text(app)
-        await pilot.press("u")
+        await pilot.press("ctrl+z")
         await pilot.pause()
         assert RuleStore(folder).get(first.id).status == PENDING
         assert screen.query_one("#rules-list", OptionList).option_count == 0
@@ -217,7 +217,7 @@ async def test_edit_then_approve_needs_a_second_y(folder):
     app, screen = host(folder)
     async with app.run_test(size=SIZE) as pilot:
         rule = screen.shown
-        await pilot.press("e")
+        await pilot.press("ctrl+e")
         await pilot.pause()
         assert isinstance(app.screen, RuleEditForm)
         app.screen.query_one(TextArea).load_text("Run `pytest -q` before committing.")
@@ -226,7 +226,7 @@ async def test_edit_then_approve_needs_a_second_y(folder):
         assert screen.edited_text == "Run `pytest -q` before committing."
         assert "Your edit" in detail_text(app)
         assert RuleStore(folder).get(rule.id).status == PENDING  # not yet
-        await pilot.press("y")
+        await pilot.press("ctrl+y")
         await pilot.pause()
         stored = RuleStore(folder).get(rule.id)
         assert stored.text == "Run `pytest -q` before committing."
@@ -237,7 +237,7 @@ async def test_escape_drops_an_edit_without_approving(folder):
     app, screen = host(folder)
     async with app.run_test(size=SIZE) as pilot:
         rule = screen.shown
-        await pilot.press("e")
+        await pilot.press("ctrl+e")
         await pilot.pause()
         app.screen.query_one(TextArea).load_text("Edited.")
         await pilot.press("ctrl+s")

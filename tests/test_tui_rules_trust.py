@@ -34,7 +34,7 @@ async def test_a_forged_approval_is_shown_as_not_verified_and_pending(tmp_path: 
         text = detail_text(app)
         assert "approval not verified" in text
         assert "edit to rules.jsonl outside Threadback" in " ".join(text.split())
-        await pilot.press("y")  # approving it for real signs it with this user's key
+        await pilot.press("ctrl+y")  # approving it for real signs it with this user's key
         await pilot.pause()
         assert RuleStore(tmp_path).get("r-0badc0de").is_valid_approval
 
@@ -60,7 +60,7 @@ async def test_approve_keys_refuse_when_the_gate_says_so(tmp_path: Path) -> None
     screen = RulesScreen(RuleStore(tmp_path), now=fixed_clock, approval_gate=lambda: refusal)
     app = ScreenHost(screen)
     async with app.run_test(size=SIZE) as pilot:
-        for key in ("y", "A"):
+        for key in ("ctrl+y", "ctrl+a"):
             await pilot.press(key)
             await pilot.pause()
             assert not isinstance(app.screen, ConfirmScreen)
@@ -79,7 +79,7 @@ HEADLESS_REVIEW = textwrap.dedent('''
         folder = sys.argv[1]
         app = ScreenHost(RulesScreen(RuleStore(folder), now=fixed_clock))  # the real gate
         async with app.run_test(size=(120, 36)) as pilot:
-            await pilot.press("y")
+            await pilot.press("ctrl+y")
             await pilot.pause()
             notes = [str(n.message) for n in app._notifications]
         print(json.dumps({"status": RuleStore(folder).all()[0].status, "notes": notes}))
@@ -115,7 +115,7 @@ async def test_a_project_folder_is_shown_not_allowed_and_a_allows_it(tmp_path: P
         await pilot.pause()
         header = plain(screen.query_one("#rules-header", Static))
         assert "project folder not allowed" in header
-        await pilot.press("a")
+        await pilot.press("ctrl+t")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)
         assert "fact.yml (14 bytes)" in app.screen.question and "rules.jsonl" in app.screen.question
@@ -134,7 +134,7 @@ async def test_allowing_is_refused_under_an_agent_too(tmp_path: Path) -> None:
                          approval_gate=lambda: "approval is refused: a coding agent started this")
     app = ScreenHost(screen)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("a")
+        await pilot.press("ctrl+t")
         await pilot.pause()
         assert not isinstance(app.screen, ConfirmScreen)
         assert folder_trust(folder).state == NOT_ALLOWED

@@ -50,24 +50,24 @@ async def test_u_undoes_the_last_decision_not_the_highlighted_rule(folder):
     app, screen = host(folder)
     async with app.run_test(size=SIZE) as pilot:
         first = screen.shown
-        await pilot.press("y")  # approve the first; the cursor moves on to the next rule
+        await pilot.press("ctrl+y")  # approve the first; the cursor moves on to the next rule
         await pilot.pause()
         second = screen.shown
         assert status(folder, first.id) == APPROVED and second.id != first.id
-        await pilot.press("n")  # reject the second
+        await pilot.press("ctrl+n")  # reject the second
         await pilot.pause()
         assert status(folder, second.id) == REJECTED
         await pilot.press("down")  # the cursor is elsewhere now
         await pilot.pause()
-        await pilot.press("u")
+        await pilot.press("ctrl+z")
         await pilot.pause()
         assert status(folder, second.id) == PENDING  # the last decision, undone
         assert status(folder, first.id) == APPROVED
         assert screen.shown.id == second.id  # the undone rule is shown
-        await pilot.press("u")
+        await pilot.press("ctrl+z")
         await pilot.pause()
         assert status(folder, first.id) == PENDING
-        await pilot.press("u")
+        await pilot.press("ctrl+z")
         await pilot.pause()
         assert any("No decision to undo" in n.message for n in app._notifications)
         assert len(RuleStore(folder).pending()) == 4
@@ -77,13 +77,13 @@ async def test_u_undoes_a_bulk_approval_as_a_whole(folder):
     app, screen = host(folder)
     async with app.run_test(size=SIZE) as pilot:
         waiting = len(RuleStore(folder).pending())
-        await pilot.press("A")
+        await pilot.press("ctrl+a")
         await pilot.pause()
         await pilot.press("enter")  # confirm
         await pilot.pause()
         approved = waiting - len(RuleStore(folder).pending())
         assert approved >= 2, "a bulk approval of several rules expected"
-        await pilot.press("u")
+        await pilot.press("ctrl+z")
         await pilot.pause()
         assert len(RuleStore(folder).pending()) == waiting  # all of them back, in one undo
         assert len(RuleStore(folder).approved()) == 1  # the one approved before
@@ -97,7 +97,7 @@ async def test_shift_u_sends_the_highlighted_rule_back_to_pending(folder):
         await pilot.pause()
         select(screen, approved.id)
         await pilot.pause()
-        await pilot.press("U")
+        await pilot.press("ctrl+u")
         await pilot.pause()
         assert status(folder, approved.id) == PENDING
 
@@ -145,7 +145,7 @@ async def test_an_edit_waiting_for_its_second_y_survives_an_unrelated_change(fol
     app, screen = host(folder)
     async with app.run_test(size=SIZE) as pilot:
         rule = screen.shown
-        await pilot.press("e")
+        await pilot.press("ctrl+e")
         await pilot.pause()
         assert isinstance(app.screen, RuleEditForm)
         app.screen.query_one("TextArea").load_text("Run `pytest -q` before every commit.")

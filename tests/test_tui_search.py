@@ -60,7 +60,7 @@ async def test_newer_keystrokes_win(corpus_index_path):
         assert screen.result is not None and screen.result.query.raw.startswith("theme")
 
 
-async def test_plus_widens_the_context(corpus_index_path):
+async def test_right_widens_the_context(corpus_index_path):
     app = app_for(corpus_index_path)
     async with app.run_test(size=SIZE) as pilot:
         await type_query(pilot, '"code organization"')
@@ -69,11 +69,11 @@ async def test_plus_widens_the_context(corpus_index_path):
         pane = app.screen.query_one(ContextPane)
         before = len(pane.shown_ids)
         assert app.screen.context_size == 2
-        await pilot.press("plus", "plus")
+        await pilot.press("right", "right")
         await settle(pilot)
         assert app.screen.context_size == 4
         assert len(pane.shown_ids) > before
-        await pilot.press("minus")
+        await pilot.press("left")
         await settle(pilot)
         assert app.screen.context_size == 3
 
@@ -131,7 +131,7 @@ async def test_results_are_paged(corpus_index_path):
         assert screen.result.total > PAGE_SIZE
         first_page = [h.message.id for h in screen.query_one(ResultList).hits]
         assert len(first_page) == PAGE_SIZE
-        await pilot.press("down", "right_square_bracket")
+        await pilot.press("down", "ctrl+pagedown")
         await settle(pilot)
         assert screen.request.page == 1
         second_page = [h.message.id for h in screen.query_one(ResultList).hits]

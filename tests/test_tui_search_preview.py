@@ -38,7 +38,7 @@ async def test_the_preview_keeps_the_hit_in_view_below_long_tool_output(corpus_i
         assert row == pane.hit_line
         assert row > pane.scrollable_content_region.height, "the repro no longer puts the hit below the fold"
         assert pane.scroll_y > 0 and in_view(pane, row)
-        await pilot.press("plus")
+        await pilot.press("right")
         await settle(pilot)
         assert app.screen.context_size == 3
         row = hit_row(pane)
@@ -75,10 +75,10 @@ async def test_the_preview_takes_focus_and_scrolls_from_the_keyboard(corpus_inde
         await pilot.press("pagedown")
         await settle(pilot)
         assert pane.scroll_y > 2
-        await pilot.press("h")  # back to the hit
+        await pilot.press("enter")  # back to the hit
         await settle(pilot)
         assert pane.scroll_y == at_hit
-        await pilot.press("plus")  # the context keys work from the pane too
+        await pilot.press("right")  # the context keys work from the pane too
         await settle(pilot)
         assert app.screen.context_size == 3 and in_view(pane, hit_row(pane))
         assert app.focused is pane
@@ -116,7 +116,7 @@ async def test_bound_keys_on_the_results_still_act(corpus_index_path):
     app = app_for(corpus_index_path)
     async with app.run_test(size=SIZE) as pilot:
         await type_query(pilot, "tmux")
-        await pilot.press("down", "y")  # copies the id, types nothing
+        await pilot.press("down", "ctrl+y")  # copies the id, types nothing
         await settle(pilot)
         hit = app.screen.query_one(ResultList).current_hit
         assert app.clipboard == hit.session.session_id

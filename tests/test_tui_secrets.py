@@ -42,9 +42,9 @@ async def test_a_pasted_token_is_masked_until_asked_for(tmp_path):
         messages = app.screen.query_one(MessageList)
         shown = " ".join(screen_text(messages).split())
         assert TOKEN not in shown and "[masked GitHub token]" in shown
-        await pilot.press("S")
+        await pilot.press("ctrl+s")
         await settle(pilot)
         assert TOKEN in screen_text(messages)
-        await pilot.press("S")
+        await pilot.press("ctrl+s")
         await settle(pilot)
         assert TOKEN not in screen_text(messages)

@@ -44,16 +44,16 @@ async def test_find_jumps_between_matches(corpus_index_path):
     async with app.run_test(size=SIZE) as pilot:
         app.open_transcript(app.context.index.session(LONG_PI_SESSION))
         await settle(pilot)
-        await pilot.press("slash", *"AgentSession", "enter")
+        await pilot.press(*"AgentSession", "enter")  # typing on the messages finds
         await settle(pilot)
         messages = app.screen.query_one(MessageList)
         assert len(messages.matches) > 3
         first = messages.current_index
         assert first == messages.matches[0]
         assert "AgentSession".lower() in messages.current_message.text.lower()
-        await pilot.press("escape", "n")
+        await pilot.press("escape", "ctrl+n")
         assert messages.current_index == messages.matches[1]
-        await pilot.press("N")
+        await pilot.press("ctrl+u")
         assert messages.current_index == first
         assert "match 1 of" in str(app.screen.query_one("#find-info").render())
 

@@ -76,7 +76,7 @@ async def test_rejecting_updates_the_count(corpus_index_path, tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f5")
         await settle(pilot)
-        await pilot.press("n")
+        await pilot.press("ctrl+n")
         await settle(pilot)
         assert app.pending_rules == 1
         assert "1 rule to review" in _status(app)

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from textual import on
+from textual import events, on
 from textual.app import App
 from textual.binding import Binding
 from textual.reactive import reactive
@@ -44,6 +44,7 @@ from tui.worker_errors import ReportsWorkerErrors
 DemoOpener = Callable[[], tuple[Index, SourceRoots]]
 PathLabel = Callable[[Path], str]
 THEME = "textual-dark"  # built in; Textual downgrades it well on 256-colour terminals
+HOME_MODES = ("search", "sessions")  # F2 / F3 go to the mode's box or tree, whatever was open
 
 
 class ThreadbackApp(LiveUpdates, IndexRunner, LaunchesAgents, ReportsWorkerErrors, App[None]):
@@ -117,20 +118,43 @@ class ThreadbackApp(LiveUpdates, IndexRunner, LaunchesAgents, ReportsWorkerError
             self.set_reactive(ThreadbackApp.no_logs, not logs_exist and stats.sessions == 0)
 
     async def action_switch_mode(self, mode: str) -> None:
-        """F2 from a transcript opened in the search mode goes back to the search, as it does
-        from the other modes."""
-        if mode == self.current_mode:
-            while len(self.screen_stack) > 1 and isinstance(self.screen, TranscriptScreen):
+        """F2 puts the cursor in the search box and F3 on the sessions tree, whatever was open in
+        that mode before (a transcript, a dialog): the screens above the mode's own are closed."""
+        if mode != self.current_mode:
+            await self.switch_mode(mode)
+        if mode in HOME_MODES:
+            while len(self.screen_stack) > 1:
                 self.pop_screen()
-            return
-        await self.switch_mode(mode)
+            focus_home = getattr(self.screen, "focus_home", None)
+            if focus_home is not None:
+                focus_home()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The key of the mode on show does nothing there: it leaves the footer to the others."""
+        """The key of the mode on show does nothing there (it leaves the footer to the others),
+        unless the focus is away from where that key puts it."""
         if action == "switch_mode" and parameters and parameters[0] == self.current_mode \
                 and len(self.screen_stack) == 1:
-            return False
+            at_home = getattr(self.screen, "at_home", None)
+            return at_home is not None and not at_home()
         return True
+
+    async def on_event(self, event: events.Event) -> None:
+        """Where a person may be typing, keys are text: a printable key pressed on a list whose
+        screen has a box to type in (``type_ahead_box``) moves the focus to that box first, at
+        once (not after the keys queued behind it), so this key and every later one land there
+        in order."""
+        if isinstance(event, events.Key) and not event.is_forwarded and event.is_printable and event.character:
+            self._type_ahead(event.key)
+        await super().on_event(event)
+
+    def _type_ahead(self, key: str) -> None:
+        focused = self.focused
+        if key == "space" and focused is not None and "space" in focused._bindings.key_to_bindings:
+            return  # a word never starts with a space: it keeps its list meaning (expand, mark)
+        type_ahead_box = getattr(self.screen, "type_ahead_box", None)
+        box = type_ahead_box(focused) if type_ahead_box is not None else None
+        if box is not None and box is not focused:
+            self.screen.set_focus(box, scroll_visible=False)
 
     def _memory_screen(self) -> MemoryScreen:
         return MemoryScreen(self.context.memory_store(), now=self.context.aware_now,

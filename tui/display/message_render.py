@@ -92,7 +92,10 @@ def _pretty_json(detail: str) -> str:
 
 
 def render_message(m: Message, styles: MessageStyles, *, expanded: bool = False, find: str = "",
-                   focused: bool = False, reveal_secrets: bool = False) -> RenderableType:
+                   focused: bool = False, reveal_secrets: bool = False,
+                   user_label: str | None = None) -> RenderableType:
+    """``user_label``: what a user message is called ("you" when None; a subagent's prompt
+    came from its parent agent)."""
     hint = styles.dim
     reveal = reveal_secrets  # API keys, tokens and passwords are masked unless asked for
     if m.kind == "tool_call":
@@ -123,7 +126,7 @@ def render_message(m: Message, styles: MessageStyles, *, expanded: bool = False,
         header = _header(m, styles, focused=focused)
         header.append("  " + one_line(m.text, 120, reveal_secrets=reveal) + "  · enter to expand", style=hint)
         return header
-    label = {"summary": "summary", "error": "⚠ error"}.get(m.kind)
+    label = {"summary": "summary", "error": "⚠ error"}.get(m.kind) or (user_label if m.role == "user" else None)
     header = _header(m, styles, label=label, focused=focused)
     text, hidden = (m.text, 0) if expanded else _cut(m.text, TEXT_LINES)
     parts = [header, *_body(text, styles, find, reveal=reveal)]

@@ -35,3 +35,25 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)
+
+
+class ConfirmLine(ModalScreen[bool]):
+    """A one-line question at the foot of the screen: enter says yes, escape no. No letter
+    answers it, so text typed on after the key that asked cannot say yes."""
+
+    BINDINGS = [
+        Binding("enter", "answer(True)", "Yes", id="confirm_line.yes"),
+        Binding("escape", "answer(False)", "No", id="confirm_line.no"),
+    ]
+
+    def __init__(self, question: str, *, yes: str) -> None:
+        super().__init__()
+        self.question, self.yes = question, yes
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="confirm-line"):
+            yield Static(self.question, id="confirm-line-question", markup=False)
+            yield Static(f"enter: {self.yes} · esc: cancel", id="confirm-line-keys", markup=False)
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)

@@ -35,7 +35,7 @@ class ExportChoiceScreen(ModalScreen[str | None]):
             yield Label("Export this session", id="export-title")
             yield OptionList(*(Option(f"{key}  {name:<9} {what}", id=fmt) for fmt, key, name, what in CHOICES),
                              id="export-formats")
-            secrets = "secrets shown in full (S)" if self.secrets_shown else "secrets masked"
+            secrets = "secrets shown in full (ctrl+s)" if self.secrets_shown else "secrets masked"
             yield Static(f"Writes to {self.folder_label}, with its subagents; {secrets}.", id="export-where",
                          markup=False)
 

@@ -72,6 +72,10 @@ class HelpScreen(ModalScreen[None]):
             for binding in bindings:
                 keys = binding.key_display or ", ".join(self.app.get_key_display(Binding(k, "")) for k in binding.key.split(","))
                 table.add_row(keys, binding.description)
+        note = getattr(type(self.under), "HELP_NOTE", None)
+        if note:
+            table.add_row("", "")
+            table.add_row("", Text(note))
         hooks = self.hooks
         if hooks is not None:
             table.add_row("", "")

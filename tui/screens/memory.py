@@ -77,6 +77,10 @@ def utc_now() -> datetime:
 class MemoryScreen(Screen[None]):
     """The three memory tiers of one folder."""
     HELP_TITLE = "Memory"  # its keys' section in the help screen
+    HELP_NOTE = ("A tab opens on its list. To edit fact.yml or scratchpad.md: tab from the list to the "
+                 "editor (shift+tab back), or enter on a fact. Typing in an editor changes nothing on "
+                 "disk until ctrl+s. Keys that write or open a form have ctrl: letters typed on a list "
+                 "only show, sort or mark.")
 
     CSS_PATH = "../memory_rules.tcss"
     BINDINGS = [
@@ -174,7 +178,7 @@ class MemoryScreen(Screen[None]):
             return None
         trust = folder_trust(MemoryFolder(self.store.folder, PROJECT_REASON, PROJECT))
         if trust.state == NOT_ALLOWED:
-            return "⚠ not allowed for agents (Rules screen: a)"
+            return "⚠ not allowed for agents (Rules screen: ctrl+t)"
         if trust.state == CHANGED:
             return "⚠ changed since allowed: rules left out"
         return None

@@ -58,16 +58,18 @@ class RulesScreen(RulesUpkeep, TrustActions, Screen[None]):
     HELP_TITLE = "Rules"  # its keys' section in the help screen
 
     CSS_PATH = "../memory_rules.tcss"
+    # A decision writes the rules file and an edit or an "all" opens a form: each has ctrl, so
+    # letters typed here by mistake ("yaml") decide nothing. Plain letters only move and show.
     BINDINGS = [
-        Binding("y", "approve", "Approve", id="rules.approve"),
-        Binding("n", "reject", "Reject", id="rules.reject"),
-        Binding("e", "edit", "Edit", id="rules.edit"),
+        Binding("ctrl+y", "approve", "Approve", id="rules.approve"),
+        Binding("ctrl+n", "reject", "Reject", id="rules.reject"),
+        Binding("ctrl+e", "edit", "Edit", id="rules.edit"),
         Binding("s", "skip", "Skip", id="rules.skip"),
-        Binding("u", "undo_last", "Undo last decision", id="rules.undo"),
-        Binding("U", "back_to_pending", "Back to pending", id="rules.back_to_pending", show=False),
-        Binding("A", "approve_all", "Approve all…", id="rules.approve_all"),
+        Binding("ctrl+z", "undo_last", "Undo last decision", id="rules.undo"),
+        Binding("ctrl+u", "back_to_pending", "Back to pending", id="rules.back_to_pending", show=False),
+        Binding("ctrl+a", "approve_all", "Approve all…", id="rules.approve_all"),
         Binding("o", "open_session", "Open session", id="rules.open_session"),
-        Binding("a", "allow_folder", "Allow folder…", id="rules.allow_folder"),
+        Binding("ctrl+t", "allow_folder", "Allow folder…", id="rules.allow_folder"),
         Binding("f", "next_filter", "Filter", id="rules.filter"),
         Binding("ctrl+l", "reload", "Reload", id="rules.reload", show=False),
         Binding("q,escape", "leave", "Leave", id="rules.leave"),
@@ -168,7 +170,7 @@ class RulesScreen(RulesUpkeep, TrustActions, Screen[None]):
         trust = self.folder_trust()
         if trust is not None and trust.state != ALLOWED and trust.folder.is_project:
             header.append(f"  ·  ⚠ project folder {trust.state}: its rules do not reach agents "
-                          "(a allows it)", style="bold")
+                          "(ctrl+t allows it)", style="bold")
         else:
             header.append("  ·  agents propose, you approve exactly the text shown", style="dim")
         self.query_one("#rules-header", Static).update(header)
@@ -309,7 +311,7 @@ class RulesScreen(RulesUpkeep, TrustActions, Screen[None]):
         if rule is None:
             return
         if not rule.needs_review:
-            self.notify(f"{rule.id} is {rule.effective_status}; U sends it back to pending first.",
+            self.notify(f"{rule.id} is {rule.effective_status}; ctrl+u sends it back to pending first.",
                         severity="warning")
             return
         start = self.edited_text if self.edited_text is not None else rule.text
@@ -319,7 +321,7 @@ class RulesScreen(RulesUpkeep, TrustActions, Screen[None]):
         if text is None or self.shown is None or self.shown.id != rule.id:
             return
         if text.strip() == rule.text:
-            self.notify("The text is unchanged; press y to approve it as it is.")
+            self.notify("The text is unchanged; press ctrl+y to approve it as it is.")
             self._show(rule)
             return
         if not text.strip():
@@ -327,7 +329,7 @@ class RulesScreen(RulesUpkeep, TrustActions, Screen[None]):
             return
         self.edited_text = text.strip()
         self.paint_rule(rule, edited_text=self.edited_text)
-        self.notify("Check your edit below, then press y to approve it.")
+        self.notify("Check your edit below, then press ctrl+y to approve it.")
 
     def action_approve_all(self) -> None:
         if self._refused():
@@ -337,7 +339,7 @@ class RulesScreen(RulesUpkeep, TrustActions, Screen[None]):
         waiting = [r for r in pending if r not in hidden][:BULK_LIMIT]
         if not waiting:
             self.notify("No rules are waiting for review." if not hidden else
-                        "Every waiting rule hides characters: approve each one on its own (y).")
+                        "Every waiting rule hides characters: approve each one on its own (ctrl+y).")
             return
         more = len(pending) - len(hidden) - len(waiting)
         question = bulk_question(waiting, hidden, more, BULK_LIMIT)

@@ -103,7 +103,7 @@ class RulesUpkeep:
         """Undo the last decision made on this screen (a bulk approval as a whole): its rules
         go back to pending, whatever is highlighted."""
         if not self.decided:
-            self.notify("No decision to undo here yet. U sends the highlighted rule back to pending.",  # type: ignore[attr-defined]
+            self.notify("No decision to undo here yet. ctrl+u sends the highlighted rule back to pending.",  # type: ignore[attr-defined]
                         severity="warning")
             return
         ids = self.decided.pop()

@@ -17,6 +17,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Button, Input, Static
 from textual.worker import get_current_worker
 
@@ -45,6 +46,8 @@ SCOPE_LABELS = {"sessions": "off", "sessions+memory": "on", "memory": "only"}
 
 class SearchScreen(ReportsWorkerErrors, Screen):
     HELP_TITLE = "Search box"  # its keys' section in the help screen
+    HELP_NOTE = ("Whatever you type on the results or the preview goes on in the search box. Keys that "
+                 "run the agent or copy have ctrl; a fork asks first (enter forks, esc cancels).")
     BINDINGS = [
         Binding("ctrl+t", "cycle_agent", "Agent", id="search.agent"),
         Binding("ctrl+o", "toggle_project", "Project", id="search.project"),
@@ -211,7 +214,7 @@ class SearchScreen(ReportsWorkerErrors, Screen):
     @on(ResultList.MemoryCopyRequested)
     def _copy_memory(self, event: ResultList.MemoryCopyRequested) -> None:
         if event.what != "id":
-            self.notify("A memory has no resume command; y copies its id.", severity="warning")
+            self.notify("A memory has no resume command; ctrl+y copies its id.", severity="warning")
             return
         copy_text(self.app, event.hit.id)
         self.notify(visible(event.hit.id), title="Copied the memory id", timeout=4)
@@ -261,13 +264,23 @@ class SearchScreen(ReportsWorkerErrors, Screen):
     def action_focus_query(self) -> None:
         self.query_one("#query", Input).focus()
 
-    @on(ResultList.Typed)
-    def _typed_on_results(self, event: ResultList.Typed) -> None:
-        """Typing on the results (after coming back from a transcript) goes on with the query."""
+    # -- where typing goes (the app's type-ahead) -----------------------------------------------
+    def type_ahead_box(self, focused: Widget | None) -> Input | None:
+        """Typing on the results or the preview goes on in the search box, at its end."""
+        if isinstance(focused, (ResultList, ContextPane)):
+            box = self.query_one("#query", Input)
+            box.cursor_position = len(box.value)
+            return box
+        return None
+
+    def focus_home(self) -> None:
+        """F2: the cursor in the search box, at the end of the query."""
         box = self.query_one("#query", Input)
         box.focus()
         box.cursor_position = len(box.value)
-        box.insert_text_at_cursor(event.character)
+
+    def at_home(self) -> bool:
+        return self.query_one("#query", Input).has_focus
 
     # -- showing state ------------------------------------------------------------------------
     def _paint_info(self) -> None:

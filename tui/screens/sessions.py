@@ -10,6 +10,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
+from textual.widget import Widget
 from rich.text import Text
 from textual.widgets import Input, Tree
 from textual.widgets.tree import TreeNode
@@ -35,6 +36,8 @@ ACTIVITY_LIVE_SECONDS = 30.0  # live updates read the activity strip again at mo
 
 class SessionsScreen(ReportsWorkerErrors, Screen):
     HELP_TITLE = "Sessions"  # its keys' section in the help screen
+    HELP_NOTE = ("Typing on the tree filters it (the letters go to the filter box). Keys that run the "
+                 "agent or copy have ctrl; a fork asks first (enter forks, esc cancels).")
     BINDINGS = [
         Binding("ctrl+l", "focus_filter", "Filter", id="sessions.filter"),
         Binding("down", "focus_tree", "Tree", id="sessions.focus_tree", show=False),
@@ -184,6 +187,22 @@ class SessionsScreen(ReportsWorkerErrors, Screen):
     @on(SessionTree.CopyRequested)
     def _copy(self, event: SessionTree.CopyRequested) -> None:
         self.post_message(CopySession(event.session, event.what))
+
+    # -- where typing goes (the app's type-ahead) -----------------------------------------------
+    def type_ahead_box(self, focused: Widget | None) -> Input | None:
+        """Typing on the tree filters it: the letters go on in the filter box."""
+        if isinstance(focused, SessionTree):
+            box = self.query_one("#session-filter", Input)
+            box.cursor_position = len(box.value)
+            return box
+        return None
+
+    def focus_home(self) -> None:
+        """F3: the cursor on the tree."""
+        self.query_one(SessionTree).focus()
+
+    def at_home(self) -> bool:
+        return self.query_one(SessionTree).has_focus
 
     def action_focus_filter(self) -> None:
         self.query_one("#session-filter", Input).focus()

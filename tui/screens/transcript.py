@@ -11,6 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from indexer import Message as LogMessage, Session
@@ -24,6 +25,7 @@ from tui.exporting import export_session
 from tui.requests import CopySession, ResumeSession
 from tui.screens.export_choice import ExportChoiceScreen
 from tui.screens.file_sessions import FileSessionsScreen
+from tui.screens.subagent_links import call_of_subagent, is_subagent_call, subagent_of_call
 from tui.display.humanize_time import ago, clock, duration
 from tui.display.log_text import log_text
 from tui.display.words import plural
@@ -35,17 +37,26 @@ from tui.worker_errors import ReportsWorkerErrors
 
 class TranscriptScreen(ReportsWorkerErrors, Screen):
     HELP_TITLE = "Transcript"  # its keys' section in the help screen
+    HELP_NOTE = ("Typing on the messages finds what you type (enter or ↓ / ↑ for the next / previous "
+                 "match). Enter on a Task or Agent call opens the subagent; in a subagent, ctrl+o opens "
+                 "its parent at that call. A fork asks first (enter forks, esc cancels).")
+    # Letters typed on the messages go to the find box (the app's type-ahead, ``type_ahead_box``):
+    # every key here has a modifier, and the fork asks first.
     BINDINGS = [
         Binding("escape", "close", "Back", id="transcript.back"),
-        Binding("slash,ctrl+f", "find", "Find", id="transcript.find", key_display="/"),
-        Binding("n", "find_next(1)", "Next", id="transcript.find_next"),
-        Binding("N", "find_next(-1)", "Previous match", id="transcript.find_prev", key_display="N", show=False),
-        Binding("y", "copy('id')", "Copy id", id="transcript.copy_id"),
-        Binding("r", "copy('resume')", "Copy resume", id="transcript.copy_resume"),
-        Binding("R", "resume(False)", "Resume", id="transcript.resume", key_display="R"),
-        Binding("F", "resume(True)", "Fork", id="transcript.fork", key_display="F", show=False),
-        Binding("x", "export", "Export", id="transcript.export"),
-        Binding("S", "toggle_secrets", "Show secrets", id="transcript.secrets", key_display="S", show=False),
+        Binding("ctrl+f", "find", "Find", id="transcript.find"),
+        Binding("ctrl+n", "find_next(1)", "Next", id="transcript.find_next"),
+        Binding("ctrl+u", "find_next(-1)", "Previous match", id="transcript.find_prev", show=False),
+        # In the find box (the messages have arrows of their own): ↓ / ↑ next / previous match.
+        Binding("down", "find_next(1)", "Next match", id="transcript.find_down", show=False),
+        Binding("up", "find_next(-1)", "Previous match", id="transcript.find_up", show=False),
+        Binding("ctrl+y", "copy('id')", "Copy id", id="transcript.copy_id"),
+        Binding("ctrl+k", "copy('resume')", "Copy resume", id="transcript.copy_resume"),
+        Binding("ctrl+e", "resume(False)", "Resume", id="transcript.resume"),
+        Binding("ctrl+d", "resume(True)", "Fork…", id="transcript.fork", show=False),
+        Binding("ctrl+x", "export", "Export", id="transcript.export"),
+        Binding("ctrl+s", "toggle_secrets", "Show secrets", id="transcript.secrets", show=False),
+        Binding("ctrl+o", "open_parent", "Parent", id="transcript.parent", show=False),
     ]
 
     @dataclass
@@ -98,8 +109,25 @@ class TranscriptScreen(ReportsWorkerErrors, Screen):
         text.append_text(log_text(" · ".join(bits), style="dim"))
         return text
 
+    def type_ahead_box(self, focused: Widget | None) -> Input | None:
+        """Typing on the messages starts a find with what is typed."""
+        if isinstance(focused, MessageList):
+            self.add_class("-finding")
+            box = self.query_one("#find", Input)
+            box.value = ""
+            return box
+        return None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "open_parent":
+            return self.session.parent_session_id is not None
+        return True
+
     def on_mount(self) -> None:
-        self.query_one(MessageList).focus()
+        messages = self.query_one(MessageList)
+        if self.session.parent_session_id:
+            messages.user_label = "parent agent"  # a subagent's prompt is its parent's, not yours
+        messages.focus()
         self.load_messages()
         self.context.watch(self, "live_generation", self._live_update, init=False)
 
@@ -134,10 +162,10 @@ class TranscriptScreen(ReportsWorkerErrors, Screen):
 
     # -- find ------------------------------------------------------------------------------
     def action_toggle_secrets(self) -> None:
-        """API keys, tokens and passwords are masked; S shows them (the index keeps them)."""
+        """API keys, tokens and passwords are masked; ctrl+s shows them (the index keeps them)."""
         messages = self.query_one(MessageList)
         messages.show_secrets(not messages.reveal_secrets)
-        self.notify("Secrets shown in full: S masks them again." if messages.reveal_secrets
+        self.notify("Secrets shown in full: ctrl+s masks them again." if messages.reveal_secrets
                     else "Secrets masked again.")
 
     def action_find(self) -> None:
@@ -156,6 +184,10 @@ class TranscriptScreen(ReportsWorkerErrors, Screen):
 
     def action_find_next(self, step: int) -> None:
         messages = self.query_one(MessageList)
+        box = self.query_one("#find", Input)
+        if box.has_focus and box.value.strip() != messages.needle:
+            messages.find(box.value)  # typed, not yet searched
+            return
         if not messages.needle:
             self.action_find()
             return
@@ -168,7 +200,7 @@ class TranscriptScreen(ReportsWorkerErrors, Screen):
             info.update("")
         elif event.count:
             info.update(Text(f"match {event.position} of {event.count} for ", style="dim") + log_text(event.needle)
-                        + Text("  (n / N: next / previous)", style="dim"))
+                        + Text("  (enter or ↓ / ↑ in the box, ctrl+n / ctrl+u: next / previous)", style="dim"))
         else:
             info.update(Text("no matches for ", style="dim") + log_text(event.needle))
         self.add_class("-found")
@@ -178,6 +210,9 @@ class TranscriptScreen(ReportsWorkerErrors, Screen):
         """Enter on a tool call: every session that touched its files (a modal); a call that
         touched none expands."""
         m = event.message
+        if is_subagent_call(m):
+            self.open_subagent(m)
+            return
         paths = list(dict.fromkeys(t.path for t in paths_in_call(m.tool_name, m.detail, self.session.project_path)))
         if not paths:
             self.query_one(MessageList).action_toggle()
@@ -188,6 +223,47 @@ class TranscriptScreen(ReportsWorkerErrors, Screen):
                 self.app.push_screen(TranscriptScreen(self.context, session, find=paths[0].rsplit("/", 1)[-1]))
 
         self.app.push_screen(FileSessionsScreen(self.context, paths, self.session), chosen)
+
+    # -- subagents and their parent ------------------------------------------------------------
+    @dataclass
+    class Navigate(Message):
+        """Open another session's transcript (a subagent, a parent), at ``message_id``."""
+
+        session: Session | None
+        message_id: int | None = None
+        missing: str = ""
+
+    @work(thread=True, group="navigate", exit_on_error=False)
+    def open_subagent(self, call: LogMessage) -> None:
+        messages = self.query_one(MessageList).messages
+        position = next((i for i, m in enumerate(messages) if m.id == call.id), None)
+        found = None if position is None else subagent_of_call(self.context.index, self.session, messages, position)
+        self.post_message(self.Navigate(found, missing="The subagent of this call is not in the index."))
+
+    def action_open_parent(self) -> None:
+        self.open_parent()
+
+    @work(thread=True, group="navigate", exit_on_error=False)
+    def open_parent(self) -> None:
+        index = self.context.index
+        parent = index.parent(self.session)
+        if parent is None:
+            self.post_message(self.Navigate(None, missing="This subagent's parent session is not in the index."))
+            return
+        call = call_of_subagent(index, self.session, parent, index.messages(parent))
+        self.post_message(self.Navigate(parent, call.id if call is not None else None))
+
+    def on_transcript_screen_navigate(self, event: Navigate) -> None:
+        if event.session is None:
+            self.notify(event.missing, severity="warning")
+            return
+        stack = self.app.screen_stack
+        below = stack[-2] if len(stack) > 1 else None
+        if isinstance(below, TranscriptScreen) and below.session.id == event.session.id:
+            self.dismiss()  # back to the transcript it came from, at the call
+            below.query_one(MessageList).go_to_message(event.message_id)
+            return
+        self.app.push_screen(TranscriptScreen(self.context, event.session, focus_message_id=event.message_id))
 
     def action_close(self) -> None:
         if self.query_one("#find", Input).has_focus:

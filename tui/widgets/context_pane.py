@@ -27,10 +27,12 @@ LINES_ABOVE_HIT = 2  # when scrolled to the hit, the end of the message before i
 class ContextPane(VerticalScroll):
     HELP_TITLE = "Preview"  # its keys' section in the help screen
     BINDINGS = [
-        Binding("plus,equals_sign", "screen.context(1)", "More context", id="preview.context_more",
-                key_display="+"),
-        Binding("minus", "screen.context(-1)", "Less context", id="preview.context_less", key_display="-"),
-        Binding("h", "scroll_to_hit", "To the hit", id="preview.to_hit"),
+        # No printable key: what is typed here goes on in the search box (the app's type-ahead).
+        Binding("right", "screen.context(1)", "More context", id="preview.context_more"),
+        Binding("left", "screen.context(-1)", "Less context", id="preview.context_less"),
+        Binding("enter", "scroll_to_hit", "To the hit", id="preview.to_hit"),
+        Binding("ctrl+pagedown", "screen.page(1)", "Next page", id="preview.next_page", show=False),
+        Binding("ctrl+pageup", "screen.page(-1)", "Previous page", id="preview.prev_page", show=False),
     ]
     COMPONENT_CLASSES = {
         "context-pane--header",
@@ -63,7 +65,7 @@ class ContextPane(VerticalScroll):
         if s.title:
             header.append("\n")
             header.append_text(log_text(s.title[:200], style=style("context-pane--dim")))
-        header.append(f"\ncontext: {size} before and after  (+/- to change)", style=style("context-pane--dim"))
+        header.append(f"\ncontext: {size} before and after  (→/← to change)", style=style("context-pane--dim"))
         parts: list = [header]
         self.shown_ids = tuple(m.id for m in (*before, hit.message, *after))
         above_hit: list = []

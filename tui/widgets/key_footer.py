@@ -3,7 +3,7 @@
 Textual's footer lists the shown bindings in focus order and cuts off whatever does not fit,
 mid-word. This one ranks them (the focused widget's keys, then the screen's, then help and the
 modes), adds keys that are hidden by default when there is room (``WHEN_ROOM``: context,
-pages, hooks, re-index, quit), draws a pair of keys as one (``+/- Context``) and drops the least
+pages, hooks, re-index, quit), draws a pair of keys as one (``→/← Context``) and drops the least
 useful whole when the terminal is narrow. The command palette's key is dropped before any
 other key.
 """

@@ -93,15 +93,18 @@ class MemoryEntryForm(ModalScreen[EntryFormResult | None]):
 
     def compose(self) -> ComposeResult:
         d = self.draft
-        with VerticalScroll(id="entry-form"):
+        # Fields in the order tab visits them: the summary first (focused), then the rest down
+        # the form. The scrolling frame itself takes no focus (tab never stops on it).
+        with VerticalScroll(id="entry-form") as frame:
+            frame.can_focus = False
             yield Label(self.form_title, id="entry-form-title", markup=False)
-            yield Label("Type (decision, failure, milestone, lesson, note)",
-                        classes="entry-form-label")
             # Pre-filled fields keep their text on focus: the first key edits, never replaces.
-            yield Input(d.type, id="entry-type", suggester=SuggestFromList(EPISODE_TYPES),
-                        compact=True, select_on_focus=False)
             yield Label("Summary", classes="entry-form-label")
             yield Input(d.summary, id="entry-summary", compact=True, select_on_focus=False)
+            yield Label("Type (decision, failure, milestone, lesson, note)",
+                        classes="entry-form-label")
+            yield Input(d.type, id="entry-type", suggester=SuggestFromList(EPISODE_TYPES),
+                        compact=True, select_on_focus=False)
             yield Label("Detail", classes="entry-form-label")
             yield TextArea(d.detail, id="entry-detail", soft_wrap=True, compact=True)
             yield Label("Lesson", classes="entry-form-label")
@@ -113,8 +116,9 @@ class MemoryEntryForm(ModalScreen[EntryFormResult | None]):
                 known = ", ".join(self.known_tags[:12])
                 yield Static(f"in use: {known}", id="entry-known-tags", markup=False)
             yield Label("Importance (1-10)", classes="entry-form-label")
+            # A number is replaced, not edited: its value is selected on focus.
             yield Input(str(d.importance), id="entry-importance", type="integer", max_length=2,
-                        compact=True, select_on_focus=False)
+                        compact=True, select_on_focus=True)
             if self.offer_remove:
                 yield MarkedCheckbox("Remove the line from the scratchpad (else mark it)",
                                      self.remove_at_first, id="entry-remove")

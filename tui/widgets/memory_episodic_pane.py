@@ -37,17 +37,19 @@ from tui.widgets.memory_tier_pane import MemoryTierPane
 class MemoryEpisodicPane(MemoryTierPane):
     HELP_TITLE = "Episodic tab"  # its keys' section in the help screen
     BINDINGS = [
-        Binding("a", "add", "Add", id="memory.episodic.add"),
-        Binding("e", "edit", "Edit", id="memory.episodic.edit"),
-        Binding("x", "archive", "Archive", id="memory.episodic.archive"),
-        Binding("r", "restore", "Restore", id="memory.episodic.restore"),
+        # A key that writes or opens a form has a modifier: a letter typed on the table only
+        # shows, sorts or marks (a form would take the letters that follow, and enter saves).
+        Binding("ctrl+n", "add", "Add", id="memory.episodic.add"),
+        Binding("ctrl+e", "edit", "Edit", id="memory.episodic.edit"),
+        Binding("ctrl+x", "archive", "Archive", id="memory.episodic.archive"),
+        Binding("ctrl+z", "restore", "Restore", id="memory.episodic.restore"),
         Binding("h", "toggle_archived", "Show archived", id="memory.episodic.show_archived"),
         Binding("d", "toggle_decayed", "Decayed", id="memory.episodic.decayed"),
         Binding("s", "cycle_sort", "Sort", id="memory.episodic.sort"),
-        Binding("l", "link", "Link", id="memory.episodic.link"),
-        Binding("L", "unlink", "Unlink", id="memory.episodic.unlink"),
+        Binding("ctrl+k", "link", "Link", id="memory.episodic.link"),
+        Binding("ctrl+u", "unlink", "Unlink", id="memory.episodic.unlink"),
         Binding("space", "mark", "Mark", id="memory.episodic.mark", show=False),
-        Binding("X", "archive_all_decayed", "Archive all decayed",
+        Binding("ctrl+d", "archive_all_decayed", "Archive all decayed",
                 id="memory.episodic.archive_all_decayed", show=False),
         Binding("slash", "focus_filter", "Filter", id="memory.episodic.filter", show=False),
     ]

@@ -39,10 +39,10 @@ class MemoryFactPane(MemoryTierPane):
         Binding("ctrl+s", "save", "Save", id="memory.fact.save"),
         Binding("ctrl+t", "archive_at_cursor", "Archive key at cursor",
                 id="memory.fact.archive_at_cursor"),
-        # Printable keys reach these only from the key list: the editor keeps what it types.
-        # The same letters as in the Episodic tab: x archives, r restores, h shows archived.
-        Binding("x", "archive_highlighted", "Archive", id="memory.fact.archive"),
-        Binding("r", "restore_highlighted", "Restore", id="memory.fact.restore"),
+        # The same keys as in the Episodic tab. A key that writes has a modifier (a letter typed
+        # on the list writes nothing); h only shows. The editor keeps what it types.
+        Binding("ctrl+x", "archive_highlighted", "Archive", id="memory.fact.archive"),
+        Binding("ctrl+z", "restore_highlighted", "Restore", id="memory.fact.restore"),
         Binding("h", "toggle_archived", "Show archived", id="memory.fact.show_archived"),
     ]
     show_archived = False
@@ -53,7 +53,7 @@ class MemoryFactPane(MemoryTierPane):
             with Vertical(id="fact-side"):
                 yield Label("Facts", id="fact-side-title")
                 yield OptionList(id="fact-keys")
-                yield Static("x archive · r restore\nh show archived · enter edit", id="fact-side-help")
+                yield Static("^x archive · ^z restore\nh show archived · enter edit", id="fact-side-help")
         yield Static("", id="fact-status")
 
     @property

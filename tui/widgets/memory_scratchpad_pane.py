@@ -43,8 +43,9 @@ class MemoryScratchpadPane(MemoryTierPane):
     HELP_TITLE = "Scratchpad tab"  # its keys' section in the help screen
     BINDINGS = [
         Binding("ctrl+s", "save", "Save", id="memory.scratchpad.save"),
-        Binding("p", "promote", "Promote", id="memory.scratchpad.promote"),
-        Binding("f", "finish_task", "Finish task", id="memory.scratchpad.finish"),
+        # Both open a form: a modifier each, so letters typed on the list open nothing.
+        Binding("ctrl+e", "promote", "Promote", id="memory.scratchpad.promote"),
+        Binding("ctrl+f", "finish_task", "Finish task", id="memory.scratchpad.finish"),
     ]
 
     def on_mount(self) -> None:
@@ -57,7 +58,7 @@ class MemoryScratchpadPane(MemoryTierPane):
             with Vertical(id="scratch-side"):
                 yield Label("Items", id="scratch-side-title")
                 yield OptionList(id="scratch-items")
-                yield Static("p promote · f finish task", id="scratch-side-help")
+                yield Static("enter/^e promote · ^f finish task", id="scratch-side-help")
         yield Static("", id="scratch-status")
 
     @property

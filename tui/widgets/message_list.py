@@ -29,7 +29,7 @@ class MessageList(OptionList):
         # Enter on a tool call that touched files lists the sessions that touched them too.
         Binding("enter", "open", "Expand/file", id="transcript.open"),
         Binding("space", "toggle", "Expand", id="transcript.toggle", show=False),
-        Binding("e", "expand_all", "Expand all", id="transcript.expand_all", show=False),
+        Binding("ctrl+t", "expand_all", "Expand all", id="transcript.expand_all", show=False),
         Binding("home", "first", "First message", id="transcript.first", show=False),
         Binding("end", "last", "Last message", id="transcript.last", show=False),
     ]
@@ -66,6 +66,7 @@ class MessageList(OptionList):
         self.window_start = 0
         self.reveal_secrets = False  # API keys, tokens, passwords: masked until asked for
         self._message_styles: MessageStyles | None = None
+        self.user_label: str | None = None  # what a user message is called ("you" when None)
 
     # -- rendering ---------------------------------------------------------------------------
     def _styles(self) -> MessageStyles:
@@ -89,7 +90,8 @@ class MessageList(OptionList):
     def _option(self, index: int) -> Option:
         m = self.messages[index]
         prompt = render_message(m, self._styles(), expanded=index in self.expanded, find=self.needle,
-                                focused=m.id == self.focus_id, reveal_secrets=self.reveal_secrets)
+                                focused=m.id == self.focus_id, reveal_secrets=self.reveal_secrets,
+                                user_label=self.user_label)
         return Option(prompt, id=str(index))
 
     @property
@@ -178,6 +180,12 @@ class MessageList(OptionList):
         """Show the secrets in the messages in full, or masked again."""
         self.reveal_secrets = reveal
         self._rerender(range(self.window_start, self.window_end))
+
+    def go_to_message(self, message_id: int | None) -> None:
+        """The cursor on the message with this id (nothing happens when it is not here)."""
+        index = next((i for i, m in enumerate(self.messages) if m.id == message_id), None)
+        if index is not None:
+            self._go_to(index)
 
     def _go_to(self, index: int, *, top: bool = True) -> None:
         if self.window_start <= index < self.window_end:

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 from rich.cells import cell_len, set_cell_size
 from rich.text import Text
-from textual import events
 from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import OptionList
@@ -66,17 +65,20 @@ class ResultList(OptionList):
     """Shows one page of hits; posts ``Highlighted``/``Chosen`` with the ``Hit`` (not the row text)."""
     HELP_TITLE = "Results"  # its keys' section in the help screen
 
+    # Every printable key typed here goes on in the search box (the app's type-ahead, see
+    # ``ThreadbackApp.on_event``): so no key of this list is a printable one.
     BINDINGS = [
         Binding("enter", "select", "Open transcript", id="results.open"),
-        Binding("y", "copy('id')", "Copy id", id="results.copy_id"),
-        Binding("r", "copy('resume')", "Copy resume", id="results.copy_resume"),
-        Binding("R", "resume(False)", "Resume", id="results.resume", key_display="R"),
-        Binding("F", "resume(True)", "Fork", id="results.fork", key_display="F", show=False),
-        Binding("plus,equals_sign", "screen.context(1)", "More context", id="results.context_more", key_display="+", show=False),
-        Binding("minus", "screen.context(-1)", "Less context", id="results.context_less", key_display="-", show=False),
-        Binding("right_square_bracket", "screen.page(1)", "Next page", id="results.next_page", key_display="]", show=False),
-        Binding("left_square_bracket", "screen.page(-1)", "Previous page", id="results.prev_page", key_display="[", show=False),
-        Binding("slash", "screen.focus_query", "Search box", id="results.focus_query", show=False, key_display="/"),
+        Binding("ctrl+y", "copy('id')", "Copy id", id="results.copy_id"),
+        Binding("ctrl+k", "copy('resume')", "Copy resume", id="results.copy_resume"),
+        Binding("ctrl+e", "resume(False)", "Resume", id="results.resume"),
+        Binding("ctrl+d", "resume(True)", "Fork…", id="results.fork", show=False),
+        Binding("right", "screen.context(1)", "More context", id="results.context_more", show=False),
+        Binding("left", "screen.context(-1)", "Less context", id="results.context_less", show=False),
+        Binding("ctrl+pagedown", "screen.page(1)", "Next page", id="results.next_page", show=False),
+        Binding("ctrl+pageup", "screen.page(-1)", "Previous page", id="results.prev_page", show=False),
+        Binding("up", "cursor_up", "Up (from the first: the search box)", id="results.up", show=False),
+        Binding("escape", "screen.focus_query", "Search box", id="results.focus_query", show=False),
     ]
     COMPONENT_CLASSES = {
         "result-list--agent",
@@ -113,12 +115,6 @@ class ResultList(OptionList):
     class MemoryCopyRequested(Message):
         hit: MemoryHit
         what: str
-
-    @dataclass
-    class Typed(Message):
-        """A printable key that no binding wants: it belongs in the search box."""
-
-        character: str
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -237,11 +233,12 @@ class ResultList(OptionList):
         elif item is not None:
             self.post_message(self.Chosen(item))
 
-    def on_key(self, event: events.Key) -> None:
-        if event.is_printable and event.character and event.key not in self.screen.active_bindings:
-            event.stop()
-            event.prevent_default()
-            self.post_message(self.Typed(event.character))
+    async def action_cursor_up(self) -> None:
+        """From the first row (or an empty list) ↑ goes back to the search box."""
+        if not self.highlighted:
+            await self.run_action("screen.focus_query")
+            return
+        super().action_cursor_up()
 
     def action_resume(self, fork: bool) -> None:
         item = self.current_item

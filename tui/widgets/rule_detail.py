@@ -127,7 +127,7 @@ class RuleDetail(VerticalScroll):
         if edited_text is None:
             label = f"Full text · {len(text):,} characters · {lines} line{'s' * (lines != 1)}"
         else:
-            label = "Your edit · press y to approve exactly this text, escape to drop it"
+            label = "Your edit · press ctrl+y to approve exactly this text, escape to drop it"
         parts.append(Divider(Text(label, style=warning if edited_text is not None else muted),
                              align="left", style=muted))
         parts.append(visible_rule_text(text, self._style("marker")))
@@ -143,7 +143,7 @@ class RuleDetail(VerticalScroll):
         elif status in (REJECTED, ARCHIVED):
             parts.append(Text(
                 f"{STATUS_LABELS[status].capitalize()} {when(rule.decided_at, now)}"
-                f" by {make_visible(rule.decided_by or 'unknown')} · U sends it back to pending",
+                f" by {make_visible(rule.decided_by or 'unknown')} · ctrl+u sends it back to pending",
                 style=muted,
             ))
         self.query_one("#rule-detail-text", Static).update(Group(*parts))

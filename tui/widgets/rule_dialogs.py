@@ -36,7 +36,7 @@ def bulk_question(listed: list[Rule], hidden: list[Rule], more: int, limit: int)
     question = f"Approve these {len(listed)} rules, exactly as stored now?\n\n" + "\n".join(rows)
     if hidden:
         question += (f"\n\n{len(hidden)} rule{'s' * (len(hidden) != 1)} with hidden characters "
-                     "left out: approve each one on its own (y), after reading its list.")
+                     "left out: approve each one on its own (ctrl+y), after reading its list.")
     if more:
         question += f"\n\n{more} more stay pending (at most {limit} at a time)."
     return question

@@ -36,7 +36,7 @@ class RuleEditForm(ModalScreen[str | None]):
             yield Label(f"Edit {self.rule_id}", id="rule-edit-title", markup=False)
             yield Static(
                 "ctrl+s when done. Nothing is approved yet: the next step shows your edit with "
-                "every hidden character marked, and y approves it.",
+                "every hidden character marked, and ctrl+y approves it.",
                 id="rule-edit-hint",
                 markup=False,
             )

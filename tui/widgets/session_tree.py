@@ -197,12 +197,13 @@ def day_of(session: Session) -> str:
 
 class SessionTree(ReportsWorkerErrors, Tree[NodeData]):
     HELP_TITLE = "Session tree"  # its keys' section in the help screen
+    # Letters typed here go to the filter box (the app's type-ahead): no printable key here.
     BINDINGS = [
         Binding("enter", "select_cursor", "Open", id="tree.open"),
-        Binding("y", "copy('id')", "Copy id", id="tree.copy_id"),
-        Binding("r", "copy('resume')", "Copy resume", id="tree.copy_resume"),
-        Binding("R", "resume(False)", "Resume", id="tree.resume", key_display="R"),
-        Binding("F", "resume(True)", "Fork", id="tree.fork", key_display="F", show=False),
+        Binding("ctrl+y", "copy('id')", "Copy id", id="tree.copy_id"),
+        Binding("ctrl+k", "copy('resume')", "Copy resume", id="tree.copy_resume"),
+        Binding("ctrl+e", "resume(False)", "Resume", id="tree.resume"),
+        Binding("ctrl+d", "resume(True)", "Fork…", id="tree.fork", show=False),
     ]
 
     @dataclass
