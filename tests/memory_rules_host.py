@@ -257,7 +257,7 @@ async def passphrase_asked(pilot: Pilot) -> None:
 
     await forged_rule_selected(pilot)
     signing.lock()
-    await pilot.press("y")
+    await pilot.press("ctrl+y")
     await settle(pilot)
 
 

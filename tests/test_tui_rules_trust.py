@@ -157,20 +157,20 @@ async def test_approving_in_the_app_asks_for_the_passphrase_once(tmp_path: Path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         shown = screen.shown.id
-        await pilot.press("y")
+        await pilot.press("ctrl+y")
         await pilot.pause()
         assert isinstance(app.screen, PassphraseScreen)
         await pilot.press(*"a wrong guess", "enter")
         await pilot.pause()
         assert RuleStore(tmp_path).get(shown).status == PENDING
         assert any("does not match" in str(n.message) for n in app._notifications)
-        await pilot.press("y")
+        await pilot.press("ctrl+y")
         await pilot.pause()
         assert isinstance(app.screen, PassphraseScreen)
         await pilot.press(*APPROVAL_PASSPHRASE, "enter")
         await pilot.pause()
         assert RuleStore(tmp_path).get(shown).is_valid_approval
-        await pilot.press("y")  # the other rule: no second question
+        await pilot.press("ctrl+y")  # the other rule: no second question
         await pilot.pause()
         assert not isinstance(app.screen, PassphraseScreen)
         assert all(RuleStore(tmp_path).get(r.id).is_valid_approval for r in (first, second))
