@@ -22,6 +22,9 @@
 
 - The memory folder, which holds the memory tiers and the rules alike: ``resolve_memory_dir``,
   the one rule the CLI, the app, ``context`` and the hooks all follow.
+
+The config file is read in one place (``read_config``, ``indexer.config_file``) into one typed
+``Config``; each setting below is a view of it, and every failure is one ``ConfigError``.
 """
 
 from __future__ import annotations
@@ -35,15 +38,22 @@ import os
 from collections.abc import Mapping
 
 from indexer.named_record import NamedTuple
-from indexer.sources import AGENT_NAMES, AGENTS
+from indexer.sources import AGENTS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from indexer.config_file import Config
+
 
 class ConfigError(ValueError):
-    pass
+    """The config file cannot be used: one line naming the file and, where known, the line."""
+
+    def __init__(self, message: str, path: object = None, line: int | None = None):
+        where = f"{path}:{line}: " if path is not None and line else f"{path}: " if path is not None else ""
+        super().__init__(f"config file {where}{message}" if where else message)
+        self.path, self.line, self.reason = path, line, message
 
 
 # --- Threadback's own files ---------------------------------------------------------------------
@@ -68,10 +78,32 @@ def config_path() -> Path:
     """``$THREADBACK_CONFIG``, else ``$XDG_CONFIG_HOME/threadback/config.toml``."""
     from pathlib import Path
 
+    return Path(config_path_str())
+
+
+def config_path_str() -> str:
+    """``config_path()`` as a ``str``."""
     if os.environ.get("THREADBACK_CONFIG"):
-        return Path(os.environ["THREADBACK_CONFIG"]).expanduser()
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base).expanduser() / "threadback" / "config.toml"
+        return os.path.expanduser(os.environ["THREADBACK_CONFIG"])
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return os.path.join(os.path.expanduser(base), "threadback", "config.toml")
+
+
+def read_config(config_file: Path | str | None = None) -> Config:
+    """The config file as one typed ``Config`` (``indexer.config_file``: read once per process,
+    again when it changes); raises ``ConfigError`` naming the file and line."""
+    from indexer.config_file import read_config as read
+
+    return read(os.fspath(config_file) if config_file is not None else config_path_str())
+
+
+def check_config(config_file: Path | str | None = None) -> None:
+    """Raise ``ConfigError`` if the config file cannot be used. Commands that do not need a
+    setting call it too, so a broken file is reported by all of them alike; without a file it
+    costs one ``stat`` and loads nothing."""
+    path = os.fspath(config_file) if config_file is not None else config_path_str()
+    if os.path.lexists(path):
+        read_config(path)
 
 
 def export_dir() -> Path:
@@ -116,40 +148,17 @@ def load_roots(
     from pathlib import Path
 
     roots: dict[str, tuple[Path, ...]] = {agent.name: tuple(agent.default_roots()) for agent in AGENTS}
-    path = config_file or config_path()
-    if path.exists():
-        import tomllib  # only when there is a config file: the search path does without it
-
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError) as exc:
-            raise ConfigError(f"cannot read config {path}: {exc}") from exc
-        for agent, value in (data.get("roots") or {}).items():
-            if agent not in AGENT_NAMES:
-                raise ConfigError(f"{path}: unknown agent {agent!r} in [roots] (known: {', '.join(AGENT_NAMES)})")
-            values = [value] if isinstance(value, str) else list(value)
-            roots[agent] = tuple(Path(v).expanduser() for v in values)
-    for agent, values in (overrides or {}).items():
-        if values:
-            roots[agent] = tuple(Path(v).expanduser() for v in values)
+    for agent, values in read_config(config_file).roots.items():
+        roots[agent] = tuple(Path(v) for v in values)
+    for agent, given in (overrides or {}).items():
+        if given:
+            roots[agent] = tuple(Path(v).expanduser() for v in given)
     return SourceRoots(roots)
 
 
 def live_updates_enabled(config_file: Path | None = None) -> bool:
     """Whether the app watches the logs while open; ``[live] enabled = false`` turns it off."""
-    path = config_file or config_path()
-    if not path.exists():
-        return True
-    import tomllib
-
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"cannot read config {path}: {exc}") from exc
-    enabled = (data.get("live") or {}).get("enabled", True)
-    if not isinstance(enabled, bool):
-        raise ConfigError(f"{path}: [live] enabled must be true or false, not {enabled!r}")
-    return enabled
+    return read_config(config_file).live
 
 
 def only_roots(mapping: dict[str, list[Path | str]]) -> SourceRoots:
@@ -175,53 +184,12 @@ def default_launch_templates() -> dict[str, LaunchTemplates]:
     return {agent.name: LaunchTemplates(agent.resume_argv, agent.fork_argv) for agent in AGENTS}
 
 
-def _argv_template(value: object, where: str) -> tuple[str, ...]:
-    """A config value as an argv template, or ``ConfigError`` saying what is wrong with it."""
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"{where} must be a list of strings (an argv), e.g. [\"claude\", \"--resume\", \"{{id}}\"]")
-    import string  # a config file's [resume] tables only
-
-    for element in value:
-        try:
-            fields = [name for _, name, _, _ in string.Formatter().parse(element) if name is not None]
-        except ValueError as exc:
-            raise ConfigError(f"{where}: {element!r}: {exc} (write {{{{ or }}}} for a literal brace)") from None
-        unknown = [f for f in fields if f not in LAUNCH_PLACEHOLDERS]
-        if unknown:
-            raise ConfigError(f"{where}: unknown placeholder {{{unknown[0]}}} (known: "
-                              + ", ".join("{" + p + "}" for p in LAUNCH_PLACEHOLDERS) + ")")
-    if value and not value[0].strip():
-        raise ConfigError(f"{where}: the first element must name the program")
-    return tuple(value)
-
-
 def load_launch_templates(config_file: Path | None = None) -> dict[str, LaunchTemplates]:
     """The registry's commands, replaced per agent and per command by the config file's
     ``[resume.<agent>]`` tables (raises ``ConfigError`` on a bad one)."""
     templates = default_launch_templates()
-    path = config_file or config_path()
-    if not path.exists():
-        return templates
-    import tomllib
-
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"cannot read config {path}: {exc}") from exc
-    section = data.get("resume") or {}
-    if not isinstance(section, dict):
-        raise ConfigError(f"{path}: [resume] must be a table of [resume.<agent>] tables")
-    for agent, table in section.items():
-        if agent not in AGENT_NAMES:
-            raise ConfigError(f"{path}: unknown agent {agent!r} in [resume] (known: {', '.join(AGENT_NAMES)})")
-        if not isinstance(table, dict) or set(table) - {"resume", "fork"}:
-            raise ConfigError(f"{path}: [resume.{agent}] takes `resume` and `fork` (argv lists)")
-        current = templates[agent]
-        resume = _argv_template(table["resume"], f"{path}: [resume.{agent}] resume") if "resume" in table else current.resume
-        if not resume:
-            raise ConfigError(f"{path}: [resume.{agent}] resume must not be empty")
-        fork = _argv_template(table["fork"], f"{path}: [resume.{agent}] fork") if "fork" in table else current.fork
-        templates[agent] = LaunchTemplates(resume, fork)
+    for agent, given in read_config(config_file).launch.items():
+        templates[agent] = templates[agent]._replace(**given)
     return templates
 
 
@@ -310,25 +278,6 @@ def resolve_memory_dir(
 # --- the archive of log files -------------------------------------------------------------------
 
 
-class ArchiveSetting(NamedTuple):
-    """``[archive] enabled = false`` in the config file turns the archive off (it is on by default).
-    A value that is not a boolean keeps it on, with ``problem`` saying why: losing logs is
-    worse than keeping a copy."""
-
-    enabled: bool = True
-    problem: str | None = None
-
-
-def load_archive_setting(config_file: Path | None = None) -> ArchiveSetting:
-    import tomllib
-
-    path = config_file or config_path()
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        return ArchiveSetting(True, f"cannot read config {path}: {exc}; the archive stays on")
-    section = data.get("archive") or {}
-    value = section.get("enabled", True) if isinstance(section, dict) else True
-    if not isinstance(value, bool):
-        return ArchiveSetting(True, f"{path}: [archive] enabled must be true or false, not {value!r}; the archive stays on")
-    return ArchiveSetting(value)
+def archive_enabled(config_file: Path | None = None) -> bool:
+    """``[archive] enabled = false`` in the config file turns the archive off (on by default)."""
+    return read_config(config_file).archive

@@ -16,7 +16,7 @@ import sqlite3
 import time
 from _thread import _local, allocate_lock  # what threading.Lock/local are; threading costs ~1-2 ms to import
 
-from indexer.config import SourceRoots, load_archive_setting
+from indexer.config import SourceRoots, archive_enabled
 from indexer.models import Message, Session
 from indexer.search.fts import SearchResult, run_search
 from indexer.search.query import Query, QueryError, parse_query
@@ -163,12 +163,9 @@ class Index:
         from indexer.archive import archive_size_cached  # zstandard: only when writing
         from indexer.ingest.run import update_index  # the writer's modules, only when writing
 
-        setting = load_archive_setting()
-        enabled = setting.enabled if archive is None else archive
+        enabled = archive_enabled() if archive is None else archive
         summary = update_index(self.conn, self.path, roots, progress=progress, should_stop=should_stop, now=now,
                                only=only, archive_dir=self.archive_dir if enabled else None)
-        if archive is None and setting.problem:
-            summary.problems.append(setting.problem)
         # Walking the archive stats every copy: a live update (``only``, every second while an
         # agent writes) reports the last full run's figure instead.
         changed = bool(summary.files_changed or summary.files_missing)

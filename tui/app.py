@@ -77,6 +77,7 @@ class ThreadbackApp(LiveUpdates, IndexRunner, LaunchesAgents, ReportsWorkerError
     index_problem: reactive[str | None] = reactive(None)  # a failed index run, files still failing
     live_status: reactive[str | None] = reactive(None)  # "live", or "live off: why" (tui.live_updates)
     live_generation: reactive[int] = reactive(0)  # bumped when a live update stored new lines
+    config_problem: str | None = None  # why the config file was not used (``make_app``)
 
     def __init__(
         self,
@@ -153,6 +154,8 @@ class ThreadbackApp(LiveUpdates, IndexRunner, LaunchesAgents, ReportsWorkerError
             self.start_live()
         elif self.live_off_reason:
             self.live_status = f"live off: {self.live_off_reason}"
+        if self.config_problem:  # once, at start: the file is read once per run
+            self.notify(self.config_problem, title="Config file not used", severity="error", timeout=30, markup=False)
 
     def on_unmount(self) -> None:
         self.stop_live()
@@ -315,6 +318,7 @@ def make_app(
     agent_runner: AgentRunner | None = None,
     live: bool = False,
     live_off_reason: str | None = None,
+    config_problem: str | None = None,
 ) -> ThreadbackApp:
     """The one way to build the app: used by ``threadback``, the tests and the screenshot script.
 
@@ -328,7 +332,8 @@ def make_app(
     folder's ``.claude``); ``path_label`` is how a path is shown (default ``~/…``);
     ``agent_runner`` runs an agent for ``R``/``F`` (default: with the app suspended); ``live``
     watches the log folders and shows new lines as they are written (``threadback`` turns it on
-    unless ``--no-live`` or the config says otherwise: ``live_off_reason`` says which).
+    unless ``--no-live`` or the config says otherwise: ``live_off_reason`` says which);
+    ``config_problem`` is why the config file could not be used, shown once as the app opens.
     """
     label = index_label if index_label is not None else short_path(index.path)
     if demo and index_label is None:
@@ -356,4 +361,5 @@ def make_app(
     )
     if agent_runner is not None:
         app.agent_runner = agent_runner
+    app.config_problem = config_problem
     return app
