@@ -338,12 +338,24 @@ def cmd_resume(args: argparse.Namespace) -> int:
         from indexer.agents.launch import resume_line
 
         command_line = resume_line(session, index.parent(session))
+    warn_if_the_log_is_gone(index, session)
     if args.json:
         print(output.dumps({"session": output.session_json(session), "command": command_line,
                             "cwd": session.project_path}))
     else:
         print(safe_text(command_line))
     return OK
+
+
+def warn_if_the_log_is_gone(index: Index, session: Session) -> None:
+    """The printed command would fail on a deleted log: say so, and how to bring it back."""
+    import os
+
+    from indexer.agents.launch import launch_target, log_gone_note
+
+    target, target_id = launch_target(session, index.parent(session))
+    if target.session_id == target_id and target.source_path and not os.path.exists(target.source_path):
+        print(f"threadback: note: {safe_text(log_gone_note(target.source_path, target_id))}", file=sys.stderr)
 
 
 @index_command
