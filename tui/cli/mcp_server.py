@@ -75,9 +75,17 @@ def transcript_json(t: Transcript) -> dict[str, Any]:
             "more_before": t.more_before, "more_after": t.more_after}
 
 
+def package_version() -> str:
+    """The installed package's version, as ``threadback --version`` says it: what ``initialize``
+    reports, so a client's log tells which Threadback answered."""
+    from tui.cli.parser import _version
+
+    return _version()
+
+
 def build_server(tools: HistoryTools) -> MCPServer:
     """The MCP server with Threadback's tools registered."""
-    server = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING")
+    server = MCPServer(SERVER_NAME, version=package_version(), instructions=INSTRUCTIONS, log_level="WARNING")
     read_only = ToolAnnotations(readOnlyHint=True, openWorldHint=False)
 
     def answer(produce: Any) -> dict[str, Any]:
