@@ -68,7 +68,7 @@ def cmd_hook(args: argparse.Namespace) -> int:
         from indexer.agents import hooks
         from indexer.agents.budget import hook_deadline
         from indexer.agents.caller import hook_caller
-        from indexer.agents.usage import record_usage
+        from indexer.agents.usage import HOOK, record_usage
         from tui.cli.options import db_file_of  # a str: the prompt loads no pathlib
 
         payload = hooks.read_event(sys.stdin)
@@ -79,7 +79,7 @@ def cmd_hook(args: argparse.Namespace) -> int:
                               memory_dir=getattr(args, "memory_dir", None),
                               deadline=hook_deadline(started))
         if answer.usage is not None:
-            record_usage(answer.usage._replace(ms=(time.monotonic() - working) * 1000, agent=agent))
+            record_usage(answer.usage._replace(ms=(time.monotonic() - working) * 1000, agent=agent, by=HOOK))
         if answer.text:
             out = answer.text if args.text else hooks.hook_output(agent, args.event, payload, answer.text)
             if out:

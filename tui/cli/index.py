@@ -23,7 +23,7 @@ from indexer import (
     parse_query,
 )
 from indexer.agents.caller import calling_session
-from indexer.agents.usage import UsageEvent, record_usage
+from indexer.agents.usage import UsageEvent, caller_of, record_usage
 from indexer.masking import masked_message, masked_result, masked_session
 from indexer.models import KINDS
 from indexer.search.query import parse_date
@@ -234,7 +234,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         for note in result.notes:
             print(f"threadback: note: {safe_text(note)}", file=sys.stderr)
     record_usage(UsageEvent(ts=time.time(), kind="search", query=text, hits=result.total,
-                            excluded=excluded, ms=(time.monotonic() - started) * 1000))
+                            excluded=excluded, ms=(time.monotonic() - started) * 1000, by=caller_of()))
     if not args.show_secrets:
         result = masked_result(result)
     if args.json:
@@ -263,7 +263,7 @@ def open_chosen_session(args: argparse.Namespace, kind: str) -> tuple[Index, Ses
     """The index and ``args.session``, logged as the session a search led to."""
     index = open_existing_index(args)
     session = find_session(index, args.session)
-    record_usage(UsageEvent(ts=time.time(), kind=kind, chosen=session.session_id))
+    record_usage(UsageEvent(ts=time.time(), kind=kind, chosen=session.session_id, by=caller_of()))
     return index, session
 
 
