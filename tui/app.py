@@ -25,7 +25,7 @@ from indexer.app_state import AppState
 from indexer.project_scope import ProjectScope, project_scope_of
 from tui import requests
 from tui.agent_launch import AgentRunner, LaunchesAgents
-from tui.app_context import AppContext, IndexActivity, short_path
+from tui.app_context import CLOCK_TICK_SECONDS, AppContext, IndexActivity, short_path
 from tui.clipboard import copy_text
 from tui.commands import ThreadbackCommands
 from tui.display.log_text import visible
@@ -78,6 +78,7 @@ class ThreadbackApp(LiveUpdates, IndexRunner, LaunchesAgents, ReportsWorkerError
     live_status: reactive[str | None] = reactive(None)  # "live", or "live off: why" (tui.live_updates)
     live_generation: reactive[int] = reactive(0)  # bumped when a live update stored new lines
     config_problem: str | None = None  # why the config file was not used (``make_app``)
+    clock_tick: reactive[int] = reactive(0)  # the one tick every age on screen follows (tui.app_context)
 
     def __init__(
         self,
@@ -154,8 +155,12 @@ class ThreadbackApp(LiveUpdates, IndexRunner, LaunchesAgents, ReportsWorkerError
             self.start_live()
         elif self.live_off_reason:
             self.live_status = f"live off: {self.live_off_reason}"
+        self.set_interval(CLOCK_TICK_SECONDS, self.tick_clock)
         if self.config_problem:  # once, at start: the file is read once per run
             self.notify(self.config_problem, title="Config file not used", severity="error", timeout=30, markup=False)
+
+    def tick_clock(self) -> None:
+        self.clock_tick += 1
 
     def on_unmount(self) -> None:
         self.stop_live()
