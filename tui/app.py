@@ -33,7 +33,7 @@ from tui.index_runner import HooksState, IndexRunner
 from tui.live_updates import LiveUpdates
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HelpScreen
-from tui.screens.hooks import HooksScreen, SettingsScope
+from tui.screens.hooks import AgentFiles, HooksScreen, SettingsScope
 from tui.screens.memory import MemoryScreen
 from tui.screens.rules import RulesScreen
 from tui.screens.search import SearchScreen
@@ -78,6 +78,7 @@ class ThreadbackApp(LiveUpdates, IndexRunner, LaunchesAgents, ReportsWorkerError
     live_status: reactive[str | None] = reactive(None)  # "live", or "live off: why" (tui.live_updates)
     live_generation: reactive[int] = reactive(0)  # bumped when a live update stored new lines
     config_problem: str | None = None  # why the config file was not used (``make_app``)
+    agent_files: AgentFiles | None = None  # Codex's and the MCP config files F6 reads (None: found)
     clock_tick: reactive[int] = reactive(0)  # the one tick every age on screen follows (tui.app_context)
 
     def __init__(
@@ -269,7 +270,8 @@ class ThreadbackApp(LiveUpdates, IndexRunner, LaunchesAgents, ReportsWorkerError
 
     def action_hooks(self) -> None:
         if not isinstance(self.screen, (HooksScreen, ConfirmScreen)):
-            self.push_screen(HooksScreen(self.settings_scopes()))
+            self.push_screen(HooksScreen(self.settings_scopes(), agent_files=self.agent_files,
+                                         label=self.context.path_label))
 
     def on_hooks_screen_status_loaded(self, event: HooksScreen.StatusLoaded) -> None:
         self.hooks = event.statuses
@@ -324,6 +326,7 @@ def make_app(
     live: bool = False,
     live_off_reason: str | None = None,
     config_problem: str | None = None,
+    agent_files: AgentFiles | None = None,
 ) -> ThreadbackApp:
     """The one way to build the app: used by ``threadback``, the tests and the screenshot script.
 
@@ -338,7 +341,8 @@ def make_app(
     ``agent_runner`` runs an agent for ``R``/``F`` (default: with the app suspended); ``live``
     watches the log folders and shows new lines as they are written (``threadback`` turns it on
     unless ``--no-live`` or the config says otherwise: ``live_off_reason`` says which);
-    ``config_problem`` is why the config file could not be used, shown once as the app opens.
+    ``config_problem`` is why the config file could not be used, shown once as the app opens;
+    ``agent_files`` are the Codex and MCP config files F6 shows (default: found like the CLI's).
     """
     label = index_label if index_label is not None else short_path(index.path)
     if demo and index_label is None:
@@ -367,4 +371,5 @@ def make_app(
     if agent_runner is not None:
         app.agent_runner = agent_runner
     app.config_problem = config_problem
+    app.agent_files = agent_files
     return app
