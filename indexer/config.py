@@ -92,9 +92,13 @@ def config_path_str() -> str:
 def read_config(config_file: Path | str | None = None) -> Config:
     """The config file as one typed ``Config`` (``indexer.config_file``: read once per process,
     again when it changes); raises ``ConfigError`` naming the file and line."""
-    from indexer.config_file import read_config as read
+    from indexer.config_file import ConfigProblem, read_config as read
 
-    return read(os.fspath(config_file) if config_file is not None else config_path_str())
+    path = os.fspath(config_file) if config_file is not None else config_path_str()
+    try:
+        return read(path)
+    except ConfigProblem as exc:
+        raise ConfigError(exc.reason, path, exc.line) from None
 
 
 def check_config(config_file: Path | str | None = None) -> None:
@@ -170,7 +174,6 @@ def only_roots(mapping: dict[str, list[Path | str]]) -> SourceRoots:
 
 # --- resume and fork commands ------------------------------------------------------------------
 
-LAUNCH_PLACEHOLDERS = ("id", "file", "cwd")
 
 
 class LaunchTemplates(NamedTuple):

@@ -3,7 +3,8 @@
 Every consumer (log folders, live updates, the archive, resume and fork commands) takes its
 setting from ``read_config()``, so a file that is not UTF-8, not TOML, holds a value of the wrong
 type or names an unknown agent is one ``ConfigError`` naming the file and the line, the same for
-every command. A file is read once per process and again only when it changes (its size or
+every command (``indexer.config.read_config`` adds the file's path to the line). A file is read
+once per process and again only when it changes (its size or
 modification time), so a long-running app sees an edit.
 
 Loaded only when a config file exists (``indexer.config.check_config``): a search without one
@@ -18,10 +19,20 @@ import string
 import tomllib
 from dataclasses import dataclass, field
 
-from indexer.config import LAUNCH_PLACEHOLDERS, ConfigError
 from indexer.sources import AGENT_NAMES
 
 SECTIONS = ("roots", "live", "archive", "resume")
+LAUNCH_PLACEHOLDERS = ("id", "file", "cwd")  # what a [resume.<agent>] command may name
+
+
+class ConfigProblem(ValueError):
+    """What is wrong with the file and on which line; ``indexer.config.read_config`` makes it
+    the one ``ConfigError`` every command reports (this module never imports ``indexer.config``:
+    that one imports this one, only when a file exists)."""
+
+    def __init__(self, reason: str, line: int | None = None):
+        super().__init__(reason)
+        self.reason, self.line = reason, line
 
 
 @dataclass(frozen=True)
@@ -36,28 +47,28 @@ class Config:
     launch: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
 
 
-_cache: dict[str, tuple[tuple[int, int], Config | ConfigError]] = {}
+_cache: dict[str, tuple[tuple[int, int], Config | ConfigProblem]] = {}
 
 
 def read_config(path: str) -> Config:
-    """The config at ``path`` (defaults when there is no file), or ``ConfigError``. Cached per
+    """The config at ``path`` (defaults when there is no file), or ``ConfigProblem``. Cached per
     path until the file changes."""
     try:
         stat = os.stat(path)
     except (FileNotFoundError, NotADirectoryError):
         return Config()
     except OSError as exc:
-        raise ConfigError(f"cannot read it: {exc.strerror}", path) from None
+        raise ConfigProblem(f"cannot read it: {exc.strerror}") from None
     stamp = (stat.st_mtime_ns, stat.st_size)
     cached = _cache.get(path)
     if cached is None or cached[0] != stamp:
         try:
-            outcome: Config | ConfigError = _parse(path)
-        except ConfigError as exc:
+            outcome: Config | ConfigProblem = _parse(path)
+        except ConfigProblem as exc:
             outcome = exc
         _cache[path] = (stamp, outcome)
     result = _cache[path][1]
-    if isinstance(result, ConfigError):
+    if isinstance(result, ConfigProblem):
         raise result
     return result
 
@@ -67,18 +78,18 @@ def _parse(path: str) -> Config:
         with open(path, "rb") as f:
             raw = f.read()
     except OSError as exc:
-        raise ConfigError(f"cannot read it: {exc.strerror}", path) from None
+        raise ConfigProblem(f"cannot read it: {exc.strerror}") from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ConfigError("not UTF-8 text (save it as UTF-8)", path, raw[:exc.start].count(b"\n") + 1) from None
+        raise ConfigProblem("not UTF-8 text (save it as UTF-8)", raw[:exc.start].count(b"\n") + 1) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         line = getattr(exc, "lineno", None) or _line_in_message(str(exc), text)
         reason = getattr(exc, "msg", None) or re.sub(r"\s*\((at line \d+, column \d+|at end of document)\)$", "",
                                                      str(exc))
-        raise ConfigError(f"not valid TOML: {reason}", path, line) from None
+        raise ConfigProblem(f"not valid TOML: {reason}", line) from None
     return _Checker(path, text).config(data)
 
 
@@ -91,14 +102,14 @@ def _line_in_message(message: str, text: str) -> int | None:
 
 
 class _Checker:
-    """Turns the parsed TOML into a ``Config``, or a ``ConfigError`` at the offending line."""
+    """Turns the parsed TOML into a ``Config``, or a ``ConfigProblem`` at the offending line."""
 
     def __init__(self, path: str, text: str):
         self.path = path
         self.lines = _key_lines(text)
 
-    def fail(self, message: str, *where: str) -> ConfigError:
-        return ConfigError(message, self.path, self.line_of(".".join(where)))
+    def fail(self, message: str, *where: str) -> ConfigProblem:
+        return ConfigProblem(message, self.line_of(".".join(where)))
 
     def line_of(self, dotted: str) -> int | None:
         while dotted:
