@@ -115,3 +115,22 @@ async def test_the_app_opens_and_says_so_once(tmp_path, corpus_index_path, monke
         assert notes[0].severity == "error"
         assert app.live_status == "live off: the config file cannot be read" and not app.refresh_on_start
     app.context.index.close()
+
+
+def test_a_file_found_good_is_not_parsed_again_by_a_search(tmp_path, corpus_index_path):
+    """The search path pays a ``stat`` for an unchanged, good file: no ``tomllib`` loaded; an
+    edit is checked again at once."""
+    from test_startup_imports import imported_modules
+
+    config = tmp_path / "config.toml"
+    config.write_text("[live]\nenabled = false\n", encoding="utf-8")
+    env = cli_env(THREADBACK_CONFIG=str(config), THREADBACK_HOME=str(tmp_path / "home"))
+    argv = ["search", "theme", "--db", str(corpus_index_path)]
+    first, _ = imported_modules(argv, env)
+    assert "tomllib" in first  # read and found good once
+    again, out = imported_modules(argv, env)
+    assert "tomllib" not in again and "dataclasses" not in again and out
+    config.write_text("[live]\nenabled = 1\n", encoding="utf-8")
+    os.utime(config, ns=(1, 1))
+    proc = threadback(*argv, THREADBACK_CONFIG=str(config), THREADBACK_HOME=str(tmp_path / "home"))
+    assert proc.returncode == 2 and f"{config}:2: [live] enabled must be true or false" in proc.stderr
