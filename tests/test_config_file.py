@@ -134,3 +134,27 @@ def test_a_file_found_good_is_not_parsed_again_by_a_search(tmp_path, corpus_inde
     os.utime(config, ns=(1, 1))
     proc = threadback(*argv, THREADBACK_CONFIG=str(config), THREADBACK_HOME=str(tmp_path / "home"))
     assert proc.returncode == 2 and f"{config}:2: [live] enabled must be true or false" in proc.stderr
+
+
+async def test_a_config_broken_while_the_app_runs_is_told_once(tmp_path, corpus_index_path, monkeypatch):
+    """Each index run after the edit fails the same way: one notification, the status line keeps it."""
+    import shutil
+
+    from indexer import only_roots
+
+    config = tmp_path / "config.toml"
+    config.write_text("[archive]\nenabled = true\n", encoding="utf-8")
+    monkeypatch.setenv("THREADBACK_CONFIG", str(config))
+    db = tmp_path / "index.sqlite3"
+    shutil.copy(corpus_index_path, db)
+    from tui_fixtures import app_for
+
+    app = app_for(db, only_roots({"claude-code": [tmp_path / "none"]}))
+    async with app.run_test(size=SIZE) as pilot:
+        config.write_text("[archive]\nenabled = \"yes\"\n", encoding="utf-8")
+        for _ in range(3):
+            app.refresh_index()
+            await settle(pilot)
+        notes = [n for n in app._notifications if "enabled must be true or false" in n.message]
+        assert len(notes) == 1
+        assert "enabled must be true or false" in (app.index_problem or "")
