@@ -8,16 +8,18 @@ from __future__ import annotations
 from indexer.models import Session
 from indexer.named_record import NamedTuple
 
-ACTIVE_SECONDS = 5 * 60  # a log written to within this long is a session still going
+ACTIVE_SECONDS = 5 * 60  # a session with a message this recent is still going
 STRIP_DAYS = 12 * 7  # the activity strip's span: twelve weeks
 
 
 def is_active(session: Session, now: float, window: float = ACTIVE_SECONDS) -> bool:
-    """The session's log changed within ``window`` seconds of ``now``: an agent is still writing
-    it. A log that is gone (only the index's copy is left) is never active."""
-    if session.log_mtime is None or session.source_missing:
+    """The session's newest message is within ``window`` seconds of ``now``: an agent is still
+    writing it. The messages' own times, not the file's: a log just copied, cloned or restored
+    has a new file time and old messages, and is not active. A log that is gone (only the
+    index's copy is left) is never active."""
+    if session.end_ts is None or session.source_missing:
         return False
-    return now - window <= session.log_mtime <= now + 60  # a little clock skew is forgiven
+    return now - window <= session.end_ts <= now + 60  # a little clock skew is forgiven
 
 
 class DayActivity(NamedTuple):

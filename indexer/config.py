@@ -22,6 +22,9 @@
 
 - The memory folder, which holds the memory tiers and the rules alike: ``resolve_memory_dir``,
   the one rule the CLI, the app, ``context`` and the hooks all follow.
+
+The config file is read in one place (``read_config``, ``indexer.config_file``) into one typed
+``Config``; each setting below is a view of it, and every failure is one ``ConfigError``.
 """
 
 from __future__ import annotations
@@ -41,9 +44,16 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from indexer.config_file import Config
+
 
 class ConfigError(ValueError):
-    pass
+    """The config file cannot be used: one line naming the file and, where known, the line."""
+
+    def __init__(self, message: str, path: object = None, line: int | None = None):
+        where = f"{path}:{line}: " if path is not None and line else f"{path}: " if path is not None else ""
+        super().__init__(f"config file {where}{message}" if where else message)
+        self.path, self.line, self.reason = path, line, message
 
 
 # --- Threadback's own files ---------------------------------------------------------------------
@@ -68,10 +78,63 @@ def config_path() -> Path:
     """``$THREADBACK_CONFIG``, else ``$XDG_CONFIG_HOME/threadback/config.toml``."""
     from pathlib import Path
 
+    return Path(config_path_str())
+
+
+def config_path_str() -> str:
+    """``config_path()`` as a ``str``."""
     if os.environ.get("THREADBACK_CONFIG"):
-        return Path(os.environ["THREADBACK_CONFIG"]).expanduser()
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base).expanduser() / "threadback" / "config.toml"
+        return os.path.expanduser(os.environ["THREADBACK_CONFIG"])
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return os.path.join(os.path.expanduser(base), "threadback", "config.toml")
+
+
+def read_config(config_file: Path | str | None = None) -> Config:
+    """The config file as one typed ``Config`` (``indexer.config_file``: read once per process,
+    again when it changes); raises ``ConfigError`` naming the file and line."""
+    from indexer.config_file import ConfigProblem, read_config as read
+
+    path = os.fspath(config_file) if config_file is not None else config_path_str()
+    try:
+        return read(path)
+    except ConfigProblem as exc:
+        raise ConfigError(exc.reason, path, exc.line) from None
+
+
+# A search and each hook check the config file; reading it loads ``tomllib`` and ``dataclasses``
+# (~10 ms). The file it last found good is noted beside the index (its path, size and time, and
+# the checks' version), so an unchanged file costs a ``stat`` and a read of that note.
+CHECKED_NOTE = "config-checked"
+CHECKS_VERSION = "1"  # raise when the reader checks something new: every file is read again
+
+
+def check_config(config_file: Path | str | None = None) -> None:
+    """Raise ``ConfigError`` if the config file cannot be used. Commands that do not need a
+    setting call it too, so a broken file is reported by all of them alike; without a file, or
+    with one unchanged since it was last found good, it costs a ``stat`` and loads nothing."""
+    path = os.fspath(config_file) if config_file is not None else config_path_str()
+    try:
+        stat = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    except OSError:
+        read_config(path)  # says why it cannot be read
+        return
+    stamp = f"{CHECKS_VERSION}\0{path}\0{stat.st_size}\0{stat.st_mtime_ns}"
+    note = os.path.join(data_dir_str(), CHECKED_NOTE)
+    try:
+        with open(note, encoding="utf-8", errors="replace") as f:
+            if f.read() == stamp:
+                return
+    except OSError:
+        pass
+    read_config(path)
+    try:
+        os.makedirs(os.path.dirname(note), exist_ok=True)
+        with open(note, "w", encoding="utf-8") as f:  # a lost or torn note only means a read next time
+            f.write(stamp)
+    except OSError:
+        pass
 
 
 def export_dir() -> Path:
@@ -115,43 +178,18 @@ def load_roots(
     """Defaults, replaced per agent by the config file, replaced per agent by ``overrides``."""
     from pathlib import Path
 
-    agents = all_agents()  # third-party agents too (``threadback.agents`` entry points)
-    roots: dict[str, tuple[Path, ...]] = {agent.name: tuple(agent.default_roots()) for agent in agents}
-    names = [agent.name for agent in agents]
-    path = config_file or config_path()
-    if path.exists():
-        import tomllib  # only when there is a config file: the search path does without it
-
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError) as exc:
-            raise ConfigError(f"cannot read config {path}: {exc}") from exc
-        for agent, value in (data.get("roots") or {}).items():
-            if agent not in names:
-                raise ConfigError(f"{path}: unknown agent {agent!r} in [roots] (known: {', '.join(names)})")
-            values = [value] if isinstance(value, str) else list(value)
-            roots[agent] = tuple(Path(v).expanduser() for v in values)
-    for agent, values in (overrides or {}).items():
-        if values:
-            roots[agent] = tuple(Path(v).expanduser() for v in values)
+    roots: dict[str, tuple[Path, ...]] = {agent.name: tuple(agent.default_roots()) for agent in all_agents()}
+    for agent, values in read_config(config_file).roots.items():
+        roots[agent] = tuple(Path(v) for v in values)
+    for agent, given in (overrides or {}).items():
+        if given:
+            roots[agent] = tuple(Path(v).expanduser() for v in given)
     return SourceRoots(roots)
 
 
 def live_updates_enabled(config_file: Path | None = None) -> bool:
     """Whether the app watches the logs while open; ``[live] enabled = false`` turns it off."""
-    path = config_file or config_path()
-    if not path.exists():
-        return True
-    import tomllib
-
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"cannot read config {path}: {exc}") from exc
-    enabled = (data.get("live") or {}).get("enabled", True)
-    if not isinstance(enabled, bool):
-        raise ConfigError(f"{path}: [live] enabled must be true or false, not {enabled!r}")
-    return enabled
+    return read_config(config_file).live
 
 
 def only_roots(mapping: dict[str, list[Path | str]]) -> SourceRoots:
@@ -163,7 +201,6 @@ def only_roots(mapping: dict[str, list[Path | str]]) -> SourceRoots:
 
 # --- resume and fork commands ------------------------------------------------------------------
 
-LAUNCH_PLACEHOLDERS = ("id", "file", "cwd")
 
 
 class LaunchTemplates(NamedTuple):
@@ -177,55 +214,14 @@ def default_launch_templates(agents=AGENTS) -> dict[str, LaunchTemplates]:
     return {agent.name: LaunchTemplates(agent.resume_argv, agent.fork_argv) for agent in agents}
 
 
-def _argv_template(value: object, where: str) -> tuple[str, ...]:
-    """A config value as an argv template, or ``ConfigError`` saying what is wrong with it."""
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"{where} must be a list of strings (an argv), e.g. [\"claude\", \"--resume\", \"{{id}}\"]")
-    import string  # a config file's [resume] tables only
-
-    for element in value:
-        try:
-            fields = [name for _, name, _, _ in string.Formatter().parse(element) if name is not None]
-        except ValueError as exc:
-            raise ConfigError(f"{where}: {element!r}: {exc} (write {{{{ or }}}} for a literal brace)") from None
-        unknown = [f for f in fields if f not in LAUNCH_PLACEHOLDERS]
-        if unknown:
-            raise ConfigError(f"{where}: unknown placeholder {{{unknown[0]}}} (known: "
-                              + ", ".join("{" + p + "}" for p in LAUNCH_PLACEHOLDERS) + ")")
-    if value and not value[0].strip():
-        raise ConfigError(f"{where}: the first element must name the program")
-    return tuple(value)
-
-
 def load_launch_templates(config_file: Path | None = None) -> dict[str, LaunchTemplates]:
     """The registry's commands, replaced per agent and per command by the config file's
     ``[resume.<agent>]`` tables (raises ``ConfigError`` on a bad one)."""
     templates = default_launch_templates()
-    path = config_file or config_path()
-    if not path.exists():
-        return templates
-    import tomllib
-
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"cannot read config {path}: {exc}") from exc
-    section = data.get("resume") or {}
-    if not isinstance(section, dict):
-        raise ConfigError(f"{path}: [resume] must be a table of [resume.<agent>] tables")
-    for agent, table in section.items():
+    for agent, given in read_config(config_file).launch.items():
         if agent not in templates:
             templates.update(default_launch_templates(all_agents()))  # a third-party agent's table
-        if agent not in templates:
-            raise ConfigError(f"{path}: unknown agent {agent!r} in [resume] (known: {', '.join(templates)})")
-        if not isinstance(table, dict) or set(table) - {"resume", "fork"}:
-            raise ConfigError(f"{path}: [resume.{agent}] takes `resume` and `fork` (argv lists)")
-        current = templates[agent]
-        resume = _argv_template(table["resume"], f"{path}: [resume.{agent}] resume") if "resume" in table else current.resume
-        if not resume:
-            raise ConfigError(f"{path}: [resume.{agent}] resume must not be empty")
-        fork = _argv_template(table["fork"], f"{path}: [resume.{agent}] fork") if "fork" in table else current.fork
-        templates[agent] = LaunchTemplates(resume, fork)
+        templates[agent] = templates[agent]._replace(**given)
     return templates
 
 
@@ -314,45 +310,22 @@ def resolve_memory_dir(
 # --- the archive of log files -------------------------------------------------------------------
 
 
-class ArchiveSetting(NamedTuple):
-    """``[archive] enabled = false`` in the config file turns the archive off (it is on by default).
-    A value that is not a boolean keeps it on, with ``problem`` saying why: losing logs is
-    worse than keeping a copy."""
-
-    enabled: bool = True
-    problem: str | None = None
-
-
-def load_archive_setting(config_file: Path | None = None) -> ArchiveSetting:
-    import tomllib
-
-    path = config_file or config_path()
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        return ArchiveSetting(True, f"cannot read config {path}: {exc}; the archive stays on")
-    section = data.get("archive") or {}
-    value = section.get("enabled", True) if isinstance(section, dict) else True
-    if not isinstance(value, bool):
-        return ArchiveSetting(True, f"{path}: [archive] enabled must be true or false, not {value!r}; the archive stays on")
-    return ArchiveSetting(value)
+def archive_enabled(config_file: Path | None = None) -> bool:
+    """``[archive] enabled = false`` in the config file turns the archive off (on by default)."""
+    return read_config(config_file).archive
 
 
 # --- search by meaning --------------------------------------------------------------------------
 
 
-def load_meaning_setting(config_file: Path | None = None) -> ArchiveSetting:
-    """``[meaning] enabled = false`` turns search by meaning off, and drops its vectors from the
-    index (on by default). A value that is not a boolean keeps it on, with ``problem`` saying why."""
-    import tomllib
+class MeaningSetting(NamedTuple):
+    """``[meaning] enabled = false`` turns search by meaning off and drops its vectors from the
+    index (on by default). ``problem`` is kept for the index run's summary; a value that is not a
+    boolean is a ``ConfigError`` like any other."""
 
-    path = config_file or config_path()
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        return ArchiveSetting(True, f"cannot read config {path}: {exc}; search by meaning stays on")
-    section = data.get("meaning") or {}
-    value = section.get("enabled", True) if isinstance(section, dict) else True
-    if not isinstance(value, bool):
-        return ArchiveSetting(True, f"{path}: [meaning] enabled must be true or false, not {value!r}; it stays on")
-    return ArchiveSetting(value)
+    enabled: bool = True
+    problem: str | None = None
+
+
+def load_meaning_setting(config_file: Path | None = None) -> MeaningSetting:
+    return MeaningSetting(read_config(config_file).meaning)

@@ -16,7 +16,7 @@ import sqlite3
 import time
 from _thread import _local, allocate_lock  # what threading.Lock/local are; threading costs ~1-2 ms to import
 
-from indexer.config import SourceRoots, load_archive_setting
+from indexer.config import ConfigError, SourceRoots, archive_enabled
 from indexer.models import Message, Session
 from indexer.search.fts import SearchResult, run_search
 from indexer.search.query import Query, QueryError, parse_query
@@ -132,7 +132,8 @@ class Index:
                should_stop: Callable[[], bool] | None = None, now: float | None = None, where: str = "",
                only: list[str] | None = None, archive: bool | None = None) -> IndexSummary:
         """Index what is new under ``roots`` (``only``: just these files, for live updates).
-        Raises ``IndexBusyError`` if another run holds the lock. How the run ended is left
+        Raises ``IndexBusyError`` if another run holds the lock, ``ConfigError`` if the config
+        file cannot be read. How the run ended is left
         beside the index (``last_run``), for runs nobody watches. ``archive``: keep compressed
         copies of the logs (``indexer.archive``); None: as the config file says (on by default)."""
         from indexer.ingest.outcome import RunOutcome, record_outcome
@@ -141,7 +142,7 @@ class Index:
             summary = self._update(roots, progress, should_stop, now, only, archive)
         except IndexBusyError:
             raise  # the run holding the lock records its own outcome
-        except IndexError_ as exc:
+        except (IndexError_, ConfigError) as exc:  # a config file that cannot be read: nothing indexed
             record_outcome(self.path, RunOutcome(time.time(), False, " ".join(str(exc).split()), where=where))
             raise
         record_outcome(self.path, RunOutcome(time.time(), True, files_failing=summary.files_failing,
@@ -164,12 +165,9 @@ class Index:
         from indexer.archive import archive_size_cached  # zstandard: only when writing
         from indexer.ingest.run import update_index  # the writer's modules, only when writing
 
-        setting = load_archive_setting()
-        enabled = setting.enabled if archive is None else archive
+        enabled = archive_enabled() if archive is None else archive
         summary = update_index(self.conn, self.path, roots, progress=progress, should_stop=should_stop, now=now,
                                only=only, archive_dir=self.archive_dir if enabled else None)
-        if archive is None and setting.problem:
-            summary.problems.append(setting.problem)
         # Walking the archive stats every copy: a live update (``only``, every second while an
         # agent writes) reports the last full run's figure instead.
         changed = bool(summary.files_changed or summary.files_missing)

@@ -62,7 +62,7 @@ class Session(NamedTuple):
     resume_cwd: str | None = None  # the folder to resume from when the session moved there
     parent_missing: bool = False  # a subagent whose parent is not in the index: listed at the top
     tokens: TokenUsage | None = None  # None: the log carries no usage, or it was not counted yet
-    log_mtime: float | None = None  # when its log file last changed: "active" while it is recent
+    log_mtime: float | None = None  # when its log file last changed (a copy changes it: "active" reads end_ts)
     archived: bool = False  # the archive holds a copy of its log (``indexer.archive``)
 
     @property

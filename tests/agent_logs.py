@@ -10,13 +10,13 @@ from indexer import Index, only_roots
 from conftest import FIXED_NOW
 
 
-def claude_session(root: Path, sid: str, project: str, texts: list[str], *, day: int = 1) -> Path:
-    """A Claude Code session log: ``texts`` alternate user and assistant turns."""
+def claude_session(root: Path, sid: str, project: str, texts: list[str], *, day: int = 1, hour: int = 10) -> Path:
+    """A Claude Code session log: ``texts`` alternate user and assistant turns, a minute apart."""
     folder = root / f"-w-{project}"
     folder.mkdir(parents=True, exist_ok=True)
     lines = []
     for i, text in enumerate(texts):
-        ts = f"2026-03-{day:02d}T10:{i:02d}:00Z"
+        ts = f"2026-03-{day:02d}T{hour:02d}:{i:02d}:00Z"
         env = {"uuid": f"{sid}-{i}", "sessionId": sid, "cwd": f"/w/{project}", "timestamp": ts}
         if i % 2 == 0:
             lines.append({"type": "user", **env, "message": {"role": "user", "content": text}})

@@ -50,3 +50,42 @@ def test_the_strip_shades_by_messages_and_fits_its_width():
     assert wide[1].endswith("less ·░▒▓█ more")
     narrow = strip_text(strip, 30).plain.splitlines()[0]
     assert narrow == "12 weeks ····▓····█····█ today"  # the last 15 days that fit
+
+
+def test_active_means_a_recent_message_not_a_recent_file(tmp_path):
+    """Issue 33 item 7: a log copied (or cloned, or restored) a moment ago has a new file time but
+    old messages: not active; one whose last message was 30 s ago is, whatever its file time."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+    import time
+
+    from indexer.activity import is_active
+
+    from cli_process import REPO, cli_env
+
+    now = time.time()
+    stamp = lambda seconds_ago: time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now - seconds_ago))  # noqa: E731
+    root = tmp_path / "claude"
+    session_log(root, "s-going", [stamp(200), stamp(30)])
+    session_log(root, "s-old", ["2026-03-02T10:00:00Z", "2026-03-02T10:05:00Z"])
+    going = root / "-w-act" / "s-going.jsonl"
+    os.utime(going, (now - 3600, now - 3600))  # its file time says an hour ago: the messages say otherwise
+    copy = tmp_path / "cloned" / "-w-act"
+    shutil.copytree(root / "-w-act", copy)  # a fresh copy: new file times, the same messages
+    (copy / "s-going.jsonl").unlink()
+    db = tmp_path / "index.sqlite3"
+    with Index(db) as index:
+        index.update(only_roots({"claude-code": [root]}), now=now)
+        assert is_active(index.session("s-going"), now) and not is_active(index.session("s-old"), now)
+    proc = subprocess.run([sys.executable, "-m", "tui.cli", "sessions", "--json", "--db", str(db)],
+                          capture_output=True, text=True, env=cli_env(), cwd=REPO, timeout=60)
+    active = {s["session_id"]: s["active"] for s in json.loads(proc.stdout)}
+    assert active == {"s-going": True, "s-old": False}
+    cloned = tmp_path / "cloned.sqlite3"
+    with Index(cloned) as index:
+        index.update(only_roots({"claude-code": [tmp_path / "cloned"]}), now=now)
+        copied = index.session("s-old")
+        assert copied.log_mtime is not None and now - copied.log_mtime < 120  # written just now
+        assert not is_active(copied, now)  # and still not active

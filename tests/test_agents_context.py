@@ -119,3 +119,13 @@ def test_cut_to_bytes_keeps_whole_characters():
 def test_untruncated_context_has_no_marker(tmp_path):
     memory, rules = _stores(tmp_path, facts="a: 1\n")
     assert "truncated" not in build_context(memory, rules, now=NOW)
+
+
+def test_a_plain_bullet_stays_a_bullet_and_only_a_checkbox_is_a_task(tmp_path):
+    """Issue 33 item 12: a note in the scratchpad is not turned into a to-do for the agent."""
+    memory, rules = _stores(tmp_path, scratch="- [ ] rename the hook flag\n- the staging DB is read-only\n"
+                                              "* port 5433, not 5432\n")
+    inside = _inside_wrapper(build_context(memory, rules, now=NOW))
+    assert "- [ ] rename the hook flag" in inside
+    assert "- the staging DB is read-only" in inside and "[ ] the staging DB" not in inside
+    assert "- port 5433, not 5432" in inside and "[ ] port" not in inside

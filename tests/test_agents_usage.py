@@ -131,3 +131,41 @@ def test_context_command(home, tmp_path, capsys, monkeypatch):
     assert main(["context", "--memory-dir", str(folder), "--json", "--max-bytes", "100"]) == exits.OK
     data = json.loads(capsys.readouterr().out)
     assert data["bytes"] <= 100 and data["truncated"] and data["counts"]["facts"] == 1
+
+
+def test_agents_and_hooks_are_counted_apart_from_your_own_calls(tmp_path, corpus_index_path):
+    """Issue 33 item 14: real processes: you search twice at a shell, Claude Code's shell
+    (``CLAUDECODE=1``) and Codex's (``CODEX_THREAD_ID``) search once each, a prompt hook runs."""
+    import os
+    import subprocess
+    import sys
+
+    from indexer.agents.usage import AGENT_ENV_VARS
+
+    from cli_process import REPO, cli_env
+
+    base = {**cli_env(THREADBACK_HOME=str(tmp_path / "home"), THREADBACK_DB=str(corpus_index_path))}
+    for name in AGENT_ENV_VARS:  # the suite itself may run inside an agent's shell
+        base.pop(name, None)
+
+    def run(*argv: str, stdin: str = "", **env: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "tui.cli", *argv], input=stdin, capture_output=True, text=True,
+                              env={**base, **env}, cwd=REPO, timeout=60)
+
+    run("search", "theme")
+    run("search", "zzqqxx-nothing")
+    run("search", "watcher", CLAUDECODE="1")
+    run("search", "watcher", CODEX_THREAD_ID="019a93b9")
+    event = json.dumps({"hook_event_name": "UserPromptSubmit", "session_id": "s1", "cwd": os.getcwd(),
+                        "prompt": "didn't we fix the theme watcher before?"})
+    run("hook", "prompt", stdin=event, CLAUDECODE="1")
+    report = json.loads(run("usage", "--json").stdout)
+    assert report["calls"] == 5 and report["by_caller"] == {"you": 2, "agent": 2, "hook": 1}
+    assert sum(d["by_caller"]["you"] for d in report["days"]) == 2
+    text = run("usage").stdout
+    assert "by whom: you (at a shell) 2 · agents running the CLI 2 · hooks 1" in text
+
+
+def test_a_line_written_before_the_caller_was_logged_counts_by_its_kind():
+    old = [UsageEvent.from_json({"ts": NOW, "kind": "hook-prompt"}), UsageEvent.from_json({"ts": NOW, "kind": "search"})]
+    assert usage_report(NOW, 1, events=old).by_caller == {"you": 1, "agent": 0, "hook": 1}

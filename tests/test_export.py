@@ -5,13 +5,14 @@ first prompt is hostile: an ESC sequence, ``</details><script>``, a bidi overrid
 from __future__ import annotations
 
 import json
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
 from indexer.export.markdown import fenced, inline_code
-from tui.cli.exits import NOT_FOUND
+from tui.cli.exits import NOT_FOUND, USAGE
 
 from cli_process import assert_one_line_no_traceback, threadback
 from launch_logs import CLAUDE_ID, FAKE_KEY, HOSTILE_PROMPT, SUBAGENT_ID, build, three_agent_tree
@@ -115,7 +116,7 @@ def test_unknown_session_and_missing_folder_are_one_line(db, tmp_path):
     proc = export(db, "nosuchsession")
     assert proc.returncode == NOT_FOUND and "no session matches" in assert_one_line_no_traceback(proc)
     proc = export(db, CLAUDE_ID, "-o", str(tmp_path / "missing" / "x.md"))
-    assert proc.returncode == NOT_FOUND and "no folder" in assert_one_line_no_traceback(proc)
+    assert proc.returncode == USAGE and "no folder" in assert_one_line_no_traceback(proc)  # README: 2
     assert not (tmp_path / "missing").exists()
 
 
@@ -127,3 +128,20 @@ def test_a_fence_inside_the_text_cannot_close_the_block():
 def test_a_backtick_in_a_tool_call_cannot_end_its_code_span():
     assert inline_code("echo `date`") == "`` echo `date` ``"
     assert inline_code("plain") == "`plain`"
+
+
+def test_a_tab_is_a_tab_and_other_invisibles_stay_marked(tmp_path):
+    """Issue 33 item 5: a Makefile's tab exports as a tab (HTML: whitespace in a ``pre``, 4 wide),
+    while a zero-width space and an ESC are still marked."""
+    (tmp_path / "proj").mkdir()
+    prompt = "the Makefile rule fails:\n```make\nall:\n\tgcc -o app main.c\n```\nsee\u200bhere \u001b[2J"
+    db = build(three_agent_tree(tmp_path / "logs", tmp_path / "proj", prompt=prompt), tmp_path / "index.sqlite3")
+    md = export(db, CLAUDE_ID).stdout
+    assert "all:\n\tgcc -o app main.c" in md and "U+0009" not in md
+    assert "see⟨U+200B ZWSP⟩here" in md and "⟨U+001B ESC⟩[2J" in md and "\u200b" not in md
+    out = tmp_path / "s.html"
+    assert export(db, CLAUDE_ID, "-o", str(out)).returncode == 0
+    page = out.read_text(encoding="utf-8")
+    text = re.sub(r"<[^>]+>", "", page)  # pygments wraps the tab in a span of its own
+    assert "all:\n\tgcc -o app main.c" in text and "U+0009" not in page and "tab-size: 4" in page
+    assert "U+200B" in page and "\u200b" not in page and "\u001b" not in page

@@ -43,13 +43,13 @@ async def test_a_hook_refresh_that_failed_is_shown_when_the_app_opens(corpus_ind
     app = app_for(path, corpus_roots())
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        assert "the last index run failed: cannot read config" in status_text(app)
+        assert "the last index run failed: config file" in status_text(app)
         [note] = [n for n in app._notifications if n.title == "Background index run failed"]
         assert str(bad_config) in note.message
     # The next `threadback index` tells of it too, and its own success clears it.
     proc = threadback("index", "--db", str(path), "--claude-dir", str(tmp_path / "none"),
                       THREADBACK_CONFIG=str(tmp_path / "no-config.toml"))
-    assert proc.returncode == 0 and "a hook's background run failed: cannot read config" in proc.stderr
+    assert proc.returncode == 0 and "a hook's background run failed: config file" in proc.stderr
     assert Index(path).last_run().ok
 
 

@@ -285,10 +285,17 @@ def test_every_folder_argument_keeps_its_bytes(tmp_path):
             assert b"odd folder rule" in proc.stdout
 
 
+# A bug planted in the real command: an index run that divides by zero.
+PLANTED_BUG = ("import sys, indexer.index\n"
+               "indexer.index.Index.update = lambda *a, **k: 1 / 0\n"
+               "sys.argv[0] = 'threadback'\n"
+               "from tui.cli.main import run\n"
+               "raise SystemExit(run())")
+
+
 def test_an_unexpected_error_is_one_line_and_a_saved_trace(tmp_path):
-    config = tmp_path / "config.toml"
-    config.write_text("[roots]\ncodex = 5\n")  # a number where folders belong: nothing expects it
-    proc = threadback("index", "--db", str(tmp_path / "i.sqlite3"), THREADBACK_CONFIG=str(config))
+    proc = subprocess.run([sys.executable, "-c", PLANTED_BUG, "index", "--db", str(tmp_path / "i.sqlite3")],
+                          capture_output=True, text=True, env=cli_env(), cwd=REPO, timeout=60)
     assert proc.returncode == 70
     line = assert_one_line_no_traceback(proc)
     saved = Path(line.split("the full trace is in ")[1].split(". Please")[0])

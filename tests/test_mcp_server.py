@@ -64,15 +64,32 @@ def server_params(world: dict[str, Path], command: str = sys.executable, args: l
                         env=env, cwd=str(ROOT))
 
 
-def call_all(params: StdioServerParameters, calls: list[tuple[str, dict]]) -> tuple[list, list]:
-    """The server's tools and each call's result, over one stdio connection."""
+def call_all(params: StdioServerParameters, calls: list[tuple[str, dict]], *, server_info: list | None = None,
+             ) -> tuple[list, list]:
+    """The server's tools and each call's result, over one stdio connection (and what
+    ``initialize`` said of the server, appended to ``server_info``)."""
     from mcp import Client
 
     async def run():
         async with Client(params, read_timeout_seconds=30) as client:
+            if server_info is not None:
+                server_info.append(client.server_info)
             tools = (await client.list_tools()).tools
             return tools, [await client.call_tool(name, arguments) for name, arguments in calls]
     return anyio.run(run)
+
+
+def test_initialize_reports_the_package_version(world):
+    """Issue 33 item 14: the version a client logs is the installed package's, as ``--version``."""
+    from importlib.metadata import version
+
+    info: list = []
+    call_all(server_params(world), [], server_info=info)
+    [server] = info
+    assert server.name == "threadback" and server.version == version("threadback")
+    said = subprocess.run([sys.executable, "-m", "tui.cli", "--version"], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60).stdout
+    assert server.version in said
 
 
 def digest(folder: Path) -> dict[str, str]:

@@ -101,7 +101,7 @@ def test_archive_restore_entry_and_fact(mem, capsys):
     code, out, _ = run_json(capsys, mem, "search", "誤刪", "--archived")
     assert out["hits"][0]["entry"]["archived"] is True
     assert run(mem, "restore", "ep-00000001") == 0
-    assert capsys.readouterr().out == "restored ep-00000001\n"
+    assert capsys.readouterr().out == "restored ep-00000001 (refreshed: its decay starts again)\n"
 
     code, out, _ = run_json(capsys, mem, "archive", "name")
     assert code == 0 and out["kind"] == "fact" and out["archived"] is True

@@ -84,10 +84,10 @@ def test_archive_and_restore(folder):
     obj = json.loads(lines_of(folder)[1])
     assert list(obj) == ["summary", "custom", "id", "type", "ts", "importance",
                          "archived", "archived_at"]
-    restored = MemoryStore(folder).restore_entry("ep-00000002")
-    assert not restored.archived
+    restored = MemoryStore(folder).restore_entry("ep-00000002", NOW)
+    assert not restored.archived and restored.refreshed_at == "2026-04-30T09:15:00+08:00"
     assert list(json.loads(lines_of(folder)[1])) == ["summary", "custom", "id", "type", "ts",
-                                                    "importance"]
+                                                    "importance", "refreshed_at"]
     assert lines_of(folder)[2] == BAD
     with pytest.raises(MemoryNotFoundError):
         store.archive_entry("ep-missing", NOW)

@@ -93,6 +93,21 @@ def test_a_missing_folder_says_so_and_runs_nothing(world):
     assert recorded_runs(world["record"]) == []
 
 
+def test_a_deleted_log_says_to_restore_it_first(world):
+    """Issue 33 item 14: the agent cannot resume a session whose log is gone; the archive can
+    bring it back, and both ``resume`` and ``resume --exec`` say how."""
+    shown = threadback("--db", str(world["db"]), "show", CLAUDE_ID, "--json", **world["env"])
+    log = Path(__import__("json").loads(shown.stdout)["session"]["source_path"])
+    log.unlink()
+    proc = run(world, "resume", "--exec", CLAUDE_ID)
+    assert proc.returncode == NOT_FOUND and recorded_runs(world["record"]) == []
+    line = assert_one_line_no_traceback(proc)
+    assert "is gone: the agent cannot resume it" in line and f"`threadback restore {CLAUDE_ID}`" in line
+    printed = run(world, "resume", CLAUDE_ID)
+    assert printed.returncode == 0 and printed.stdout.strip().endswith(f"claude --resume {CLAUDE_ID}")
+    assert f"note: the log file {log} is gone" in printed.stderr and f"threadback restore {CLAUDE_ID}" in printed.stderr
+
+
 def test_the_template_comes_from_the_config_file(world):
     (world["tmp"] / "config.toml").write_text(
         '[resume.claude-code]\nresume = ["my-claude", "--dir={cwd}", "-r", "{id}"]\n', encoding="utf-8")

@@ -180,3 +180,38 @@ async def test_without_threadback_on_path_the_hooks_run_it_by_its_full_path(corp
     written = json.loads(home.user_settings.read_text())
     commands = [h["command"] for groups in written["hooks"].values() for g in groups for h in g["hooks"]]
     assert commands and all(c.startswith(f"'{launched}' hook ") for c in commands)
+
+
+async def test_f6_shows_codex_hooks_and_the_mcp_server_as_the_cli_installs_them(corpus_index_path, home, tmp_path):
+    """Issue 33 item 13: what `threadback hooks install --codex` and `--mcp` write (real
+    processes) is what F6 shows, next to the commands that install the rest."""
+    import subprocess
+    import sys
+
+    from cli_process import REPO, cli_env
+
+    files = home.agent_files
+    env = cli_env(CODEX_HOME=str(files.codex_user), CLAUDE_CONFIG_DIR=str(files.claude_mcp.parent))
+    for argv in (["hooks", "install", "--codex"], ["hooks", "install", "--mcp", "--claude-code"]):
+        done = subprocess.run([sys.executable, "-m", "tui.cli", *argv], capture_output=True, text=True, env=env,
+                              cwd=REPO, timeout=60)
+        assert done.returncode == 0, done.stderr
+    status = subprocess.run([sys.executable, "-m", "tui.cli", "hooks", "status", "--json"], capture_output=True,
+                            text=True, env=env, cwd=tmp_path, timeout=60)
+    app = app_for(corpus_index_path, **home.app_options())
+    async with app.run_test(size=SIZE) as pilot:
+        await open_hooks(pilot)
+        text = shown(app, "#hooks-other")
+    user_line = text.split("User  ~/.codex/hooks.json")[1].split("\n")[1]
+    assert "✓ SessionStart" in user_line and "✓ Stop" in user_line and user_line.rstrip().endswith("installed")
+    assert "Project  ~/src/claude_p/.codex/hooks.json" in text and "not installed" in text
+    assert "Claude Code  ~/.claude.json  registered" in text
+    assert "Codex  ~/.codex/config.toml  not registered" in text
+    assert "threadback hooks install --codex" in text and "threadback hooks install --mcp" in text
+    assert "Pi reads AGENTS.md" in text and "Codex and pi read AGENTS.md" not in text
+    # `threadback hooks status` says the same of the same files
+    assert status.returncode == 0, status.stderr
+    routes = {r["path"]: r for r in json.loads(status.stdout)}
+    assert routes[str(files.codex_user / "hooks.json")]["missing"] == []
+    assert routes[str(files.claude_mcp)]["installed"] == ["threadback"]
+    assert routes[str(files.codex_mcp)]["installed"] == []

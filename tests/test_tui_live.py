@@ -8,46 +8,50 @@ import io
 import json
 import os
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 from rich.console import Console
 from textual.widgets import Static
 
-from indexer import only_roots
+from indexer import Index, only_roots
 from tui.screens.sessions import SessionsScreen
 from tui.screens.transcript import TranscriptScreen
 from tui.widgets.message_list import MessageList
 from tui.widgets.result_list import ResultList
 from tui.widgets.session_tree import SessionTree
 
-from agent_logs import build_index, claude_session
-from conftest import FIXED_NOW
+from agent_logs import claude_session
 from tui_fixtures import SIZE, app_for, settle, type_query
 
 WAIT_SECONDS = 10.0  # bounded: a live update normally lands well within 2 s
+# The app's clock: half a minute after s-live's last message (10:03), so it is active; s-old's
+# last message was at 08:01, so it is not, whatever its file's time says.
+LIVE_NOW = datetime(2026, 3, 2, 10, 3, 30, tzinfo=timezone.utc).timestamp()
 
 
 def log_tree(tmp_path: Path) -> tuple[Path, Path, Path]:
     """Two sessions of one project on one day; ``s-live`` is still being written."""
     root = tmp_path / "claude"
-    claude_session(root, "s-old", "proj", ["old question about parsers", "old answer"], day=2)
+    claude_session(root, "s-old", "proj", ["old question about parsers", "old answer"], day=2, hour=8)
     live = claude_session(root, "s-live", "proj", ["live question about watchers", "first answer",
                                                     "second question", "second answer"], day=2)
-    os.utime(root / "-w-proj" / "s-old.jsonl", (FIXED_NOW - 86400, FIXED_NOW - 86400))
-    os.utime(live, (FIXED_NOW - 30, FIXED_NOW - 30))  # written half a minute ago: active
-    return root, live, build_index(root, tmp_path / "index.sqlite3")
+    os.utime(root / "-w-proj" / "s-old.jsonl", (LIVE_NOW - 5, LIVE_NOW - 5))  # a file time is not activity
+    db = tmp_path / "index.sqlite3"
+    with Index(db) as index:
+        index.update(only_roots({"claude-code": [root]}), now=LIVE_NOW)  # indexed on the app's clock
+    return root, live, db
 
 
 def append_reply(log: Path, n: int, text: str, usage: dict | None = None) -> None:
     line = {"type": "assistant", "uuid": f"s-live-new-{n}", "sessionId": "s-live", "cwd": "/w/proj",
-            "timestamp": f"2026-03-02T10:{10 + n:02d}:00Z",
+            "timestamp": f"2026-03-02T10:03:{20 + 3 * n:02d}Z",  # after the last line, before LIVE_NOW
             "message": {"id": f"msg_new_{n}", "role": "assistant", "model": "claude-x",
                         "content": [{"type": "text", "text": text}]}}
     if usage:
         line["message"]["usage"] = usage
     with log.open("a", encoding="utf-8") as fh:
         fh.write(json.dumps(line) + "\n")
-    os.utime(log, (FIXED_NOW - 5, FIXED_NOW - 5))
 
 
 async def wait_until(pilot, check) -> None:
@@ -58,7 +62,7 @@ async def wait_until(pilot, check) -> None:
 
 
 def live_app(tmp_path: Path, root: Path, db: Path):
-    return app_for(db, only_roots({"claude-code": [root]}), live=True)
+    return app_for(db, only_roots({"claude-code": [root]}), live=True, now=lambda: LIVE_NOW)
 
 
 def status_text(app) -> str:
@@ -178,7 +182,7 @@ async def test_the_details_pane_shows_tokens_and_the_active_mark_as_they_change(
         await settle(pilot)
         body = app.screen.query_one("#session-details-body", Static)
         shown = rendered(body.content)
-        assert "active: written 30 seconds ago" in shown
+        assert "active: last message just now" in shown  # 30 s before the clock
         assert "not in the log" in shown  # no usage in this log yet
 
         append_reply(live, 1, "a reply with usage", {"input_tokens": 6, "output_tokens": 140,
@@ -187,21 +191,20 @@ async def test_the_details_pane_shows_tokens_and_the_active_mark_as_they_change(
         await wait_until(pilot, lambda: "15k tokens" in rendered(body.content))
         shown = rendered(body.content)
         assert "15k tokens (in 6 · out 140 · cache 0 read, 15k written)" in shown
-        assert "active: written 5 seconds ago" in shown
+        assert "active: last message just now" in shown
         assert tree.cursor_node is growing
 
 
 def busy_weeks(root: Path) -> None:
-    """Sessions over the last weeks before the fixed clock, for the activity strip."""
-    for day in range(1, 31, 2):
+    """Sessions over the weeks before ``LIVE_NOW``, for the activity strip."""
+    for day in range(1, 28, 2):
         lines = [{"type": "user" if i % 2 == 0 else "assistant", "uuid": f"b{day}-{i}", "sessionId": f"s-busy-{day}",
-                  "cwd": "/w/work", "timestamp": f"2026-06-{day:02d}T09:{i:02d}:00Z",
+                  "cwd": "/w/work", "timestamp": f"2026-02-{day:02d}T09:{i:02d}:00Z",
                   "message": {"role": "user" if i % 2 == 0 else "assistant", "id": f"mb{day}-{i}",
                               "content": f"step {i} of day {day}"}} for i in range((day * 7) % 40 + 2)]
         log = root / "-w-work" / f"s-busy-{day}.jsonl"
         log.parent.mkdir(parents=True, exist_ok=True)
         log.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
-        os.utime(log, (FIXED_NOW - 86400 * 2, FIXED_NOW - 86400 * 2))
 
 
 def test_snapshot_live_status_active_mark_and_activity_strip(tmp_path, snap_compare):
@@ -237,3 +240,24 @@ async def test_a_new_session_above_the_cursor_leaves_it_on_its_session(tmp_path)
         # The cursor moved down with its session (the tree fits the screen: nothing to scroll).
         assert tree.cursor_node is old and tree.cursor_line == line + 1
         assert "3 sessions" in str(day.parent.label)
+
+
+async def test_the_tree_and_the_status_line_age_on_one_tick(tmp_path):
+    """Issue 33 item 7: six minutes pass with no new line: on the app's clock tick the "active"
+    mark goes and the tree's ages and the status line's "updated … ago" move together."""
+    root, _live, db = log_tree(tmp_path)
+    clock = [LIVE_NOW]
+    app = app_for(db, only_roots({"claude-code": [root]}), now=lambda: clock[0])
+    async with app.run_test(size=SIZE) as pilot:
+        tree = await open_day(pilot)
+        project = tree.cursor_node.parent
+        growing = next(n for n in tree.cursor_node.children if n.data.session.session_id == "s-live")
+        assert "active" in str(growing.label) and "updated just now" in status_text(app)
+        assert "just now" in str(project.label)
+        clock[0] += 6 * 60
+        assert "updated just now" in status_text(app)  # nothing moves between ticks
+        app.tick_clock()
+        await settle(pilot)
+        growing = next(n for n in tree.cursor_node.children if n.data.session.session_id == "s-live")
+        assert "active" not in str(growing.label)
+        assert "updated 6min ago" in status_text(app) and "6min ago" in str(project.label)

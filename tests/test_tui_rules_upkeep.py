@@ -134,11 +134,11 @@ async def test_relative_times_keep_counting(folder):
     clock = Clock()
     app, screen = host(folder, clock)
     async with app.run_test(size=SIZE) as pilot:
-        assert "Proposed 3 days ago" in detail_text(app)
+        assert "Proposed 3d ago" in detail_text(app)
         clock.now = FIXED_NOW.replace(day=8)  # a week later
         screen.poll()
         await pilot.pause()
-        assert "Proposed 10 days ago" in detail_text(app)
+        assert "Proposed 1w ago" in detail_text(app)
 
 
 async def test_an_edit_waiting_for_its_second_y_survives_an_unrelated_change(folder):

@@ -117,3 +117,28 @@ async def test_markup_and_escapes_in_a_log_are_shown_literally(tmp_path):
         shown = screen_text(app.screen.query_one(MessageList))
         assert "[bold red]not markup[/]" in shown
         assert "\x1b" not in shown and "ESC" in shown
+
+
+async def test_find_uses_the_whole_query(corpus_index_path):
+    """Issue 33 item 14: a hit opened from ``theme watcher`` finds both words (not just
+    ``theme``), and a find typed with several words wants them all in one message."""
+    from tui.display.message_render import message_matches
+
+    app = app_for(corpus_index_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await type_query(pilot, "theme watcher")
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        messages = app.screen.query_one(MessageList)
+        assert isinstance(app.screen, TranscriptScreen) and messages.needle == "theme watcher"
+        assert messages.matches and messages.current_index in messages.matches
+        for i in messages.matches:
+            text = messages.messages[i].text.lower() + (messages.messages[i].detail or "").lower()
+            assert "theme" in text and "watcher" in text
+        only_theme = [m for m in messages.messages if message_matches(m, "theme") and not message_matches(m, "watcher")]
+        assert only_theme and not any(message_matches(m, messages.needle) for m in only_theme)
+        await pilot.press("slash", "ctrl+a", "ctrl+k", *'"theme watcher"', "enter")
+        await settle(pilot)
+        assert messages.needle == '"theme watcher"'
+        assert all("theme watcher" in (messages.messages[i].text + (messages.messages[i].detail or "")).lower()
+                   for i in messages.matches)

@@ -16,10 +16,13 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from indexer import Index, SourceRoots, only_roots
+from indexer.agents.codex_hooks import hooks_file, install_codex_hooks
+from indexer.agents.mcp_registration import install_mcp
 from indexer.agents.settings import install_hooks
 from indexer.config import data_dir
 from indexer.project_scope import ProjectScope
 from tui.app import ThreadbackApp, make_app
+from tui.screens.hooks import AgentFiles
 
 from conftest import FIXED_NOW, corpus_roots  # tests/ is on sys.path (pytest, or the script)
 
@@ -156,10 +159,16 @@ class FakeHome:
                 continue
         return str(path)
 
+    @property
+    def agent_files(self) -> AgentFiles:
+        """Codex's folders and the agents' MCP config files under the stand-in home."""
+        return AgentFiles(self.root / ".codex", self.root / "src" / "claude_p" / ".codex",
+                          self.root / ".claude.json", self.root / ".codex" / "config.toml")
+
     def app_options(self) -> dict:
         """``app_for`` overrides: these settings files and memory folder, labelled ``~/…``."""
         return dict(claude_settings=(self.user_settings, self.project_settings),
-                    memory_dir=self.memory_dir, path_label=self.label)
+                    memory_dir=self.memory_dir, path_label=self.label, agent_files=self.agent_files)
 
 
 # -- the screen states shared by the snapshot tests and scripts/screenshots.py ----------------
@@ -279,13 +288,25 @@ async def _hooks(pilot: Pilot) -> None:
     await settle(pilot)
 
 
+async def _hooks_codex_and_mcp(pilot: Pilot) -> None:
+    """F6 scrolled to its read-only part: Codex's hooks and the MCP server."""
+    await _hooks(pilot)
+    pilot.app.screen.query_one("#hooks-dialog").scroll_end(animate=False)
+    await settle(pilot)
+
+
 def _hooks_home(scratch: Path) -> dict:
-    """User settings with another tool's hook and Threadback's; no project settings yet."""
+    """User settings with another tool's hook and Threadback's; no project settings yet; Codex's
+    user hooks installed, the MCP server registered with Claude Code only."""
     home = FakeHome(scratch / "home")
     home.user_settings.parent.mkdir(parents=True)
     home.user_settings.write_text(json.dumps({"model": "sonnet", "hooks": {"PreToolUse": [
         {"matcher": "Bash", "hooks": [{"type": "command", "command": "guard-rm"}]}]}}, indent=2) + "\n")
     install_hooks(home.user_settings)
+    files = home.agent_files
+    files.codex_user.mkdir(parents=True)
+    install_codex_hooks(hooks_file(files.codex_user))
+    install_mcp(files.claude_mcp)
     return home.app_options()
 
 
@@ -293,6 +314,7 @@ def _hooks_home(scratch: Path) -> dict:
 SCOPE_HOOKS_STATES = [
     ScreenState("search_memory", _search_memory, setup=_memory_home),
     ScreenState("hooks", _hooks, setup=_hooks_home),
+    ScreenState("hooks_codex_mcp", _hooks_codex_and_mcp, setup=_hooks_home),
 ]
 
 

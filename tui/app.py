@@ -25,7 +25,7 @@ from indexer.app_state import AppState
 from indexer.project_scope import ProjectScope, project_scope_of
 from tui import requests
 from tui.agent_launch import AgentRunner, LaunchesAgents
-from tui.app_context import AppContext, IndexActivity, short_path
+from tui.app_context import CLOCK_TICK_SECONDS, AppContext, IndexActivity, short_path
 from tui.clipboard import copy_text
 from tui.commands import ThreadbackCommands
 from tui.display.log_text import visible
@@ -33,7 +33,7 @@ from tui.index_runner import HooksState, IndexRunner
 from tui.live_updates import LiveUpdates
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HelpScreen
-from tui.screens.hooks import HooksScreen, SettingsScope
+from tui.screens.hooks import AgentFiles, HooksScreen, SettingsScope
 from tui.screens.memory import MemoryScreen
 from tui.screens.rules import RulesScreen
 from tui.screens.search import SearchScreen
@@ -78,6 +78,9 @@ class ThreadbackApp(LiveUpdates, IndexRunner, LaunchesAgents, ReportsWorkerError
     index_problem: reactive[str | None] = reactive(None)  # a failed index run, files still failing
     live_status: reactive[str | None] = reactive(None)  # "live", or "live off: why" (tui.live_updates)
     live_generation: reactive[int] = reactive(0)  # bumped when a live update stored new lines
+    config_problem: str | None = None  # why the config file was not used (``make_app``)
+    agent_files: AgentFiles | None = None  # Codex's and the MCP config files F6 reads (None: found)
+    clock_tick: reactive[int] = reactive(0)  # the one tick every age on screen follows (tui.app_context)
 
     def __init__(
         self,
@@ -177,6 +180,12 @@ class ThreadbackApp(LiveUpdates, IndexRunner, LaunchesAgents, ReportsWorkerError
             self.start_live()
         elif self.live_off_reason:
             self.live_status = f"live off: {self.live_off_reason}"
+        self.set_interval(CLOCK_TICK_SECONDS, self.tick_clock)
+        if self.config_problem:  # once, at start: the file is read once per run
+            self.notify(self.config_problem, title="Config file not used", severity="error", timeout=30, markup=False)
+
+    def tick_clock(self) -> None:
+        self.clock_tick += 1
 
     def on_unmount(self) -> None:
         self.stop_live()
@@ -285,7 +294,8 @@ class ThreadbackApp(LiveUpdates, IndexRunner, LaunchesAgents, ReportsWorkerError
 
     def action_hooks(self) -> None:
         if not isinstance(self.screen, (HooksScreen, ConfirmScreen)):
-            self.push_screen(HooksScreen(self.settings_scopes()))
+            self.push_screen(HooksScreen(self.settings_scopes(), agent_files=self.agent_files,
+                                         label=self.context.path_label))
 
     def on_hooks_screen_status_loaded(self, event: HooksScreen.StatusLoaded) -> None:
         self.hooks = event.statuses
@@ -339,6 +349,8 @@ def make_app(
     agent_runner: AgentRunner | None = None,
     live: bool = False,
     live_off_reason: str | None = None,
+    config_problem: str | None = None,
+    agent_files: AgentFiles | None = None,
 ) -> ThreadbackApp:
     """The one way to build the app: used by ``threadback``, the tests and the screenshot script.
 
@@ -352,7 +364,9 @@ def make_app(
     folder's ``.claude``); ``path_label`` is how a path is shown (default ``~/…``);
     ``agent_runner`` runs an agent for ``R``/``F`` (default: with the app suspended); ``live``
     watches the log folders and shows new lines as they are written (``threadback`` turns it on
-    unless ``--no-live`` or the config says otherwise: ``live_off_reason`` says which).
+    unless ``--no-live`` or the config says otherwise: ``live_off_reason`` says which);
+    ``config_problem`` is why the config file could not be used, shown once as the app opens;
+    ``agent_files`` are the Codex and MCP config files F6 shows (default: found like the CLI's).
     """
     label = index_label if index_label is not None else short_path(index.path)
     if demo and index_label is None:
@@ -380,4 +394,6 @@ def make_app(
     )
     if agent_runner is not None:
         app.agent_runner = agent_runner
+    app.config_problem = config_problem
+    app.agent_files = agent_files
     return app

@@ -33,8 +33,11 @@ if TYPE_CHECKING:
 #   memory_generation int                 bumped when the memory folder changed
 #   live_status       str | None          "live", "live (polling)" or "live off: why"
 #   live_generation   int                 bumped when a live update stored new lines
+#   clock_tick        int                 bumped every CLOCK_TICK_SECONDS: what shows an age ("3min
+#                                          ago", "active") reads ``now()`` again on it, all together
 LIVE_VALUES = ("stats", "activity", "index_generation", "no_logs", "pending_rules", "hooks", "memory_generation",
-               "index_problem", "live_status", "live_generation")
+               "index_problem", "live_status", "live_generation", "clock_tick")
+CLOCK_TICK_SECONDS = 60.0  # ages are written to the minute (``indexer.ages``)
 
 
 @dataclass(frozen=True)

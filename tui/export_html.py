@@ -42,9 +42,9 @@ dl.facts dt { font-weight: 600; } dl.facts dd { margin: 0; overflow-wrap: anywhe
 .who { font-size: .8rem; color: #57606a; font-weight: 600; }
 details { margin: .4rem 0 .4rem .8rem; } summary { cursor: pointer; color: #57606a; font-size: .9rem; }
 summary code { color: #0550ae; }
-pre { background: #f6f8fa; padding: .6rem; overflow-x: auto; border-radius: 6px; font-size: .85rem; }
+pre { tab-size: 4; background: #f6f8fa; padding: .6rem; overflow-x: auto; border-radius: 6px; font-size: .85rem; }
 code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
-.body pre { white-space: pre; } .body p { margin: .4rem 0; } .plain { white-space: pre-wrap; }
+.body pre { white-space: pre; } .body p { margin: .4rem 0; } .plain { white-space: pre-wrap; tab-size: 4; }
 section.subagent { border-top: 2px solid #d0d7de; margin-top: 2rem; }
 @media (prefers-color-scheme: dark) {
   body { color: #e6edf3; background: #0d1117; }
@@ -57,7 +57,7 @@ section.subagent { border-top: 2px solid #d0d7de; margin-top: 2rem; }
 
 
 def _visible(text: str) -> str:
-    return make_visible(text, tab=None)
+    return make_visible(text, tab="\t")  # a tab is layout: kept; every other special is marked
 
 
 def _escape(text: str) -> str:

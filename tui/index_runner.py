@@ -13,7 +13,7 @@ from textual import work
 from textual.message import Message
 from textual.worker import get_current_worker
 
-from indexer import IndexBusyError, IndexError_, IndexProgress, IndexStats, IndexSummary
+from indexer import ConfigError, IndexBusyError, IndexError_, IndexProgress, IndexStats, IndexSummary
 from indexer.ingest.outcome import RunOutcome
 from indexer.agents.settings import HooksStatus
 from tui.app_context import AppContext, IndexActivity
@@ -43,6 +43,7 @@ class IndexRunner:
     _last_research: float = 0.0
     _messages_seen: int = 0
     _notified_run: float = 0.0  # finished_at of the last failed run a notification told of
+    _notified_message: str = ""  # what it said: the same failure again (a broken config file) is not told twice
 
     @dataclasses.dataclass
     class IndexProgressed(Message):
@@ -111,6 +112,9 @@ class IndexRunner:
         self.index_problem = outcome.summary or None
         if not outcome.ok and outcome.finished_at > self._notified_run:
             self._notified_run = outcome.finished_at
+            if outcome.message == self._notified_message:
+                return  # the status line still names it
+            self._notified_message = outcome.message
             title = "Background index run failed" if outcome.where == "hook" else "Index run failed"
             self.notify(outcome.message, title=title, severity="error", timeout=10, markup=False)
 
@@ -143,7 +147,7 @@ class IndexRunner:
         except IndexBusyError:
             self.notify("Another Threadback run is updating the index; searching what is there so far.",
                         title="Index busy", severity="information")
-        except IndexError_:
+        except (IndexError_, ConfigError):  # the outcome is beside the index
             # The run left its outcome beside the index; show it now (reading the counts after a
             # failed run may fail too).
             self.call_from_thread(self.show_run_outcome, self.context.index.last_run())

@@ -14,7 +14,7 @@ from textual import work
 from textual.message import Message
 from textual.timer import Timer
 
-from indexer import IndexBusyError, IndexError_, IndexSummary
+from indexer import ConfigError, IndexBusyError, IndexError_, IndexSummary
 from tui.app_context import AppContext
 from tui.log_watcher import LogWatcher
 
@@ -102,7 +102,7 @@ class LiveUpdates:
             summary = self.context.index.update(self.context.roots, only=paths, where="app")
         except IndexBusyError:
             retry = paths
-        except IndexError_:
+        except (IndexError_, ConfigError):  # the outcome is beside the index
             self.call_from_thread(self.show_run_outcome, self.context.index.last_run())
         finally:
             self.post_message(self.LiveIndexed(summary, retry))

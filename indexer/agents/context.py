@@ -115,8 +115,9 @@ def _facts_piece(memory_store: "MemoryStore") -> Piece:
 
 
 def _scratchpad_piece(memory_store: "MemoryStore") -> Piece:
+    """Open tasks (``- [ ]``) as tasks, plain bullets as bullets: a note is not a to-do."""
     return Piece(tuple(
-        "- [ ] " + _clip(item.text)
+        ("- [ ] " if item.kind == "checklist" else "- ") + _clip(item.text)
         for item in memory_store.scratchpad_items()
         if not item.checked and not item.promoted_to
     ))

@@ -131,9 +131,14 @@ def launch_problem(launch: Launch, *, which: Callable[[str], str | None] = shuti
     if which(launch.program) is None:
         return LaunchRefused(f"{make_visible(launch.program)!r} is not installed (not found on PATH)", copyable)
     if launch.log_file and not os.path.exists(launch.log_file):
-        return LaunchRefused(f"the log file {make_visible(launch.log_file)} is gone: the agent cannot resume it",
-                             copyable)
+        return LaunchRefused(log_gone_note(launch.log_file, launch.session_id), copyable)
     return None
+
+
+def log_gone_note(log_file: str, session_id: str) -> str:
+    """Why a session whose log was deleted cannot be resumed, and the way back (the archive)."""
+    return (f"the log file {make_visible(log_file)} is gone: the agent cannot resume it; "
+            f"`threadback restore {make_visible(session_id)}` writes it back from the archive first")
 
 
 def resume_line(session: Session, parent: Session | None,

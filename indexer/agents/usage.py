@@ -6,7 +6,9 @@ from it: ``indexer.agents.usage_report``).
 when a session is opened after a search), and where they apply
 ``query``, ``hits``, ``excluded`` (session ids left out), ``session`` (the calling session),
 ``chosen`` (the session the agent went on to open, when known), ``fired`` (the prompt detector),
-``agent`` (whose hook called) and ``ms`` (duration). It is how search gets tuned from real use: which queries find nothing.
+``agent`` (whose hook called), ``by`` (who made the call: ``you`` at a shell, an ``agent`` running
+the CLI, a ``hook``) and ``ms`` (duration). It is how search gets tuned from real use: which
+queries find nothing, and whose calls those were.
 Writing is best effort: a full disk must never break a search or a hook.
 """
 
@@ -24,11 +26,26 @@ from indexer.quick_json import dumps
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from pathlib import Path
     from typing import Any
 
 USAGE_FILE = "usage.jsonl"
 MAX_QUERY_CHARS = 500
+
+
+YOU, AGENT, HOOK = "you", "agent", "hook"
+CALLERS = (YOU, AGENT, HOOK)
+# Set in the shell an agent runs a command in: Claude Code's ``CLAUDECODE=1``, Codex's sandbox
+# variables and thread id, and the session ids an agent's hook or shell passes on (``caller``).
+AGENT_ENV_VARS = ("CLAUDECODE", "CODEX_SANDBOX", "CODEX_SANDBOX_NETWORK_DISABLED", "CODEX_THREAD_ID",
+                  "THREADBACK_SESSION_ID", "CLAUDE_SESSION_ID")
+
+
+def caller_of(env: "Mapping[str, str] | None" = None) -> str:
+    """Whether a CLI call comes from an agent (``AGENT``) or from you at a shell (``YOU``)."""
+    env = os.environ if env is None else env
+    return AGENT if any(env.get(name, "").strip() for name in AGENT_ENV_VARS) else YOU
 
 
 def usage_log_path() -> "Path":
@@ -46,12 +63,18 @@ class UsageEvent(NamedTuple):
     fired: bool | None = None
     ms: float | None = None
     agent: str | None = None  # the agent whose hook made the call (claude-code, codex)
+    by: str | None = None  # YOU, AGENT or HOOK (``caller_of``); None in lines written before it
+
+    @property
+    def caller(self) -> str:
+        """Who made the call; a line from before ``by`` was written: a hook by its kind, else you."""
+        return self.by or (HOOK if self.kind.startswith("hook-") else YOU)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"ts": round(self.ts, 3), "kind": self.kind}
         if self.query is not None:
             out["query"] = self.query[:MAX_QUERY_CHARS]
-        for name in ("hits", "session", "chosen", "fired", "agent"):
+        for name in ("hits", "session", "chosen", "fired", "agent", "by"):
             value = getattr(self, name)
             if value is not None:
                 out[name] = value
@@ -81,6 +104,7 @@ class UsageEvent(NamedTuple):
             fired=obj["fired"] if isinstance(obj.get("fired"), bool) else None,
             ms=float(obj["ms"]) if isinstance(obj.get("ms"), (int, float)) else None,
             agent=obj["agent"] if isinstance(obj.get("agent"), str) else None,
+            by=obj["by"] if obj.get("by") in CALLERS else None,
         )
 
 

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone, tzinfo
 from pathlib import Path
 from typing import Any
 
-from indexer.agents.usage import UsageEvent, read_usage
+from indexer.agents.usage import CALLERS, UsageEvent, read_usage
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,6 +18,7 @@ class DayUsage:
     calls: int
     queries: int
     zero_hits: int
+    by_caller: dict[str, int] = field(default_factory=dict)  # you, agent, hook
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +28,7 @@ class UsageReport:
     days: tuple[DayUsage, ...]  # every day in the window, oldest first, zeros included
     calls: int
     by_kind: dict[str, int]
+    by_caller: dict[str, int]  # YOU (your own CLI calls), AGENT (an agent running the CLI), HOOK
     queries: int  # calls that ran a search
     zero_hits: int
     zero_hit_queries: tuple[tuple[str, int], ...]  # most frequent first
@@ -44,17 +46,25 @@ class UsageReport:
             "until": _iso(self.until),
             "calls": self.calls,
             "by_kind": dict(self.by_kind),
+            "by_caller": dict(self.by_caller),
             "queries": self.queries,
             "zero_hits": self.zero_hits,
             "zero_hit_rate": round(self.zero_hit_rate, 4),
             "prompts_seen": self.prompts_seen,
             "prompts_fired": self.prompts_fired,
             "days": [
-                {"day": d.day, "calls": d.calls, "queries": d.queries, "zero_hits": d.zero_hits}
+                {"day": d.day, "calls": d.calls, "queries": d.queries, "zero_hits": d.zero_hits,
+                 "by_caller": dict(d.by_caller)}
                 for d in self.days
             ],
             "zero_hit_queries": [{"query": q, "count": n} for q, n in self.zero_hit_queries],
         }
+
+
+def callers_of(events: list[UsageEvent]) -> dict[str, int]:
+    """Calls per caller, every caller named (zeros too), in the order ``CALLERS`` lists them."""
+    counts = Counter(e.caller for e in events)
+    return {who: counts[who] for who in CALLERS}
 
 
 def _iso(ts: float) -> str:
@@ -86,7 +96,8 @@ def usage_report(
         day = (first + timedelta(days=i)).isoformat()
         evs = per_day.get(day, [])
         searched = [e for e in evs if e.hits is not None]
-        day_rows.append(DayUsage(day, len(evs), len(searched), sum(1 for e in searched if e.hits == 0)))
+        day_rows.append(DayUsage(day, len(evs), len(searched), sum(1 for e in searched if e.hits == 0),
+                                 callers_of(evs)))
     searched = [e for e in window if e.hits is not None]
     zero = [e for e in searched if e.hits == 0]
     zero_queries = Counter(" ".join((e.query or "").split()) for e in zero)
@@ -97,6 +108,7 @@ def usage_report(
         days=tuple(day_rows),
         calls=len(window),
         by_kind=dict(Counter(e.kind for e in window).most_common()),
+        by_caller=callers_of(window),
         queries=len(searched),
         zero_hits=len(zero),
         zero_hit_queries=tuple(sorted(zero_queries.items(), key=lambda kv: (-kv[1], kv[0]))),

@@ -53,7 +53,7 @@ def utc(ts: float | None) -> str:
 
 
 def safe(text: str) -> str:
-    return make_visible(text, tab=None)
+    return make_visible(text, tab="\t")  # a tab is layout: kept; every other special is marked
 
 
 def fenced(text: str, info: str = "") -> str:

@@ -120,11 +120,11 @@ def _refer_packed_outputs(db_path: Path, tell: CompactProgress) -> tuple[int, in
     new build stores them (``indexer.ingest.refer_outputs``), unless the archive is off; before
     the VACUUM, which then gives the space back."""
     from indexer.archive import archive_dir_for
-    from indexer.config import load_archive_setting
+    from indexer.config import archive_enabled
     from indexer.ingest.refer_outputs import refer_packed_outputs
 
     archive_root = archive_dir_for(db_path)
-    if not load_archive_setting().enabled or not archive_root.is_dir():
+    if not archive_enabled() or not archive_root.is_dir():
         return 0, 0
     conn = sqlite3.connect(file_uri(db_path), uri=True, timeout=WAIT_FOR_READERS_MS / 1000)
     try:

@@ -41,6 +41,7 @@ _WHERE = {
     "DEFAULT_DECAY_THRESHOLD": "indexer.memory.strength",
     "StrengthBreakdown": "indexer.memory.strength",
     "strength_breakdown": "indexer.memory.strength",
+    "entry_breakdown": "indexer.memory.strength",
     "strength_of": "indexer.memory.strength",
 }
 
@@ -75,6 +76,7 @@ if TYPE_CHECKING:  # what type checkers and editors see
     from indexer.memory.strength import (
         DEFAULT_DECAY_THRESHOLD,
         StrengthBreakdown,
+        entry_breakdown,
         strength_breakdown,
         strength_of,
     )
@@ -109,6 +111,7 @@ __all__ = [
     "matches_query",
     "sort_scored",
     "strength_breakdown",
+    "entry_breakdown",
     "strength_of",
     "suggest_draft",
     "suggest_tags",

@@ -7,7 +7,9 @@ Every entry has a stable ``id``. A line without one gets ``ep-`` + 8 hex of a ha
 line number and text, so the id shown before any write is the id written into the line the
 next time the file is written (put first, other keys keep their order). ``importance`` is
 1-10, 5 when missing; a default is never written into a line that is not otherwise changed.
-Archiving adds ``"archived":true,"archived_at":ISO`` to the line; restoring removes them.
+Archiving adds ``"archived":true,"archived_at":ISO`` to the line; restoring removes them and
+refreshes the entry. ``"pinned":true`` keeps an entry from decaying; ``"refreshed_at":ISO`` makes
+its decay start again from then (``indexer.memory.strength``).
 """
 
 from __future__ import annotations
@@ -86,10 +88,17 @@ class EpisodicEntry:
     line: int  # 1-based line in episodic.jsonl
     id_stored: bool  # False while the id is derived and not yet written into the line
     fields: Mapping[str, Any] = not_compared(factory=dict)
+    pinned: bool = False  # never decays
+    refreshed_at: str | None = None  # decay counts from here, not from ``ts``
 
     @property
     def when(self) -> datetime | None:
         return parse_iso(self.ts)
+
+    @property
+    def decays_from(self) -> datetime | None:
+        """When its decay started: the last refresh (or restore), else the event's time."""
+        return parse_iso(self.refreshed_at) or self.when
 
     @property
     def search_text(self) -> str:
@@ -109,6 +118,8 @@ class EpisodicEntry:
             "importance": self.importance,
             "archived": self.archived,
             "archived_at": self.archived_at,
+            "pinned": self.pinned,
+            "refreshed_at": self.refreshed_at,
             "line": self.line,
         }
 
@@ -129,6 +140,8 @@ class EpisodicEntry:
             line=line,
             id_stored=stored not in (None, ""),
             fields=dict(obj),
+            pinned=obj.get("pinned") is True,
+            refreshed_at=_text(obj.get("refreshed_at")) or None,
         )
 
 
@@ -325,11 +338,23 @@ class EpisodicLog:
             return entry
         return self.change(entry_id, {"archived": True, "archived_at": iso(now)})
 
-    def restore(self, entry_id: str) -> EpisodicEntry:
+    def restore(self, entry_id: str, now: datetime) -> EpisodicEntry:
+        """Back from the archive, refreshed: it was wanted again, so its decay starts again."""
         entry = self.get(entry_id)
         if not entry.archived and "archived_at" not in entry.fields:
             return entry
-        return self.change(entry_id, {}, remove=("archived", "archived_at"))
+        return self.change(entry_id, {"refreshed_at": iso(now)}, remove=("archived", "archived_at"))
+
+    def pin(self, entry_id: str, pinned: bool = True) -> EpisodicEntry:
+        """Pinned: never decays (``"pinned":true``); unpinned: the key is removed."""
+        entry = self.get(entry_id)
+        if entry.pinned == pinned:
+            return entry
+        return self.change(entry_id, {"pinned": True}) if pinned else self.change(entry_id, {}, remove=("pinned",))
+
+    def refresh(self, entry_id: str, now: datetime) -> EpisodicEntry:
+        """Its strength starts again: decay counts from ``now``."""
+        return self.change(entry_id, {"refreshed_at": iso(now)})
 
     def archive_many(self, entry_ids: Iterable[str], now: datetime) -> list[EpisodicEntry]:
         """Archive several entries in one write."""

@@ -21,7 +21,7 @@ from indexer.memory.errors import FactFileError, MemoryInputError, MemoryNotFoun
 from indexer.memory.folder_lock import FolderLock
 from indexer.memory.retrievals import RetrievalLog
 from indexer.memory.scratchpad import Scratchpad, ScratchpadItem
-from indexer.memory.strength import DEFAULT_DECAY_THRESHOLD, StrengthBreakdown, strength_breakdown
+from indexer.memory.strength import DEFAULT_DECAY_THRESHOLD, StrengthBreakdown, entry_breakdown
 from indexer.memory.timeutil import as_aware
 from indexer.named_record import NamedTuple
 
@@ -214,9 +214,20 @@ class MemoryStore:
         with self._lock:
             return self._fresh_log().archive(entry_id, as_aware(now))
 
-    def restore_entry(self, entry_id: str) -> EpisodicEntry:
+    def restore_entry(self, entry_id: str, now: datetime) -> EpisodicEntry:
+        """Back from the archive, and refreshed (its decay starts again at ``now``)."""
         with self._lock:
-            return self._fresh_log().restore(entry_id)
+            return self._fresh_log().restore(entry_id, as_aware(now))
+
+    def pin_entry(self, entry_id: str, pinned: bool = True) -> EpisodicEntry:
+        """A pinned entry never decays; ``pinned=False`` lets it decay again."""
+        with self._lock:
+            return self._fresh_log().pin(entry_id, pinned)
+
+    def refresh_entry(self, entry_id: str, now: datetime) -> EpisodicEntry:
+        """Its strength starts again: decay counts from ``now``."""
+        with self._lock:
+            return self._fresh_log().refresh(entry_id, as_aware(now))
 
     def archive_entries(self, entry_ids: Iterable[str], now: datetime) -> list[EpisodicEntry]:
         with self._lock:
@@ -231,11 +242,11 @@ class MemoryStore:
             self._require_fact(ref)
             return self.archive_fact(ref, now)
 
-    def restore(self, ref: str) -> EpisodicEntry | Fact:
+    def restore(self, ref: str, now: datetime) -> EpisodicEntry | Fact:
         with self._lock:
             self._fresh_log()
             if self._has_entry(ref):
-                return self.restore_entry(ref)
+                return self.restore_entry(ref, now)
             self._require_fact(ref)
             return self.restore_fact(ref)
 
@@ -254,29 +265,16 @@ class MemoryStore:
         if isinstance(entry, str):
             entry = self.entry(entry)
         edges = self._assoc.edge_counts()
-        return strength_breakdown(
-            entry.importance,
-            entry.when,
-            as_aware(now),
-            retrieval_count=self._retrieved.count(entry.id),
-            association_edges=edges.get(entry.id, 0),
-        )
+        return entry_breakdown(entry, as_aware(now), retrieval_count=self._retrieved.count(entry.id),
+                               association_edges=edges.get(entry.id, 0))
 
     def scored(self, now: datetime, *, include_archived: bool = False) -> list[ScoredEntry]:
         """Entries with their strength, strongest first."""
         now = as_aware(now)
         edges = self._assoc.edge_counts()
         scored = [
-            ScoredEntry(
-                e,
-                strength_breakdown(
-                    e.importance,
-                    e.when,
-                    now,
-                    retrieval_count=self._retrieved.count(e.id),
-                    association_edges=edges.get(e.id, 0),
-                ),
-            )
+            ScoredEntry(e, entry_breakdown(e, now, retrieval_count=self._retrieved.count(e.id),
+                                           association_edges=edges.get(e.id, 0)))
             for e in self.entries(include_archived=include_archived)
         ]
         return sorted(scored, key=_strongest_first)

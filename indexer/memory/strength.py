@@ -5,6 +5,9 @@
 
 ``weeks_since_ts`` is ``(now - ts) / 604800 s``, not floored; a future (or missing) ``ts``
 counts 0. An entry under the threshold (default 0.2) is "decayed": a candidate to archive.
+
+Two things a person decides change the age term (``decay_weeks``): a pinned entry never decays
+(0 weeks), and a refreshed (or restored) one decays from its ``refreshed_at``, not its ``ts``.
 """
 
 from __future__ import annotations
@@ -34,6 +37,12 @@ if TYPE_CHECKING:  # annotations only: ``typing`` is not loaded to read memory
         @property
         def when(self) -> datetime | None: ...
 
+        @property
+        def decays_from(self) -> datetime | None: ...
+
+        @property
+        def pinned(self) -> bool: ...
+
 
 class StrengthBreakdown(NamedTuple):
     """Each of the four terms, for a detail pane. ``age_term`` is the amount subtracted."""
@@ -48,6 +57,7 @@ class StrengthBreakdown(NamedTuple):
     age_term: float
     raw: float  # before clamping
     strength: float
+    pinned: bool = False  # the age term is 0: the entry never decays
 
     def is_decayed(self, threshold: float = DEFAULT_DECAY_THRESHOLD) -> bool:
         return self.strength < threshold
@@ -64,6 +74,7 @@ class StrengthBreakdown(NamedTuple):
             "age_term": -self.age_term,
             "raw": self.raw,
             "strength": self.strength,
+            "pinned": self.pinned,
         }
 
 
@@ -74,6 +85,12 @@ def weeks_since(ts: datetime | None, now: datetime) -> float:
     return max(0.0, seconds / SECONDS_PER_WEEK)
 
 
+def decay_weeks(entry: HasImportanceAndTime, now: datetime) -> float:
+    """The weeks an entry has been decaying: none when pinned, else since its last refresh (or
+    restore), else since its time."""
+    return 0.0 if entry.pinned else weeks_since(entry.decays_from, now)
+
+
 def strength_breakdown(
     importance: int,
     ts: datetime | None,
@@ -81,8 +98,10 @@ def strength_breakdown(
     *,
     retrieval_count: int = 0,
     association_edges: int = 0,
+    pinned: bool = False,
 ) -> StrengthBreakdown:
-    weeks = weeks_since(ts, now)
+    """``ts`` is when decay starts (``entry_breakdown`` picks it); ``pinned``: it does not."""
+    weeks = 0.0 if pinned else weeks_since(ts, now)
     imp = importance / 10
     ret = retrieval_count * RETRIEVAL_WEIGHT
     assoc = association_edges * ASSOCIATION_WEIGHT
@@ -99,7 +118,20 @@ def strength_breakdown(
         age_term=age,
         raw=raw,
         strength=min(1.0, max(0.0, raw)),
+        pinned=pinned,
     )
+
+
+def entry_breakdown(
+    entry: HasImportanceAndTime,
+    now: datetime,
+    *,
+    retrieval_count: int = 0,
+    association_edges: int = 0,
+) -> StrengthBreakdown:
+    """An entry's strength, term by term, with its pin and its last refresh taken into account."""
+    return strength_breakdown(entry.importance, entry.decays_from, now, retrieval_count=retrieval_count,
+                              association_edges=association_edges, pinned=entry.pinned)
 
 
 def strength_of(
@@ -109,13 +141,7 @@ def strength_of(
     retrieval_count: int = 0,
     association_edges: int = 0,
 ) -> float:
-    """The clamped strength of an episodic entry (anything with ``importance`` and ``when``)."""
-    return strength_breakdown(
-        entry.importance,
-        entry.when,
-        now,
-        retrieval_count=retrieval_count,
-        association_edges=association_edges,
-    ).strength
+    """The clamped strength of an episodic entry (``entry_breakdown``)."""
+    return entry_breakdown(entry, now, retrieval_count=retrieval_count, association_edges=association_edges).strength
 
 

@@ -25,7 +25,7 @@ from indexer.agents.settings import (
     uninstall_hooks,
     user_settings_path,
 )
-from indexer.agents.usage import UsageEvent, record_usage, usage_log_path
+from indexer.agents.usage import AGENT, CALLERS, HOOK, YOU, UsageEvent, caller_of, record_usage, usage_log_path
 from indexer.agents.usage_report import usage_report
 from indexer.fileio import ChangedOnDiskError
 from tui.cli import agent_setup, output
@@ -105,7 +105,8 @@ def cmd_context(args: argparse.Namespace) -> int:
     started = time.monotonic()
     material = material_from(run_all(folder.pieces(now=now)))
     text = render_context(material, max_bytes=args.max_bytes)
-    record_usage(UsageEvent(ts=now.timestamp(), kind="context", ms=(time.monotonic() - started) * 1000))
+    record_usage(UsageEvent(ts=now.timestamp(), kind="context", ms=(time.monotonic() - started) * 1000,
+                            by=caller_of()))
     if args.json:
         memory_dir = folder.memory.folder if folder.memory is not None else None
         print(output.dumps(output.context_json(memory_dir, folder.rules_dir, material, text, args.max_bytes)))
@@ -219,6 +220,14 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 
 
 # -- usage --------------------------------------------------------------------------------------
+CALLER_NAMES = {YOU: "you (at a shell)", AGENT: "agents running the CLI", HOOK: "hooks"}
+
+
+def callers_line(by_caller: dict[str, int]) -> str:
+    """"you (at a shell) 3 · agents running the CLI 12 · hooks 40"."""
+    return " · ".join(f"{CALLER_NAMES[who]} {by_caller.get(who, 0)}" for who in CALLERS)
+
+
 def cmd_usage(args: argparse.Namespace) -> int:
     now = time.time()
     local = datetime.now().astimezone().tzinfo or timezone.utc
@@ -233,13 +242,15 @@ def cmd_usage(args: argparse.Namespace) -> int:
         return OK
     kinds = ", ".join(f"{k} {n}" for k, n in report.by_kind.items())
     print(f"  {report.calls} calls ({kinds})")
+    print(f"  by whom: {callers_line(report.by_caller)}")
     print(f"  searches: {report.queries}, with no hits: {report.zero_hits} ({report.zero_hit_rate:.0%})")
     if report.prompts_seen:
         print(f"  prompts checked: {report.prompts_seen}, pointed at past work: {report.prompts_fired}")
-    print("\n  day          calls  searches  zero-hit")
+    print("\n  day          calls  searches  zero-hit    you  agents  hooks")
     for d in report.days:
         if d.calls:
-            print(f"  {d.day}  {d.calls:>5}  {d.queries:>8}  {d.zero_hits:>8}")
+            you, agents, hooks = (d.by_caller.get(who, 0) for who in CALLERS)
+            print(f"  {d.day}  {d.calls:>5}  {d.queries:>8}  {d.zero_hits:>8}  {you:>5}  {agents:>6}  {hooks:>5}")
     if report.zero_hit_queries:
         print("\n  queries that found nothing:")
         for query, count in report.zero_hit_queries[:30]:

@@ -14,7 +14,7 @@ import time
 
 from indexer.agents.retention import DUE_WITHIN_DAYS, RetentionCheck, raise_retention, retention_checks
 from indexer.agents.settings import SettingsError
-from indexer.config import ConfigError, load_archive_setting
+from indexer.config import ConfigError, archive_enabled
 from indexer.fileio import ChangedOnDiskError
 from tui.cli.exits import OK, REFUSED, USAGE, CommandError, ErrorExit, command
 from tui.cli.options import add_index_options, db_file_of, roots_of
@@ -45,7 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 @doctor_command
 def cmd_doctor(args: argparse.Namespace) -> int:
     now = time.time()
-    checks = retention_checks(db_file_of(args), roots_of(args), archive_on=load_archive_setting().enabled, now=now)
+    checks = retention_checks(db_file_of(args), roots_of(args), archive_on=archive_enabled(), now=now)
     if args.json:
         print(json.dumps([_as_json(check, folders, count) for check, folders, count in checks], indent=2))
     else:

@@ -7,7 +7,8 @@
   130 interrupted.
 
 A command raises; ``command(...)`` turns what it raised into one ``threadback: ...`` line on
-stderr and the exit code its group maps that error to. Nothing else prints an error.
+stderr and the exit code its group maps that error to (a config file that cannot be used is
+bad usage, 2, for every command). Nothing else prints an error.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import functools
 import sys
 from collections.abc import Callable
 
+from indexer.config import ConfigError
 from indexer.named_record import NamedTuple
 
 TYPE_CHECKING = False
@@ -70,6 +72,9 @@ def command(*expected: ErrorExit, prefix: str = "threadback") -> Callable[[Handl
             except CommandError as exc:
                 say(prefix, exc)
                 return exc.code
+            except ConfigError as exc:
+                say(prefix, exc)
+                return USAGE
             except tuple(e.error for e in expected) as exc:
                 rule = next(e for e in expected if isinstance(exc, e.error))
                 say(prefix, f"{exc}{rule.note}")

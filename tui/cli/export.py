@@ -33,6 +33,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     fmt = args.format or (format_for(target) if target else None) or "md"
     if target is not None and target.is_dir():
         raise CommandError(f"{target} is a folder: give a file name to -o", USAGE)
+    if target is not None and not target.parent.is_dir():  # bad usage, as the README's codes say
+        raise CommandError(f"no folder {target.parent}: create it first, or give -o a file in a folder that exists",
+                           USAGE)
     index, session = open_chosen_session(args, "export")
     text = render_export(collect_export(index, session, reveal_secrets=args.show_secrets), fmt, now=time.time())
     index.close()
@@ -50,10 +53,10 @@ def cmd_export(args: argparse.Namespace) -> int:
 def write_error_code(exc: OSError) -> int:
     import errno
 
-    from tui.cli.exits import DISK_FULL, NOT_FOUND, READ_ONLY
+    from tui.cli.exits import DISK_FULL, READ_ONLY
 
     if exc.errno == errno.ENOSPC:
         return DISK_FULL
-    if exc.errno == errno.ENOENT:
-        return NOT_FOUND
+    if exc.errno == errno.ENOENT:  # the folder went away meanwhile
+        return USAGE
     return READ_ONLY

@@ -2,7 +2,8 @@
 ``indexer.agents.hooks``; which agent called is read from the event, ``caller.hook_caller``).
 
 Reads the event JSON on stdin and must never get in the agent's way: whatever goes wrong, it
-prints nothing and exits 0 (``THREADBACK_DEBUG=1`` shows the traceback). Dispatched before the
+prints nothing but its answer and exits 0 (``THREADBACK_DEBUG=1`` shows the traceback; a config
+file that cannot be used is one line on stderr). Dispatched before the
 full command line is built: hooks run on every prompt.
 """
 
@@ -49,6 +50,17 @@ def run_hook(argv: list[str]) -> int:
     return cmd_hook(args)
 
 
+def warn_of_a_broken_config() -> None:
+    """A config file that cannot be used: one line on stderr (the agent shows a hook's stderr in
+    its verbose view), and the hook goes on; it never needed a setting."""
+    from indexer.config import ConfigError, check_config
+
+    try:
+        check_config()
+    except ConfigError as exc:
+        print(f"threadback: {exc}", file=sys.stderr)
+
+
 def cmd_hook(args: argparse.Namespace) -> int:
     """Run one hook. Whatever happens: nothing on stdout but the finished answer, exit 0."""
     try:
@@ -56,20 +68,21 @@ def cmd_hook(args: argparse.Namespace) -> int:
         from indexer.agents import hooks
         from indexer.agents.budget import hook_deadline
         from indexer.agents.caller import hook_caller
-        from indexer.agents.usage import record_usage
+        from indexer.agents.usage import HOOK, record_usage
         from tui.cli.options import db_file_of  # a str: the prompt loads no pathlib
 
         try:
             payload = hooks.read_event(sys.stdin)
         except (ValueError, RecursionError):  # not JSON: answered as an event that said nothing
             payload = {}
+        warn_of_a_broken_config()
         agent = hook_caller(payload)
         working = time.monotonic()  # the usage log times the work, as before; the budget all of it
         answer = hooks.answer(args.event, payload, db_path=db_file_of(args),
                               memory_dir=getattr(args, "memory_dir", None),
                               deadline=hook_deadline(started))
         if answer.usage is not None:
-            record_usage(answer.usage._replace(ms=(time.monotonic() - working) * 1000, agent=agent))
+            record_usage(answer.usage._replace(ms=(time.monotonic() - working) * 1000, agent=agent, by=HOOK))
         if answer.text:
             out = answer.text if args.text else hooks.hook_output(agent, args.event, payload, answer.text)
             if out:

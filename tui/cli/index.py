@@ -23,7 +23,7 @@ from indexer import (
     parse_query,
 )
 from indexer.agents.caller import calling_session
-from indexer.agents.usage import UsageEvent, record_usage
+from indexer.agents.usage import UsageEvent, caller_of, record_usage
 from indexer.masking import masked_message, masked_result, masked_session
 from indexer.models import KINDS
 from indexer.search.query import parse_date
@@ -236,7 +236,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         for note in result.notes:
             print(f"threadback: note: {safe_text(note)}", file=sys.stderr)
     record_usage(UsageEvent(ts=time.time(), kind="search", query=text, hits=result.total,
-                            excluded=excluded, ms=(time.monotonic() - started) * 1000))
+                            excluded=excluded, ms=(time.monotonic() - started) * 1000, by=caller_of()))
     if not args.show_secrets:
         result = masked_result(result)
     if args.json:
@@ -265,7 +265,7 @@ def open_chosen_session(args: argparse.Namespace, kind: str) -> tuple[Index, Ses
     """The index and ``args.session``, logged as the session a search led to."""
     index = open_existing_index(args)
     session = find_session(index, args.session)
-    record_usage(UsageEvent(ts=time.time(), kind=kind, chosen=session.session_id))
+    record_usage(UsageEvent(ts=time.time(), kind=kind, chosen=session.session_id, by=caller_of()))
     return index, session
 
 
@@ -340,12 +340,24 @@ def cmd_resume(args: argparse.Namespace) -> int:
         from indexer.agents.launch import resume_line
 
         command_line = resume_line(session, index.parent(session))
+    warn_if_the_log_is_gone(index, session)
     if args.json:
         print(output.dumps({"session": output.session_json(session), "command": command_line,
                             "cwd": session.project_path}))
     else:
         print(safe_text(command_line))
     return OK
+
+
+def warn_if_the_log_is_gone(index: Index, session: Session) -> None:
+    """The printed command would fail on a deleted log: say so, and how to bring it back."""
+    import os
+
+    from indexer.agents.launch import launch_target, log_gone_note
+
+    target, target_id = launch_target(session, index.parent(session))
+    if target.session_id == target_id and target.source_path and not os.path.exists(target.source_path):
+        print(f"threadback: note: {safe_text(log_gone_note(target.source_path, target_id))}", file=sys.stderr)
 
 
 @index_command

@@ -1,6 +1,7 @@
 """``threadback memory ...``: read and write the three-tier memory from scripts and agents.
 
-    add | list | search | show | archive | restore | promote | decay | link   (each with --json)
+    add | list | search | show | archive | restore | pin | unpin | refresh | promote | decay | link
+    (each with --json)
 
 Exit codes: 0 ok; 1 nothing found (empty list/search/decay); 2 bad usage or input (including
 a broken fact.yml); 4 unknown id, fact key or scratchpad line; 75 a memory file changed on
@@ -99,6 +100,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p = actions.add_parser("restore", parents=[common], help="restore an archived memory")
     p.add_argument("id", help="episodic id or fact key")
     p.set_defaults(func=cmd_restore)
+
+    p = actions.add_parser("pin", parents=[common], help="pin an episodic entry: it no longer decays")
+    p.add_argument("id", help="episodic id")
+    p.set_defaults(func=cmd_pin, pinned=True)
+
+    p = actions.add_parser("unpin", parents=[common], help="unpin an episodic entry: it decays again")
+    p.add_argument("id", help="episodic id")
+    p.set_defaults(func=cmd_pin, pinned=False)
+
+    p = actions.add_parser("refresh", parents=[common],
+                           help="refresh an episodic entry: its strength starts again (decay counts from now)")
+    p.add_argument("id", help="episodic id")
+    p.set_defaults(func=cmd_refresh)
 
     p = actions.add_parser("promote", parents=[common],
                            help="turn a scratchpad item into an episodic entry")
@@ -304,8 +318,24 @@ def cmd_archive(args: argparse.Namespace, store: MemoryStore) -> int:
 
 @_handler
 def cmd_restore(args: argparse.Namespace, store: MemoryStore) -> int:
-    thing = store.restore(args.id)
-    _emit(args, output.memory_json(thing), lambda: print(f"restored {args.id}"))
+    thing = store.restore(args.id, _now())
+    refreshed = " (refreshed: its decay starts again)" if isinstance(thing, EpisodicEntry) else ""
+    _emit(args, output.memory_json(thing), lambda: print(f"restored {args.id}{refreshed}"))
+    return OK
+
+
+@_handler
+def cmd_pin(args: argparse.Namespace, store: MemoryStore) -> int:
+    entry = store.pin_entry(args.id, args.pinned)
+    said = "pinned {}: it no longer decays" if args.pinned else "unpinned {}: it decays again"
+    _emit(args, output.memory_json(entry), lambda: print(said.format(args.id)))
+    return OK
+
+
+@_handler
+def cmd_refresh(args: argparse.Namespace, store: MemoryStore) -> int:
+    entry = store.refresh_entry(args.id, _now())
+    _emit(args, output.memory_json(entry), lambda: print(f"refreshed {args.id}: its decay starts again"))
     return OK
 
 

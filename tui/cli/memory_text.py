@@ -14,7 +14,7 @@ def entry_line(entry: EpisodicEntry, strength: float | None = None) -> str:
     when = (entry.ts or "")[:10] or "          "
     score = f"{strength:4.2f}  " if strength is not None else ""
     tags = f"  [{', '.join(entry.tags)}]" if entry.tags else ""
-    mark = "  (archived)" if entry.archived else ""
+    mark = ("  (archived)" if entry.archived else "") + ("  (pinned)" if entry.pinned else "")
     return f"{entry.id}  {when}  {entry.type:<9} {score}{one_line(entry.summary)}{tags}{mark}"
 
 

@@ -81,11 +81,13 @@ def claude_dirs_of(args: argparse.Namespace) -> list[str] | None:
 
 def open_existing_index(args: argparse.Namespace) -> Index:
     """The index, opened read-only (so it works on read-only media) and checked; raises
-    ``CommandError`` saying why it cannot be used. An index of an older schema is upgraded
+    ``CommandError`` saying why it cannot be used (``ConfigError`` for a broken config file). An index of an older schema is upgraded
     once first, where it can be written."""
     from indexer import IndexError_, IndexOutdatedError  # the index's errors: loaded with the index
+    from indexer.config import check_config
     from indexer.index import Index
 
+    check_config()  # a broken config file is reported by every command alike (``ConfigError``)
     path = db_file_of(args)
     if not os.path.exists(path):
         raise CommandError(f"no index at {db_path_of(args)} yet: run `threadback index` first", INDEX)

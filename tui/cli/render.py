@@ -13,6 +13,7 @@ from datetime import datetime
 
 from indexer import Hit, SearchResult, Session, SessionHit
 from indexer.agents.resume import resume_target
+from indexer.ages import relative_age
 from indexer.models import Message
 from tui.cli.terminal import Style, safe_text
 
@@ -123,10 +124,15 @@ def local_time(ts: float | None) -> str:
     return datetime.fromtimestamp(ts).strftime("%Y-%m-%d %H:%M")
 
 
-def session_header(s: Session) -> str:
+def session_header(s: Session, now: float | None = None) -> str:
+    """The ``show`` header: who, where, when (and how long ago its last message was), how much."""
+    import time
+
     span = local_time(s.start_ts)
     if s.end_ts and s.start_ts:
         span += f" → {local_time(s.end_ts)[11:]}"
+    if s.end_ts or s.start_ts:
+        span += f" ({relative_age(s.end_ts or s.start_ts, time.time() if now is None else now)})"
     parts = [s.agent, s.project_name or "?", s.session_id, span, f"{s.message_count} messages"]
     if s.parent_session_id:
         parts.append(f"subagent of {s.parent_session_id}")

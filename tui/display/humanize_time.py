@@ -1,4 +1,5 @@
-"""Relative times ("3 days ago") and durations, always from a ``now`` the caller passes in."""
+"""Relative times ("3d ago", written by the core's ``relative_age``) and durations, always from a
+``now`` the caller passes in."""
 
 from __future__ import annotations
 
@@ -6,26 +7,12 @@ from datetime import datetime, timedelta, timezone
 
 import humanize
 
+from indexer.ages import relative_age
+
 
 def ago(ts: float | None, now: float) -> str:
-    """``"3 days ago"``; ``"unknown time"`` when a log had no timestamp."""
-    if ts is None:
-        return "unknown time"
-    delta = now - ts
-    if delta < 0:
-        return "in the future"
-    return humanize.naturaltime(timedelta(seconds=delta))
-
-
-def short_ago(ts: float | None, now: float) -> str:
-    """A compact form for narrow columns: ``"3d ago"``, ``"5m ago"``, ``"2y ago"``."""
-    if ts is None:
-        return "?"
-    delta = max(0.0, now - ts)
-    for unit, seconds in (("y", 365 * 86400), ("mo", 30 * 86400), ("w", 7 * 86400), ("d", 86400), ("h", 3600), ("m", 60)):
-        if delta >= seconds:
-            return f"{int(delta // seconds)}{unit} ago"
-    return "just now"
+    """``"3d ago"``: the core's one way of writing an age (``indexer.ages``)."""
+    return relative_age(ts, now)
 
 
 def dated(ts: float | None, now: float, *, compact: bool = False) -> str:
@@ -39,10 +26,7 @@ def dated(ts: float | None, now: float, *, compact: bool = False) -> str:
     when = stamp.strftime("%H:%M") if 0 <= delta < 86400 else stamp.strftime("%Y-%m-%d")
     if delta < 0:
         return f"{when} · future"
-    age = short_ago(ts, now)
-    if compact:
-        age = age.removesuffix(" ago")
-    return f"{when} · {age}"
+    return f"{when} · {relative_age(ts, now, ago=not compact)}"
 
 
 def duration(start: float | None, end: float | None) -> str:
@@ -61,7 +45,7 @@ def day_label(day: str, now: float) -> str:
         start = datetime.strptime(day, "%Y-%m-%d").replace(tzinfo=timezone.utc).timestamp()
     except ValueError:
         return day
-    return f"{day} · {short_ago(start, now)}"
+    return f"{day} · {relative_age(start, now)}"
 
 
 def clock(ts: float | None) -> str:

@@ -3,12 +3,18 @@ characters shown as markers, match spans highlighted."""
 
 from __future__ import annotations
 
+import re
+
 from typing import Iterable
 
 from rich.style import Style
 from rich.text import Text
 
 from indexer.masking import masked_snippet
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from indexer.search.fts import SearchResult
 from indexer.textsafe import make_safe
 
 
@@ -59,3 +65,24 @@ def mark_matches(text: Text, needle: str, style: Style | str) -> int:
         count += 1
         start = plain.find(lower, start + len(lower))
     return count
+
+
+def find_terms(needle: str) -> list[str]:
+    """What a transcript's find looks for: each word, a "quoted phrase" as one, so ``redis port``
+    finds a message with both words anywhere, as the search did."""
+    return [quoted or word for quoted, word in re.findall(r'"([^"]+)"|(\S+)', needle) if (quoted or word).strip()]
+
+
+def find_of(result: "SearchResult | None") -> str:
+    """The find a transcript opened from a search starts with: the whole query's words and
+    phrases (an OR group, which a find cannot say, only when nothing else is left)."""
+    if result is None:
+        return ""
+    groups = result.query.groups
+    terms = [g[0] for g in groups if len(g) == 1] or [g[0] for g in groups[:1]]
+    return " ".join(f'"{t.text}"' if t.phrase or " " in t.text else t.text for t in terms)
+
+
+def mark_terms(text: Text, needle: str, style: Style | str) -> int:
+    """``mark_matches`` for each of the find's terms (``find_terms``)."""
+    return sum(mark_matches(text, term, style) for term in find_terms(needle))

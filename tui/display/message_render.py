@@ -18,7 +18,7 @@ from rich.text import Text
 from indexer import Message
 from tui.display.humanize_time import clock
 from tui.display.words import plural
-from tui.display.log_text import mark_matches, one_line, visible
+from tui.display.log_text import find_terms, mark_terms, one_line, visible
 
 FENCE = re.compile(r"^```[ \t]*([\w+#.-]*)[^\n]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
 RESULT_LINES = 4  # a tool result shows this many lines until expanded
@@ -80,7 +80,7 @@ def _body(text: str, styles: MessageStyles, find: str, style: Style | str = "",
 
 def _prose(text: str, styles: MessageStyles, find: str, style: Style | str, reveal: bool = False) -> Text:
     body = Text(visible(text, reveal_secrets=reveal), style=style)
-    mark_matches(body, find, styles.match)
+    mark_terms(body, find, styles.match)
     return body
 
 
@@ -102,7 +102,7 @@ def render_message(m: Message, styles: MessageStyles, *, expanded: bool = False,
         line = _header(m, styles, label=f"⚙ {m.tool_name or 'tool'}", focused=focused)
         line.append("  ")
         summary = Text(one_line(m.text, 400, reveal_secrets=reveal), style=styles.tool)
-        mark_matches(summary, find, styles.match)
+        mark_terms(summary, find, styles.match)
         line.append_text(summary)
         if not expanded or not m.detail:
             return line
@@ -137,5 +137,7 @@ def render_message(m: Message, styles: MessageStyles, *, expanded: bool = False,
 
 
 def message_matches(m: Message, needle: str) -> bool:
-    needle = needle.lower()
-    return needle in m.text.lower() or (m.detail is not None and needle in m.detail.lower())
+    """Every term of the find (``find_terms``) is in the message's text or its detail."""
+    haystack = m.text.lower() + ("\n" + m.detail.lower() if m.detail is not None else "")
+    terms = find_terms(needle.lower())
+    return bool(terms) and all(term in haystack for term in terms)

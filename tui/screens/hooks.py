@@ -1,6 +1,8 @@
 """F6: are Threadback's Claude Code hooks installed (user and project settings)? Install or
-remove them after a confirm. Codex and pi read AGENTS.md instead, so they get a pointer to
-``threadback hooks print``.
+remove them after a confirm. Below them, read only, what ``threadback hooks status`` also says:
+Codex's hooks (user and project ``.codex`` folders) and the MCP server's registration with
+Claude Code and Codex, each with the command that installs it; pi reads AGENTS.md
+(``threadback hooks print --pi``).
 
 The reading and writing is ``indexer.hooks``: atomic, a ``.bak`` of the previous file, only
 our entries touched, a settings.json that does not parse reported and left alone.
@@ -9,7 +11,7 @@ our entries touched, a settings.json that does not parse reported and left alone
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +24,7 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
+from indexer.agents import codex_hooks, mcp_registration
 from indexer.fileio import ChangedOnDiskError
 from indexer.agents.settings import (
     HOOK_EVENTS,
@@ -37,11 +40,88 @@ from tui.display.log_text import visible
 from tui.screens.confirm import ConfirmScreen
 from tui.worker_errors import ReportsWorkerErrors
 
-OTHER_AGENTS = ("Codex and pi read AGENTS.md instead of hooks: run `threadback hooks print --codex` "
-                "or `threadback hooks print --pi` and paste the block it prints.")
+PI_NOTE = "Pi reads AGENTS.md instead of hooks: `threadback hooks print --pi` prints the block to paste."
+CODEX_INSTALL = "threadback hooks install --codex"  # add --project for this project's .codex folder
+MCP_INSTALL = "threadback hooks install --mcp"
+CODEX_TRUST = "Codex runs a new hook only after you trust it: /hooks in codex."
 INTRO = ("With the hooks, Claude Code uses Threadback on its own: SessionStart loads your memory and "
          "rules, UserPromptSubmit reminds it to search history when you refer to past work, and "
          "Stop/SessionEnd refresh the index.")
+
+
+@dataclass(frozen=True)
+class AgentFiles:
+    """Where Codex keeps its hooks and each agent its MCP servers: the files ``threadback hooks
+    install --codex`` and ``--mcp`` write and ``hooks status`` reads."""
+
+    codex_user: Path  # $CODEX_HOME (~/.codex)
+    codex_project: Path  # <cwd>/.codex
+    claude_mcp: Path  # ~/.claude.json ($CLAUDE_CONFIG_DIR/.claude.json)
+    codex_mcp: Path  # ~/.codex/config.toml
+
+    @classmethod
+    def found(cls, cwd: Path | None = None) -> "AgentFiles":
+        return cls(codex_hooks.codex_home(), codex_hooks.project_codex_folder(cwd),
+                   mcp_registration.claude_user_config(), mcp_registration.codex_user_config())
+
+
+@dataclass(frozen=True)
+class OtherRoutes:
+    """Codex's hooks per folder and the MCP registration per agent, as read."""
+
+    codex: tuple[tuple[str, codex_hooks.CodexHooksStatus], ...]  # (title, status)
+    mcp: tuple[tuple[str, mcp_registration.McpStatus], ...]  # (agent, status)
+
+
+def read_other_routes(files: AgentFiles) -> OtherRoutes:
+    """Blocking file reads: call from a worker."""
+    return OtherRoutes(
+        (("User", codex_hooks.folder_status(files.codex_user)),
+         ("Project", codex_hooks.folder_status(files.codex_project))),
+        (("Claude Code", mcp_registration.mcp_status(files.claude_mcp)),
+         ("Codex", mcp_registration.mcp_status(files.codex_mcp))),
+    )
+
+
+def _codex_line(text: Text, title: str, status: codex_hooks.CodexHooksStatus, label: Callable[[Path], str]) -> None:
+    text.append(f"\n  {title}  ", style="bold")
+    text.append(visible(label(status.path)), style="dim")
+    text.append("\n    ")
+    for event in status.expected:
+        on = event in status.installed
+        text.append("✓ " if on else "✗ ", style="green" if on else "dim")
+        text.append(event + "   ", style="" if on else "dim")
+    if status.error is not None:
+        text.append("cannot read it: " + visible(status.error), style="bold red")
+    elif status.complete:
+        text.append("installed", style="bold green")
+    elif status.installed:
+        text.append(f"partly installed (missing {', '.join(status.missing)})", style="bold yellow")
+    else:
+        text.append("not installed", style="bold")
+
+
+def other_routes_text(routes: OtherRoutes, label: Callable[[Path], str]) -> Text:
+    """The read-only part of F6: Codex's hooks, the MCP server, pi, each with its command."""
+    text = Text()
+    text.append("Codex hooks", style="bold")
+    text.append(f"  install: {CODEX_INSTALL} [--project]", style="dim")
+    for title, status in routes.codex:
+        _codex_line(text, title, status, label)
+    text.append(f"\n  {CODEX_TRUST}", style="dim")
+    text.append("\n\nMCP server", style="bold")
+    text.append(f"  install: {MCP_INSTALL}", style="dim")
+    for agent, status in routes.mcp:
+        text.append(f"\n  {agent}  ", style="bold")
+        text.append(visible(label(status.path)) + "  ", style="dim")
+        if status.error is not None:
+            text.append("cannot read it: " + visible(status.error), style="bold red")
+        elif status.installed:
+            text.append("registered", style="bold green")
+        else:
+            text.append("not registered", style="bold")
+    text.append("\n\n" + PI_NOTE)
+    return text
 
 
 @dataclass(frozen=True)
@@ -99,21 +179,28 @@ class HooksScreen(ReportsWorkerErrors, ModalScreen[None]):
         statuses: tuple[tuple[str, HooksStatus], ...]  # (scope key, status), in scope order
 
     @dataclass
+    class OtherRoutesLoaded(Message):
+        routes: OtherRoutes
+
+    @dataclass
     class Written(Message):
         scope: SettingsScope
         change: HookChange | None
         error: str | None = None
 
-    def __init__(self, scopes: Sequence[SettingsScope], *, program: str | None = None) -> None:
+    def __init__(self, scopes: Sequence[SettingsScope], *, program: str | None = None,
+                 agent_files: AgentFiles | None = None, label: Callable[[Path], str] = str) -> None:
         super().__init__()
         self.scopes = tuple(scopes)
+        self.agent_files = agent_files or AgentFiles.found()
+        self.label = label
         self.program, self.program_note = (program, None) if program else hook_program(sys.argv[0] if sys.argv else None)
         self.statuses: dict[str, HooksStatus] = {}
         self.errors: dict[str, str] = {}  # the last failed write per scope
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="hooks-dialog"):
-            yield Label("Claude Code hooks", id="hooks-title")
+            yield Label("Hooks and the MCP server", id="hooks-title")
             yield Static(INTRO, id="hooks-intro", markup=False)
             for scope in self.scopes:
                 with Vertical(classes="hooks-scope", id=f"hooks-{scope.key}"):
@@ -122,7 +209,7 @@ class HooksScreen(ReportsWorkerErrors, ModalScreen[None]):
                     with Horizontal(classes="hooks-buttons"):
                         yield Button("Install", id=f"install-{scope.key}", variant="primary", disabled=True)
                         yield Button("Uninstall", id=f"uninstall-{scope.key}", disabled=True)
-            yield Static(OTHER_AGENTS, id="hooks-other", markup=False)
+            yield Static(Text("Codex hooks and the MCP server: reading…", style="dim"), id="hooks-other")
             yield Static("escape closes", id="hooks-help")
 
     def on_mount(self) -> None:
@@ -132,6 +219,10 @@ class HooksScreen(ReportsWorkerErrors, ModalScreen[None]):
     @work(thread=True, exclusive=True, group="hooks-status", exit_on_error=False)
     def load_status(self) -> None:
         self.post_message(self.StatusLoaded(tuple((s.key, hooks_status(s.path)) for s in self.scopes)))
+        self.post_message(self.OtherRoutesLoaded(read_other_routes(self.agent_files)))
+
+    def on_hooks_screen_other_routes_loaded(self, event: OtherRoutesLoaded) -> None:
+        self.query_one("#hooks-other", Static).update(other_routes_text(event.routes, self.label))
 
     def on_hooks_screen_status_loaded(self, event: StatusLoaded) -> None:
         self.statuses = dict(event.statuses)

@@ -26,7 +26,7 @@ from indexer.search.unified import PAGE_SIZE, SCOPES, MemoryResult, SearchReques
 from indexer.sources import AGENT_NAMES
 from tui.app_context import AppContext
 from tui.clipboard import copy_text
-from tui.display.log_text import visible
+from tui.display.log_text import find_of, visible
 from tui.display.words import page_label
 from tui.requests import CopySession, OpenDemo, OpenMemory, OpenTranscript
 from tui.widgets.context_pane import ContextPane
@@ -200,8 +200,7 @@ class SearchScreen(ReportsWorkerErrors, Screen):
     # -- opening and copying -----------------------------------------------------------------
     @on(ResultList.Chosen)
     def _hit_chosen(self, event: ResultList.Chosen) -> None:
-        terms = self.result.query.positive_terms if self.result else []
-        self.post_message(OpenTranscript(event.hit.session, event.hit.message.id, find=terms[0].text if terms else ""))
+        self.post_message(OpenTranscript(event.hit.session, event.hit.message.id, find=find_of(self.result)))
 
     @on(ResultList.CopyRequested)
     def _copy(self, event: ResultList.CopyRequested) -> None:

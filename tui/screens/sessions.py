@@ -30,7 +30,6 @@ from tui.worker_errors import ReportsWorkerErrors
 
 NARROW_WIDTH = 100  # below this the side pane moves under the list
 FILTER_DEBOUNCE_SECONDS = 0.2
-RELABEL_SECONDS = 60.0  # the tree's labels are read again this often while live
 ACTIVITY_LIVE_SECONDS = 30.0  # live updates read the activity strip again at most this often
 
 
@@ -74,7 +73,7 @@ class SessionsScreen(ReportsWorkerErrors, Screen):
     def on_mount(self) -> None:
         self.context.watch(self, "index_generation", self._index_changed, init=False)
         self.context.watch(self, "live_generation", self._live_update, init=False)
-        self.set_interval(RELABEL_SECONDS, self._relabel)
+        self.context.watch(self, "clock_tick", self._relabel, init=False)  # with the status line's "updated"
         self.query_one(SessionDetails).show_hint("Expand an agent, a project and a day to find a session.")
         self.reload()
         self.query_one(SessionTree).focus()
@@ -99,9 +98,10 @@ class SessionsScreen(ReportsWorkerErrors, Screen):
         else:
             self.query_one(SessionTree).refresh_loaded()
 
-    def _relabel(self) -> None:
-        """An "active" mark ends when its log goes quiet, with no new line to tell of it."""
-        if self.is_current and not self.filter_text and self.context.value("live_status") == "live":
+    def _relabel(self, _tick: int = 0) -> None:
+        """On the app's clock tick: an "active" mark ends when its session goes quiet, with no
+        new line to tell of it, and "3min ago" becomes "4min ago", as the status line's does."""
+        if self.is_current and not self.filter_text:
             self.query_one(SessionTree).refresh_loaded()
 
     @on(SessionTree.Refreshed)

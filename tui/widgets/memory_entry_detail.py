@@ -52,7 +52,11 @@ class MemoryEntryDetail(Static):
         head.append(f" · {make_visible(entry.type)} · {entry.ts or 'no time'}")
         head.append(f" · importance {entry.importance}")
         if entry.archived:
-            head.append(f" · archived {entry.archived_at or ''}".rstrip(), style="italic")
+            head.append(f" · archived {entry.archived_at or ''}".rstrip(), style="bold")
+        if entry.pinned:
+            head.append(" · pinned: does not decay", style="bold")
+        elif entry.refreshed_at:
+            head.append(f" · refreshed {entry.refreshed_at}: decays from then")
         body = Text()
         body.append(make_visible(entry.summary) + "\n", style="bold")
         if entry.detail:

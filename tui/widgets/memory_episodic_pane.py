@@ -43,6 +43,8 @@ class MemoryEpisodicPane(MemoryTierPane):
         Binding("ctrl+e", "edit", "Edit", id="memory.episodic.edit"),
         Binding("ctrl+x", "archive", "Archive", id="memory.episodic.archive"),
         Binding("ctrl+z", "restore", "Restore", id="memory.episodic.restore"),
+        Binding("ctrl+b", "pin", "Pin/unpin (no decay)", id="memory.episodic.pin", show=False),
+        Binding("ctrl+w", "refresh", "Refresh (decay starts again)", id="memory.episodic.refresh", show=False),
         Binding("h", "toggle_archived", "Show archived", id="memory.episodic.show_archived"),
         Binding("d", "toggle_decayed", "Decayed", id="memory.episodic.decayed"),
         Binding("s", "cycle_sort", "Sort", id="memory.episodic.sort"),
@@ -313,8 +315,26 @@ class MemoryEpisodicPane(MemoryTierPane):
         if not chosen.entry.archived:
             self.notify(f"{chosen.entry.id} is not archived.", severity="warning")
             return
-        self._write(lambda: self.store.restore_entry(chosen.entry.id),
-                    f"Restored {chosen.entry.id}.")
+        self._write(lambda: self.store.restore_entry(chosen.entry.id, self.now()),
+                    f"Restored {chosen.entry.id} (refreshed: its decay starts again).")
+
+    def action_pin(self) -> None:
+        """Pin the entry under the cursor (it stops decaying), or unpin it."""
+        chosen = self.selected()
+        if chosen is None:
+            return
+        pinned = not chosen.entry.pinned
+        done = "Pinned" if pinned else "Unpinned"
+        self._write(lambda: self.store.pin_entry(chosen.entry.id, pinned),
+                    f"{done} {chosen.entry.id}" + (": it no longer decays." if pinned else ": it decays again."))
+
+    def action_refresh(self) -> None:
+        """Start the entry's strength again: its decay counts from now."""
+        chosen = self.selected()
+        if chosen is None:
+            return
+        self._write(lambda: self.store.refresh_entry(chosen.entry.id, self.now()),
+                    f"Refreshed {chosen.entry.id}: its decay starts again.")
 
     def action_archive_all_decayed(self) -> None:
         weak = self.store.decayed(self.now(), self.threshold)

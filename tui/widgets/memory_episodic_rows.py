@@ -29,16 +29,28 @@ COLUMNS = (
 )
 
 
+ARCHIVED_LABEL = "archived"  # before the summary: seen without telling italics apart
+PINNED_LABEL = "pinned"  # in place of the bar: a pinned entry does not decay
+
+
 def entry_row(s: ScoredEntry, now: datetime, threshold: float, *, marked: bool) -> tuple[str | Text, ...]:
-    """The cells of one entry, in ``COLUMNS`` order; an archived entry is dimmed."""
+    """The cells of one entry, in ``COLUMNS`` order; an archived entry is dimmed and labelled,
+    a pinned one says so where its strength bar would be."""
     e = s.entry
     style = "italic dim" if e.archived else ""
+    summary = Text(one_line(e.summary, 80), style=style)
+    if e.archived:
+        summary = Text.assemble((f"[{ARCHIVED_LABEL}]", "bold"), " ", summary)
+    if e.pinned:
+        strength = Text.assemble((PINNED_LABEL, "bold"), (f" {s.strength:.2f}", ""))
+    else:
+        strength = strength_bar(s.strength, weak=s.breakdown.is_decayed(threshold))
     return (
         "●" if marked else " ",
         Text(age_label(e, now), style=style),
         Text(one_line(e.type, 9), style=style),
-        Text(one_line(e.summary, 80), style=style),
+        summary,
         Text(one_line(", ".join(e.tags), 40), style=style),
         Text(str(e.importance), style=style, justify="right"),
-        strength_bar(s.strength, weak=s.breakdown.is_decayed(threshold)),
+        strength,
     )

@@ -4,9 +4,8 @@ where it came from, and its approval state. Rule text is untrusted: never parsed
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 
-import humanize
 from rich.console import Group
 from rich.rule import Rule as Divider
 from rich.style import Style
@@ -15,6 +14,7 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from indexer.ages import relative_age
 from indexer.rules import APPROVED, ARCHIVED, CHANGED, PENDING, REJECTED, UNVERIFIED, Rule
 from indexer.textsafe import describe_suspicious, make_visible, suspicious_characters
 
@@ -31,13 +31,11 @@ STATUS_LABELS = {
 
 
 def when(ts: float | None, now: float) -> str:
-    """``3 days ago (2026-06-28 14:03 UTC)``."""
+    """``3d ago (2026-06-28 14:03 UTC)``."""
     if ts is None:
         return "at an unknown time"
     stamp = datetime.fromtimestamp(ts, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    delta = now - ts
-    ago = "in the future" if delta < 0 else humanize.naturaltime(timedelta(seconds=delta))
-    return f"{ago} ({stamp})"
+    return f"{relative_age(ts, now)} ({stamp})"
 
 
 def visible_rule_text(text: str, marker_style: Style | str) -> Text:

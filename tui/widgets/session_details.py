@@ -51,7 +51,7 @@ class SessionDetails(VerticalScroll, can_focus=False):
         elif session.source_missing:
             rows.append(("log", "deleted (messages kept in the index)"))
         elif is_active(session, now):
-            rows.append(("log", f"active: written {ago(session.log_mtime, now)}"))
+            rows.append(("log", f"active: last message {ago(session.end_ts, now)}"))
         for key, value in rows:
             table.add_row(key, log_text(value))
         table.add_row("resume", log_text(resume))

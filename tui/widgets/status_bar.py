@@ -54,7 +54,7 @@ class StatusBar(Horizontal):
     def on_mount(self) -> None:
         if self.context is None or not self.context.is_live:
             return
-        for name in ("stats", "activity", "pending_rules", "index_problem", "live_status"):
+        for name in ("stats", "activity", "pending_rules", "index_problem", "live_status", "clock_tick"):
             self.context.watch(self, name, self._repaint)
 
     def _repaint(self, _value: object = None) -> None:
