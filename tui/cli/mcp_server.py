@@ -148,6 +148,21 @@ def build_server(tools: HistoryTools) -> MCPServer:
             return {**body, "folder_note": found.note} if found.note else body
         return answer(produce)
 
+    @server.tool(annotations=read_only)
+    def blame(
+        path: Annotated[str, Field(description="the file, absolute or relative to the project folder")],
+        first: Annotated[int | None, Field(description="the first line wanted (1-based)")] = None,
+        last: Annotated[int | None, Field(description="the last line wanted (default: first, or the end)")] = None,
+    ) -> dict[str, Any]:
+        """Which past session's edit last wrote each line of a file: read why a line is the way it
+        is before changing it (`show` the session around message_id for the reasoning)."""
+        from tui.cli.blame import line_json
+
+        def produce() -> dict[str, Any]:
+            found = tools.blame(path, first=first, last=last)
+            return {"path": found.path, "git": found.git, "lines": [line_json(line) for line in found.lines]}
+        return answer(produce)
+
     @server.tool(annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True,
                                              openWorldHint=False))
     def propose_rule(
