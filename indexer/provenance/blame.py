@@ -92,13 +92,13 @@ def blame_file(index: Index, path: str, *, use_git: bool = True) -> Blame:
     candidates = _writing_sessions(index, [path] if real == path else [path, real])
     changes = _changes(index, candidates, {path, real})
     written = replay(changes)
-    commits = None
+    commits = moved = None
     root = git_root(path) if use_git else None
     if root is not None:
-        commits = line_commits(path, root)
-        if commits is not None and len(commits) != len(current):
-            commits = None  # the file changed between the two reads
-    claimed = claim_lines(current, written, _allowed(commits))
+        commits, moved = line_commits(path, root), line_commits(path, root, moves=True)
+        if commits is None or moved is None or not len(commits) == len(moved) == len(current):
+            commits = moved = None  # the file changed between the reads
+    claimed = claim_lines(current, written, _allowed(commits, moved))
     lines = [BlameLine(n + 1, text, edit.session if edit else None, edit.message if edit else None,
                        commits[n] if commits else None, edit is None or not edit.blind or commits is not None)
              for n, (text, edit) in enumerate(zip(current, claimed))]
@@ -136,16 +136,19 @@ def _changes(index: Index, sessions: dict[int, tuple[Session, str]], paths: set[
     return [(s, m, c) for *_, s, m, c in out]
 
 
-def _allowed(commits: list[LineCommit] | None):
-    """Whether an edit could have written line ``j``: made inside its commit's window."""
+def _allowed(commits: list[LineCommit] | None, moved: list[LineCommit] | None):
+    """Whether an edit could have written line ``j``: made inside its commit's window, as git
+    blames it with or without following moves."""
 
     def allowed(edit: Written, j: int) -> bool:
-        if commits is None or edit.message.ts is None:
+        if commits is None or moved is None or edit.message.ts is None:
             return True
-        commit = commits[j]
-        ts = edit.message.ts
-        if commit.earliest is not None and ts < commit.earliest - BEFORE_PARENT_SLACK_S:
-            return False
-        return commit.latest is None or ts <= commit.latest + AFTER_COMMIT_SLACK_S
+        return _inside(edit.message.ts, commits[j]) or _inside(edit.message.ts, moved[j])
 
     return allowed
+
+
+def _inside(ts: float, commit: LineCommit) -> bool:
+    if commit.earliest is not None and ts < commit.earliest - BEFORE_PARENT_SLACK_S:
+        return False
+    return commit.latest is None or ts <= commit.latest + AFTER_COMMIT_SLACK_S

@@ -65,6 +65,14 @@ class Blind:
 Change = Replace | Whole | Hunk | Blind
 
 
+DISTINCT_CHARS = 4  # a line with fewer letters and digits than this anchors nothing
+
+
+def distinctive(line: str) -> bool:
+    """A line that says something on its own (not blank, ``}``, ``else:``)."""
+    return sum(1 for c in line if c.isalnum()) >= DISTINCT_CHARS
+
+
 def lines_of(text: str) -> tuple[str, ...]:
     """Lines as blame compares them: line ends and trailing spaces dropped."""
     return tuple(line.rstrip() for line in text.split("\n")) if text else ()

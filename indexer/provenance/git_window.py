@@ -1,10 +1,12 @@
 """What git says of each line: the commit that last changed it, and so the window of time in
 which the edit that wrote it must have been made.
 
-``git blame --porcelain -M`` on the working tree: a committed line was written after its
-commit's parent was authored and before the commit was made (committer time: an amend moves it
-later, never earlier); a line not committed yet was written after nothing git knows of. ``-M``
-keeps a line moved within the file with the commit that wrote it, as attribution does.
+``git blame --porcelain`` on the working tree: a committed line was written after its commit's
+parent was authored and before the commit was made (committer time: an amend moves it later,
+never earlier); a line not committed yet was written after nothing git knows of. Blamed again
+with ``-M`` (a line moved within the file stays with the commit that wrote it), each line has a
+second window: an edit inside either may have written it (a person who moved a session's lines
+did not write them; a session that moved lines did).
 Rebases rewrite parents and committer times: a window then may leave out the edit (a miss,
 never a wrong attribution).
 """
@@ -44,11 +46,13 @@ def git_root(path: str) -> str | None:
     return root if done.returncode == 0 and root else None
 
 
-def line_commits(path: str, root: str) -> list[LineCommit] | None:
+def line_commits(path: str, root: str, *, moves: bool = False) -> list[LineCommit] | None:
     """One ``LineCommit`` per line of the file as it is now, or None when git cannot blame it
-    (not tracked yet, git missing): attribution then goes on without windows."""
+    (not tracked yet, git missing): attribution then goes on without windows. ``moves``: a line
+    moved within the file stays with the commit that wrote it (``-M``)."""
     try:
-        done = subprocess.run(["git", "-C", root, "blame", "--porcelain", "--", os.path.relpath(path, root)],
+        done = subprocess.run(["git", "-C", root, "blame", "--porcelain", *(["-M"] if moves else []), "--",
+                               os.path.relpath(path, root)],
                               capture_output=True, timeout=GIT_TIMEOUT_S)
     except (OSError, subprocess.SubprocessError):
         return None

@@ -16,15 +16,11 @@ import difflib
 from collections import Counter
 from collections.abc import Callable, Sequence
 
+from indexer.provenance.edits import distinctive
 from indexer.provenance.replay import Written
 
 SLACK_LINES = 40  # lines of other edits a block may have gained inside it and still be found
-DISTINCT_CHARS = 4  # a line with fewer non-space characters than this anchors nothing
 Allowed = Callable[[Written, int], bool]
-
-
-def distinctive(line: str) -> bool:
-    return sum(1 for c in line if c.isalnum()) >= DISTINCT_CHARS
 
 
 def claim_lines(current: Sequence[str], written: list[Written], allowed: Allowed) -> list[Written | None]:

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from indexer.models import Message, Session
-from indexer.provenance.edits import Blind, Change, Hunk, Replace, Whole, new_indices
+from indexer.provenance.edits import Blind, Change, Hunk, Replace, Whole, distinctive, new_indices
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,11 +36,19 @@ def replay(changes: Iterable[tuple[Session, Message, Change]]) -> list[Written]:
     """What each change wrote, oldest first; ``changes`` come in the order they were made."""
     known: list[str] | None = None
     out: list[Written] = []
+    seen: set[str] = set()  # distinctive lines earlier edits wrote
     for session, message, change in changes:
         blind = isinstance(change, Whole) and not change.append and known is None
         known, written = _apply(known, change)
-        if written is not None and written[1]:
-            block, new, loose = written
+        if written is None:
+            continue
+        block, new, loose = written
+        if isinstance(change, Whole) and not change.append:
+            # A line an earlier edit wrote, word for word, was kept, not written again: the
+            # replay's copy may be out of date where a person moved or changed lines.
+            new = frozenset(i for i in new if block[i] not in seen)
+        seen.update(block[i] for i in new if distinctive(block[i]))
+        if new:
             out.append(Written(session, message, block, new, loose, blind))
     return out
 
@@ -68,8 +76,8 @@ def _replace(known: list[str] | None, change: Replace
         return None, fallback
     text, old, new = "\n".join(known), "\n".join(change.old), "\n".join(change.new)
     at = text.find(old) if old else -1
-    if at < 0:  # changed since by someone the logs do not show: keep what is known, as it was
-        return known, fallback
+    if at < 0:  # changed since by someone the logs do not show: put it where it fits best
+        return _fitted(known, change.old, change.new), fallback
     start_line = text.count("\n", 0, at)
     first_start = text.rfind("\n", 0, at) + 1
     end = at + len(old)
@@ -90,7 +98,7 @@ def _hunk(known: list[str] | None, change: Hunk
         return None, written
     at = _find_lines(known, change.old)
     if at < 0:
-        return known, written
+        return _fitted(known, change.old, change.new), written
     return known[:at] + list(change.new) + known[at + len(change.old):], written
 
 
@@ -102,3 +110,23 @@ def _find_lines(lines: list[str], wanted: tuple[str, ...]) -> int:
         if lines[i] == wanted[0] and tuple(lines[i:i + n]) == wanted:
             return i
     return -1
+
+
+def _fitted(known: list[str], old: tuple[str, ...], new: tuple[str, ...]) -> list[str] | None:
+    """``known`` with ``old`` replaced where most of its lines are (a person changed some of
+    them since); None when too little of it is there to place it."""
+    votes: dict[int, int] = {}
+    where: dict[str, list[int]] = {}
+    for j, line in enumerate(known):
+        if line.strip():
+            where.setdefault(line, []).append(j)
+    for i, line in enumerate(old):
+        for j in where.get(line, ()):
+            votes[j - i] = votes.get(j - i, 0) + 1
+    if not votes:
+        return None
+    best = max(votes.values())
+    if best * 2 < sum(1 for line in old if line.strip()):
+        return None
+    at = max(0, min(offset for offset, n in votes.items() if n == best))
+    return known[:at] + list(new) + known[at + len(old):]
