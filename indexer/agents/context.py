@@ -101,7 +101,9 @@ def _rules_piece(rule_store: "RuleStore | Path | None") -> Piece:
         from indexer.rules import RuleStore
 
         rule_store = RuleStore(rule_store)
-    return Piece(tuple("- " + _indent_rest(make_safe(_clip(r.text, 4000))) for r in rule_store.approved()))
+    changed = _changed_sources(rule_store.memory_dir)
+    return Piece(tuple("- " + _indent_rest(make_safe(_clip(r.text, 4000))) + _unsettled(f"rule:{r.id}" in changed)
+                       for r in rule_store.approved()))
 
 
 def _facts_piece(memory_store: "MemoryStore") -> Piece:
@@ -111,7 +113,9 @@ def _facts_piece(memory_store: "MemoryStore") -> Piece:
         facts = memory_store.facts()
     except FactFileError as exc:
         return Piece(problems=(f"fact.yml could not be read ({exc}); facts left out",))
-    return Piece(tuple("- " + _indent_rest(_clip(f"{f.key}: {f.value_text}")) for f in facts))
+    changed = _changed_sources(memory_store.folder)
+    return Piece(tuple("- " + _indent_rest(_clip(f"{f.key}: {f.value_text}")) + _unsettled(f"fact:{f.key}" in changed)
+                       for f in facts))
 
 
 def _scratchpad_piece(memory_store: "MemoryStore") -> Piece:
@@ -126,6 +130,7 @@ def _episodic_piece(memory_store: "MemoryStore", now: datetime, limit: int) -> P
     from indexer.memory import DEFAULT_DECAY_THRESHOLD
 
     episodic = []
+    changed = _changed_sources(memory_store.folder)
     for scored in memory_store.scored(now):
         if len(episodic) >= limit:
             break
@@ -136,8 +141,25 @@ def _episodic_piece(memory_store: "MemoryStore", now: datetime, limit: int) -> P
         line = f"- {when} [{e.type}] {e.summary}"
         if e.lesson:
             line += f" — lesson: {e.lesson}"
-        episodic.append(_indent_rest(_clip(line)))
+        episodic.append(_indent_rest(_clip(line)) + _unsettled(e.id in changed))
     return Piece(tuple(episodic))
+
+
+SOURCE_CHANGED_NOTE = " (source changed: the session it cites says otherwise now or is gone; verify before relying on it)"
+
+
+def _changed_sources(folder: Path) -> set[str]:
+    """Memories whose cited transcript changed, as last checked (``indexer.memory.citations``)."""
+    from indexer.memory.citations import CitationLog
+
+    try:
+        return CitationLog(folder).changed_refs()
+    except OSError:
+        return set()
+
+
+def _unsettled(changed: bool) -> str:
+    return SOURCE_CHANGED_NOTE if changed else ""
 
 
 def context_pieces(

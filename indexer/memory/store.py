@@ -16,6 +16,7 @@ from pathlib import Path
 
 from indexer.config import resolve_memory_dir
 from indexer.memory.associations import DEFAULT_WEIGHT, AssociationLog, Link
+from indexer.memory.citations import CitationLog, cited_when
 from indexer.memory.episodic import EpisodicDraft, EpisodicEntry, EpisodicLog
 from indexer.memory.errors import FactFileError, MemoryInputError, MemoryNotFoundError, Problem, YamlIssue
 from indexer.memory.folder_lock import FolderLock
@@ -256,7 +257,7 @@ class MemoryStore:
         edges = self._assoc.edge_counts()
         return strength_breakdown(
             entry.importance,
-            entry.when,
+            cited_when(entry.when, entry.id in CitationLog(self.folder).changed_refs(), as_aware(now)),
             as_aware(now),
             retrieval_count=self._retrieved.count(entry.id),
             association_edges=edges.get(entry.id, 0),
@@ -266,12 +267,13 @@ class MemoryStore:
         """Entries with their strength, strongest first."""
         now = as_aware(now)
         edges = self._assoc.edge_counts()
+        changed = CitationLog(self.folder).changed_refs()
         scored = [
             ScoredEntry(
                 e,
                 strength_breakdown(
                     e.importance,
-                    e.when,
+                    cited_when(e.when, e.id in changed, now),
                     now,
                     retrieval_count=self._retrieved.count(e.id),
                     association_edges=edges.get(e.id, 0),
