@@ -46,6 +46,8 @@ class TranscriptScreen(ReportsWorkerErrors, Screen):
         Binding("F", "resume(True)", "Fork", id="transcript.fork", key_display="F", show=False),
         Binding("x", "export", "Export", id="transcript.export"),
         Binding("S", "toggle_secrets", "Show secrets", id="transcript.secrets", key_display="S", show=False),
+        Binding("H", "handoff", "Hand off to an agent…", id="transcript.handoff", key_display="H", show=False),
+        Binding("M", "remember", "Remember this message…", id="transcript.remember", key_display="M", show=False),
     ]
 
     @dataclass
@@ -201,6 +203,19 @@ class TranscriptScreen(ReportsWorkerErrors, Screen):
 
     def action_resume(self, fork: bool) -> None:
         self.post_message(ResumeSession(self.session, fork))
+
+    def action_handoff(self) -> None:
+        from tui.screens.handoff import HandoffScreen
+
+        self.app.push_screen(HandoffScreen(self.context, self.session))
+
+    def action_remember(self) -> None:
+        """The current message as an episodic note citing it (after a confirmation: it writes)."""
+        from tui.screens.remember import remember_message
+
+        message = self.query_one(MessageList).current_message
+        if message is not None:
+            remember_message(self, self.context, self.session, message)
 
     # -- export ----------------------------------------------------------------------------
     def action_export(self) -> None:
