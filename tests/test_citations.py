@@ -109,3 +109,28 @@ def test_files_a_session_wrote_that_changed_since_are_named(tmp_path):
         changed = files_changed_since(index, last)
         assert changed == [str(history.file)]
         assert changed_line(changed) == f"these files changed since: {history.file}"
+
+
+def test_the_mcp_propose_rule_tool_takes_a_citation(world, tmp_path):
+    import sys
+
+    import anyio
+    from mcp import Client, StdioServerParameters
+
+    from cli_process import REPO, cli_env
+    from indexer.rules import RuleStore
+
+    env = cli_env(THREADBACK_DB=world["db"], THREADBACK_MEMORY_DIR=world["memory"], THREADBACK_HOME=str(tmp_path / "h"))
+    params = StdioServerParameters(command=sys.executable, args=["-m", "tui.cli", "mcp"], env=env, cwd=str(REPO))
+
+    async def run():
+        async with Client(params, read_timeout_seconds=30) as client:
+            return (await client.call_tool("propose_rule", {"text": "Keep redis on port 6380.", "cite": "redis-move:1-3"}),
+                    await client.call_tool("propose_rule", {"text": "Another rule.", "cite": "redis-move:9-1"}))
+
+    cited, refused = anyio.run(run)
+    rule_id = cited.structured_content["rule"]["id"]
+    [citation] = CitationLog(world["memory"]).of(f"rule:{rule_id}")
+    assert (citation.session, citation.first, citation.last) == ("claude-code:redis-move", 1, 3)
+    assert refused.is_error and "backwards" in refused.content[0].text
+    assert [r.text for r in RuleStore(world["memory"]).pending()] == ["Keep redis on port 6380."]

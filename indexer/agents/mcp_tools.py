@@ -180,12 +180,31 @@ class HistoryTools:
         return RuleStore(self.memory()[0].folder)  # the rules live in the memory folder
 
     def propose_rule(self, text: str, *, title: str | None = None, session_id: str | None = None,
-                     agent: str | None = None) -> ProposeResult:
-        """Store ``text`` as a pending rule (or return the near-duplicate already there)."""
+                     agent: str | None = None, cite: str | None = None) -> ProposeResult:
+        """Store ``text`` as a pending rule (or return the near-duplicate already there);
+        ``cite`` (``SESSION[:FROM-TO]``) is stored as its evidence (``indexer.memory.citations``)."""
         if not text.strip():
             raise ToolInputError("text is empty: give the rule to propose")
-        return self.rules().propose(text, now=self.clock(), agent=agent or "mcp", session_id=session_id,
-                                    title=title, actor=f"mcp:{agent}" if agent else "mcp")
+        evidence = self._citation(cite) if cite else None
+        result = self.rules().propose(text, now=self.clock(), agent=agent or "mcp", session_id=session_id,
+                                      title=title, actor=f"mcp:{agent}" if agent else "mcp")
+        if evidence is not None:
+            from indexer.memory.citations import CitationLog
+
+            CitationLog(self.rules().memory_dir).add(evidence._replace(ref=f"rule:{result.rule.id}"))
+        return result
+
+    def _citation(self, spec: str):
+        """The span ``spec`` read and digested now, or ``ToolInputError`` saying why not."""
+        from indexer.provenance.citing import CiteError, cite
+
+        index = self._index()
+        try:
+            return cite(index, spec, "", datetime.fromtimestamp(self.clock(), timezone.utc))
+        except CiteError as exc:
+            raise ToolInputError(str(exc)) from None
+        finally:
+            index.close()
 
 
     # -- provenance ---------------------------------------------------------------------------

@@ -170,11 +170,14 @@ def build_server(tools: HistoryTools) -> MCPServer:
         title: Annotated[str | None, Field(description="a short title")] = None,
         session_id: Annotated[str | None, Field(description="the session the rule comes from")] = None,
         agent: Annotated[str | None, Field(description="who proposes it, e.g. claude-code or codex")] = None,
+        cite: Annotated[str | None, Field(description=(
+            "evidence: the transcript span the rule comes from, SESSION or SESSION:FROM-TO (message "
+            "ordinals from `show`); kept with a digest so a later change to it is flagged"))] = None,
     ) -> dict[str, Any]:
         """Propose a rule for the user to review. It stays pending, and is never applied, until the
         user approves it in `threadback rules review`; a near-duplicate is not stored twice."""
         def produce() -> dict[str, Any]:
-            result = tools.propose_rule(text, title=title, session_id=session_id, agent=agent)
+            result = tools.propose_rule(text, title=title, session_id=session_id, agent=agent, cite=cite)
             return {"created": result.created, "rule": output.rule_json(result.rule),
                     "next": "pending until the user approves it with `threadback rules review`"}
         return answer(produce)
