@@ -3,7 +3,8 @@
 Each line goes to the newest edit that wrote it and whose block still stands around it: the
 block is placed where most of its distinctive lines are (votes per offset, so a block is found
 again after lines above it moved it down), aligned there with ``difflib``, and its *new* lines
-that landed on a line nobody newer claimed are its. A line that says little on its own (blank,
+that landed on a line nobody newer claimed are its; a new line the alignment left out that occurs
+once in the block and once in the file is found where it moved to. A line that says little on its own (blank,
 ``}``, ``else:``) is only claimed inside a placement some distinctive line anchors: a lone brace
 never pulls a session onto a person's line. Git's window (``LineCommit``) rules out edits made
 outside the time the line's commit allows. A whole-file write over text nobody saw whole comes
@@ -33,14 +34,16 @@ def claim_lines(current: Sequence[str], written: list[Written], allowed: Allowed
     # A whole-file write over unknown text claims only what no edit that knew what it wrote did.
     ordered = [e for e in reversed(written) if not e.blind] + [e for e in reversed(written) if e.blind]
     for edit in ordered:
-        for j in _placed(current, edit, where, claimed):
+        # A write over unknown text may merely have kept a line a person moved: no moves for it
+        # (git's windows do not tell, since git sees the write's rewrite as the line's commit).
+        for j in _placed(current, edit, where, claimed, moves=not edit.blind):
             if claimed[j] is None and allowed(edit, j):
                 claimed[j] = edit
     return claimed
 
 
 def _placed(current: Sequence[str], edit: Written, where: dict[str, list[int]],
-            claimed: list[Written | None]) -> list[int]:
+            claimed: list[Written | None], *, moves: bool = True) -> list[int]:
     """The lines of ``current`` this edit's new lines sit on, in its best placement."""
     offset = _best_offset(edit, where, claimed)
     if offset is None:
@@ -56,7 +59,23 @@ def _placed(current: Sequence[str], edit: Written, where: dict[str, list[int]],
         _match_loose_ends(current, edit, pairs)
     if not any(distinctive(edit.block[i]) for i in pairs):
         return []
+    if moves:
+        _match_moved(edit, where, pairs)
     return [j for i, j in sorted(pairs.items()) if i in edit.new]
+
+
+def _match_moved(edit: Written, where: dict[str, list[int]], pairs: dict[int, int]) -> None:
+    """A new line the alignment left out (moved since, out of order) that occurs once in the
+    block and once in the file, distinctive: it is that line."""
+    taken = set(pairs.values())
+    counts: dict[str, int] = {}
+    for line in edit.block:
+        counts[line] = counts.get(line, 0) + 1
+    for i in edit.new:
+        line = edit.block[i]
+        found = where.get(line, ())
+        if i not in pairs and counts[line] == 1 and len(found) == 1 and found[0] not in taken:
+            pairs[i] = found[0]
 
 
 def _best_offset(edit: Written, where: dict[str, list[int]], claimed: list[Written | None]) -> int | None:
