@@ -85,5 +85,6 @@ def _print(blame: Blame, lines: list[BlameLine]) -> None:
     note = "git narrowed the candidates" if blame.git else "no git work tree: attributed from the logs alone"
     unsure = sum(1 for line in lines if line.session and not line.certain)
     tail = f"; {unsure} marked ? were written or kept by a whole-file write" if unsure else ""
-    print(safe_text(f"-- {written} of {len(lines)} lines written by {len(blame.sessions())} session(s)"
+    sessions = len({line.session.id for line in lines if line.session})
+    print(safe_text(f"-- {written} of {len(lines)} lines written by {sessions} session(s)"
                     f" of {blame.sessions_considered} that changed {blame.path} ({note}{tail})"))
