@@ -101,6 +101,21 @@ async def test_M_remembers_a_message_with_its_citation_and_ctrl_g_goes_back_to_i
         assert messages.current_message.ordinal == 1
 
 
+async def test_V_then_M_remembers_a_range(world):
+    app = make(world)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_at(pilot, 1)
+        await pilot.press("V", "down", "down", "M")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen) and "messages 1-3" in app.screen.question
+        await pilot.press("y")
+        await settle(pilot)
+    [entry] = MemoryStore(world["memory"]).entries()
+    [citation] = CitationLog(world["memory"]).of(entry.id)
+    assert (citation.first, citation.last) == (1, 3)
+    assert entry.summary.startswith("Noted: the refund path")  # the message M was pressed on
+
+
 async def test_a_rules_citation_whose_text_changed_says_source_changed(world):
     rules = RuleStore(world["memory"])
     rule = rules.propose("Store money as integer cents.", now=NOW.timestamp(), agent="test", session_id="hand-1").rule

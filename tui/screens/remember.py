@@ -1,4 +1,5 @@
-"""``M`` on a transcript message: remember it as an episodic note that cites it.
+"""``M`` on a transcript message: remember it as an episodic note that cites it (``V`` first on
+another message: cite the range between).
 
 The note's summary is the message's first line (secrets masked, clipped); its citation is the
 message's span with the digest of its text (``indexer.memory.citations``). A confirmation
@@ -25,22 +26,27 @@ def note_summary(message: Message) -> str:
     return first if len(first) <= SUMMARY_CHARS else first[: SUMMARY_CHARS - 1] + "…"
 
 
-def remember_message(screen, context: AppContext, session: Session, message: Message) -> None:
+def remember_message(screen, context: AppContext, session: Session, message: Message,
+                     range_start: int | None = None) -> None:
+    """``range_start``: the other end of a range (``V``), the note citing every message between."""
     summary = note_summary(message)
     store = context.memory_store()
+    first, last = sorted((message.ordinal, message.ordinal if range_start is None else range_start))
+    span = f"{first}-{last}" if first != last else f"{first}"
 
     def answered(yes: bool | None) -> None:
         if not yes:
             return
         try:
             now = context.aware_now()
-            citation = cite(context.index, f"{session.agent}:{session.session_id}:{message.ordinal}", "", now)
+            citation = cite(context.index, f"{session.agent}:{session.session_id}:{span}", "", now)
             entry = store.add(EpisodicDraft(summary=summary, type="note"), now)
             CitationLog(store.folder).add(citation._replace(ref=entry.id))
         except Exception as exc:  # a busy or unwritable folder: say so, write nothing more
             screen.notify(visible(f"Could not remember it: {exc}"), severity="error", markup=False)
             return
-        screen.notify(visible(f"Remembered as {entry.id}, citing message {message.ordinal}."), timeout=4, markup=False)
+        screen.notify(visible(f"Remembered as {entry.id}, citing messages {span}."), timeout=4, markup=False)
 
-    question = f"Remember this message as an episodic note in {context.path_label(store.folder)}?\n\n{visible(summary)}"
+    what = "this message" if first == last else f"messages {first}-{last}"
+    question = f"Remember {what} as an episodic note in {context.path_label(store.folder)}?\n\n{visible(summary)}"
     screen.app.push_screen(ConfirmScreen("Remember this message", question, yes="Remember"), answered)

@@ -48,6 +48,8 @@ class TranscriptScreen(ReportsWorkerErrors, Screen):
         Binding("S", "toggle_secrets", "Show secrets", id="transcript.secrets", key_display="S", show=False),
         Binding("H", "handoff", "Hand off to an agent…", id="transcript.handoff", key_display="H", show=False),
         Binding("M", "remember", "Remember this message…", id="transcript.remember", key_display="M", show=False),
+        Binding("V", "range_start", "Start a range to remember", id="transcript.range_start", key_display="V",
+                show=False),
     ]
 
     @dataclass
@@ -66,6 +68,7 @@ class TranscriptScreen(ReportsWorkerErrors, Screen):
         self.context = context
         self.session = session
         self.focus_message_id = focus_message_id
+        self.range_start: int | None = None  # V: where a range to remember (M) starts
         self.initial_find = find
 
     def compose(self) -> ComposeResult:
@@ -209,13 +212,22 @@ class TranscriptScreen(ReportsWorkerErrors, Screen):
 
         self.app.push_screen(HandoffScreen(self.context, self.session))
 
+    def action_range_start(self) -> None:
+        """``M`` then remembers from this message to the current one."""
+        message = self.query_one(MessageList).current_message
+        if message is not None:
+            self.range_start = message.ordinal
+            self.notify(f"From message {message.ordinal}: M remembers up to the current one.", timeout=3)
+
     def action_remember(self) -> None:
-        """The current message as an episodic note citing it (after a confirmation: it writes)."""
+        """The current message (or the range from ``V``) as an episodic note citing it, after a
+        confirmation: it writes."""
         from tui.screens.remember import remember_message
 
         message = self.query_one(MessageList).current_message
         if message is not None:
-            remember_message(self, self.context, self.session, message)
+            start, self.range_start = self.range_start, None
+            remember_message(self, self.context, self.session, message, start)
 
     # -- export ----------------------------------------------------------------------------
     def action_export(self) -> None:
