@@ -76,6 +76,25 @@ def test_add_cites_a_span_and_a_changed_source_is_flagged_and_weakens(world):
     assert lines and all("source changed" in line for line in lines)
 
 
+def test_the_context_names_files_a_cited_session_wrote_that_changed_since(tmp_path):
+    history = play(tmp_path / "h", 2, git=True)
+    db = tmp_path / "i.sqlite3"
+    with Index(db) as index:
+        index.update(only_roots({a: [p] for a, p in history.logs.items() if p.exists()}), now=time.time())
+        last = max(index.sessions(limit=None), key=lambda s: s.end_ts or 0)
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    os.utime(history.file, (last.end_ts + 3600, last.end_ts + 3600))  # changed an hour after the session
+    env = {"THREADBACK_DB": str(db)}
+    added = threadback("memory", "--memory-dir", str(memory), "add", "--summary", "the cart totals are in cents",
+                       "--cite", last.session_id, **env)
+    assert added.returncode == 0, added.stderr
+    assert threadback("memory", "--memory-dir", str(memory), "sources", **env).returncode == 0
+    context = threadback("context", "--memory-dir", str(memory), **env).stdout
+    [line] = [line for line in context.splitlines() if "cart totals" in line]
+    assert f"these files changed since: {history.file}" in line and "source changed" not in line
+
+
 def test_a_log_gone_and_not_archived_is_a_changed_source(world):
     memory_cli(world, "add", "--summary", "redis lives on 6380", "--cite", "redis-move")
     world["log"].unlink()

@@ -46,6 +46,7 @@ class Citation(NamedTuple):
     cited_at: str
     status: str = OK
     checked_at: str | None = None
+    changed_files: tuple[str, ...] = ()  # files its session wrote that changed since, as last checked
 
     @property
     def source_changed(self) -> bool:
@@ -56,16 +57,19 @@ class Citation(NamedTuple):
 
     def to_obj(self) -> dict:
         return {"ref": self.ref, "session": self.session, "first": self.first, "last": self.last,
-                "digest": self.digest, "cited_at": self.cited_at, "status": self.status, "checked_at": self.checked_at}
+                "digest": self.digest, "cited_at": self.cited_at, "status": self.status, "checked_at": self.checked_at,
+                **({"changed_files": list(self.changed_files)} if self.changed_files else {})}
 
 
 def _citation(obj: object) -> Citation | None:
     if not isinstance(obj, dict):
         return None
     try:
+        files = obj.get("changed_files")
         return Citation(str(obj["ref"]), str(obj["session"]), int(obj["first"]), int(obj["last"]),
                         str(obj["digest"]), str(obj.get("cited_at") or ""), str(obj.get("status") or OK),
-                        obj.get("checked_at") if isinstance(obj.get("checked_at"), str) else None)
+                        obj.get("checked_at") if isinstance(obj.get("checked_at"), str) else None,
+                        tuple(str(f) for f in files) if isinstance(files, list) else ())
     except (KeyError, TypeError, ValueError):
         return None
 
@@ -109,15 +113,25 @@ class CitationLog:
             self._write(lines)
         return citation
 
-    def record_checks(self, checked: dict[tuple[str, str, int, int], str], now: datetime) -> int:
-        """Store each (ref, session, first, last) -> status; returns how many changed."""
+    def changed_files_of(self) -> dict[str, tuple[str, ...]]:
+        """Per memory, the files its cited sessions wrote that changed since, as last checked."""
+        found: dict[str, tuple[str, ...]] = {}
+        for c in self.all():
+            if c.changed_files:
+                found[c.ref] = tuple(dict.fromkeys((*found.get(c.ref, ()), *c.changed_files)))
+        return found
+
+    def record_checks(self, checked: dict[tuple[str, str, int, int], tuple[str, tuple[str, ...]]],
+                      now: datetime) -> int:
+        """Store each (ref, session, first, last) -> (status, changed files); returns how many
+        citations changed."""
         changes = 0
         with FolderLock(self.folder):
             lines = []
             for raw, c in self._lines():
-                status = checked.get((c.ref, c.session, c.first, c.last)) if c else None
-                if c is not None and status is not None and status != c.status:
-                    raw = dumps(c._replace(status=status, checked_at=iso(now)).to_obj())
+                found = checked.get((c.ref, c.session, c.first, c.last)) if c else None
+                if c is not None and found is not None and found != (c.status, c.changed_files):
+                    raw = dumps(c._replace(status=found[0], changed_files=found[1], checked_at=iso(now)).to_obj())
                     changes += 1
                 lines.append(raw)
             if changes:

@@ -91,8 +91,18 @@ def citation_status(index: Index, citation: Citation) -> str:
 
 
 def check_citations(index: Index, folder: os.PathLike | str, now: datetime) -> list[tuple[Citation, str]]:
-    """Check every citation of a memory folder and record what changed; (citation, status)."""
+    """Check every citation of a memory folder and record what changed (its status, and the
+    files its session wrote that changed since); (citation, status)."""
+    from indexer.provenance.changed_files import files_changed_since
+
     log = CitationLog(folder)
-    results = [(c, citation_status(index, c)) for c in log.all()]
-    log.record_checks({(c.ref, c.session, c.first, c.last): status for c, status in results}, now)
+    checked = {}
+    results = []
+    for c in log.all():
+        status = citation_status(index, c)
+        session = index.session(c.session) if status != GONE else None
+        files = tuple(files_changed_since(index, session)) if session is not None else ()
+        checked[(c.ref, c.session, c.first, c.last)] = (status, files)
+        results.append((c._replace(changed_files=files), status))
+    log.record_checks(checked, now)
     return results
