@@ -7,6 +7,7 @@ brief instead.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from rich.text import Text
 from textual import on, work
@@ -59,8 +60,13 @@ class HandoffScreen(ReportsWorkerErrors, ModalScreen[None]):
 
     @work(thread=True, exclusive=True, group="handoff", exit_on_error=False)
     def build(self) -> None:
-        self.post_message(self.Built(build_brief(self.context.index, self.session,
-                                                 memory_dir=self.context.memory_store().folder)))
+        """The project's memory folder (its ``./memory/`` once allowed, as the CLI resolves it)."""
+        from indexer.memory import MemoryStore
+
+        folder = self.session.resume_cwd or self.session.project_path
+        cwd = Path(folder) if folder and Path(folder).is_dir() else None
+        memory = MemoryStore.open(self.context.memory_dir, cwd).folder
+        self.post_message(self.Built(build_brief(self.context.index, self.session, memory_dir=memory)))
 
     def on_handoff_screen_built(self, event: Built) -> None:
         self.brief = event.brief
