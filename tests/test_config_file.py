@@ -22,7 +22,7 @@ BROKEN = {
     "not TOML": (b"[roots]\nclaude-code = /a\n", 2, "not valid TOML: Invalid value"),
     "not TOML at the end": (b"[roots]\n\nclaude-code = [\"/a\"\n", 3, "not valid TOML: Unclosed array"),
     "wrong type": (b"[roots]\ncodex = [\"/a\"]\n\n[live]\nenabled = \"no\"\n", 5, "[live] enabled must be true or false"),
-    "unknown agent": (b"[resume.cursor]\nresume = [\"cursor\"]\n", 1, "unknown agent 'cursor' in [resume]"),
+    "unknown agent": (b"[resume.vscode]\nresume = [\"code\"]\n", 1, "unknown agent 'vscode' in [resume]"),
     "folders as a number": (b"[roots]\n  codex = 5\n", 2, "[roots] codex must be a folder or a list of folders"),
     "a typo'd table": (b"[live]\nenabled = true\n[archives]\nenabled = false\n", 3, "unknown setting 'archives'"),
 }

@@ -116,7 +116,7 @@ def test_the_sdk_client_searches_shows_and_proposes(world):
     found, other_agent, sessions, memory, shown, missing, bad_date, proposed, again = results
 
     names = {t.name: t for t in tools}
-    assert set(names) == {"search", "show", "sessions", "memory_search", "propose_rule"}
+    assert set(names) == {"search", "show", "sessions", "memory_search", "propose_rule", "blame"}
     assert all(names[n].annotations.read_only_hint for n in ("search", "show", "sessions", "memory_search"))
     assert names["propose_rule"].annotations.read_only_hint is False
     assert "per_session" in names["search"].input_schema["properties"]
@@ -194,7 +194,7 @@ def test_mcp_is_registered_and_removed_for_both_agents(tmp_path, monkeypatch, ca
     # What Codex would start, started: the registered command serves the tools.
     entry = codex["mcp_servers"]["threadback"]
     tools, [result] = call_all(server_params(world, entry["command"], entry["args"]), [("sessions", {})])
-    assert len(tools) == 5 and {s["session_id"] for s in result.structured_content["sessions"]} == {"redis-good", "other"}
+    assert len(tools) == 6 and {s["session_id"] for s in result.structured_content["sessions"]} == {"redis-good", "other"}
 
     assert main(["hooks", "uninstall", "--mcp", "--codex"]) == exits.OK
     assert config.read_text(encoding="utf-8") == config_original

@@ -199,12 +199,15 @@ def test_meaning_turned_off_drops_the_vectors_and_says_so(logs, tmp_path, privat
     assert stored(db) == expected(db)
 
 
-def test_a_bad_switch_value_keeps_meaning_on_and_the_run_says_why(logs, tmp_path, private_threadback_home):
+def test_a_bad_switch_value_is_a_config_error_naming_the_line(logs, tmp_path, private_threadback_home):
+    """Like every other setting (``indexer.config_file``): a value that is not a boolean is one
+    ``ConfigError`` naming the file and line, never a silent default."""
+    from indexer.config import ConfigError, load_meaning_setting
+
     (private_threadback_home / "config.toml").write_text("[meaning]\nenabled = \"no\"\n")
-    with Index(tmp_path / "index.sqlite3") as index:
-        summary = index.update(only_roots({"claude-code": [logs]}), now=FIXED_NOW)
-    assert any("[meaning] enabled must be true or false" in p for p in summary.problems)
-    assert meaning_hits(tmp_path / "index.sqlite3", "database locked", 1)
+    with pytest.raises(ConfigError) as caught:
+        load_meaning_setting()
+    assert ":2: [meaning] enabled must be true or false" in str(caught.value)
 
 
 def test_damaged_vectors_fail_open_and_the_next_run_builds_them_again(logs, tmp_path):

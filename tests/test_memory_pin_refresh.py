@@ -89,18 +89,18 @@ async def test_the_episodic_tab_pins_refreshes_and_labels_archived_rows(tmp_path
         table.move_cursor(row=table.get_row_index("ep-6f708192"))  # the weakest: decayed
         await pilot.pause()
         assert table.get_cell("ep-6f708192", "strength").plain.endswith("0.00")
-        await pilot.press("ctrl+b")
+        await pilot.press("ctrl+t")
         await pilot.pause()
         assert table.get_cell("ep-6f708192", "strength").plain == "pinned 0.20"
         assert MemoryStore(folder).entry("ep-6f708192").pinned
-        await pilot.press("ctrl+b")  # unpinned: it decays again
+        await pilot.press("ctrl+t")  # unpinned: it decays again
         await pilot.pause()
         assert table.get_cell("ep-6f708192", "strength").plain.endswith("0.00")
         await pilot.press("ctrl+w")
         await pilot.pause()
         assert table.get_cell("ep-6f708192", "strength").plain.endswith("0.20")
         assert MemoryStore(folder).entry("ep-6f708192").decays_from == fixed_clock()
-        await pilot.press("x", "h")  # archive it, show archived
+        await pilot.press("ctrl+x", "h")  # archive it, show archived
         await pilot.pause()
         assert table.get_cell("ep-6f708192", "summary").plain.startswith("[archived] ")
 

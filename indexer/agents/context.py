@@ -101,7 +101,9 @@ def _rules_piece(rule_store: "RuleStore | Path | None") -> Piece:
         from indexer.rules import RuleStore
 
         rule_store = RuleStore(rule_store)
-    return Piece(tuple("- " + _indent_rest(make_safe(_clip(r.text, 4000))) for r in rule_store.approved()))
+    changed = _changed_sources(rule_store.memory_dir)
+    return Piece(tuple("- " + _indent_rest(make_safe(_clip(r.text, 4000))) + _unsettled(changed.get(f"rule:{r.id}"))
+                       for r in rule_store.approved()))
 
 
 def _facts_piece(memory_store: "MemoryStore") -> Piece:
@@ -111,7 +113,9 @@ def _facts_piece(memory_store: "MemoryStore") -> Piece:
         facts = memory_store.facts()
     except FactFileError as exc:
         return Piece(problems=(f"fact.yml could not be read ({exc}); facts left out",))
-    return Piece(tuple("- " + _indent_rest(_clip(f"{f.key}: {f.value_text}")) for f in facts))
+    changed = _changed_sources(memory_store.folder)
+    return Piece(tuple("- " + _indent_rest(_clip(f"{f.key}: {f.value_text}")) + _unsettled(changed.get(f"fact:{f.key}"))
+                       for f in facts))
 
 
 def _scratchpad_piece(memory_store: "MemoryStore") -> Piece:
@@ -127,6 +131,7 @@ def _episodic_piece(memory_store: "MemoryStore", now: datetime, limit: int) -> P
     from indexer.memory import DEFAULT_DECAY_THRESHOLD
 
     episodic = []
+    changed = _changed_sources(memory_store.folder)
     for scored in memory_store.scored(now):
         if len(episodic) >= limit:
             break
@@ -137,8 +142,33 @@ def _episodic_piece(memory_store: "MemoryStore", now: datetime, limit: int) -> P
         line = f"- {when} [{e.type}] {e.summary}"
         if e.lesson:
             line += f" — lesson: {e.lesson}"
-        episodic.append(_indent_rest(_clip(line)))
+        episodic.append(_indent_rest(_clip(line)) + _unsettled(changed.get(e.id)))
     return Piece(tuple(episodic))
+
+
+SOURCE_CHANGED_NOTE = " (source changed: the session it cites says otherwise now or is gone; verify before relying on it)"
+
+
+def _changed_sources(folder: Path) -> dict[str, str]:
+    """What to say after each cited memory, as its citations were last checked
+    (``indexer.memory.citations``): its source changed, and the files its sessions wrote that
+    changed since."""
+    from indexer.memory.citations import CitationLog
+    from indexer.provenance.changed_files import changed_line
+
+    try:
+        log = CitationLog(folder)
+        changed, files = log.changed_refs(), log.changed_files_of()
+    except OSError:
+        return {}
+    notes = {ref: SOURCE_CHANGED_NOTE for ref in changed}
+    for ref, paths in files.items():
+        notes[ref] = notes.get(ref, "") + f" ({changed_line(list(paths))})"
+    return notes
+
+
+def _unsettled(note: str | None) -> str:
+    return note or ""
 
 
 def context_pieces(
@@ -234,6 +264,8 @@ class FolderContext:
 
         store = self.memory
         assert store is not None
+        if (store.folder / "citations.jsonl").exists():  # a fact's line says how its sources stand now
+            return _facts_piece(store)
         lines = cached_lines(store.fact_path)
         if lines is not None:
             return Piece(lines)

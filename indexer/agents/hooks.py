@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # the prompt's detectors and the index are imported by the pr
     from indexer.agents.recall import RecallMatch
     from indexer.agents.relevance import RelevantHit, RelevantResult
     from indexer.index import Index
-    from indexer.models import Hit
+    from indexer.models import Hit, Session
 
 EVENTS = ("session-start", "prompt", "refresh")
 EVENT_NAMES = {"session-start": "SessionStart", "prompt": "UserPromptSubmit", "refresh": "Stop"}
@@ -182,12 +182,25 @@ def prompt(payload: dict[str, Any], db_path: "str | Path", deadline: float | Non
         return HookAnswer("", UsageEvent(ts=now, kind="hook-prompt", session=session, fired=True))
     try:
         found = find_relevant(index, match.terms, session, deadline=deadline)
+        changed = changed_since_line(index, [h.hit.session for h in found.hits])
     finally:
         index.close()
     query = found.query or match.query
     event = UsageEvent(ts=now, kind="hook-prompt", query=query or None, hits=len(found.hits) if query else None,
                        excluded=(session,) if session else (), session=session, fired=True)
-    return HookAnswer(recall_reminder(match, query, session, list(found.hits)), event)
+    return HookAnswer(recall_reminder(match, query, session, list(found.hits), changed), event)
+
+
+def changed_since_line(index: "Index", sessions: "list[Session]") -> str:
+    """One line naming the files the recalled sessions wrote that changed since (or "")."""
+    from indexer.provenance.changed_files import changed_line, files_changed_since
+
+    try:
+        paths = list(dict.fromkeys(p for s in sessions for p in files_changed_since(index, s)))
+    except Exception:  # a hook never fails on an extra: the reminder goes out without it
+        return ""
+    line = changed_line(paths)
+    return make_safe(line) if line else ""
 
 
 def evidence_reminder(text: object, session: str | None, db_path: "str | Path", now: float,
@@ -297,7 +310,9 @@ def compact_hit_line(found: "RelevantHit") -> str:
     return f"- {s.agent} · {s.project_name or '?'} · {when} · `{open_command(found.hit)}`: {snippet}"
 
 
-def recall_reminder(match: "RecallMatch", query: str, session: str | None, hits: "list[RelevantHit]") -> str:
+def recall_reminder(match: "RecallMatch", query: str, session: str | None, hits: "list[RelevantHit]",
+                    changed: str = "") -> str:
+    """``changed``: the one line naming files the recalled sessions wrote that changed since."""
     lines = [  # the phrase and the query come from the prompt: shown, never raw
         f"Threadback: this prompt refers to earlier work (\u201c{make_safe(match.phrase)}\u201d). "
         "Search the past sessions before answering from memory:",
@@ -307,6 +322,8 @@ def recall_reminder(match: "RecallMatch", query: str, session: str | None, hits:
         lines.append("  (put the error message, file or command names you are looking for in the quotes)")
     elif not hits:
         lines.append("  (no direct match: try other words, a longer CJK phrase, or the exact error text)")
+    if changed and hits:
+        lines.append(changed)
     return hits_block("\n".join(lines) + "\n", hits)
 
 

@@ -14,9 +14,10 @@ replace files meanwhile).
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -31,10 +32,12 @@ from indexer.store.errors import IndexError_
 
 if TYPE_CHECKING:  # the memory store loads a YAML library: only the memory tools need it
     from indexer.memory import MemoryHit, MemoryStore
+    from indexer.provenance.blame import Blame
     from indexer.rules import ProposeResult, RuleStore
 
 MAX_LIMIT = 100
 MAX_CONTEXT = 20
+MAX_BLAME_LINES = 400
 
 
 class ToolInputError(ValueError):
@@ -177,12 +180,52 @@ class HistoryTools:
         return RuleStore(self.memory()[0].folder)  # the rules live in the memory folder
 
     def propose_rule(self, text: str, *, title: str | None = None, session_id: str | None = None,
-                     agent: str | None = None) -> ProposeResult:
-        """Store ``text`` as a pending rule (or return the near-duplicate already there)."""
+                     agent: str | None = None, cite: str | None = None) -> ProposeResult:
+        """Store ``text`` as a pending rule (or return the near-duplicate already there);
+        ``cite`` (``SESSION[:FROM-TO]``) is stored as its evidence (``indexer.memory.citations``)."""
         if not text.strip():
             raise ToolInputError("text is empty: give the rule to propose")
-        return self.rules().propose(text, now=self.clock(), agent=agent or "mcp", session_id=session_id,
-                                    title=title, actor=f"mcp:{agent}" if agent else "mcp")
+        evidence = self._citation(cite) if cite else None
+        result = self.rules().propose(text, now=self.clock(), agent=agent or "mcp", session_id=session_id,
+                                      title=title, actor=f"mcp:{agent}" if agent else "mcp")
+        if evidence is not None:
+            from indexer.memory.citations import CitationLog
+
+            CitationLog(self.rules().memory_dir).add(evidence._replace(ref=f"rule:{result.rule.id}"))
+        return result
+
+    def _citation(self, spec: str):
+        """The span ``spec`` read and digested now, or ``ToolInputError`` saying why not."""
+        from indexer.provenance.citing import CiteError, cite
+
+        index = self._index()
+        try:
+            return cite(index, spec, "", datetime.fromtimestamp(self.clock(), timezone.utc))
+        except CiteError as exc:
+            raise ToolInputError(str(exc)) from None
+        finally:
+            index.close()
+
+
+    # -- provenance ---------------------------------------------------------------------------
+    def blame(self, path: str, *, first: int | None = None, last: int | None = None) -> Blame:
+        """Which session edit last wrote each line of ``path`` (relative to the server's folder),
+        ``first``..``last`` only when given (at most ``MAX_BLAME_LINES``)."""
+        from indexer.provenance.blame import BlameError, blame_file
+
+        if not path.strip():
+            raise ToolInputError("path is empty: give the file to attribute")
+        full = os.path.join(str(self.cwd or os.getcwd()), os.path.expanduser(path))
+        index = self._index()
+        try:
+            found = blame_file(index, full)
+        except BlameError as exc:
+            raise ToolInputError(str(exc)) from None
+        finally:
+            index.close()
+        low = max(1, first or 1)
+        high = min(last or first or len(found.lines), low + MAX_BLAME_LINES - 1)
+        return replace(found, lines=[line for line in found.lines if low <= line.number <= high])
 
 
 def _clamp(value: int, low: int, high: int) -> int:

@@ -16,12 +16,13 @@ from pathlib import Path
 
 from indexer.config import resolve_memory_dir
 from indexer.memory.associations import DEFAULT_WEIGHT, AssociationLog, Link
+from indexer.memory.citations import CitationLog, cited_when
 from indexer.memory.episodic import EpisodicDraft, EpisodicEntry, EpisodicLog
 from indexer.memory.errors import FactFileError, MemoryInputError, MemoryNotFoundError, Problem, YamlIssue
 from indexer.memory.folder_lock import FolderLock
 from indexer.memory.retrievals import RetrievalLog
 from indexer.memory.scratchpad import Scratchpad, ScratchpadItem
-from indexer.memory.strength import DEFAULT_DECAY_THRESHOLD, StrengthBreakdown, entry_breakdown
+from indexer.memory.strength import DEFAULT_DECAY_THRESHOLD, StrengthBreakdown, strength_breakdown
 from indexer.memory.timeutil import as_aware
 from indexer.named_record import NamedTuple
 
@@ -265,16 +266,32 @@ class MemoryStore:
         if isinstance(entry, str):
             entry = self.entry(entry)
         edges = self._assoc.edge_counts()
-        return entry_breakdown(entry, as_aware(now), retrieval_count=self._retrieved.count(entry.id),
-                               association_edges=edges.get(entry.id, 0))
+        return strength_breakdown(
+            entry.importance,
+            cited_when(entry.decays_from, entry.id in CitationLog(self.folder).changed_refs(), as_aware(now)),
+            as_aware(now),
+            retrieval_count=self._retrieved.count(entry.id),
+            association_edges=edges.get(entry.id, 0),
+            pinned=entry.pinned,
+        )
 
     def scored(self, now: datetime, *, include_archived: bool = False) -> list[ScoredEntry]:
         """Entries with their strength, strongest first."""
         now = as_aware(now)
         edges = self._assoc.edge_counts()
+        changed = CitationLog(self.folder).changed_refs()
         scored = [
-            ScoredEntry(e, entry_breakdown(e, now, retrieval_count=self._retrieved.count(e.id),
-                                           association_edges=edges.get(e.id, 0)))
+            ScoredEntry(
+                e,
+                strength_breakdown(
+                    e.importance,
+                    cited_when(e.decays_from, e.id in changed, now),
+                    now,
+                    retrieval_count=self._retrieved.count(e.id),
+                    association_edges=edges.get(e.id, 0),
+                    pinned=e.pinned,
+                ),
+            )
             for e in self.entries(include_archived=include_archived)
         ]
         return sorted(scored, key=_strongest_first)

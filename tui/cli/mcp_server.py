@@ -166,6 +166,21 @@ def build_server(tools: HistoryTools) -> MCPServer:
             return {**body, "folder_note": found.note} if found.note else body
         return answer(produce)
 
+    @server.tool(annotations=read_only)
+    def blame(
+        path: Annotated[str, Field(description="the file, absolute or relative to the project folder")],
+        first: Annotated[int | None, Field(description="the first line wanted (1-based)")] = None,
+        last: Annotated[int | None, Field(description="the last line wanted (default: first, or the end)")] = None,
+    ) -> dict[str, Any]:
+        """Which past session's edit last wrote each line of a file: read why a line is the way it
+        is before changing it (`show` the session around message_id for the reasoning)."""
+        from tui.cli.blame import line_json
+
+        def produce() -> dict[str, Any]:
+            found = tools.blame(path, first=first, last=last)
+            return {"path": found.path, "git": found.git, "lines": [line_json(line) for line in found.lines]}
+        return answer(produce)
+
     @server.tool(annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True,
                                              openWorldHint=False))
     def propose_rule(
@@ -173,11 +188,14 @@ def build_server(tools: HistoryTools) -> MCPServer:
         title: Annotated[str | None, Field(description="a short title")] = None,
         session_id: Annotated[str | None, Field(description="the session the rule comes from")] = None,
         agent: Annotated[str | None, Field(description="who proposes it, e.g. claude-code or codex")] = None,
+        cite: Annotated[str | None, Field(description=(
+            "evidence: the transcript span the rule comes from, SESSION or SESSION:FROM-TO (message "
+            "ordinals from `show`); kept with a digest so a later change to it is flagged"))] = None,
     ) -> dict[str, Any]:
         """Propose a rule for the user to review. It stays pending, and is never applied, until the
         user approves it in `threadback rules review`; a near-duplicate is not stored twice."""
         def produce() -> dict[str, Any]:
-            result = tools.propose_rule(text, title=title, session_id=session_id, agent=agent)
+            result = tools.propose_rule(text, title=title, session_id=session_id, agent=agent, cite=cite)
             return {"created": result.created, "rule": output.rule_json(result.rule),
                     "next": "pending until the user approves it with `threadback rules review`"}
         return answer(produce)

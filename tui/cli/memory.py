@@ -36,7 +36,7 @@ from indexer.memory import (
     find_memory,
 )
 from indexer.memory.promotion_steps import PromotionUnfinishedError
-from tui.cli import memory_allow, output
+from tui.cli import memory_allow, memory_cite, output
 from tui.cli.memory_text import breakdown_line, entry_line, fact_line, hit_line, item_line
 from tui.cli.terminal import visible_output
 from tui.cli.exits import BUSY, NOT_FOUND, NOTHING_FOUND, OK, USAGE, CommandError, ErrorExit, command
@@ -73,6 +73,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--tags", default="", help="comma-separated")
     p.add_argument("--importance", type=int, default=5, help="1-10 (default 5)")
     p.add_argument("--ts", help="ISO 8601 time (default now)")
+    memory_cite.add_cite_option(p)
     p.set_defaults(func=cmd_add)
 
     p = actions.add_parser("list", parents=[common], help="list memories")
@@ -139,6 +140,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--weight", type=float, default=DEFAULT_WEIGHT, help="0-1 (default 0.5)")
     p.add_argument("--remove", action="store_true", help="archive the link instead")
     p.set_defaults(func=cmd_link)
+    memory_cite.register(actions, common, _handler)
 
     memory_allow.register(actions)
 
@@ -201,9 +203,12 @@ def cmd_add(args: argparse.Namespace, store: MemoryStore) -> int:
         ts=args.ts,
     )
     now = _now()
+    spans = memory_cite.cited_spans(args, args.cite, now)  # every span read before the entry is written
     entry = store.add(draft, now)
-    _emit(args, output.entry_json(entry, store.breakdown(entry, now)),
-          lambda: print(f"added {entry.id} to {store.episodic_path}"))
+    cited = memory_cite.store_citations(store, entry.id, spans)
+    _emit(args, {**output.entry_json(entry, store.breakdown(entry, now)), "cites": [c.to_obj() for c in cited]},
+          lambda: print(f"added {entry.id} to {store.episodic_path}"
+                        + "".join(f"; cites {c.span()}" for c in cited)))
     return OK
 
 

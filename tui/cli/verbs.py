@@ -17,6 +17,8 @@ VERB_TABLE: dict[str, tuple[str, str]] = {
     "events": ("tui.cli.index", "the normalised event stream as JSON lines"),
     "restore": ("tui.cli.archive", "write a session's log back from the archive, byte for byte"),
     "files": ("tui.cli.files", "list the sessions that touched a file (read, edit, write, delete, shell)"),
+    "blame": ("tui.cli.blame", "which session's edit last wrote each line of a file"),
+    "handoff": ("tui.cli.handoff", "brief another agent on a session and start it there (or --print the brief)"),
     "export": ("tui.cli.export", "write a session as Markdown (for an agent), HTML (for people) or JSON"),
     "memory": ("tui.cli.memory", "read and write long-term memory (fact, episodic, scratchpad)"),
     "rules": ("tui.cli.rules", "rules proposed by agents, approved by you"),

@@ -29,7 +29,8 @@ from tui.worker_errors import ReportsWorkerErrors
 
 class FileSessionsScreen(ReportsWorkerErrors, ModalScreen[Session | None]):
     HELP_TITLE = "Sessions that touched a file"
-    BINDINGS = [Binding("escape", "dismiss_none", "Close", id="file_sessions.close")]
+    BINDINGS = [Binding("escape", "dismiss_none", "Close", id="file_sessions.close"),
+                Binding("b", "blame", "Who wrote each line", id="file_sessions.blame")]
 
     @dataclass
     class Loaded(Message):
@@ -39,13 +40,15 @@ class FileSessionsScreen(ReportsWorkerErrors, ModalScreen[Session | None]):
         super().__init__()
         self.context, self.paths, self.current = context, paths, current
         self.sessions: dict[str, Session] = {}
+        self.path_of: dict[str, str] = {}  # row key -> the file its section is about
 
     def compose(self) -> ComposeResult:
         with Vertical(id="file-sessions-dialog"):
             yield Label("Sessions that touched " + ("this file" if len(self.paths) == 1 else "these files"),
                         id="file-sessions-title")
             yield OptionList(id="file-sessions-list")
-            yield Static(Text("enter: open the session · escape: close", style="dim"), id="file-sessions-keys")
+            yield Static(Text("enter: open the session · b: who wrote each line · escape: close", style="dim"),
+                         id="file-sessions-keys")
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
@@ -65,6 +68,7 @@ class FileSessionsScreen(ReportsWorkerErrors, ModalScreen[Session | None]):
             for touch in touches:
                 key = f"{touch.session.id}:{len(self.sessions)}"
                 self.sessions[key] = touch.session
+                self.path_of[key] = path
                 options.add_option(Option(self._row(touch), id=key))
         first = next((i for i in range(options.option_count) if not options.get_option_at_index(i).disabled), None)
         if first is not None:
@@ -87,6 +91,15 @@ class FileSessionsScreen(ReportsWorkerErrors, ModalScreen[Session | None]):
         session = self.sessions.get(event.option.id or "")
         if session is not None:
             self.dismiss(session)
+
+    def action_blame(self) -> None:
+        """The highlighted session's file (the first file when nothing is highlighted), line by line."""
+        from tui.screens.blame import BlameScreen
+
+        options = self.query_one(OptionList)
+        highlighted = options.highlighted
+        key = options.get_option_at_index(highlighted).id if highlighted is not None else None
+        self.app.push_screen(BlameScreen(self.context, self.path_of.get(key or "", self.paths[0])))
 
     def action_dismiss_none(self) -> None:
         self.dismiss(None)

@@ -86,6 +86,7 @@ class MemoryScreen(Screen[None]):
     BINDINGS = [
         Binding("ctrl+o", "switch_folder", "Next folder", id="memory.switch_folder"),
         Binding("ctrl+l", "reload", "Reload", id="memory.reload"),
+        Binding("ctrl+g", "citations", "Cited sources", id="memory.citations", show=False),
         Binding("1", "show_tab('fact')", "Fact tab", id="memory.tab.fact", group=TABS),
         Binding("2", "show_tab('episodic')", "Episodic tab", id="memory.tab.episodic", group=TABS),
         Binding("3", "show_tab('scratchpad')", "Scratchpad tab", id="memory.tab.scratchpad", group=TABS),
@@ -248,6 +249,23 @@ class MemoryScreen(Screen[None]):
         target = TAB_FOCUS.get(event.pane.id or "")
         if target:
             self.query_one(target).focus()
+
+    def action_citations(self) -> None:
+        """What the selected entry or fact cites (``tui.screens.citations``)."""
+        from tui.screens.citations import CitationsScreen, selected_fact_key
+
+        tab = self.query_one("#memory-tabs", TabbedContent).active
+        if tab == "episodic":
+            ref = self.query_one(MemoryEpisodicPane).selected_id()
+        elif tab == "fact":
+            key = selected_fact_key(self.query_one(MemoryFactPane))
+            ref = f"fact:{key}" if key else None
+        else:
+            ref = None
+        if ref is None or self.context is None:
+            self.notify("Select an episodic entry or a fact to see what it cites.", severity="warning")
+            return
+        self.app.push_screen(CitationsScreen(self.context, ref, self.store.folder))
 
     def action_show_tab(self, tab: str) -> None:
         self.query_one("#memory-tabs", TabbedContent).active = tab

@@ -69,6 +69,7 @@ class RulesScreen(RulesUpkeep, TrustActions, Screen[None]):
         Binding("ctrl+u", "back_to_pending", "Back to pending", id="rules.back_to_pending", show=False),
         Binding("ctrl+a", "approve_all", "Approve all…", id="rules.approve_all"),
         Binding("o", "open_session", "Open session", id="rules.open_session"),
+        Binding("ctrl+g", "citations", "Cited sources", id="rules.citations", show=False),
         Binding("ctrl+t", "allow_folder", "Allow folder…", id="rules.allow_folder"),
         Binding("f", "next_filter", "Filter", id="rules.filter"),
         Binding("ctrl+l", "reload", "Reload", id="rules.reload", show=False),
@@ -378,6 +379,14 @@ class RulesScreen(RulesUpkeep, TrustActions, Screen[None]):
             self.notify("No session is known for this rule.", severity="warning")
             return
         self.post_message(self.OpenSession(rule.session_id))
+
+    def action_citations(self) -> None:
+        """What the shown rule cites (``tui.screens.citations``)."""
+        from tui.screens.citations import CitationsScreen
+
+        if self.shown is None or self.context is None:
+            return
+        self.app.push_screen(CitationsScreen(self.context, f"rule:{self.shown.id}", self.store.memory_dir))
 
     def action_next_filter(self) -> None:
         tabs = self.query_one("#rules-filter", Tabs)

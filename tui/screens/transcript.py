@@ -57,6 +57,9 @@ class TranscriptScreen(ReportsWorkerErrors, Screen):
         Binding("ctrl+x", "export", "Export", id="transcript.export"),
         Binding("ctrl+s", "toggle_secrets", "Show secrets", id="transcript.secrets", show=False),
         Binding("ctrl+o", "open_parent", "Parent", id="transcript.parent", show=False),
+        Binding("ctrl+g", "handoff", "Hand off to an agent…", id="transcript.handoff", show=False),
+        Binding("ctrl+w", "remember", "Remember this message…", id="transcript.remember", show=False),
+        Binding("ctrl+v", "range_start", "Start a range to remember", id="transcript.range_start", show=False),
     ]
 
     @dataclass
@@ -75,6 +78,7 @@ class TranscriptScreen(ReportsWorkerErrors, Screen):
         self.context = context
         self.session = session
         self.focus_message_id = focus_message_id
+        self.range_start: int | None = None  # V: where a range to remember (M) starts
         self.initial_find = find
 
     def compose(self) -> ComposeResult:
@@ -277,6 +281,28 @@ class TranscriptScreen(ReportsWorkerErrors, Screen):
 
     def action_resume(self, fork: bool) -> None:
         self.post_message(ResumeSession(self.session, fork))
+
+    def action_handoff(self) -> None:
+        from tui.screens.handoff import HandoffScreen
+
+        self.app.push_screen(HandoffScreen(self.context, self.session))
+
+    def action_range_start(self) -> None:
+        """``M`` then remembers from this message to the current one."""
+        message = self.query_one(MessageList).current_message
+        if message is not None:
+            self.range_start = message.ordinal
+            self.notify(f"From message {message.ordinal}: ctrl+w remembers up to the current one.", timeout=3)
+
+    def action_remember(self) -> None:
+        """The current message (or the range from ``V``) as an episodic note citing it, after a
+        confirmation: it writes."""
+        from tui.screens.remember import remember_message
+
+        message = self.query_one(MessageList).current_message
+        if message is not None:
+            start, self.range_start = self.range_start, None
+            remember_message(self, self.context, self.session, message, start)
 
     # -- export ----------------------------------------------------------------------------
     def action_export(self) -> None:

@@ -43,7 +43,7 @@ class MemoryEpisodicPane(MemoryTierPane):
         Binding("ctrl+e", "edit", "Edit", id="memory.episodic.edit"),
         Binding("ctrl+x", "archive", "Archive", id="memory.episodic.archive"),
         Binding("ctrl+z", "restore", "Restore", id="memory.episodic.restore"),
-        Binding("ctrl+b", "pin", "Pin/unpin (no decay)", id="memory.episodic.pin", show=False),
+        Binding("ctrl+t", "pin", "Pin/unpin (no decay)", id="memory.episodic.pin", show=False),
         Binding("ctrl+w", "refresh", "Refresh (decay starts again)", id="memory.episodic.refresh", show=False),
         Binding("h", "toggle_archived", "Show archived", id="memory.episodic.show_archived"),
         Binding("d", "toggle_decayed", "Decayed", id="memory.episodic.decayed"),

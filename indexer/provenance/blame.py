@@ -1,0 +1,154 @@
+"""``blame``: which session's edit last wrote each line of a file, as the file is now.
+
+The sessions come from the ``files_touched`` table (those that edited, wrote or named the file
+in a shell command); their tool calls are read back with their arguments (kept in the log where
+the index stores a reference), each call's changes to the file taken out
+(``indexer.provenance.edits``), replayed in time order to learn what each wrote
+(``replay``), and matched against the file's lines newest first (``matching``), inside the
+windows git's own blame allows where the file is in a work tree (``git_window``).
+
+"Last wrote" is meant as git means it: the edit that last *changed* the line. A session that
+rewrote a file keeping a line as it was did not write that line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+
+from indexer.index import Index
+from indexer.models import Message, Session
+from indexer.provenance.edits import Change, changes_in_call, lines_of
+from indexer.provenance.git_window import LineCommit, git_root, line_commits
+from indexer.provenance.matching import claim_lines
+from indexer.provenance.replay import Written, replay
+
+WRITING_KINDS = {"edit", "write", "delete", "shell"}
+# A call's time is when the agent asked; the file changes after (at once, or once a person
+# approves): an edit cannot come after the commit holding its line, but its call may come a
+# little before the parent commit.
+AFTER_COMMIT_SLACK_S = 2.0
+BEFORE_PARENT_SLACK_S = 60.0
+MAX_FILE_BYTES = 4_000_000
+
+
+class BlameError(ValueError):
+    """A file blame cannot read (missing, a folder, binary, too big), with a message for people."""
+
+
+@dataclass(frozen=True, slots=True)
+class BlameLine:
+    number: int  # 1-based
+    text: str
+    session: Session | None  # None: no session's edit wrote this line
+    message: Message | None  # the tool call that wrote it
+    commit: LineCommit | None = None  # git's view of the line, where git is there
+    # False: a whole-file write over text no log showed whole took this line, and no git window
+    # narrowed it: the write wrote it or kept it as a person left it.
+    certain: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Blame:
+    path: str
+    lines: list[BlameLine]
+    git: bool  # git's blame narrowed the candidates
+    sessions_considered: int
+
+    def sessions(self) -> list[Session]:
+        """The sessions that wrote lines of the file, in order of their first line."""
+        seen: dict[int, Session] = {}
+        for line in self.lines:
+            if line.session is not None and line.session.id not in seen:
+                seen[line.session.id] = line.session
+        return list(seen.values())
+
+
+def read_current(path: str) -> list[str]:
+    """The file's lines now, as blame compares them; raises ``BlameError`` with the reason."""
+    try:
+        if os.path.isdir(path):
+            raise BlameError(f"{path} is a folder, not a file")
+        if os.path.getsize(path) > MAX_FILE_BYTES:
+            raise BlameError(f"{path} is over {MAX_FILE_BYTES // 1_000_000} MB: too big to attribute line by line")
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        raise BlameError(f"{path} does not exist (blame reads the file as it is now)") from None
+    except OSError as exc:
+        raise BlameError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if b"\x00" in data[:8192]:
+        raise BlameError(f"{path} looks binary: blame attributes text lines")
+    text = data.decode("utf-8", "replace").replace("\r\n", "\n")
+    return list(lines_of(text.removesuffix("\n")))
+
+
+def blame_file(index: Index, path: str, *, use_git: bool = True) -> Blame:
+    """Attribute every line of ``path`` (absolute) to the session edit that last wrote it."""
+    path = os.path.abspath(path)
+    current = read_current(path)
+    real = os.path.realpath(path)
+    candidates = _writing_sessions(index, [path] if real == path else [path, real])
+    changes = _changes(index, candidates, {path, real})
+    written = replay(changes)
+    commits = moved = None
+    root = git_root(path) if use_git else None
+    if root is not None:
+        commits, moved = line_commits(path, root), line_commits(path, root, moves=True)
+        if commits is None or moved is None or not len(commits) == len(moved) == len(current):
+            commits = moved = None  # the file changed between the reads
+    claimed = claim_lines(current, written, _allowed(commits, moved))
+    lines = [BlameLine(n + 1, text, edit.session if edit else None, edit.message if edit else None,
+                       commits[n] if commits else None, edit is None or not edit.blind or commits is not None)
+             for n, (text, edit) in enumerate(zip(current, claimed))]
+    return Blame(path, lines, commits is not None, len(candidates))
+
+
+def _writing_sessions(index: Index, paths: list[str]) -> dict[int, tuple[Session, str]]:
+    """Sessions that changed the file (or named it in a shell command), with the path as they
+    wrote it."""
+    found: dict[int, tuple[Session, str]] = {}
+    for path in paths:
+        for touch in index.files_touched(path):
+            if WRITING_KINDS.intersection(touch.kinds) and touch.path in paths:
+                found.setdefault(touch.session.id, (touch.session, touch.path))
+    return found
+
+
+def _changes(index: Index, sessions: dict[int, tuple[Session, str]], paths: set[str]
+             ) -> list[tuple[Session, Message, Change]]:
+    """Every change to the file in those sessions, in the order made (by time, then message)."""
+    out: list[tuple[float, int, int, Session, Message, Change]] = []
+    for session, _ in sessions.values():
+        cwd = session.project_path
+        for _, message in index.iter_events(kinds=("tool_call",), session_rowid=session.id):
+            if not message.detail:
+                continue
+            try:
+                args = json.loads(message.detail)
+            except (ValueError, RecursionError):
+                continue
+            for path in paths:
+                for change in changes_in_call(message.tool_name, args, path, cwd):
+                    out.append((message.ts or session.start_ts or 0.0, session.id, message.ordinal, session, message, change))
+    out.sort(key=lambda row: row[:3])
+    return [(s, m, c) for *_, s, m, c in out]
+
+
+def _allowed(commits: list[LineCommit] | None, moved: list[LineCommit] | None):
+    """Whether an edit could have written line ``j``: made inside its commit's window, as git
+    blames it with or without following moves."""
+
+    def allowed(edit: Written, j: int) -> bool:
+        if commits is None or moved is None or edit.message.ts is None:
+            return True
+        return _inside(edit.message.ts, commits[j]) or _inside(edit.message.ts, moved[j])
+
+    return allowed
+
+
+def _inside(ts: float, commit: LineCommit) -> bool:
+    if commit.earliest is not None and ts < commit.earliest - BEFORE_PARENT_SLACK_S:
+        return False
+    return commit.latest is None or ts <= commit.latest + AFTER_COMMIT_SLACK_S

@@ -1,0 +1,213 @@
+"""What one tool call wrote into one file: the blocks of lines an edit left behind.
+
+Agent-agnostic like ``indexer.sources.touched``: Claude ``Edit``/``MultiEdit``/``Write``, Pi
+``edit``/``write`` (``oldText``/``newText``), the text editor tool (``old_str``/``new_str``/
+``file_text``), Codex ``apply_patch`` hunks (as a tool or inside a shell command), and simple
+shell writes (``cat > FILE <<EOF``, ``echo TEXT > FILE``). Anything else that changed the file
+(``sed -i``, a script) is a ``Blind`` change: its lines are unknown, so the replay forgets what it
+knew of the file.
+
+A block holds the lines as written and which of them are *new*: a line an edit carried over
+unchanged (context in ``old_string`` kept in ``new_string``, a patch's context line) anchors the
+block but was not written by it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import shlex
+from dataclasses import dataclass
+from typing import Any
+
+from indexer.sources.touched import _command_text, _patch_text, normalised
+
+_REPLACE_KEYS = (("old_string", "new_string"), ("oldText", "newText"), ("old_str", "new_str"))
+_CONTENT_KEYS = ("content", "file_text", "text")
+_PATH_KEYS = ("file_path", "path", "notebook_path", "filename", "file")
+_HEREDOC_WRITE = re.compile(
+    r"""^\s*(?:cat|tee)\b[^\n<>|;&]*?(>>?)\s*(['"]?)([^\s'"<>|;&]+)\2\s*<<-?\s*(['"]?)(\w+)\4[^\n]*\n(.*?)\n\5\s*$""",
+    re.DOTALL | re.MULTILINE)
+_HEREDOC_TEE = re.compile(
+    r"""^\s*(?:cat\s*)?<<-?\s*(['"]?)(\w+)\1\s*(?:\|\s*tee\s+(-a\s+)?|>(>?)\s*)(['"]?)([^\s'"<>|;&]+)\5[^\n]*\n(.*?)\n\2\s*$""",
+    re.DOTALL | re.MULTILINE)
+_ECHO_WRITE = re.compile(r"""^\s*(?:echo|printf)\s+(.+?)\s*(>>?)\s*(\S+)\s*$""")
+
+
+@dataclass(frozen=True, slots=True)
+class Replace:
+    """``old`` replaced by ``new`` (every occurrence when ``every``)."""
+    old: tuple[str, ...]
+    new: tuple[str, ...]
+    every: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Whole:
+    """The file's whole text set (``append``: added at its end)."""
+    lines: tuple[str, ...]
+    append: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Hunk:
+    """One ``apply_patch`` hunk: the lines before and after, context included."""
+    old: tuple[str, ...]
+    new: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Blind:
+    """A change whose lines cannot be read (``sed -i``, a delete, a move)."""
+    deleted: bool = False
+
+
+Change = Replace | Whole | Hunk | Blind
+
+
+DISTINCT_CHARS = 4  # a line with fewer letters and digits than this anchors nothing
+
+
+def distinctive(line: str) -> bool:
+    """A line that says something on its own (not blank, ``}``, ``else:``)."""
+    return sum(1 for c in line if c.isalnum()) >= DISTINCT_CHARS
+
+
+def lines_of(text: str) -> tuple[str, ...]:
+    """Lines as blame compares them: line ends and trailing spaces dropped."""
+    return tuple(line.rstrip() for line in text.split("\n")) if text else ()
+
+
+def new_indices(old: tuple[str, ...], new: tuple[str, ...]) -> frozenset[int]:
+    """The positions in ``new`` that ``old`` does not carry over (what an edit wrote)."""
+    if not old:
+        return frozenset(range(len(new)))
+    kept: set[int] = set()
+    for block in difflib.SequenceMatcher(None, old, new, autojunk=False).get_matching_blocks():
+        kept.update(range(block.b, block.b + block.size))
+    return frozenset(i for i in range(len(new)) if i not in kept)
+
+
+def changes_in_call(tool_name: str | None, args: Any, path: str, cwd: str | None) -> list[Change]:
+    """The changes one tool call made to ``path`` (absolute, normalised), in the order made."""
+    name = (tool_name or "").strip().lower()
+    if isinstance(args, dict):
+        folder = args.get("workdir") or args.get("cwd")
+        if isinstance(folder, str) and folder.strip():
+            cwd = normalised(folder, cwd) or cwd
+    if name == "apply_patch":
+        return _patch_changes(_patch_text(args), path, cwd)
+    if isinstance(args, dict) and _named_path(args, cwd) == path:
+        return _editor_changes(name, args)
+    if name in ("bash", "shell", "exec_command", "local_shell", "local_shell_call", "shell_command"):
+        command = _command_text(args)
+        if "*** Begin Patch" in command:
+            return _patch_changes(command, path, cwd)
+        return _shell_changes(command, path, cwd)
+    return []
+
+
+def _named_path(args: dict, cwd: str | None) -> str | None:
+    for key in _PATH_KEYS:
+        value = args.get(key)
+        if isinstance(value, str) and value.strip():
+            return normalised(value, cwd)
+    return None
+
+
+def _editor_changes(name: str, args: dict) -> list[Change]:
+    edits = args.get("edits")
+    if isinstance(edits, list):  # MultiEdit: applied in order
+        out: list[Change] = []
+        for edit in edits:
+            out += _editor_changes(name, edit) if isinstance(edit, dict) else []
+        return out
+    for old_key, new_key in _REPLACE_KEYS:
+        old, new = args.get(old_key), args.get(new_key)
+        if isinstance(old, str) and isinstance(new, str):
+            if not old and "write" not in name:
+                return [Whole(lines_of(new))] if "create" in name else [Blind()]
+            return [Replace(lines_of(old), lines_of(new), bool(args.get("replace_all")))]
+    for key in _CONTENT_KEYS:
+        content = args.get(key)
+        if isinstance(content, str) and ("write" in name or "create" in name or args.get("command") == "create"):
+            return [Whole(lines_of(content.removesuffix("\n")))]
+    return [Blind()] if name in ("notebookedit", "edit", "multiedit", "edit_file") else []
+
+
+def _patch_changes(patch: str, path: str, cwd: str | None) -> list[Change]:
+    """The hunks of ``patch`` for ``path``: ``*** Add File`` is a whole file, ``*** Update File``
+    hunks are replacements, ``*** Delete File`` and a move are blind."""
+    out: list[Change] = []
+    current: str | None = None
+    action = ""
+    old: list[str] = []
+    new: list[str] = []
+
+    def flush() -> None:
+        if current == path and (old or new):
+            out.append(Whole(tuple(new)) if action == "Add" else Hunk(tuple(old), tuple(new)))
+        old.clear()
+        new.clear()
+
+    for raw in patch.split("\n"):
+        line = raw.rstrip("\r")
+        if line.startswith("*** "):
+            flush()
+            header = re.match(r"^\*\*\* (Update|Add|Delete) File: (.+?)\s*$", line)
+            if header:
+                action, current = header.group(1), normalised(header.group(2), cwd)
+                if action == "Delete" and current == path:
+                    out.append(Blind(deleted=True))
+            elif line.startswith("*** Move to:") and current == path:
+                out.append(Blind(deleted=True))
+            continue
+        if current != path:
+            continue
+        if line.startswith("@@"):
+            flush()
+        elif line.startswith("+"):
+            new.append(line[1:].rstrip())
+        elif line.startswith("-"):
+            old.append(line[1:].rstrip())
+        elif line.startswith(" ") or line == "":
+            old.append(line[1:].rstrip())
+            new.append(line[1:].rstrip())
+    flush()
+    return out
+
+
+def _shell_changes(command: str, path: str, cwd: str | None) -> list[Change]:
+    """Here-documents and ``echo``/``printf`` redirected into ``path``; any other shell
+    change to it (``sed -i``, ``rm``, ``mv``) is blind."""
+    out: list[Change] = []
+    for m in _HEREDOC_WRITE.finditer(command):
+        if normalised(m.group(3), cwd) == path:
+            out.append(Whole(lines_of(m.group(6)), append=m.group(1) == ">>"))
+    for m in _HEREDOC_TEE.finditer(command):
+        if normalised(m.group(6), cwd) == path:
+            out.append(Whole(lines_of(m.group(7)), append=bool(m.group(3) or m.group(4))))
+    if out:
+        return out
+    first_line = command.split("\n", 1)[0] if "<<" in command else command
+    for part in re.split(r"\s*(?:&&|;|\|\|)\s*", first_line):
+        m = _ECHO_WRITE.match(part)
+        if m and normalised(m.group(3), cwd) == path:
+            out.append(Whole(_echoed(m.group(1)), append=m.group(2) == ">>"))
+    if out:
+        return out
+    from indexer.sources.touched import DELETE, READ, _shell_touches
+
+    touches = [t for t in _shell_touches(command) if normalised(t.path, cwd) == path and t.kind != READ]
+    return [Blind(deleted=any(t.kind == DELETE for t in touches))] if touches else []
+
+
+def _echoed(words: str) -> tuple[str, ...]:
+    try:
+        parts = shlex.split(words)
+    except ValueError:
+        return ()
+    if parts and parts[0] == "-e":
+        parts = parts[1:]
+    text = " ".join(parts)
+    return lines_of(text.replace("\\n", "\n").removesuffix("\n"))

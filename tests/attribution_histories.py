@@ -1,0 +1,378 @@
+"""Files with known histories for line attribution (``threadback blame``), and the scorer.
+
+A history is made by playing random steps on a real file: agent sessions that create, edit,
+re-edit, insert, delete, move and rewrite lines (Claude ``Write``/``Edit``/``MultiEdit``, Codex
+``apply_patch`` hunks, shell here-documents), a person's edits in between that no log records,
+and (when ``git``) real commits along the way with the times they happened. Every line carries
+the label of the step that last changed it, reckoned as git's blame would if every step were a
+commit (a line an edit or a rewrite kept as it was keeps its label; a line a session moved is
+written where it lands; a line a person moved keeps its writer: its text is still theirs). The sessions' logs are written in the agents' own formats with one timestamp a
+step, so a line's truth is (session id, time of the call).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import random
+import subprocess
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+START = datetime(2026, 3, 1, 9, 0, tzinfo=timezone.utc).timestamp()
+PERSON = ("person", 0.0)
+COMMON = ["", "", "", "    return None", "    pass", "}", "        continue", "    return result", "else:"]
+WORDS = ["total", "price", "order", "user", "cart", "item", "count", "rate", "tax", "limit", "name", "queue",
+         "token", "retry", "cache", "path", "page", "row", "index", "value"]
+
+
+@dataclass
+class Call:
+    ts: float
+    tool: str
+    args: dict | str
+
+
+@dataclass
+class SessionLog:
+    sid: str
+    agent: str  # claude-code or codex
+    calls: list[Call] = field(default_factory=list)
+
+
+@dataclass
+class History:
+    repo: Path
+    file: Path
+    logs: dict[str, Path]  # agent -> root
+    truth: list[tuple[str, float]]  # per line: (session id, call time) or PERSON
+    git: bool
+
+
+class Player:
+    """Plays the steps; ``lines`` and ``labels`` are the file as it stands."""
+
+    def __init__(self, rng: random.Random, repo: Path, name: str, git: bool):
+        self.rng, self.repo, self.git = rng, repo, git
+        self.path = repo / name
+        self.lines: list[str] = []
+        self.labels: list[tuple[str, float]] = []
+        self.t = START
+        self.counter = 0
+        self.sessions: list[SessionLog] = []
+
+    # -- content -------------------------------------------------------------------
+    def fresh_line(self) -> str:
+        if self.rng.random() < 0.18:
+            return self.rng.choice(COMMON)
+        self.counter += 1
+        a, b = self.rng.sample(WORDS, 2)
+        indent = "    " * self.rng.randint(0, 2)
+        return f"{indent}{a}_{self.counter} = compute_{b}({a}, {self.rng.randint(1, 99)})"
+
+    def changed(self, line: str) -> str:
+        if not line.strip() or "=" not in line:
+            return self.fresh_line()
+        return line.replace("(", f"(adjusted_{self.rng.randint(1, 999)}, ", 1)
+
+    def tick(self) -> float:
+        self.t += self.rng.randint(20, 90)
+        return self.t
+
+    # -- the file -----------------------------------------------------------------
+    def set_lines(self, new: list[str], label: tuple[str, float]) -> None:
+        """The file becomes ``new``: lines the diff keeps keep their labels."""
+        labels: list[tuple[str, float]] = [label] * len(new)
+        for block in difflib.SequenceMatcher(None, self.lines, new, autojunk=False).get_matching_blocks():
+            for k in range(block.size):
+                labels[block.b + k] = self.labels[block.a + k]
+        self.lines, self.labels = new, labels
+        self.path.write_text("".join(line + "\n" for line in new), encoding="utf-8")
+
+    def text(self) -> str:
+        return "".join(line + "\n" for line in self.lines)
+
+    def commit(self, who: str) -> None:
+        if not self.git:
+            return
+        when = f"@{int(self.tick())} +0000"
+        env = {**os.environ, "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when, "GIT_AUTHOR_NAME": who,
+               "GIT_AUTHOR_EMAIL": f"{who}@example.com", "GIT_COMMITTER_NAME": who,
+               "GIT_COMMITTER_EMAIL": f"{who}@example.com"}
+        subprocess.run(["git", "add", "-A"], cwd=self.repo, check=True, env=env)
+        subprocess.run(["git", "commit", "-q", "--allow-empty", "-m", f"work by {who}"], cwd=self.repo, check=True, env=env)
+
+
+def unique_span(lines: list[str], a: int, b: int) -> tuple[int, int] | None:
+    """Grow [a, b) by context until its text occurs once in the file (an Edit's rule)."""
+    text = "".join(line + "\n" for line in lines)
+    while True:
+        old = "\n".join(lines[a:b])
+        if old.strip() and text.count(old) == 1:
+            return a, b
+        if a == 0 and b == len(lines):
+            return None
+        a, b = max(0, a - 1), min(len(lines), b + 1)
+
+
+class SessionSteps:
+    """A session's steps on the file, as the agent's own tool calls."""
+
+    def __init__(self, player: Player, log: SessionLog, relative: bool):
+        self.p, self.log = player, log
+        self.name = player.path.name if relative else str(player.path)
+
+    def call(self, tool: str, args: dict | str) -> tuple[str, float]:
+        ts = self.p.tick()
+        self.log.calls.append(Call(ts, tool, args))
+        return (self.log.sid, ts)
+
+    def create(self, n: int) -> None:
+        new = [self.p.fresh_line() for _ in range(n)]
+        text = "".join(line + "\n" for line in new)
+        if self.log.agent == "codex":
+            label = self.call("apply_patch", "*** Begin Patch\n*** Add File: " + self.name + "\n"
+                              + "".join("+" + line + "\n" for line in new) + "*** End Patch")
+        elif self.p.rng.random() < 0.3:
+            label = self.call("Bash", {"command": f"cat > {self.name} <<'EOF'\n{text}EOF"})
+        else:
+            label = self.call("Write", {"file_path": self.name, "content": text})
+        self.p.set_lines(new, label)
+
+    def replace(self, a: int, b: int, new_part: list[str]) -> bool:
+        """Lines [a, b) become ``new_part``, as an Edit (with context enough to be unique) or a hunk."""
+        lines = self.p.lines
+        span = unique_span(lines, max(0, a - 1), min(len(lines), b + 1))
+        if span is None:
+            return False
+        s, e = span
+        new = lines[:a] + new_part + lines[b:]
+        after = lines[s:a] + new_part + lines[b:e]
+        if self.log.agent == "codex":
+            body = "".join(f"-{line}\n" for line in lines[s:e]) + "".join(f"+{line}\n" for line in after)
+            label = self.call("apply_patch", f"*** Begin Patch\n*** Update File: {self.name}\n@@\n{body}*** End Patch")
+        else:
+            label = self.call("Edit", {"file_path": self.name, "old_string": "\n".join(lines[s:e]),
+                                       "new_string": "\n".join(after)})
+        self.p.set_lines(new, label)
+        return True
+
+    def edit_within_line(self, a: int) -> bool:
+        """An Edit whose old_string is part of one line (Claude often does this)."""
+        line = self.p.lines[a]
+        if "(" not in line or self.log.agent == "codex":
+            return False
+        old = line.strip()[: line.strip().index("(") + 1]
+        if self.p.text().count(old) != 1:
+            return False
+        new = old + f"scaled_{self.p.rng.randint(1, 999)}, "
+        new_line = line.replace(old, new, 1)  # old occurs once in the file: the same change
+        label = self.call("Edit", {"file_path": self.name, "old_string": old, "new_string": new})
+        self.p.set_lines(self.p.lines[:a] + [new_line] + self.p.lines[a + 1:], label)
+        return True
+
+    def move(self, a: int, k: int, to: int) -> bool:
+        lines = self.p.lines
+        block = lines[a:a + k]
+        rest = lines[:a] + lines[a + k:]
+        to = min(to, len(rest))
+        new = rest[:to] + block + rest[to:]
+        if self.log.agent == "codex" or to == 0:
+            return self.rewrite_to(new)
+        first = unique_span(lines, a, a + k)
+        anchor = unique_span(rest, to - 1, to)
+        if first is None or anchor is None:
+            return False
+        s, e = first
+        cut_old = "\n".join(lines[s:e])
+        cut_new = "\n".join(lines[s:a] + lines[a + k:e])
+        anchor_text = "\n".join(rest[anchor[0]:anchor[1]])
+        if anchor[1] != to:
+            return False
+        label = self.call("MultiEdit", {"file_path": self.name, "edits": [
+            {"old_string": cut_old, "new_string": cut_new},
+            {"old_string": anchor_text, "new_string": anchor_text + "\n" + "\n".join(block)}]})
+        after_cut = "\n".join(rest)
+        if after_cut.count(anchor_text) != 1:
+            self.log.calls.pop()
+            return False
+        self.p.set_lines(new, label)
+        return True
+
+    def rewrite_to(self, new: list[str]) -> bool:
+        text = "".join(line + "\n" for line in new)
+        if self.log.agent == "codex":
+            diff = difflib.SequenceMatcher(None, self.p.lines, new, autojunk=False)
+            body = []
+            for op, a1, a2, b1, b2 in diff.get_opcodes():
+                if op == "equal":
+                    body += [f" {line}" for line in self.p.lines[a1:a2]]
+                else:
+                    body += [f"-{line}" for line in self.p.lines[a1:a2]] + [f"+{line}" for line in new[b1:b2]]
+            label = self.call("apply_patch", f"*** Begin Patch\n*** Update File: {self.name}\n@@\n"
+                              + "\n".join(body) + "\n*** End Patch")
+        else:
+            label = self.call("Write", {"file_path": self.name, "content": text})
+        self.p.set_lines(new, label)
+        return True
+
+
+def session_step(steps: SessionSteps) -> None:
+    p, rng = steps.p, steps.p.rng
+    n = len(p.lines)
+    if n < 4:
+        steps.create(rng.randint(8, 30))
+        return
+    a = rng.randrange(n)
+    kind = rng.choices(["edit", "insert", "delete", "within", "move", "rewrite"], [5, 4, 2, 2, 1, 1])[0]
+    k = min(rng.randint(1, 3), n - a)
+    if kind == "edit":
+        steps.replace(a, a + k, [p.changed(line) for line in p.lines[a:a + k]] + [p.fresh_line() for _ in range(rng.randint(0, 1))])
+    elif kind == "insert":
+        steps.replace(a, a, [p.fresh_line() for _ in range(rng.randint(1, 5))])
+    elif kind == "delete":
+        steps.replace(a, a + k, [])
+    elif kind == "within":
+        steps.edit_within_line(a)
+    elif kind == "move":
+        steps.move(a, k, rng.randrange(n - k + 1))
+    else:
+        new = list(p.lines)
+        for i in rng.sample(range(n), min(n, 3)):
+            new[i] = p.changed(new[i])
+        steps.rewrite_to(new)
+
+
+def person_step(p: Player) -> None:
+    """A person's edit in an editor: nothing in any log."""
+    rng, n = p.rng, len(p.lines)
+    if n < 3:
+        return
+    a = rng.randrange(n)
+    kind = rng.choice(["edit", "insert", "delete", "move"])
+    new = list(p.lines)
+    if kind == "edit":
+        new[a] = p.changed(new[a])
+    elif kind == "insert":
+        new[a:a] = [p.fresh_line() for _ in range(rng.randint(1, 3))]
+    elif kind == "delete":
+        del new[a:a + rng.randint(1, 2)]
+    else:  # a move: the lines are still what their writer wrote, so they keep their labels
+        labels = list(p.labels)
+        block, block_labels = new[a:a + 2], labels[a:a + 2]
+        del new[a:a + 2], labels[a:a + 2]
+        to = rng.randrange(len(new) + 1)
+        new[to:to], labels[to:to] = block, block_labels
+        p.lines, p.labels = new, labels
+        p.path.write_text(p.text(), encoding="utf-8")
+        return
+    p.set_lines(new, PERSON)
+
+
+def play(base: Path, seed: int, *, git: bool, sessions: int = 4, steps: int = 6) -> History:
+    rng = random.Random(seed)
+    repo = base / f"repo{seed}"
+    repo.mkdir(parents=True)
+    if git:
+        subprocess.run(["git", "init", "-q", "-b", "main"], cwd=repo, check=True)
+    p = Player(rng, repo, rng.choice(["app.py", "cart.py", "orders.py"]), git)
+    if rng.random() < 0.5:  # a person's file the sessions then change
+        p.set_lines([p.fresh_line() for _ in range(rng.randint(10, 40))], PERSON)
+        p.commit("person")
+    for s in range(sessions):
+        agent = rng.choice(["claude-code", "codex"])
+        log = SessionLog(f"{seed:04d}{s:04d}-0000-4000-8000-{seed:06d}{s:06d}", agent)
+        p.sessions.append(log)
+        stepper = SessionSteps(p, log, relative=rng.random() < 0.5)
+        for _ in range(rng.randint(2, steps)):
+            session_step(stepper)
+            if rng.random() < 0.15:
+                person_step(p)
+            if rng.random() < 0.2:
+                p.commit("agent")
+        for _ in range(rng.randint(0, 3)):
+            person_step(p)
+        if rng.random() < 0.7:
+            p.commit("person")
+    logs = write_logs(base / f"logs{seed}", p.sessions, str(repo))
+    return History(repo, p.path, logs, list(p.labels), git)
+
+
+def _iso(ts: float) -> str:
+    return datetime.fromtimestamp(ts, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+def write_logs(root: Path, sessions: list[SessionLog], cwd: str) -> dict[str, Path]:
+    roots = {"claude-code": root / "claude", "codex": root / "codex"}
+    for log in sessions:
+        if not log.calls:
+            continue
+        first = log.calls[0].ts - 5
+        if log.agent == "claude-code":
+            records = [{"type": "user", "uuid": f"{log.sid}-u", "sessionId": log.sid, "cwd": cwd, "timestamp": _iso(first),
+                        "message": {"role": "user", "content": "work on the file"}}]
+            for i, c in enumerate(log.calls):
+                records.append({"type": "assistant", "uuid": f"{log.sid}-{i}", "sessionId": log.sid, "cwd": cwd,
+                                "parentUuid": records[-1]["uuid"],
+                                "timestamp": _iso(c.ts), "message": {
+                                    "id": f"msg_{log.sid}_{i}", "role": "assistant", "model": "claude-x",
+                                    "content": [{"type": "tool_use", "id": f"toolu_{log.sid}_{i}", "name": c.tool, "input": c.args}]}})
+            path = roots["claude-code"] / ("-" + cwd.strip("/").replace("/", "-")) / f"{log.sid}.jsonl"
+        else:
+            records = [{"timestamp": _iso(first), "type": "session_meta", "payload": {"id": log.sid, "cwd": cwd}},
+                       {"timestamp": _iso(first), "type": "response_item", "payload": {
+                           "type": "message", "role": "user", "content": [{"type": "input_text", "text": "work on the file"}]}}]
+            for i, c in enumerate(log.calls):
+                records.append({"timestamp": _iso(c.ts), "type": "response_item", "payload": {
+                    "type": "custom_tool_call", "name": "apply_patch", "call_id": f"call_{log.sid}_{i}", "input": c.args}})
+            day = datetime.fromtimestamp(first, timezone.utc)
+            path = roots["codex"] / day.strftime("%Y/%m/%d") / f"rollout-{day.strftime('%Y-%m-%dT%H-%M-%S')}-{log.sid}.jsonl"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return roots
+
+
+@dataclass
+class Score:
+    session_lines: int = 0  # lines a session wrote (truth)
+    right: int = 0  # of those, attributed to the call that wrote them
+    missed: int = 0  # of those, attributed to nobody
+    wrong: int = 0  # any line attributed for certain to a call that did not write it
+    unsure_wrong: int = 0  # the same, among lines shown as "written or kept by" (not certain)
+    lines: int = 0
+
+    def add(self, other: "Score") -> None:
+        for name in ("session_lines", "right", "missed", "wrong", "unsure_wrong", "lines"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+    @property
+    def right_share(self) -> float:
+        return self.right / self.session_lines if self.session_lines else 1.0
+
+    @property
+    def wrong_share(self) -> float:
+        return self.wrong / self.lines if self.lines else 0.0
+
+
+def score(history: History, attributed: list[tuple[str, float, bool] | None]) -> Score:
+    """``attributed``: per line, (session id, call time, certain) or None."""
+    s = Score(lines=len(history.truth))
+    for truth, got in zip(history.truth, attributed):
+        by_session = truth != PERSON
+        s.session_lines += by_session
+        if got is None:
+            s.missed += by_session
+        elif by_session and got[0] == truth[0] and abs(got[1] - truth[1]) < 0.5:
+            s.right += 1
+        elif got[2]:
+            s.wrong += 1
+        else:
+            s.unsure_wrong += 1
+    return s
+
+
+def attributed_lines(blame) -> list[tuple[str, float, bool] | None]:
+    """A ``Blame``'s answer in the scorer's terms."""
+    return [(line.session.session_id, line.message.ts, line.certain) if line.session else None for line in blame.lines]
