@@ -49,6 +49,7 @@ class SessionHit(NamedTuple):
     matches: int
     evidence: tuple[Hit, ...]
     parent: Session | None = None  # the session a subagent's hit resumes
+    matched: str = "all words"  # how it matched (``indexer.search.closest``)
 
 
 class SearchResult(NamedTuple):
@@ -60,6 +61,25 @@ class SearchResult(NamedTuple):
     sessions: tuple[SessionHit, ...] = ()  # the session view's results
     by_session: bool = False
     notes: tuple[str, ...] = ()  # how the query was read (dropped words, a command line)
+    # Closest matches (``indexer.search.closest``): where they start in the page (hits, or
+    # sessions in the session view; the page's length when there are none), the spellings
+    # searched instead of typed words, what was tried and what was not searched, and whether
+    # meaning (embeddings) answered: "used", "no match", "unavailable" or "not needed".
+    closest_from: int = -1
+    exact_total: int = -1
+    corrections: tuple[tuple[str, str], ...] = ()
+    tried: tuple[str, ...] = ()
+    not_searched: tuple[str, ...] = ()
+    meaning: str = "not needed"
+
+    @property
+    def showing_results_for(self) -> str | None:
+        """The query as searched with near spellings in place of typed words, if any was used."""
+        if not self.corrections:
+            return None
+        from indexer.search.recall_words import respelled
+
+        return respelled(self.query.raw, dict(self.corrections))
 
     def map_hits(self, change: Callable[[Hit], Hit]) -> "SearchResult":
         """The same result with ``change`` applied to every hit, the session view's evidence
@@ -86,6 +106,7 @@ def run_search(
     context: int = 0,
     project_scope: ProjectScope | None = None,
     evidence: int = EVIDENCE_PER_SESSION,
+    closest: bool = True,
 ) -> SearchResult:
     if query.ambiguous:
         query = resolve_flags(conn, query)
@@ -98,9 +119,23 @@ def run_search(
         return SearchResult([], 0, False, query, query.warnings, notes=query.notes)
     plan = make_plan(query, unfolded_too=fold_pending(conn))
     filters = Filters(plan, exclude_sessions, project_scope)
+    # A quoted phrase or an OR asks for exactly what it says: no closest matches after it.
+    closest = closest and not any(t.phrase for t in query.positive_terms) and not any(len(g) > 1 for g in query.groups)
     if by_session:
-        return _session_view(conn, plan, filters, limit, offset, context, max(1, evidence))
-    return _message_view(conn, plan, filters, limit, offset, context)
+        exact = _session_view(conn, plan, filters, limit, offset, context, max(1, evidence))
+        if not closest or exact.total >= offset + limit:
+            return exact._replace(closest_from=len(exact.sessions), exact_total=exact.total)
+        from indexer.search.closest_results import with_closest_sessions
+
+        return with_closest_sessions(conn, plan, filters, exact, limit, offset, context, max(1, evidence),
+                                     lambda n: _session_view(conn, plan, filters, n, 0, 0, 1))
+    exact = _message_view(conn, plan, filters, limit, offset, context)
+    if not closest or exact.total >= offset + limit:
+        return exact._replace(closest_from=len(exact.hits), exact_total=exact.total)
+    from indexer.search.closest_results import with_closest_messages
+
+    return with_closest_messages(conn, plan, filters, exact, limit, offset, context,
+                                 lambda n: _message_view(conn, plan, filters, n, 0, 0))
 
 
 def _message_view(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, limit: int, offset: int,
@@ -150,6 +185,25 @@ def _session_view(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, 
         [s.evidence[0] for s in results], len(ranking.sessions), ranking.capped, plan.query,
         plan.query.warnings, tuple(results), by_session=True, notes=plan.query.notes,
     )
+
+
+def hits_for(conn: sqlite3.Connection, scored: list[tuple[float, int, list[Term], str]], context: int) -> list[Hit]:
+    """Hits for closest matches: (score, message id, the words it was found by, how it matched)."""
+    by_id = {r["id"]: r for r in fetch_messages(conn, [mid for _, mid, _, _ in scored])}
+    rows = [by_id[mid] for _, mid, _, _ in scored if mid in by_id]
+    sessions = sessions_by_rowid(conn, {r["session_rowid"] for r in rows})
+    parents = parents_of(conn, list(sessions.values()))
+    hits = []
+    for score, mid, terms, matched in scored:
+        if mid not in by_id:
+            continue
+        message = message_from_row(by_id[mid], conn, read_logs=False)
+        session = sessions[message.session_rowid]
+        snippet, spans = make_snippet(message.text, terms)
+        before, after = fetch_context(conn, message, context, context) if context else ((), ())
+        parent = parents.get((session.agent, session.parent_session_id or ""))
+        hits.append(Hit(message, session, snippet, tuple(spans), score, before, after, parent, matched))
+    return hits
 
 
 def _hits(conn: sqlite3.Connection, query: Query, scored: list[tuple[float, Evidence]], context: int) -> list[Hit]:
