@@ -20,7 +20,7 @@ from mcp.types import ToolAnnotations
 from pydantic import Field
 
 from indexer.agents.caller import calling_session
-from indexer.agents.mcp_tools import HistoryTools, ToolInputError, Transcript
+from indexer.agents.mcp_tools import HistoryTools, ToolInputError, Transcript, compact_search, compact_sessions
 from indexer.textsafe import make_safe
 from tui.cli import output
 
@@ -100,13 +100,19 @@ def build_server(tools: HistoryTools) -> MCPServer:
         limit: Annotated[int, Field(description="hits (with per_session: sessions) to return (1-100)")] = 10,
         exclude_sessions: Annotated[list[str] | None, Field(
             description="session ids to leave out, e.g. the current session")] = None,
+        full: Annotated[bool, Field(description="every field of every hit (large), not the compact answer")] = False,
     ) -> dict[str, Any]:
-        """Search past sessions. Each hit has session_id and message_id for `show`."""
+        """Search past sessions: exact matches first, then the closest (each says how it
+        matched). Compact: per session its id, day, project, matching lines and the `show` call
+        that opens it; `full=true` gives every field."""
         excluded = tuple(exclude_sessions) if exclude_sessions is not None else calling_session()
-        return answer(lambda: output.search_json(
-            tools.search(query, agent=agent, project=project, since=since, until=until, per_session=per_session,
-                         context=context, limit=limit, exclude_sessions=excluded),
-            budget=SEARCH_BUDGET_BYTES))
+
+        def produce() -> dict[str, Any]:
+            result = tools.search(query, agent=agent, project=project, since=since, until=until,
+                                  per_session=per_session, context=context, limit=limit, exclude_sessions=excluded)
+            return output.search_json(result, budget=SEARCH_BUDGET_BYTES) if full else compact_search(result)
+
+        return answer(produce)
 
     @server.tool(annotations=read_only)
     def show(
@@ -129,9 +135,9 @@ def build_server(tools: HistoryTools) -> MCPServer:
         text: Annotated[str | None, Field(description="title or session id contains this")] = None,
         limit: Annotated[int, Field(description="sessions to return, newest first (1-100)")] = 20,
     ) -> dict[str, Any]:
-        """List past sessions, newest first."""
-        return answer(lambda: {"sessions": [output.session_json(s) for s in tools.sessions(
-            agent=agent, project=project, since=since, until=until, text=text, limit=limit)]})
+        """List past sessions, newest first (compact: id, day, project, agent, title, size)."""
+        return answer(lambda: compact_sessions(tools.sessions(
+            agent=agent, project=project, since=since, until=until, text=text, limit=limit)))
 
     @server.tool(annotations=read_only)
     def memory_search(

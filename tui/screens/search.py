@@ -149,7 +149,8 @@ class SearchScreen(ReportsWorkerErrors, Screen):
         matches = [s.matches for s in result.sessions] if result and result.by_session else ()
         keep, self._keep_cursor = self._keep_cursor, False
         results.show_hits(result.hits if result else [], self.context.now(),
-                          memory.hits if memory else (), memory.terms if memory else (), matches, keep_cursor=keep)
+                          memory.hits if memory else (), memory.terms if memory else (), matches, keep_cursor=keep,
+                          closest_from=result.closest_from if result else -1)
         if results.current_item is None:
             self.query_one(ContextPane).clear(self._empty_hint())
             if results.has_focus:
@@ -308,6 +309,8 @@ class SearchScreen(ReportsWorkerErrors, Screen):
                 info.append(page_label(total, request.page, PAGE_SIZE, noun, more=self.result.capped))
             else:
                 info.append("no hits")
+            if self.result.showing_results_for:
+                info.append(f" · showing results for {self.result.showing_results_for}", style="yellow")
             for warning in (*self.result.warnings, *self.result.notes):
                 info.append(f" · {warning}", style="yellow")
         self.query_one("#search-info", Static).update(info)
