@@ -197,7 +197,7 @@ SESSIONS = [
             "Chinese customer names are fine now too",
         ],
         "queries": [
-            ("exact", "utf-8-sig"),
+            ("exact", "utf-8-sig so the BOM is there"),
             ("paraphrase", "accented characters garbled when opening the export in excel"),
             ("wrong-detail", "csv export utf-16 excel mac garbled"),
             ("cross-language", "导出的CSV文件在Excel里乱码"),

@@ -97,7 +97,7 @@ def copied_words(spec: dict) -> str:
     words = spec["turns"][1].split()
     if not any("\u3040" <= c <= "\u9fff" for c in spec["turns"][1]):
         return " ".join(words[:6]).rstrip(".,:")
-    return words[0][:14]
+    return spec["turns"][1][:12].strip()
 
 
 def log_path(spec: dict) -> Path:

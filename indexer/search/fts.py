@@ -127,15 +127,28 @@ def run_search(
             return exact._replace(closest_from=len(exact.sessions), exact_total=exact.total)
         from indexer.search.closest_results import with_closest_sessions
 
-        return with_closest_sessions(conn, plan, filters, exact, limit, offset, context, max(1, evidence),
-                                     lambda n: _session_view(conn, plan, filters, n, 0, 0, 1))
+        return _or_exact(exact, lambda: with_closest_sessions(
+            conn, plan, filters, exact, limit, offset, context, max(1, evidence),
+            lambda n: _session_view(conn, plan, filters, n, 0, 0, 1)))
     exact = _message_view(conn, plan, filters, limit, offset, context)
     if not closest or exact.total >= offset + limit:
         return exact._replace(closest_from=len(exact.hits), exact_total=exact.total)
     from indexer.search.closest_results import with_closest_messages
 
-    return with_closest_messages(conn, plan, filters, exact, limit, offset, context,
-                                 lambda n: _message_view(conn, plan, filters, n, 0, 0))
+    return _or_exact(exact, lambda: with_closest_messages(conn, plan, filters, exact, limit, offset, context,
+                                                          lambda n: _message_view(conn, plan, filters, n, 0, 0)))
+
+
+def _or_exact(exact: SearchResult, closest: Callable[[], SearchResult]) -> SearchResult:
+    """The exact answer with its closest matches; the exact answer alone when the closest
+    search is interrupted (a hook's deadline): what holds every word is never lost to it."""
+    try:
+        return closest()
+    except sqlite3.OperationalError as exc:
+        if "interrupt" not in str(exc).lower():
+            raise
+        return exact._replace(closest_from=len(exact.sessions if exact.by_session else exact.hits),
+                              exact_total=exact.total, notes=(*exact.notes, "closest matches cut short: out of time"))
 
 
 def _message_view(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, limit: int, offset: int,

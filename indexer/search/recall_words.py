@@ -28,7 +28,7 @@ a an and are as at be but by for from had has have i if in into is it its me my 
 that the their then there these this to too was we were what when where which while who why will with
 you your after before about again all also any been can could did does doing done during each few get
 got how just more most not now only other out over same should some such them they those through under
-until very way would yes no one two time thing things something
+until very way would yes no one two time thing things something please thanks hey okay
 """.split())
 _EDGE = re.compile(r"^[^\w]+|[^\w]+$")
 _SPLIT = re.compile(r"[\s,;()\[\]{}<>\"'`]+")
