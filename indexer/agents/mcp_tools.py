@@ -193,7 +193,7 @@ def _clamp(value: int, low: int, high: int) -> int:
 # What an agent needs from a search, in a few hundred tokens: which session, when, where, the
 # matching lines and how to open more. The full JSON (``threadback search --json``) stays for
 # people and scripts; an agent pays for every byte it is given.
-LINE_CHARS = 160  # a matching line, cut at this many characters
+LINE_CHARS = 120  # a matching line, cut at this many characters
 LINES_PER_SESSION = 2
 
 
@@ -239,6 +239,6 @@ def compact_search(result: SearchResult) -> dict:
 def compact_sessions(sessions: list[Session]) -> dict:
     """A session list as an agent reads it: id, when, project, agent, title, size."""
     return {"sessions": [{"session": s.session_id, "when": _day(s.end_ts or s.start_ts), "project": s.project_name,
-                          "agent": s.agent, "title": _line(s.title or "")[:100], "messages": s.message_count}
+                          "agent": s.agent, "title": _line(s.title or "")[:72], "messages": s.message_count}
                          for s in sessions],
             "open": "show(session=ID) reads a session; search(query) finds one by what was said"}

@@ -133,7 +133,9 @@ def find_closest(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, *
     # A unit no message holds still counts in the query's weight, but only once: at the weight
     # of the rarest word found (a typo is not worth more than the rarest real word).
     top = max((f.weight for f in found if f.rows), default=1.0)
-    weights = [f.weight if f.rows else top for f in found]
+    # Squared: a rare word says far more about which session it was than a common one (tuned
+    # on the training split, with a few hundred MB of other sessions beside the right ones).
+    weights = [(f.weight if f.rows else top) ** 2 for f in found]
     per_message: dict[int, set[int]] = defaultdict(set)
     rows: dict[int, Candidate] = {}
     for k, f in enumerate(found):
@@ -198,7 +200,7 @@ def _score_sessions(by_session: dict[int, list[tuple[float, int]]], per_message:
         items.sort(reverse=True)
         best = items[0][0]
         # Held across the session, and held together in one message: both count.
-        score = 0.7 * cover + 0.3 * best
+        score = 0.5 * cover + 0.5 * best
         sessions.append((round(score, 4), s, [mid for _, mid in items], _label(held, found)))
     sessions.sort(key=lambda x: (x[0], max(x[2])), reverse=True)
     return sessions
