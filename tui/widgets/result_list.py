@@ -62,7 +62,7 @@ def fit(text: str, width: int) -> str:
     return set_cell_size(text, width)
 
 
-CLOSEST_DIVIDER = "── not an exact match: below, sessions holding part of what you typed ──"
+CLOSEST_DIVIDER = "── not an exact match: the closest below ──"
 
 
 class ResultList(OptionList):
