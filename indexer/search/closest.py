@@ -32,7 +32,7 @@ from indexer.search.query import Query, Term
 from indexer.search.recall_words import Unit, recall_units
 
 MATCH_ALL, MATCH_SOME, MATCH_SPELLING, MATCH_MEANING = "all words", "some words", "spelling", "meaning"
-PER_UNIT = 200  # newest matches read per unit
+PER_UNIT = 120  # newest matches read per unit
 MIN_COVERAGE = 0.34  # a session must hold at least this share of the query's weight
 MIN_FLOOR = 0.12  # ... or, when none does, this much
 TOOL_WEIGHT = 0.5  # tool output counts this much of what was written
@@ -164,6 +164,12 @@ def find_closest(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, *
     return Closest(messages, sessions, terms, corrections, tuple(tried), tuple(not_searched), meaning)
 
 
+def _least(best: float) -> float:
+    """The least share of the query a match must hold: MIN_COVERAGE, lower when nothing holds
+    that much (an answer naming the nearest beats an empty one), never under MIN_FLOOR."""
+    return max(MIN_FLOOR, min(MIN_COVERAGE, 0.6 * best))
+
+
 def _label(held: set[int], found: list[_Found]) -> str:
     return MATCH_SPELLING if any(found[k].spelled_from for k in held) else MATCH_SOME
 
@@ -172,12 +178,15 @@ def _score_messages(per_message: dict[int, set[int]], rows: dict[int, Candidate]
                     versions: int, weights: list[float], skip: set[int]):
     messages: list[tuple[float, int, str]] = []
     by_session: dict[int, list[tuple[float, int]]] = defaultdict(list)
+    scores = {}
     for mid, held in per_message.items():
         c = rows[mid]
-        score = _coverage(held, found, versions, weights) * (TOOL_WEIGHT if c.role == "tool" else 1.0)
-        by_session[c.session_rowid].append((score, mid))
-        if mid not in skip and score >= MIN_COVERAGE:
-            messages.append((round(score, 4), mid, _label(held, found)))
+        scores[mid] = _coverage(held, found, versions, weights) * (TOOL_WEIGHT if c.role == "tool" else 1.0)
+        by_session[c.session_rowid].append((scores[mid], mid))
+    least = _least(max(scores.values(), default=0.0))
+    for mid, score in scores.items():
+        if mid not in skip and score >= least:
+            messages.append((round(score, 4), mid, _label(per_message[mid], found)))
     messages.sort(key=lambda m: (m[0], m[1]), reverse=True)
     return messages, by_session
 
@@ -187,9 +196,7 @@ def _score_sessions(by_session: dict[int, list[tuple[float, int]]], per_message:
     sessions = []
     covers = {s: _coverage(set().union(*(per_message[mid] for _, mid in items)), found, versions, weights)
               for s, items in by_session.items() if s not in skip}
-    # The least a session must hold: MIN_COVERAGE, lower when no session holds that much (an
-    # answer that names the nearest sessions beats an empty one), never under MIN_FLOOR.
-    least = max(MIN_FLOOR, min(MIN_COVERAGE, 0.6 * max(covers.values(), default=0.0)))
+    least = _least(max(covers.values(), default=0.0))
     for s, items in by_session.items():
         if s in skip:
             continue

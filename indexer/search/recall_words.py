@@ -22,7 +22,7 @@ from indexer.named_record import NamedTuple
 from indexer.search.query import Query
 from indexer.textfold import fold
 
-MAX_UNITS = 24  # a pasted stack trace: the first this many distinct words
+MAX_UNITS = 16  # a pasted stack trace: the first this many distinct words
 STOP_WORDS = frozenset("""
 a an and are as at be but by for from had has have i if in into is it its me my of on or our so than
 that the their then there these this to too was we were what when where which while who why will with
