@@ -113,15 +113,23 @@ def _lookups(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, units
     return found, corrections, unspelled
 
 
-def _coverage(held: set[int], found: list[_Found], versions: int, weights: list[float]) -> float:
-    """The share of the query's weight ``held`` (indexes into ``found``) covers, in the best version."""
-    best = 0.0
-    for v in range(versions):
-        whole = sum(w for f, w in zip(found, weights) if v in f.unit.versions)
-        have = sum(weights[k] for k in held if v in found[k].unit.versions)
-        if whole > 0:
-            best = max(best, have / whole)
-    return best
+class _Shares:
+    """The share of the query's weight a set of units covers, in the version it covers best
+    (``held``: indexes into the units found). The whole of each version is summed once."""
+
+    def __init__(self, found: list[_Found], versions: int, weights: list[float]):
+        self.weights = weights
+        self.in_version = [[v in f.unit.versions for f in found] for v in range(versions)]
+        self.whole = [sum(w for w, inside in zip(weights, row) if inside) for row in self.in_version]
+
+    def __call__(self, held: set[int]) -> float:
+        if len(self.whole) == 1:
+            return sum(self.weights[k] for k in held) / self.whole[0] if self.whole[0] > 0 else 0.0
+        best = 0.0
+        for row, whole in zip(self.in_version, self.whole):
+            if whole > 0:
+                best = max(best, sum(self.weights[k] for k in held if row[k]) / whole)
+        return best
 
 
 def find_closest(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, *, skip_messages: set[int],
@@ -142,8 +150,9 @@ def find_closest(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, *
         for c in f.rows:
             per_message[c.id].add(k)
             rows[c.id] = c
-    messages, by_session = _score_messages(per_message, rows, found, versions, weights, skip_messages)
-    sessions = _score_sessions(by_session, per_message, found, versions, weights, skip_sessions)
+    share = _Shares(found, versions, weights)
+    messages, by_session = _score_messages(per_message, rows, found, share, skip_messages)
+    sessions = _score_sessions(by_session, per_message, found, share, skip_sessions)
     terms = {mid: [Term(found[k].unit.text) for k in held] for mid, held in per_message.items()}
     tried = [f"every word in one place ({MATCH_ALL})", f"each word alone, ranked by how much of the query a session holds ({MATCH_SOME})"]
     if corrections:
@@ -175,13 +184,13 @@ def _label(held: set[int], found: list[_Found]) -> str:
 
 
 def _score_messages(per_message: dict[int, set[int]], rows: dict[int, Candidate], found: list[_Found],
-                    versions: int, weights: list[float], skip: set[int]):
+                    share: _Shares, skip: set[int]):
     messages: list[tuple[float, int, str]] = []
     by_session: dict[int, list[tuple[float, int]]] = defaultdict(list)
     scores = {}
     for mid, held in per_message.items():
         c = rows[mid]
-        scores[mid] = _coverage(held, found, versions, weights) * (TOOL_WEIGHT if c.role == "tool" else 1.0)
+        scores[mid] = share(held) * (TOOL_WEIGHT if c.role == "tool" else 1.0)
         by_session[c.session_rowid].append((scores[mid], mid))
     least = _least(max(scores.values(), default=0.0))
     for mid, score in scores.items():
@@ -192,9 +201,9 @@ def _score_messages(per_message: dict[int, set[int]], rows: dict[int, Candidate]
 
 
 def _score_sessions(by_session: dict[int, list[tuple[float, int]]], per_message: dict[int, set[int]],
-                    found: list[_Found], versions: int, weights: list[float], skip: set[int]):
+                    found: list[_Found], share: _Shares, skip: set[int]):
     sessions = []
-    covers = {s: _coverage(set().union(*(per_message[mid] for _, mid in items)), found, versions, weights)
+    covers = {s: share(set().union(*(per_message[mid] for _, mid in items)))
               for s, items in by_session.items() if s not in skip}
     least = _least(max(covers.values(), default=0.0))
     for s, items in by_session.items():

@@ -121,9 +121,11 @@ def run_search(
     filters = Filters(plan, exclude_sessions, project_scope)
     # A quoted phrase or an OR asks for exactly what it says: no closest matches after it.
     closest = closest and not any(t.phrase for t in query.positive_terms) and not any(len(g) > 1 for g in query.groups)
+    # One word already found: every session holding part of the query holds all of it.
+    one_word = len(query.positive_terms) == 1
     if by_session:
         exact = _session_view(conn, plan, filters, limit, offset, context, max(1, evidence))
-        if not closest or exact.total >= offset + limit:
+        if not closest or exact.total >= offset + limit or (one_word and exact.total):
             return exact._replace(closest_from=len(exact.sessions), exact_total=exact.total)
         from indexer.search.closest_results import with_closest_sessions
 
@@ -131,7 +133,7 @@ def run_search(
             conn, plan, filters, exact, limit, offset, context, max(1, evidence),
             lambda n: _session_view(conn, plan, filters, n, 0, 0, 1)))
     exact = _message_view(conn, plan, filters, limit, offset, context)
-    if not closest or exact.total >= offset + limit:
+    if not closest or exact.total >= offset + limit or (one_word and exact.total):
         return exact._replace(closest_from=len(exact.hits), exact_total=exact.total)
     from indexer.search.closest_results import with_closest_messages
 
