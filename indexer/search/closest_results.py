@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from indexer.search.candidates import Filters
 from indexer.search.closest import Closest, find_closest
-from indexer.search.fts import SearchResult, SessionHit, hits_for
+from indexer.search.results import SearchResult, SessionHit, hits_for
 from indexer.search.plan import SearchPlan
 
 

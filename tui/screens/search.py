@@ -164,7 +164,11 @@ class SearchScreen(ReportsWorkerErrors, Screen):
             return "Type to search. Results appear as you type."
         if self.request.scope == "memory":
             return "No memory matches. Try fewer words, or search sessions too (ctrl+f)."
-        return "No messages match. Try fewer words, OR between alternatives, or drop a filter (ctrl+t, ctrl+o)."
+        lines = ["No messages match. Try other words, or drop a filter (ctrl+t, ctrl+o)."]
+        if self.result is not None:  # what the search tried, and what it could not search
+            lines += [f"Tried: {step}" for step in self.result.tried]
+            lines += [f"Not searched: {left}" for left in self.result.not_searched]
+        return "\n".join(lines)
 
     # -- the context pane -----------------------------------------------------------------
     @on(ResultList.Highlighted)
