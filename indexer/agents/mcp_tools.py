@@ -222,7 +222,7 @@ def compact_search(result: SearchResult) -> dict:
                      "open": f"show(session={s.session_id!r}, around={hit.message.id})"}
             seen[s.session_id] = entry
             entries.append(entry)
-        if len(entry["lines"]) < LINES_PER_SESSION:
+        if len(entry["lines"]) < (LINES_PER_SESSION if len(entries) <= 3 else 1):  # the best few: two lines
             entry["lines"].append(_line(hit.snippet))
     body: dict = {"query": result.query.raw, "sessions": entries,
                   "exact": result.exact_total if result.exact_total >= 0 else result.total}
