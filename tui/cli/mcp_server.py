@@ -31,9 +31,10 @@ INSTRUCTIONS = (
     "Threadback indexes the user's past coding-agent sessions (Claude Code, Codex, pi) and keeps a "
     "memory of facts and lessons. When the user refers to earlier work ('last time', 'didn't we fix "
     "this before?', '我記得上次…', '前回…') or you are about to re-derive something that was probably "
-    "solved already, call `search` first (words AND, \"exact phrase\", a OR b, NOT word; a pasted "
-    "command or error line works as it is; per_session=true when the words may be in different "
-    "messages of one session), then `show` with a hit's session_id and message_id to read around it. "
+    "solved already, call `search` first (sessions holding every word come first, then the closest: "
+    "some words, near spellings; \"exact phrase\", a OR b, NOT word; a pasted command or error line "
+    "works as it is; per_session=true when the words may be in different messages of one session), "
+    "then the `open` call of a result (`show` around its message) to read more. "
     "`memory_search` finds remembered facts. "
     "`propose_rule` suggests a rule for the user to review; it is never applied until they approve it. "
     + REFERENCE_NOTE
@@ -86,9 +87,10 @@ def build_server(tools: HistoryTools) -> MCPServer:
 
     @server.tool(annotations=read_only)
     def search(
-        query: Annotated[str, Field(description='Words (all must match), "exact phrase", a OR b, NOT word; a '
-                                                'pasted command line is searched as it is; filters agent: '
-                                                'project: since: until: work inside too')],
+        query: Annotated[str, Field(description='Words (sessions holding all come first, then the closest), '
+                                                '"exact phrase", a OR b, NOT word; a pasted command line is '
+                                                'searched as it is; filters agent: project: since: until: '
+                                                'in:output -in:output work inside too')],
         agent: Annotated[str | None, Field(description="only this agent: claude-code, codex, pi")] = None,
         project: Annotated[str | None, Field(description="project name or path contains this")] = None,
         since: Annotated[str | None, Field(description="2026-04-02, 7d, 3h, 2w, yesterday")] = None,
