@@ -9,7 +9,7 @@ tools returned before: ``threadback search --json`` with the server's 24 KB budg
 field of every session) and of the compact answer (``indexer.agents.mcp_tools.compact_*``).
 Tokens are estimated offline, without a model's tokenizer: one per 4 ASCII characters and one
 per other character (a CJK character is about one token in current tokenizers), JSON as sent
-(one line, no indentation).
+(one line, no indentation); the hook's reminder is text, counted the same way.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from indexer import Index  # noqa: E402
+from indexer.agents.hooks import find_relevant, hits_block  # noqa: E402
 from indexer.agents.mcp_tools import compact_search, compact_sessions  # noqa: E402
 from indexer.masking import masked_result  # noqa: E402
 from search_quality import load  # noqa: E402
@@ -50,7 +51,7 @@ def main() -> None:
     for group in sorted({i.group for i in load()}):
         items += [i for i in load() if i.group == group][: args.per_group]
     rows: dict[str, list[int]] = {"search full": [], "search compact": [], "per_session full": [],
-                                  "per_session compact": []}
+                                  "per_session compact": [], "hook reminder": []}
     with Index(args.db, readonly=True) as index:
         for item in items:
             for per_session in (False, True):
@@ -58,11 +59,16 @@ def main() -> None:
                 name = "per_session " if per_session else "search "
                 rows[name + "full"].append(tokens(output.search_json(result, budget=BUDGET)))
                 rows[name + "compact"].append(tokens(compact_search(result)))
+            found = find_relevant(index, tuple(item.query.split()), None)
+            if found.hits:  # the prompt hook's answer: a head line and the matching sessions
+                rows["hook reminder"].append(tokens(hits_block("Threadback: earlier work:\n", list(found.hits))))
         listed = index.sessions(limit=20)
         full_sessions = tokens({"sessions": [output.session_json(s) for s in listed]})
         compact_listed = tokens(compact_sessions(listed))
     print(f"tokens per answer (estimated), {len(items)} queries of the labelled set, limit 10 (the tools' default)")
     for name, values in rows.items():
+        if not values:
+            continue
         print(f"  {name:<22} median {statistics.median(values):>6,.0f}  max {max(values):>6,}")
     print(f"  {'sessions (no args) full':<22} {full_sessions:>13,}   compact {compact_listed:,}  (20 sessions)")
 
