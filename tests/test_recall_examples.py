@@ -141,3 +141,19 @@ def test_the_mcp_tool_finds_each_compactly(recall_db, tmp_path):
         assert (first["session"], first["matched"]) == (session_id(key), how), name
         assert first["lines"] and first["open"].startswith(f"show(session='{session_id(key)}'")
         assert len(json.dumps(body, ensure_ascii=False)) < 4000  # a page of hits in about 1,000 tokens
+
+
+def test_the_app_gets_the_exact_answer_first_then_the_closest(recall_db):
+    """The search box shows what holds every word as fast as before; closest matches follow."""
+    from indexer.search.unified import SearchRequest, search_everything, with_closest
+
+    with Index(recall_db, readonly=True) as index:
+        request = SearchRequest(text="database is locked")
+        first = search_everything(index, lambda: None, request, FIXED_NOW, closest=False)
+        assert first.sessions.hits and all(h.matched == "all words" for h in first.sessions.hits)
+        more = with_closest(index, first, FIXED_NOW)
+        assert more.sessions.hits[: len(first.sessions.hits)] == first.sessions.hits  # exact ones kept first
+        assert {h.matched for h in more.sessions.hits[len(first.sessions.hits):]} <= {"some words", "spelling"}
+        assert len(more.sessions.hits) > len(first.sessions.hits)
+        full = search_everything(index, lambda: None, SearchRequest(text="docker"), FIXED_NOW, closest=False)
+        assert with_closest(index, full, FIXED_NOW) is None  # one word found: nothing to add

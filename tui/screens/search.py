@@ -21,7 +21,15 @@ from textual.widgets import Button, Input, Static
 from textual.worker import get_current_worker
 
 from indexer import Hit, Message as LogMessage, SearchResult
-from indexer.search.unified import PAGE_SIZE, SCOPES, MemoryResult, SearchRequest, UnifiedResult, search_everything
+from indexer.search.unified import (
+    PAGE_SIZE,
+    SCOPES,
+    MemoryResult,
+    SearchRequest,
+    UnifiedResult,
+    search_everything,
+    with_closest,
+)
 from indexer.sources import AGENT_NAMES
 from tui.app_context import AppContext
 from tui.clipboard import copy_text
@@ -57,6 +65,7 @@ class SearchScreen(ReportsWorkerErrors, Screen):
     @dataclass
     class ResultsReady(Message):
         result: UnifiedResult
+        closest: bool = False  # the same request's answer with its closest matches added
 
     @dataclass
     class ContextReady(Message):
@@ -133,14 +142,22 @@ class SearchScreen(ReportsWorkerErrors, Screen):
         if worker.is_cancelled:
             return
         context = self.context
+        # The exact answer first, as fast as before; then, when it fills less than a page, the
+        # closest matches after it (indexer.search.closest).
         result = search_everything(context.index, context.memory_store, request, context.now(),
-                                   should_stop=lambda: worker.is_cancelled)
-        if result is not None and not worker.is_cancelled:
-            self.post_message(self.ResultsReady(result))
+                                   should_stop=lambda: worker.is_cancelled, closest=False)
+        if result is None or worker.is_cancelled:
+            return
+        self.post_message(self.ResultsReady(result))
+        more = with_closest(context.index, result, context.now())
+        if more is not None and not worker.is_cancelled:
+            self.post_message(self.ResultsReady(more, closest=True))
 
     def on_search_screen_results_ready(self, event: ResultsReady) -> None:
         if event.result.request != self.request:
             return  # a newer search is on its way
+        if event.closest:
+            self._keep_cursor = True  # the exact rows stay where they were, the cursor too
         self._show(event.result.sessions, event.result.error, event.result.memory)
 
     def _show(self, result: SearchResult | None, error: str | None, memory: MemoryResult | None) -> None:
