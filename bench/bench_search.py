@@ -45,6 +45,18 @@ CLASSES = (
     ("English + CJK", "deploy 驗收"),
 )
 
+# Half-remembered queries (issue 32): no message holds every word, so closest matches are
+# ranked (``indexer.search.closest``). Their target is p50 < 100 ms at 1 GB (twice an exact one).
+RECALL_CLASSES = (
+    ("recall: typo", "websocket tset fials"),
+    ("recall: some words", "the handler retried the websocket connection after the server came up late"),
+    ("recall: wrong detail", "kubernetes pod memory leak 503 flamegraph"),
+    ("recall: stack-trace line", "TimeoutError: retry the connection with backoff in handler config loader line 88"),
+    ("recall: CJK sentence", "資料庫連線逾時的錯誤訊息"),
+    ("recall: other script vocabulary", "数据库连接超时错误"),
+)
+RECALL_TARGET_MS = 100
+
 
 def size_dependent_classes(db: Path) -> tuple[tuple[str, str], ...]:
     """A filter on the newest week: its share of the index shrinks as the history grows."""
@@ -87,13 +99,14 @@ def print_latencies(index: Index, runs: int = 30, compare_words: bool = False, t
     load = " (load average %.1f %.1f %.1f)" % os.getloadavg() if hasattr(os, "getloadavg") else ""
     print(f"search latency, ms: wall p50 / p95 / CPU p50{load}; target: p50 < {target_ms:g} ms in both views")
     print(f"{'class':<30} {'query':<54} {'messages':>22} {'sessions':>22}")
-    for label, query in CLASSES + size_dependent_classes(index.path):
+    for label, query in CLASSES + size_dependent_classes(index.path) + RECALL_CLASSES:
+        target = RECALL_TARGET_MS * target_ms / 50 if label.startswith("recall:") else target_ms
         for off in (True, False) if compare_words else (False,):
             with plain_walk(off):
                 m50, m95, mcpu, mtotal = timed(index, query, runs)
                 s50, s95, scpu, stotal = timed(index, query, runs, by_session=True, evidence=1)  # as the app asks
             name = label + (" (no words)" if off else "") if compare_words else label
-            verdict = "ok" if max(m50, s50) < target_ms else f"OVER by {max(m50, s50) - target_ms:.1f} ms"
+            verdict = "ok" if max(m50, s50) < target else f"OVER by {max(m50, s50) - target:.1f} ms"
             print(f"{name:<30} {query!r:<54} {m50:6.1f} / {m95:5.1f} / {mcpu:5.1f}  {s50:6.1f} / {s95:5.1f} / "
                   f"{scpu:5.1f}   ({mtotal:,} messages, {stotal:,} sessions)  {verdict}", flush=True)
 

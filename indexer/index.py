@@ -261,12 +261,15 @@ class Index:
         context: int = 0,
         project_scope: ProjectScope | None = None,
         evidence: int = 3,
+        closest: bool = True,
     ) -> SearchResult:
         """Search messages, or with ``by_session`` (``one_per_session`` is the same) sessions:
         every word somewhere in one session, each result with its best messages as evidence.
         ``project_scope`` keeps one project's sessions (its exact folder, or also the folders
         under it), unlike ``project:`` in a query, which matches part of a name or path;
         ``evidence`` is how many of each session's best messages the session view shows.
+        When fewer than a page hold every word, ``closest`` matches follow them
+        (``indexer.search.closest``); each hit says how it matched.
 
         Raises ``QueryError`` (with a message for the user) when nothing in the query is
         searchable."""
@@ -283,6 +286,7 @@ class Index:
                 context=context,
                 project_scope=project_scope,
                 evidence=evidence,
+                closest=closest,
             )
         except sqlite3.OperationalError as exc:
             text = str(exc).lower()

@@ -100,6 +100,7 @@ class Hit(NamedTuple):
     context_before: tuple[Message, ...] = ()
     context_after: tuple[Message, ...] = ()
     parent: Session | None = None  # a subagent's parent session: the one a resume command opens
+    matched: str = "all words"  # how it matched: all words, some words, spelling, meaning
 
 
 class FileTouches(NamedTuple):

@@ -52,7 +52,7 @@ def logs(tmp_path) -> Path:
 
 
 def sessions_found(index: Index, query: str) -> set[str]:
-    return {h.session.session_id for h in index.search(query, limit=50).hits}
+    return {h.session.session_id for h in index.search(query, limit=50, closest=False).hits}
 
 
 def update(index: Index, root: Path):

@@ -103,7 +103,7 @@ def test_the_sdk_client_searches_shows_and_proposes(world):
         injected = index.search('"Ignore previous instructions"').hits[0].message.id
     index_before, memory_before = digest(world["db"].parent), digest(world["memory"])
     tools, results = call_all(server_params(world), [
-        ("search", {"query": "redis port", "per_session": True, "context": 1}),
+        ("search", {"query": "redis port", "per_session": True, "context": 1, "full": True}),
         ("search", {"query": "redis", "agent": "codex"}),
         ("sessions", {"project": "shop"}),
         ("memory_search", {"query": "redis"}),
@@ -121,20 +121,23 @@ def test_the_sdk_client_searches_shows_and_proposes(world):
     assert names["propose_rule"].annotations.read_only_hint is False
     assert "per_session" in names["search"].input_schema["properties"]
 
-    hits = found.structured_content["hits"]
+    # Exact first; the closest matches after it say so.
+    assert found.structured_content["exact_total"] == 1
+    hits = [h for h in found.structured_content["hits"] if h["matched"] == "all words"]
     assert [h["session_id"] for h in hits] == ["redis-good"] and not found.is_error
     assert set(hits[0]) == {"agent", "session_id", "parent_session_id", "resume", "project", "project_path",
                             "message_id", "ordinal", "time", "role", "kind", "tool", "mark", "snippet", "spans",
-                            "score", "context_before", "context_after"}
+                            "score", "matched", "context_before", "context_after"}
     assert hits[0]["context_after"] or hits[0]["context_before"]
     # per_session is the session-level search: each session with its best messages as evidence.
     assert found.structured_content["view"] == "sessions"
-    [session] = found.structured_content["sessions"]
+    session, *closest = found.structured_content["sessions"]
+    assert all(c["matched"] != "all words" for c in closest)
     assert session["session_id"] == "redis-good" and session["matching_messages"] == 2
     assert sorted(e["ordinal"] for e in session["evidence"]) == [0, 1] and session["evidence"][0] == hits[0]
     assert "reference data" in found.structured_content["note"]
-    assert other_agent.structured_content["hits"] == []
-    assert [s["session_id"] for s in sessions.structured_content["sessions"]] == ["redis-good"]
+    assert other_agent.structured_content["sessions"] == [] and other_agent.structured_content["tried"]
+    assert [s["session"] for s in sessions.structured_content["sessions"]] == ["redis-good"]
     assert memory.structured_content["hits"][0]["kind"] == "fact"
 
     texts = [m["text"] for m in shown.structured_content["messages"]]
@@ -194,7 +197,7 @@ def test_mcp_is_registered_and_removed_for_both_agents(tmp_path, monkeypatch, ca
     # What Codex would start, started: the registered command serves the tools.
     entry = codex["mcp_servers"]["threadback"]
     tools, [result] = call_all(server_params(world, entry["command"], entry["args"]), [("sessions", {})])
-    assert len(tools) == 6 and {s["session_id"] for s in result.structured_content["sessions"]} == {"redis-good", "other"}
+    assert len(tools) == 6 and {s["session"] for s in result.structured_content["sessions"]} == {"redis-good", "other"}
 
     assert main(["hooks", "uninstall", "--mcp", "--codex"]) == exits.OK
     assert config.read_text(encoding="utf-8") == config_original
@@ -250,8 +253,8 @@ def test_secrets_in_logs_and_memory_are_masked_in_every_answer(tmp_path):
         ("memory_search", {"query": "deploy_key"}),
     ])
     by_topic, by_token, transcript, window, remembered = results
-    assert {h["session_id"] for h in by_token.structured_content["hits"]} == {"leaky"}  # still searchable
-    assert by_topic.structured_content["hits"] and remembered.structured_content["hits"]
+    assert {h["session"] for h in by_token.structured_content["sessions"]} == {"leaky"}  # still searchable
+    assert by_topic.structured_content["sessions"] and remembered.structured_content["hits"]
     assert window.structured_content["messages"][0]["text"].endswith("characters: `threadback show` prints them all]")
     for result in results:
         quoted = {k: v for k, v in result.structured_content.items() if k != "query"}  # the client's own words

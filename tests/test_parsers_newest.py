@@ -48,7 +48,7 @@ def newest(tmp_path_factory) -> Index:
 
 
 def hit_texts(index: Index, query: str) -> list[str]:
-    return [h.message.text for h in index.search(query, now=FIXED_NOW).hits]
+    return [h.message.text for h in index.search(query, now=FIXED_NOW, closest=False).hits]
 
 
 def run_cli(capsys, index: Index, *argv: str) -> str:
@@ -149,7 +149,7 @@ def test_tool_lines_keep_pattern_path_agent_type_and_description(newest):
     ('"Request was aborted"', "pi"),
 ])
 def test_errors_and_aborts_are_searchable(newest, query, agent):
-    [hit] = newest.search(query, now=FIXED_NOW).hits
+    [hit] = newest.search(query, now=FIXED_NOW, closest=False).hits
     assert hit.message.kind == "error" and hit.session.agent == agent
 
 

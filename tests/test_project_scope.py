@@ -75,9 +75,9 @@ def test_the_session_view_keeps_the_same_project(tree, tmp_path):
     scope = project_scope_of(tree["repo-sub"], home=tree["home"])
     index = Index(indexed(tree, tmp_path))
     for query in ("needle", "needle found repo"):
-        result = index.search(query, now=FIXED_NOW, project_scope=scope, by_session=True)
+        result = index.search(query, now=FIXED_NOW, project_scope=scope, by_session=True, closest=False)
         assert {s.session.session_id for s in result.sessions} == {"s-repo", "s-repo-sub"}, query
-    unscoped = index.search("needle found repo", now=FIXED_NOW, by_session=True)
+    unscoped = index.search("needle found repo", now=FIXED_NOW, by_session=True, closest=False)
     assert {s.session.session_id for s in unscoped.sessions} == {"s-repo", "s-repo-sub", "s-repo-other"}
 
 

@@ -46,11 +46,11 @@ def test_filters_alone_ask_for_a_word(corpus_index):
 
 
 def test_and_or_exclude_semantics(corpus_index):
-    both = corpus_index.search("tmux custom", limit=200).hits
+    both = corpus_index.search("tmux custom", limit=200, closest=False).hits
     assert both and all("tmux" in h.message.text.lower() and "custom" in h.message.text.lower() for h in both)
     either = corpus_index.search("tmux OR pelican", limit=200)
     assert either.total >= len(both)
-    without = corpus_index.search("tmux -custom", limit=200).hits
+    without = corpus_index.search("tmux -custom", limit=200, closest=False).hits
     assert without and all("custom" not in h.message.text.lower() for h in without)
 
 
@@ -72,15 +72,15 @@ def test_filters_narrow(corpus_index):
 def test_two_char_cjk_alone_and_mixed_with_longer_terms(corpus_index):
     alone = corpus_index.search("更新", limit=100).hits
     assert alone and all("更新" in h.message.text for h in alone)
-    mixed = corpus_index.search("更新 Tailwind", limit=100).hits
+    mixed = corpus_index.search("更新 Tailwind", limit=100, closest=False).hits
     assert mixed and all("更新" in h.message.text and "tailwind" in h.message.text.lower() for h in mixed)
     assert len(mixed) <= len(alone)
-    excluded = corpus_index.search("Tailwind -更新", limit=100).hits
+    excluded = corpus_index.search("Tailwind -更新", limit=100, closest=False).hits
     assert excluded and all("更新" not in h.message.text for h in excluded)
 
 
 def test_two_char_latin_term_with_a_longer_one(corpus_index):
-    hits = corpus_index.search("tmux ok", limit=100).hits
+    hits = corpus_index.search("tmux ok", limit=100, closest=False).hits
     assert all("ok" in h.message.text.lower() for h in hits)
 
 
@@ -181,5 +181,5 @@ def test_nul_and_control_characters_and_huge_queries(corpus_index):
     assert any("first 4,000 characters" in n for n in result.notes)
     assert any(n.startswith("only the first 32 of ") for n in result.notes)
     assert corpus_index.search("theme " * 3000, limit=5).hits  # repeated words count once
-    result = corpus_index.search(huge, by_session=True, limit=5)
+    result = corpus_index.search(huge, by_session=True, limit=5, closest=False)
     assert result.total == 0

@@ -50,9 +50,9 @@ def split(tmp_path) -> Index:
 
 
 def test_words_in_different_messages_find_their_session(split):
-    messages = split.search("flaky timezone", now=FIXED_NOW)
+    messages = split.search("flaky timezone", now=FIXED_NOW, closest=False)
     assert {h.session.session_id for h in messages.hits} == {"s-together"}
-    sessions = split.search("flaky timezone", by_session=True, now=FIXED_NOW)
+    sessions = split.search("flaky timezone", by_session=True, now=FIXED_NOW, closest=False)
     assert {s.session.session_id for s in sessions.sessions} == {"s-split", "s-together"}
     assert sessions.by_session and sessions.total == 2
     found = next(s for s in sessions.sessions if s.session.session_id == "s-split")
@@ -63,10 +63,10 @@ def test_words_in_different_messages_find_their_session(split):
 
 def test_exclusions_and_filters_apply_to_sessions(split):
     # The message with UTC goes; s-split keeps only its prompt, so it no longer holds both words.
-    left = {s.session.session_id for s in split.search("flaky timezone NOT UTC", by_session=True, now=FIXED_NOW).sessions}
+    left = {s.session.session_id for s in split.search("flaky timezone NOT UTC", by_session=True, now=FIXED_NOW, closest=False).sessions}
     assert left == {"s-together"}
-    assert not split.search("flaky timezone agent:codex", by_session=True, now=FIXED_NOW).sessions
-    assert not split.search("flaky timezone until:2026-03-01", by_session=True, now=FIXED_NOW).sessions
+    assert not split.search("flaky timezone agent:codex", by_session=True, now=FIXED_NOW, closest=False).sessions
+    assert not split.search("flaky timezone until:2026-03-01", by_session=True, now=FIXED_NOW, closest=False).sessions
 
 
 def test_a_common_word_outside_its_window_is_checked_in_the_session(tmp_path, monkeypatch):
@@ -81,10 +81,10 @@ def test_a_common_word_outside_its_window_is_checked_in_the_session(tmp_path, mo
         os.utime(log, (1_700_000_000 + n, 1_700_000_000 + (10**6 if log.stem == "s-old" else n)))
     index = index_of(root, tmp_path / "index.sqlite3")
     monkeypatch.setattr(session_search, "GROUP_CANDIDATES", 3)
-    found = index.search("zebrafish common", by_session=True, now=FIXED_NOW)
+    found = index.search("zebrafish common", by_session=True, now=FIXED_NOW, closest=False)
     assert [s.session.session_id for s in found.sessions] == ["s-old"] and found.capped
     monkeypatch.setattr(session_search, "PROBE_SESSIONS", 0)
-    assert not index.search("zebrafish common", by_session=True, now=FIXED_NOW).sessions
+    assert not index.search("zebrafish common", by_session=True, now=FIXED_NOW, closest=False).sessions
     index.close()
 
 
@@ -93,7 +93,7 @@ def test_short_words_must_be_in_the_messages_the_others_found(tmp_path):
     write_session(root, "s-flag", ["run nginx -s reload now", "done"], day=1)
     write_session(root, "s-prose", ["nginx reload by systemctl", "a -s elsewhere in the session"], day=2)
     index = index_of(root, tmp_path / "index.sqlite3")
-    found = [s.session.session_id for s in index.search("nginx -s reload", by_session=True, now=FIXED_NOW).sessions]
+    found = [s.session.session_id for s in index.search("nginx -s reload", by_session=True, now=FIXED_NOW, closest=False).sessions]
     assert found == ["s-flag"]
     index.close()
 

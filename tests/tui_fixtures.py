@@ -196,6 +196,11 @@ async def _search_preview(pilot: Pilot) -> None:
     await settle(pilot)
 
 
+async def _search_closest(pilot: Pilot) -> None:
+    """Nothing holds every word: a near spelling is searched, closest matches under a divider."""
+    await type_query(pilot, "audioworklet migrtion recorder")
+
+
 async def _search_empty(pilot: Pilot) -> None:
     await settle(pilot)
 
@@ -266,6 +271,7 @@ SCREEN_STATES = [
     ScreenState("search_preview", _search_preview),
     ScreenState("search_empty", _search_empty),
     ScreenState("search_no_hits", _search_no_hits),
+    ScreenState("search_closest", _search_closest),
     ScreenState("search_80x24", _search_narrow, size=(80, 24)),
     ScreenState("sessions", _sessions_tree),
     ScreenState("transcript", _transcript),

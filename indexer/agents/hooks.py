@@ -307,7 +307,8 @@ def compact_hit_line(found: "RelevantHit") -> str:
     if len(snippet) > HIT_SNIPPET_CHARS:
         snippet = snippet[: HIT_SNIPPET_CHARS - 1] + "…"
     # Made visible once, by ``wrap_reference``; the snippet's secrets are masked already.
-    return f"- {s.agent} · {s.project_name or '?'} · {when} · `{open_command(found.hit)}`: {snippet}"
+    how = "" if found.hit.matched == "all words" else f" ({found.hit.matched})"
+    return f"- {s.agent} · {s.project_name or '?'} · {when}{how} · `{open_command(found.hit)}`: {snippet}"
 
 
 def recall_reminder(match: "RecallMatch", query: str, session: str | None, hits: "list[RelevantHit]",

@@ -230,3 +230,58 @@ class HistoryTools:
 
 def _clamp(value: int, low: int, high: int) -> int:
     return max(low, min(high, int(value)))
+
+
+# -- compact answers ------------------------------------------------------------------------
+# What an agent needs from a search, in a few hundred tokens: which session, when, where, the
+# matching lines and how to open more. The full JSON (``threadback search --json``) stays for
+# people and scripts; an agent pays for every byte it is given.
+LINE_CHARS = 120  # a matching line, cut at this many characters
+LINES_PER_SESSION = 2
+
+
+def _day(ts: float | None) -> str | None:
+    return datetime.fromtimestamp(ts, tz=timezone.utc).strftime("%Y-%m-%d") if ts else None
+
+
+def _line(text: str) -> str:
+    flat = " ".join(text.replace("«", "").replace("»", "").split())
+    return flat if len(flat) <= LINE_CHARS else flat[: LINE_CHARS - 1] + "…"
+
+
+def compact_search(result: SearchResult) -> dict:
+    """One entry per session, best first: ``session``, ``when``, ``project``, ``agent``,
+    ``matched`` (how), ``lines`` (its matching lines) and ``open`` (the ``show`` call that reads
+    around the best one); then how the answer was found, and what was tried when it is empty."""
+    entries: list[dict] = []
+    seen: dict[str, dict] = {}
+    hits = [h for s in result.sessions for h in s.evidence] if result.by_session else result.hits
+    for hit in hits:
+        s = hit.session
+        entry = seen.get(s.session_id)
+        if entry is None:
+            entry = {"session": s.session_id, "when": _day(hit.message.ts or s.start_ts), "project": s.project_name,
+                     "agent": s.agent, "matched": hit.matched, "lines": [],
+                     "open": f"show(session={s.session_id!r}, around={hit.message.id})"}
+            seen[s.session_id] = entry
+            entries.append(entry)
+        if len(entry["lines"]) < (LINES_PER_SESSION if len(entries) <= 3 else 1):  # the best few: two lines
+            entry["lines"].append(_line(hit.snippet))
+    body: dict = {"query": result.query.raw, "sessions": entries,
+                  "exact": result.exact_total if result.exact_total >= 0 else result.total}
+    if result.showing_results_for:
+        body["showing_results_for"] = result.showing_results_for
+    if result.meaning == "unavailable":
+        body["search"] = "lexical (meaning not available)"
+    if not entries:
+        body["tried"] = list(result.tried) or ["every word in one place"]
+        body["not_searched"] = list(result.not_searched)
+    return body
+
+
+def compact_sessions(sessions: list[Session]) -> dict:
+    """A session list as an agent reads it: id, when, project, agent, title, size."""
+    return {"sessions": [{"session": s.session_id, "when": _day(s.end_ts or s.start_ts), "project": s.project_name,
+                          "agent": s.agent, "title": _line(s.title or "")[:72], "messages": s.message_count}
+                         for s in sessions],
+            "open": "show(session=ID) reads a session; search(query) finds one by what was said"}

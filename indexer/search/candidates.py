@@ -99,6 +99,10 @@ class Filters:
             else:
                 where.append("m.role = ?")
                 params.append("user" if role in ("human", "me") else role)
+        if q.output == "only":
+            where.append("m.role = 'tool'")
+        elif q.output == "none":
+            where.append("m.role != 'tool'")
         if q.since is not None:
             where.append("m.ts >= ?")
             params.append(q.since)

@@ -15,8 +15,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
-from indexer.models import Hit, Session
-from indexer.named_record import NamedTuple
+from indexer.models import Hit
 from indexer.search.candidates import (
     Filters,
     all_groups_sources,
@@ -28,6 +27,7 @@ from indexer.search.candidates import (
 )
 from indexer.search.plan import SearchPlan, and_expressions, make_plan
 from indexer.search.query import Query, QueryError, Term, taking_literally
+from indexer.search.results import SearchResult, SessionHit, hits_for  # noqa: F401 - also imported from here
 from indexer.search.scoring import Evidence, Weights, message_score, scanner
 from indexer.search.snippets import make_snippet
 from indexer.store.models import fetch_context, fetch_messages, message_from_row, sessions_by_rowid
@@ -38,35 +38,6 @@ if TYPE_CHECKING:
 
 CANDIDATES = 500  # message view: the newest matches ranked
 EVIDENCE_PER_SESSION = 3  # session view: the best messages shown for each session (default)
-
-
-class SessionHit(NamedTuple):
-    """One session of a session-level search: its score, how many of its messages matched
-    (of those read), and its best matching messages, best first."""
-
-    session: Session
-    score: float
-    matches: int
-    evidence: tuple[Hit, ...]
-    parent: Session | None = None  # the session a subagent's hit resumes
-
-
-class SearchResult(NamedTuple):
-    hits: list[Hit]  # the message view's hits; in the session view, each session's best one
-    total: int  # messages ranked (at most CANDIDATES), or sessions found
-    capped: bool  # True when more matches exist than were ranked
-    query: Query
-    warnings: tuple[str, ...] = ()
-    sessions: tuple[SessionHit, ...] = ()  # the session view's results
-    by_session: bool = False
-    notes: tuple[str, ...] = ()  # how the query was read (dropped words, a command line)
-
-    def map_hits(self, change: Callable[[Hit], Hit]) -> "SearchResult":
-        """The same result with ``change`` applied to every hit, the session view's evidence
-        included (e.g. to mask what must not be shown)."""
-        changed = {id(h): change(h) for h in (*self.hits, *(e for s in self.sessions for e in s.evidence))}
-        sessions = tuple(s._replace(evidence=tuple(changed[id(e)] for e in s.evidence)) for s in self.sessions)
-        return self._replace(hits=[changed[id(h)] for h in self.hits], sessions=sessions)
 
 
 def resolve_flags(conn: sqlite3.Connection, query: Query) -> Query:
@@ -86,6 +57,7 @@ def run_search(
     context: int = 0,
     project_scope: ProjectScope | None = None,
     evidence: int = EVIDENCE_PER_SESSION,
+    closest: bool = True,
 ) -> SearchResult:
     if query.ambiguous:
         query = resolve_flags(conn, query)
@@ -98,9 +70,38 @@ def run_search(
         return SearchResult([], 0, False, query, query.warnings, notes=query.notes)
     plan = make_plan(query, unfolded_too=fold_pending(conn))
     filters = Filters(plan, exclude_sessions, project_scope)
+    # A quoted phrase or an OR asks for exactly what it says: no closest matches after it.
+    closest = closest and not any(t.phrase for t in query.positive_terms) and not any(len(g) > 1 for g in query.groups)
+    # One word already found: every session holding part of the query holds all of it.
+    one_word = len(query.positive_terms) == 1
     if by_session:
-        return _session_view(conn, plan, filters, limit, offset, context, max(1, evidence))
-    return _message_view(conn, plan, filters, limit, offset, context)
+        exact = _session_view(conn, plan, filters, limit, offset, context, max(1, evidence))
+        if not closest or exact.total >= offset + limit or (one_word and exact.total):
+            return exact._replace(closest_from=len(exact.sessions), exact_total=exact.total)
+        from indexer.search.closest_results import with_closest_sessions
+
+        return _or_exact(exact, lambda: with_closest_sessions(
+            conn, plan, filters, exact, limit, offset, context, max(1, evidence),
+            lambda n: _session_view(conn, plan, filters, n, 0, 0, 1)))
+    exact = _message_view(conn, plan, filters, limit, offset, context)
+    if not closest or exact.total >= offset + limit or (one_word and exact.total):
+        return exact._replace(closest_from=len(exact.hits), exact_total=exact.total)
+    from indexer.search.closest_results import with_closest_messages
+
+    return _or_exact(exact, lambda: with_closest_messages(conn, plan, filters, exact, limit, offset, context,
+                                                          lambda n: _message_view(conn, plan, filters, n, 0, 0)))
+
+
+def _or_exact(exact: SearchResult, closest: Callable[[], SearchResult]) -> SearchResult:
+    """The exact answer with its closest matches; the exact answer alone when the closest
+    search is interrupted (a hook's deadline): what holds every word is never lost to it."""
+    try:
+        return closest()
+    except sqlite3.OperationalError as exc:
+        if "interrupt" not in str(exc).lower():
+            raise
+        return exact._replace(closest_from=len(exact.sessions if exact.by_session else exact.hits),
+                              exact_total=exact.total, notes=(*exact.notes, "closest matches cut short: out of time"))
 
 
 def _message_view(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, limit: int, offset: int,

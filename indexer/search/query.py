@@ -7,6 +7,7 @@
     -word / -"phrase"    must not match, unless the line is a command line (below)
     agent: project: session: role: since: until:   filters
     file:src/app.py      sessions whose tool calls touched that file (a path or its ending)
+    in:output            only tool output (a command's output, a test run); -in:output leaves it out
 
 A line that looks like a pasted command (it has a flag such as ``-s`` or ``--no-ff``, a pipe or
 ``&&``, a leading ``VAR=value`` or ``sudo``) is searched literally: every ``-x`` in it is a word
@@ -30,7 +31,7 @@ from indexer.search.matching import occurs_in, spans_of
 from indexer.sources import agent_named
 from indexer.textfold import fold
 
-FILTER_KEYS = ("agent", "project", "session", "role", "since", "until", "file")
+FILTER_KEYS = ("agent", "project", "session", "role", "since", "until", "file", "in")
 MAX_QUERY_CHARS = 4000  # a longer paste is cut here (with a note)
 MAX_TERMS = 32  # words searched for; the rest of a huge paste is dropped (with a note)
 
@@ -85,6 +86,7 @@ class Query(NamedTuple):
     since: float | None = None
     until: float | None = None
     file: str | None = None  # a path a tool call touched (``indexer.store.touched``)
+    output: str | None = None  # tool output: "only" (in:output) or "none" (-in:output)
     warnings: tuple[str, ...] = ()  # a filter that could not be used
     notes: tuple[str, ...] = ()  # how the line was read: dropped words, a command line
     # The positive words in the order typed (one-letter ones too): a message holding this run
@@ -103,7 +105,8 @@ class Query(NamedTuple):
     def has_filters(self) -> bool:
         return any(
             v is not None
-            for v in (self.agent, self.project, self.session, self.role, self.since, self.until, self.file)
+            for v in (self.agent, self.project, self.session, self.role, self.since, self.until, self.file,
+                      self.output)
         )
 
     @property
@@ -244,6 +247,11 @@ class _Builder:
             self.filters[key] = ts
         elif key == "agent":
             self.filters[key] = agent_named(value)
+        elif key == "in":
+            if value.lower() not in ("output", "outputs"):
+                self.warnings.append(f"in:{value} is not a place to search (try in:output or -in:output)")
+                return
+            self.filters["output"] = "only"
         else:
             self.filters[key] = value
 
@@ -264,6 +272,10 @@ def parse_query(text: str, now: float) -> Query:
             negate_next = True
             continue
         key, sep, value = token.partition(":")
+        if sep and (negate_next or token.startswith("-")) and key.lower().lstrip("-") == "in" and value.lower() in ("output", "outputs"):
+            b.filters["output"] = "none"  # -in:output / NOT in:output: leave tool output out
+            b.pending_or, negate_next, b.previous_word = False, False, None
+            continue
         if sep and key.lower() in FILTER_KEYS and not token.startswith(('"', "-")):
             b.add_filter(key.lower(), _unquote(value), now)
             b.pending_or, negate_next, b.previous_word = False, False, None
@@ -328,6 +340,7 @@ def _finish(text: str, b: _Builder, notes: list[str], command_line: bool) -> Que
         since=f.get("since"),  # type: ignore[arg-type]
         until=f.get("until"),  # type: ignore[arg-type]
         file=f.get("file"),  # type: ignore[arg-type]
+        output=f.get("output"),  # type: ignore[arg-type]
         warnings=tuple(b.warnings),
         notes=tuple(notes),
         literal_line="" if b.used_or else " ".join(b.line),
@@ -347,7 +360,7 @@ def taking_literally(query: Query, flags: list[Term]) -> Query:
         raw=query.raw, groups=query.groups + tuple((w,) for w in words),
         excluded=tuple(t for t in query.excluded if id(t) not in chosen),
         agent=query.agent, project=query.project, session=query.session, role=query.role,
-        since=query.since, until=query.until, file=query.file, warnings=query.warnings,
+        since=query.since, until=query.until, file=query.file, output=query.output, warnings=query.warnings,
         notes=(*query.notes, "read " + ", ".join(f"“-{t.text}”" for t in flags) + " as a flag: that command occurs"),
         literal_line=query.line_as_command,
         ambiguous=tuple(a for a in query.ambiguous if id(a[0]) not in chosen),

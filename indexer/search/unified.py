@@ -106,8 +106,10 @@ def search_everything(
     now: float,
     *,
     should_stop: Callable[[], bool] = lambda: False,
+    closest: bool = True,
 ) -> UnifiedResult | None:
     """Answer ``request`` from the memory folder and the session index, as its scope says.
+    ``closest``: closest matches after the exact ones (``with_closest`` adds them later).
 
     ``None`` when ``should_stop`` turned true between the two (a newer request is on its way)."""
     memory = search_memory(open_store, request, now) if request.includes_memory else None
@@ -119,8 +121,25 @@ def search_everything(
         # One per session: the session-level search; the list shows each session's best message.
         sessions = index.search(
             request.query_text, now=now, limit=PAGE_SIZE, offset=request.page * PAGE_SIZE,
-            by_session=request.one_per_session, evidence=1, project_scope=request.project_scope,
+            by_session=request.one_per_session, evidence=1, project_scope=request.project_scope, closest=closest,
         )
     except QueryError as exc:
         return UnifiedResult(request, None, memory, str(exc))
     return UnifiedResult(request, sessions, memory)
+
+
+def with_closest(index: Index, first: UnifiedResult, now: float) -> UnifiedResult | None:
+    """``first`` (an exact-only answer) with closest matches after its exact ones, or None when
+    it has none to add: the app shows the exact answer at once and this one when it is ready."""
+    exact, request = first.sessions, first.request
+    if exact is None or exact.total >= (request.page + 1) * PAGE_SIZE:
+        return None
+    try:
+        sessions = index.search(
+            request.query_text, now=now, limit=PAGE_SIZE, offset=request.page * PAGE_SIZE,
+            by_session=request.one_per_session, evidence=1, project_scope=request.project_scope,
+        )
+    except QueryError:
+        return None
+    added = len(sessions.sessions if sessions.by_session else sessions.hits) > sessions.closest_from
+    return UnifiedResult(request, sessions, first.memory) if added or sessions.tried else None

@@ -245,6 +245,10 @@ def cmd_search(args: argparse.Namespace) -> int:
         sys.stdout.write(render_hits_text(result, Style.for_stream(sys.stdout), budget=args.budget))
     else:
         print(f"no hits for {safe_text(text)!r}.")
+        for step in result.tried:
+            print(f"  tried: {safe_text(step)}")
+        for left in result.not_searched:
+            print(f"  not searched: {safe_text(left)}")
         from indexer.search.suggestions import suggestions_for  # what to try, when nothing was found
 
         for tip in suggestions_for(result.query):

@@ -20,10 +20,10 @@ from mcp.types import ToolAnnotations
 from pydantic import Field
 
 from indexer.agents.caller import calling_session
-from indexer.sources import AGENT_NAMES
-from indexer.agents.mcp_tools import HistoryTools, ToolInputError, Transcript
+from indexer.agents.mcp_tools import HistoryTools, ToolInputError, Transcript, compact_search, compact_sessions
 from indexer.config import check_config
 from indexer.rules import RuleError
+from indexer.sources import AGENT_NAMES
 from indexer.textsafe import make_safe
 from tui.cli import output
 from tui.cli.exits import command
@@ -35,9 +35,10 @@ INSTRUCTIONS = (
     "Threadback indexes the user's past coding-agent sessions (Claude Code, Codex, pi) and keeps a "
     "memory of facts and lessons. When the user refers to earlier work ('last time', 'didn't we fix "
     "this before?', '我記得上次…', '前回…') or you are about to re-derive something that was probably "
-    "solved already, call `search` first (words AND, \"exact phrase\", a OR b, NOT word; a pasted "
-    "command or error line works as it is; per_session=true when the words may be in different "
-    "messages of one session), then `show` with a hit's session_id and message_id to read around it. "
+    "solved already, call `search` first (sessions holding every word come first, then the closest: "
+    "some words, near spellings; \"exact phrase\", a OR b, NOT word; a pasted command or error line "
+    "works as it is; per_session=true when the words may be in different messages of one session), "
+    "then the `open` call of a result (`show` around its message) to read more. "
     "`memory_search` finds remembered facts. "
     "`propose_rule` suggests a rule for the user to review; it is never applied until they approve it. "
     + REFERENCE_NOTE
@@ -104,9 +105,10 @@ def build_server(tools: HistoryTools) -> MCPServer:
 
     @server.tool(annotations=read_only)
     def search(
-        query: Annotated[str, Field(description='Words (all must match), "exact phrase", a OR b, NOT word; a '
-                                                'pasted command line is searched as it is; filters agent: '
-                                                'project: since: until: work inside too')],
+        query: Annotated[str, Field(description='Words (sessions holding all come first, then the closest), '
+                                                '"exact phrase", a OR b, NOT word; a pasted command line is '
+                                                'searched as it is; filters agent: project: since: until: '
+                                                'in:output -in:output work inside too')],
         agent: Annotated[str | None, Field(description="only this agent: " + ", ".join(AGENT_NAMES))] = None,
         project: Annotated[str | None, Field(description="project name or path contains this")] = None,
         since: Annotated[str | None, Field(description="2026-04-02, 7d, 3h, 2w, yesterday")] = None,
@@ -118,13 +120,19 @@ def build_server(tools: HistoryTools) -> MCPServer:
         limit: Annotated[int, Field(description="hits (with per_session: sessions) to return (1-100)")] = 10,
         exclude_sessions: Annotated[list[str] | None, Field(
             description="session ids to leave out, e.g. the current session")] = None,
+        full: Annotated[bool, Field(description="every field of every hit (large), not the compact answer")] = False,
     ) -> dict[str, Any]:
-        """Search past sessions. Each hit has session_id and message_id for `show`."""
+        """Search past sessions: exact matches first, then the closest (each says how it
+        matched). Compact: per session its id, day, project, matching lines and the `show` call
+        that opens it; `full=true` gives every field."""
         excluded = tuple(exclude_sessions) if exclude_sessions is not None else calling_session()
-        return answer(lambda: output.search_json(
-            tools.search(query, agent=agent, project=project, since=since, until=until, per_session=per_session,
-                         context=context, limit=limit, exclude_sessions=excluded),
-            budget=SEARCH_BUDGET_BYTES))
+
+        def produce() -> dict[str, Any]:
+            result = tools.search(query, agent=agent, project=project, since=since, until=until,
+                                  per_session=per_session, context=context, limit=limit, exclude_sessions=excluded)
+            return output.search_json(result, budget=SEARCH_BUDGET_BYTES) if full else compact_search(result)
+
+        return answer(produce)
 
     @server.tool(annotations=read_only)
     def show(
@@ -147,9 +155,9 @@ def build_server(tools: HistoryTools) -> MCPServer:
         text: Annotated[str | None, Field(description="title or session id contains this")] = None,
         limit: Annotated[int, Field(description="sessions to return, newest first (1-100)")] = 20,
     ) -> dict[str, Any]:
-        """List past sessions, newest first."""
-        return answer(lambda: {"sessions": [output.session_json(s) for s in tools.sessions(
-            agent=agent, project=project, since=since, until=until, text=text, limit=limit)]})
+        """List past sessions, newest first (compact: id, day, project, agent, title, size)."""
+        return answer(lambda: compact_sessions(tools.sessions(
+            agent=agent, project=project, since=since, until=until, text=text, limit=limit)))
 
     @server.tool(annotations=read_only)
     def memory_search(

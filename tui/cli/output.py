@@ -129,6 +129,7 @@ def hit_json(hit: Hit) -> dict:
         "snippet": hit.snippet,
         "spans": [list(sp) for sp in hit.spans],
         "score": hit.score,
+        "matched": hit.matched,
         "context_before": [message_json(c) for c in hit.context_before],
         "context_after": [message_json(c) for c in hit.context_after],
     }
@@ -139,6 +140,7 @@ def session_hit_json(found: SessionHit) -> dict:
     return {
         **session_json(found.session),
         "score": found.score,
+        "matched": found.matched,
         "matching_messages": found.matches,
         "resume": resume_json(found.session, found.parent),
         "evidence": [hit_json(h) for h in found.evidence],
@@ -168,10 +170,24 @@ def search_json(result: SearchResult, *, budget: int = 0) -> dict:
         "notes": list(result.notes),
         "hits": [item["evidence"][0] for item in kept] if result.by_session else kept,
         "suggestions": _suggestions(result) if not kept else [],
+        **recall_json(result),
     }
     if result.by_session:
         body["sessions"] = kept
     return body
+
+
+def recall_json(result: SearchResult) -> dict:
+    """How the answer was found: how many hold every word (``exact_total``; the rest are
+    closest matches, each with its ``matched``), the spellings searched instead of typed words,
+    whether meaning was searched, what was tried and what was not searched."""
+    return {
+        "exact_total": result.exact_total if result.exact_total >= 0 else result.total,
+        "showing_results_for": result.showing_results_for,
+        "meaning": result.meaning,
+        "tried": list(result.tried),
+        "not_searched": list(result.not_searched),
+    }
 
 
 def index_run_json(db: str, summary: IndexSummary, stats: IndexStats) -> dict:

@@ -56,13 +56,27 @@ def render_hit_text(n: int, hit: Hit, style: Style) -> str:
         f"session {s.session_id}",
         f"msg {m.id}",
     ])
-    lines = [f"[{n}] {style.bold(safe_text(head))}"]
+    lines = [f"[{n}] {style.bold(safe_text(head))}" + _how(hit.matched, style)]
     for i, c in enumerate(hit.context_before):
         lines.append(style.dim(_context_line(c, i - len(hit.context_before))))
     lines.append("    " + marked_snippet(hit, style))
     for i, c in enumerate(hit.context_after):
         lines.append(style.dim(_context_line(c, i + 1)))
     return "\n".join(lines) + "\n"
+
+
+def _how(matched: str, style: Style) -> str:
+    """A closest match says how it matched; an exact one says nothing."""
+    return "" if matched == "all words" else " " + style.dim(f"({matched})")
+
+
+CLOSEST_DIVIDER = "── not an exact match: what follows holds part of the query ──"
+
+
+def recall_header(result: SearchResult) -> str:
+    """"showing results for …" when near spellings were searched instead of typed words."""
+    respelled = result.showing_results_for
+    return f"showing results for {safe_text(respelled)!r}\n" if respelled else ""
 
 
 def render_session_text(n: int, found: SessionHit, style: Style) -> str:
@@ -72,7 +86,7 @@ def render_session_text(n: int, found: SessionHit, style: Style) -> str:
     when = _when(s.end_ts or s.start_ts)
     matches = f"{found.matches} matching message{'s' if found.matches != 1 else ''}"
     head = " · ".join([s.agent, s.project_name or "?", when, f"session {s.session_id}", matches])
-    lines = [f"[{n}] {style.bold(safe_text(head))}"]
+    lines = [f"[{n}] {style.bold(safe_text(head))}" + _how(found.matched, style)]
     if s.title:
         lines.append("    " + style.dim(safe_text(" ".join(s.title.split())[:120])))
     target = resume_target(s)
@@ -92,7 +106,10 @@ def render_hits_text(result: SearchResult, style: Style, *, budget: int = 0, off
     used = 0
     shown = 0
     items = result.sessions if result.by_session else result.hits
+    parts.append(recall_header(result))
     for i, item in enumerate(items):
+        if i == result.closest_from and (i or offset < result.exact_total or result.exact_total == 0):
+            parts.append(style.dim(CLOSEST_DIVIDER) + "\n")
         if isinstance(item, SessionHit):
             block = render_session_text(offset + i + 1, item, style)
         else:

@@ -22,7 +22,15 @@ from textual.widgets import Button, Input, Static
 from textual.worker import get_current_worker
 
 from indexer import Hit, Message as LogMessage, SearchResult
-from indexer.search.unified import PAGE_SIZE, SCOPES, MemoryResult, SearchRequest, UnifiedResult, search_everything
+from indexer.search.unified import (
+    PAGE_SIZE,
+    SCOPES,
+    MemoryResult,
+    SearchRequest,
+    UnifiedResult,
+    search_everything,
+    with_closest,
+)
 from indexer.sources import AGENT_NAMES
 from tui.app_context import AppContext
 from tui.clipboard import copy_text
@@ -60,6 +68,7 @@ class SearchScreen(ReportsWorkerErrors, Screen):
     @dataclass
     class ResultsReady(Message):
         result: UnifiedResult
+        closest: bool = False  # the same request's answer with its closest matches added
 
     @dataclass
     class ContextReady(Message):
@@ -136,14 +145,22 @@ class SearchScreen(ReportsWorkerErrors, Screen):
         if worker.is_cancelled:
             return
         context = self.context
+        # The exact answer first, as fast as before; then, when it fills less than a page, the
+        # closest matches after it (indexer.search.closest).
         result = search_everything(context.index, context.memory_store, request, context.now(),
-                                   should_stop=lambda: worker.is_cancelled)
-        if result is not None and not worker.is_cancelled:
-            self.post_message(self.ResultsReady(result))
+                                   should_stop=lambda: worker.is_cancelled, closest=False)
+        if result is None or worker.is_cancelled:
+            return
+        self.post_message(self.ResultsReady(result))
+        more = with_closest(context.index, result, context.now())
+        if more is not None and not worker.is_cancelled:
+            self.post_message(self.ResultsReady(more, closest=True))
 
     def on_search_screen_results_ready(self, event: ResultsReady) -> None:
         if event.result.request != self.request:
             return  # a newer search is on its way
+        if event.closest:
+            self._keep_cursor = True  # the exact rows stay where they were, the cursor too
         self._show(event.result.sessions, event.result.error, event.result.memory)
 
     def _show(self, result: SearchResult | None, error: str | None, memory: MemoryResult | None) -> None:
@@ -152,7 +169,8 @@ class SearchScreen(ReportsWorkerErrors, Screen):
         matches = [s.matches for s in result.sessions] if result and result.by_session else ()
         keep, self._keep_cursor = self._keep_cursor, False
         results.show_hits(result.hits if result else [], self.context.now(),
-                          memory.hits if memory else (), memory.terms if memory else (), matches, keep_cursor=keep)
+                          memory.hits if memory else (), memory.terms if memory else (), matches, keep_cursor=keep,
+                          closest_from=result.closest_from if result else -1)
         if results.current_item is None:
             self.query_one(ContextPane).clear(self._empty_hint())
             if results.has_focus:
@@ -166,7 +184,11 @@ class SearchScreen(ReportsWorkerErrors, Screen):
             return "Type to search. Results appear as you type."
         if self.request.scope == "memory":
             return "No memory matches. Try fewer words, or search sessions too (ctrl+f)."
-        return "No messages match. Try fewer words, OR between alternatives, or drop a filter (ctrl+t, ctrl+o)."
+        lines = ["No messages match. Try other words, or drop a filter (ctrl+t, ctrl+o)."]
+        if self.result is not None:  # what the search tried, and what it could not search
+            lines += [f"Tried: {step}" for step in self.result.tried]
+            lines += [f"Not searched: {left}" for left in self.result.not_searched]
+        return "\n".join(lines)
 
     # -- the context pane -----------------------------------------------------------------
     @on(ResultList.Highlighted)
@@ -320,6 +342,8 @@ class SearchScreen(ReportsWorkerErrors, Screen):
                 info.append(page_label(total, request.page, PAGE_SIZE, noun, more=self.result.capped))
             else:
                 info.append("no hits")
+            if self.result.showing_results_for:
+                info.append(f" · showing results for {self.result.showing_results_for}", style="yellow")
             for warning in (*self.result.warnings, *self.result.notes):
                 info.append(f" · {warning}", style="yellow")
         self.query_one("#search-info", Static).update(info)

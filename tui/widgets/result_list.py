@@ -61,6 +61,9 @@ def fit(text: str, width: int) -> str:
     return set_cell_size(text, width)
 
 
+CLOSEST_DIVIDER = "── not an exact match: the closest below ──"
+
+
 class ResultList(OptionList):
     """Shows one page of hits; posts ``Highlighted``/``Chosen`` with the ``Hit`` (not the row text)."""
     HELP_TITLE = "Results"  # its keys' section in the help screen
@@ -130,8 +133,10 @@ class ResultList(OptionList):
         matches: Sequence[int] = (),
         *,
         keep_cursor: bool = False,
+        closest_from: int = -1,
     ) -> None:
-        """``matches``: in the session view, how many messages of each hit's session matched;
+        """``closest_from``: the first hit that is not an exact match (a divider line above it);
+        ``matches``: in the session view, how many messages of each hit's session matched;
         ``keep_cursor`` (a live update): the cursor stays on the row it was on, found by its
         message, or at its place when that row is gone."""
         before, place = self.current_item, self.highlighted
@@ -139,7 +144,8 @@ class ResultList(OptionList):
         self.memory_hits = list(memory_hits)
         options = [Option(self.memory_row(hit, memory_terms), id=f"memory-{i}") for i, hit in enumerate(self.memory_hits)]
         counts = list(matches) + [0] * (len(self.hits) - len(matches))
-        options += [Option(self.row(hit, now, counts[i]), id=str(i)) for i, hit in enumerate(self.hits)]
+        options += [Option(self.row(hit, now, counts[i], divider=i == closest_from), id=str(i))
+                    for i, hit in enumerate(self.hits)]
         scroll_y = self.scroll_y
         self.set_options(options)
         if options and keep_cursor and place is not None:
@@ -159,11 +165,13 @@ class ResultList(OptionList):
                     return i
         return default
 
-    def row(self, hit: Hit, now: float, matches: int = 0) -> Text:
+    def row(self, hit: Hit, now: float, matches: int = 0, *, divider: bool = False) -> Text:
         style = self.get_component_rich_style
         s = hit.session
         project = one_line(s.project_name or "?", 40)
         text = Text(no_wrap=True, overflow="ellipsis", end="")
+        if divider:  # inside the row, so the rows' indexes stay those of the hits
+            text.append(CLOSEST_DIVIDER + "\n", style=style("result-list--time", partial=True))
         text.append(s.agent + "  ", style=style("result-list--agent", partial=True))
         text.append(fit(project, min(24, cell_len(project))) + "  ", style=style("result-list--project", partial=True))
         text.append(dated(hit.message.ts or s.start_ts, now) + "  ", style=style("result-list--time", partial=True))
@@ -176,6 +184,8 @@ class ResultList(OptionList):
         if matches:
             # messages of this session that matched; short, so the date beside it leaves it whole
             text.append(f"  · {plural(matches, 'match', 'matches')}", style=style("result-list--time", partial=True))
+        if hit.matched != "all words":
+            text.append(f"  · {hit.matched}", style=style("result-list--time", partial=True))
         text.append("\n  ")
         text.append_text(highlighted(hit.snippet, hit.spans, style("result-list--match", partial=True)))
         return text

@@ -1,0 +1,135 @@
+"""The words a closest-match search looks for: a query as a person half-remembers it, cut into
+units that can each be found alone.
+
+- Latin words are the query's words without their edge punctuation, less a few function words
+  ("the", "when") that hold no memory of a session.
+- A Japanese or Chinese run (written without spaces) becomes its overlapping two-character
+  pieces, the bigrams the index already keeps: a sentence a person types never occurs verbatim,
+  but most of its pieces do.
+- Simplified and Traditional Chinese differ in vocabulary, not only characters (软件/軟體,
+  默认/預設, 服务器/伺服器): each Chinese run is also converted with OpenCC's phrase tables
+  (``s2twp``, ``tw2sp``), and each conversion is a *version* of the query. A session is judged
+  by the version it holds best.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from indexer.cjk import is_cjk
+from indexer.named_record import NamedTuple
+from indexer.search.query import Query
+from indexer.textfold import fold
+
+MAX_UNITS = 16  # a pasted stack trace: the first this many distinct words
+STOP_WORDS = frozenset("""
+a an and are as at be but by for from had has have i if in into is it its me my of on or our so than
+that the their then there these this to too was we were what when where which while who why will with
+you your after before about again all also any been can could did does doing done during each few get
+got how just more most not now only other out over same should some such them they those through under
+until very way would yes no one two time thing things something please thanks hey okay
+""".split())
+_EDGE = re.compile(r"^[^\w]+|[^\w]+$")
+_SPLIT = re.compile(r"[\s,;()\[\]{}<>\"'`]+")
+
+
+class Unit(NamedTuple):
+    """One thing to find: ``text`` as searched (folded), in which query versions it counts."""
+
+    text: str
+    versions: frozenset[int]
+    cjk: bool
+
+
+@functools.cache
+def _converters() -> tuple:
+    try:
+        import opencc  # a dependency; its phrase tables ship in the wheel
+    except ImportError:  # pragma: no cover - declared in pyproject
+        return ()
+    return tuple(opencc.OpenCC(name) for name in ("s2twp", "tw2sp"))
+
+
+def script_versions(run: str) -> list[str]:
+    """``run`` and its Traditional (Taiwan phrases) and Simplified (mainland phrases) forms,
+    always in that order (a form may repeat): version k of every run is one way of writing."""
+    return [run, *(converter.convert(run) for converter in _converters())]
+
+
+def _pieces(run: str) -> list[str]:
+    """The overlapping two-character pieces of a CJK run (a lone character stays whole)."""
+    if len(run) <= 2:
+        return [run]
+    return [run[i:i + 2] for i in range(len(run) - 1)]
+
+
+def _split_mixed(token: str) -> list[tuple[str, bool]]:
+    """``token`` cut where it passes between CJK and anything else: (part, is_cjk) pairs."""
+    parts: list[tuple[str, bool]] = []
+    for ch in token:
+        kind = is_cjk(ch)
+        if parts and parts[-1][1] == kind:
+            parts[-1] = (parts[-1][0] + ch, kind)
+        else:
+            parts.append((ch, kind))
+    return parts
+
+
+_SUFFIXES = ("ing", "ed", "es", "s", "ly")
+
+
+def stem(word: str) -> str:
+    """A plain word without its inflection, so it matches every form as a substring
+    ("importing" finds "import" and "imported"); a stem keeps four letters at least."""
+    if not word.isalpha() or len(word) < 6:
+        return word
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+def _latin_words(part: str) -> list[str]:
+    out = []
+    for word in _SPLIT.split(part):
+        word = _EDGE.sub("", word)
+        if len(word) >= 3 and word.lower() not in STOP_WORDS:
+            out.append(stem(word.lower()))
+    return out
+
+
+def recall_units(query: Query) -> tuple[list[Unit], int]:
+    """The units of ``query``'s positive words, and how many versions the query has (1 when
+    it has no Chinese to convert)."""
+    found: dict[str, set[int]] = {}
+    cjk_runs: list[str] = []
+    latin: list[str] = []
+    for term in query.positive_terms:
+        for part, cjk in _split_mixed(term.text):
+            if cjk:
+                cjk_runs.append(part)
+            else:
+                latin.extend(_latin_words(part))
+    for word in latin:
+        found.setdefault(fold(word).lower(), set()).add(-1)  # -1: every version
+    versions = 1 + len(_converters()) if cjk_runs else 1
+    for run in cjk_runs:
+        for v, form in enumerate(script_versions(run)):
+            for piece in _pieces(fold(form)):
+                found.setdefault(piece, set()).add(v)
+    units = []
+    for text, vs in list(found.items())[:MAX_UNITS]:
+        every = -1 in vs or len(vs) == versions
+        units.append(Unit(text, frozenset(range(versions)) if every else frozenset(vs), is_cjk(text[0])))
+    return units, versions
+
+
+def respelled(raw: str, corrections: dict[str, str]) -> str:
+    """``raw`` with each corrected word replaced by the spelling searched (any case)."""
+    out = []
+    for token in raw.split(" "):
+        core = _EDGE.sub("", token)
+        fixed = corrections.get(fold(core).lower()) if core else None
+        out.append(token.replace(core, fixed) if fixed else token)
+    return " ".join(out)

@@ -1,0 +1,48 @@
+"""A floor under search recall on a small, fast part of the labelled set (the written sessions'
+training queries; ``bench/quality/score.py`` prints the whole set, held-out part apart)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from indexer import Index, only_roots
+
+from conftest import FIXED_NOW
+from search_quality import LOGS, figures, load, score
+
+
+@pytest.fixture(scope="module")
+def labelled_db(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("quality") / "index.sqlite3"
+    with Index(path) as index:
+        index.update(only_roots({"claude-code": [LOGS / "claude-code" / "projects"],
+                                 "codex": [LOGS / "codex" / "sessions"]}), now=FIXED_NOW)
+    return path
+
+
+def _answer(index: Index):
+    def answer(query: str) -> list[str]:
+        return [s.session.session_id for s in index.search(query, by_session=True, limit=20, now=FIXED_NOW).sessions]
+    return answer
+
+
+def test_recall_floor_on_the_written_sessions(labelled_db):
+    items = [i for i in load("train") if len(i.session) == 36]  # the written sessions (full ids)
+    with Index(labelled_db, readonly=True) as index:
+        outcomes = score(items, _answer(index))
+    exact = figures([o for o in outcomes if o.item.group == "exact"])
+    recalled = figures([o for o in outcomes if o.item.group != "exact"])
+    assert exact.hit1 == exact.n  # no loss on queries copied from the session
+    assert recalled.hit1 >= 0.70 * recalled.n and recalled.hit3 >= 0.80 * recalled.n, recalled
+    assert figures(outcomes).empty <= 1
+
+
+def test_the_same_set_without_closest_matches_is_mostly_empty(labelled_db):
+    """The floor above measures this change: strict AND alone leaves most recall queries empty."""
+    items = [i for i in load("train") if len(i.session) == 36 and i.group != "exact"]
+    with Index(labelled_db, readonly=True) as index:
+        outcomes = score(items, lambda q: [s.session.session_id for s in index.search(
+            q, by_session=True, limit=20, now=FIXED_NOW, closest=False).sessions])
+    assert figures(outcomes).empty >= 0.6 * len(items)
