@@ -70,7 +70,7 @@ def by_words(index: Index, any_word: bool) -> Callable[[str], list[int]]:
     def rank(query: str) -> list[int]:
         text = " OR ".join(re.findall(r"\w+", query)) if any_word else query
         try:
-            result = index.search(text, by_session=True, limit=10)
+            result = index.search(text, by_session=True, limit=10, closest=False)  # words alone
         except QueryError:
             return []
         return [hit.session.id for hit in result.hits]

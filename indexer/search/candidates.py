@@ -236,6 +236,22 @@ def short_filter(plan: SearchPlan) -> tuple[tuple[str, ...], tuple]:
 COLUMNS = "m.id, m.session_rowid, m.ts, m.kind, m.role"
 
 
+def sessions_of_filtered(conn: sqlite3.Connection, filters: Filters, ids: list[int]) -> dict[int, int]:
+    """``{message id: session rowid}`` for those of ``ids`` the query's filters and exclusions
+    keep: how a stage that finds messages some other way (search by meaning) honours them."""
+    if not ids:
+        return {}
+    where = [w if isinstance(w, str) else w.sql(None) for w in filters.where]
+    params = [v for p in filters.params for v in ((0, NO_CEILING) if p is FLOOR else (p,))]
+    found: dict[int, int] = {}
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        sql = (f"SELECT m.id, m.session_rowid FROM messages m JOIN sessions s ON s.id = m.session_rowid"
+               f" WHERE m.id IN ({','.join('?' * len(chunk))}) AND " + " AND ".join(where))
+        found.update(conn.execute(sql, [*chunk, *params]).fetchall())
+    return found
+
+
 def _select(source: Source, filters: Filters, *, ranged: bool, floor: int = 0, ceiling: int = NO_CEILING,
             with_text: bool = False, probe: str | None = None, forward: bool = False) -> tuple[str, list]:
     """The SELECT of one source, newest first (``forward``: oldest first). Its last parameters

@@ -22,11 +22,12 @@ first. Every hit carries how it matched (``MATCH_*``).
 from __future__ import annotations
 
 import math
+import re
 import sqlite3
 from collections import defaultdict
 
 from indexer.named_record import NamedTuple
-from indexer.search.candidates import Candidate, Filters, group_sources, message_total, newest
+from indexer.search.candidates import Candidate, Filters, group_sources, message_total, newest, sessions_of_filtered
 from indexer.search.plan import SearchPlan, make_plan
 from indexer.search.query import Query, Term
 from indexer.search.recall_words import Unit, recall_units
@@ -38,6 +39,12 @@ MIN_FLOOR = 0.12  # ... or, when none does, this much
 TOOL_WEIGHT = 0.5  # tool output counts this much of what was written
 SPELLING_WEIGHT = 0.8  # a corrected word counts this much of the word itself
 MEANING_LIMIT = 50
+# Meaning is asked only for a description (three words or more) and keeps only messages at least
+# this similar: gibberish and single names score under 0.05 against the corpus, paraphrases of
+# the labelled sets 0.28-0.6 (wordllama's l2_supercat, cosine).
+MEANING_MIN_WORDS = 3
+MEANING_MIN_SIMILARITY = 0.2
+_WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 class Closest(NamedTuple):
@@ -163,8 +170,8 @@ def find_closest(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, *
     if any(len(t.text) < 3 and not t.text[:1].isalpha() for t in plan.query.positive_terms):
         not_searched.append("words under three characters on their own")
     meaning = "not needed"
-    if len(sessions) + len(skip_sessions) < wanted:
-        meaning, extra = _meaning(conn, index_path, plan.query, skip_sessions | {s[1] for s in sessions})
+    if len(sessions) + len(skip_sessions) < wanted and describes(" ".join(t.text for t in plan.query.positive_terms)):
+        meaning, extra = _meaning(conn, index_path, plan.query, filters, skip_sessions | {s[1] for s in sessions})
         sessions += extra
         if meaning == "unavailable":
             not_searched.append("meaning (no embedding model or vectors here: search is lexical)")
@@ -222,9 +229,16 @@ def _score_sessions(by_session: dict[int, list[tuple[float, int]]], per_message:
     return sessions
 
 
-def _meaning(conn: sqlite3.Connection, index_path: str | None, query: Query, skip: set[int]
+def describes(text: str) -> bool:
+    """Whether a query reads as a description (three words or more) rather than a word or two: the
+    nearest vectors of one or two words, a name or gibberish (``zzqqxx``), are noise, not meaning."""
+    return len(_WORD.findall(text)) >= MEANING_MIN_WORDS
+
+
+def _meaning(conn: sqlite3.Connection, index_path: str | None, query: Query, filters: Filters, skip: set[int]
              ) -> tuple[str, list[tuple[float, int, list[int], str]]]:
-    """Sessions an embedding search finds (``indexer.search.meaning``, optional), after the rest."""
+    """Sessions an embedding search finds (``indexer.search.meaning``, optional), after the rest,
+    within the query's filters (agent, project, time, excluded sessions) like every other stage."""
     try:
         from indexer.search import meaning  # type: ignore[attr-defined]
     except ImportError:
@@ -232,16 +246,15 @@ def _meaning(conn: sqlite3.Connection, index_path: str | None, query: Query, ski
     if not index_path:
         return "unavailable", []
     try:
-        hits = meaning.meaning_hits(index_path, query.raw, MEANING_LIMIT)
+        hits = meaning.meaning_hits(index_path, " ".join(t.text for t in query.positive_terms), MEANING_LIMIT)
     except Exception:  # noqa: BLE001 - an optional stage fails open: the lexical answer stands
         return "unavailable", []
     if hits is None:
         return "unavailable", []
+    hits = [(mid, score) for mid, score in hits if score >= MEANING_MIN_SIMILARITY]
     if not hits:
         return "no match", []
-    ids = [int(mid) for mid, _ in hits]
-    where = ",".join("?" * len(ids))
-    session_of = dict(conn.execute(f"SELECT id, session_rowid FROM messages WHERE id IN ({where})", ids))
+    session_of = sessions_of_filtered(conn, filters, [int(mid) for mid, _ in hits])
     out: dict[int, tuple[float, int, list[int], str]] = {}
     for mid, score in hits:
         s = session_of.get(int(mid))
