@@ -32,6 +32,19 @@ async def shoot(state: ShotState, scratch: Path) -> Path:
     return path
 
 
+def _person_with_a_passphrase(home: Path) -> None:
+    """A data folder of its own whose approval key the person has set up and unlocked, as the
+    snapshot tests have it (``tests/conftest.py``): the states that show approved rules sign."""
+    import os
+
+    from conftest import unlock_person_key
+
+    home.mkdir()
+    os.environ["THREADBACK_HOME"] = str(home)
+    os.environ["THREADBACK_CONFIG"] = str(home / "config.toml")
+    unlock_person_key()
+
+
 async def main(names: list[str]) -> int:
     known = {s.name for s in SHOT_STATES}
     unknown = set(names) - known
@@ -40,6 +53,7 @@ async def main(names: list[str]) -> int:
         return 2
     OUT.mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
+        _person_with_a_passphrase(Path(tmp) / "home")
         for number, state in enumerate(s for s in SHOT_STATES if not names or s.name in names):
             scratch = Path(tmp) / f"state-{number}"
             scratch.mkdir()

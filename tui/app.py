@@ -62,7 +62,7 @@ class ThreadbackApp(LiveUpdates, IndexRunner, LaunchesAgents, ReportsWorkerError
         Binding("f4", "switch_mode('memory')", "Memory", id="app.mode.memory", priority=True),
         Binding("f5", "switch_mode('rules')", "Rules", id="app.mode.rules", priority=True),
         # Hidden by default, shown by the footer when there is room (tui.widgets.key_footer).
-        Binding("f6", "hooks", "Claude Code hooks", id="app.hooks", priority=True, show=False),
+        Binding("f6", "hooks", "Hooks and MCP", id="app.hooks", priority=True, show=False),
         Binding("ctrl+r", "refresh_index", "Re-index", id="app.refresh_index", show=False),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True, show=False),
     ]
