@@ -153,7 +153,7 @@ async def test_palette_and_help_reach_the_hooks(corpus_index_path, home):
         await pilot.press("escape")
         assert isinstance(app.screen, SearchScreen)
         await pilot.press("ctrl+p")
-        await pilot.press(*"Claude Code hooks")
+        await pilot.press(*"Hooks and MCP")
         await pilot.pause(0.3)
         await pilot.press("enter")
         await settle(pilot)
