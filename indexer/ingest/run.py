@@ -15,14 +15,20 @@ from indexer.ingest.progress import IndexSummary, ProgressCallback
 from indexer.ingest.words_backfill import backfill_words
 from indexer.ingest.writer import Ingester
 from indexer.store.errors import IndexCorruptError
-from indexer.store.fts_merge import index_tables, merge_segments
+from indexer.store.fts_merge import index_tables, merge_segments, segment_count
 from indexer.store.health import damage_marker, quick_check, side_damage_marker
 from indexer.store.side_file import replace_side, side_path
 
 # 128 MB of page cache put the writer at 172 MB resident; at 64 MB it peaks at 113 MB (bench/bench_memory.py)
 # and paired runs (bench_index.py, noisy) showed no slower build.
 WRITER_CACHE_KIB = 64 * 1024
-MERGE_SECONDS = 0.5  # what a run may spend merging the full-text tables' segments (indexer.store.fts_merge)
+# Merging (indexer.store.fts_merge) is paid only by a run that wrote, in proportion to what it
+# read, and only while a table is in more segments than a merged one keeps: a run that found
+# nothing to do merges nothing (it cost ~0.5 s of every such run on a 1 GB index before).
+MERGE_SECONDS = 0.5  # the most a run may spend merging
+MERGE_SECONDS_PER_MB = 0.02  # of log bytes read: a run that read 25 MB may spend the most
+MERGE_STEP_SECONDS = 0.03  # and at least one step's worth (500 pages, ~30 ms here)
+MERGED_SEGMENTS = 3  # a table in this many segments or fewer is left alone
 BULK_BYTES = 32 * 1024 * 1024  # a run that read more (a build) leaves the merging to the runs after it
 
 
@@ -74,17 +80,28 @@ def update_index(
 
 
 def _merge_a_slice(conn: sqlite3.Connection, summary: IndexSummary, should_stop: Callable[[], bool] | None) -> None:
-    """Merge segments for up to ``MERGE_SECONDS`` after a run that read little: a cold build
-    costs what it did, and the runs after it (a hook's refresh, the app's) merge what it left."""
-    if summary.bytes_read >= BULK_BYTES:
-        return
+    """Merge the tables left in many segments for a time in proportion to what the run read,
+    after a run that wrote and read little: a cold build costs what it did, a run that found
+    nothing to do costs nothing, and the app merges the rest while idle (``segments_left``)."""
     started = time.monotonic()
     try:
-        summary.segments_left = not merge_segments(conn, index_tables(conn), seconds=MERGE_SECONDS,
-                                                   should_stop=should_stop)
+        crowded = crowded_tables(conn)
+        wrote = summary.files_changed > 0
+        if crowded and wrote and summary.bytes_read < BULK_BYTES:
+            seconds = min(MERGE_SECONDS, max(MERGE_STEP_SECONDS, MERGE_SECONDS_PER_MB * summary.bytes_read / 1e6))
+            merge_segments(conn, crowded, seconds=seconds, should_stop=should_stop)
+            crowded = crowded_tables(conn)
+        summary.segments_left = bool(crowded)
     except sqlite3.OperationalError:
         pass  # a full disk, a busy file: what the run read is stored, and the next run merges
     summary.seconds += time.monotonic() - started
+
+
+def crowded_tables(conn: sqlite3.Connection) -> list[str]:
+    """The full-text tables in more than ``MERGED_SEGMENTS`` segments, the most first: one
+    small read of each table's structure record."""
+    counts = {table: segment_count(conn, table) for table in index_tables(conn)}
+    return sorted((t for t, n in counts.items() if n > MERGED_SEGMENTS), key=lambda t: -counts[t])
 
 
 def merge_while_idle(conn: sqlite3.Connection, db_path: Path, *, seconds: float,
