@@ -11,8 +11,11 @@ checkout in turn (the order flips every round, so the machine's drift falls on b
   - 10 lines appended to 5 logs, then a run;
   - ``chmod`` of every log to the mode it has (its inode change time moves, its bytes do not),
     then a run: it must re-add no message.
-Each run is a fresh process (as a hook's or the CLI's), timed inside it around ``Index`` open,
-``update`` and close, and from outside for the whole process. Targets (issue 38): no-change
+Every index's archive links the same logs: building one moves the change time of every log
+for the others (the hard-link case above). Each run is a fresh process (as a hook's or the
+CLI's), timed inside it around ``update`` alone, around import, ``Index`` open, ``update`` and
+close, and from outside for the whole process. ``--shared-db``: every checkout runs on one
+index in turn (a no-change run compared on the same segments; an append made for each run). Targets (issue 38): no-change
 < 150 ms on a freshly built 1 GB index, the append < 200 ms, after chmod < 3 s at 1 GB with 0
 messages re-added.
 """
@@ -40,11 +43,13 @@ from pathlib import Path
 t0 = time.perf_counter()
 from indexer import Index, only_roots
 index = Index(Path(sys.argv[2]))
+t1 = time.perf_counter()
 summary = index.update(only_roots({"claude-code": [Path(sys.argv[3]) / "claude"]}))
+update = time.perf_counter() - t1
 index.close()
 seconds = time.perf_counter() - t0
 peak = [resource.getrusage(w).ru_maxrss / 1024 for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
-print(json.dumps({"seconds": seconds, "added": summary.messages_added, "changed": summary.files_changed,
+print(json.dumps({"seconds": seconds, "update": update, "added": summary.messages_added, "changed": summary.files_changed,
                   "read": summary.bytes_read, "main_mb": peak[0], "helper_mb": peak[1],
                   "problems": summary.problems[:3]}))
 '''
@@ -87,37 +92,51 @@ def main() -> None:
     ap.add_argument("--scratch", type=Path, required=True, help="a folder for the indexes")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--keep", action="store_true", help="use the indexes already in --scratch")
+    ap.add_argument("--shared-db", type=Path,
+                    help="one index every checkout runs on in turn (no builds): a no-change run compared on the "
+                         "same segments; the last checkout runs once first, not counted")
+    ap.add_argument("--steps", default="no-change,append,chmod",
+                    help="which steps each round runs (a checkout that re-reads every log after chmod takes long)")
     ap.add_argument("checkouts", nargs="+", help="NAME=DIR")
     args = ap.parse_args()
     checkouts = [c.split("=", 1) for c in args.checkouts]
-    dbs = {name: args.scratch / name / "index.sqlite3" for name, _ in checkouts}
+    dbs = {name: args.shared_db or args.scratch / name / "index.sqlite3" for name, _ in checkouts}
+    if args.shared_db:  # the checkout that confirms moved change times by hashes goes first
+        name, tree = checkouts[-1]
+        r = run_once(tree, args.shared_db, args.logs, args.scratch / name)
+        print(f"{name:8} first run on the shared index: {r['seconds'] * 1000:.0f} ms, {r['added']:,} added", flush=True)
     for name, tree in checkouts:
-        if args.keep and dbs[name].exists():
+        if args.shared_db or (args.keep and dbs[name].exists()):
             continue
         subprocess.run(["rm", "-rf", str(args.scratch / name)], check=True)
         dbs[name].parent.mkdir(parents=True)
         r = run_once(tree, dbs[name], args.logs, args.scratch / name)
         print(f"{name:8} cold build {r['seconds']:6.1f} s, {r['added']:,} messages, peak RSS main {r['main_mb']:.0f} MB, "
               f"helper {r['helper_mb']:.0f} MB", flush=True)
-    steps = {"no-change": None,
-             "append 10 lines x 5 logs": lambda n: append_lines(args.logs, 5, 10, n),
-             "after chmod of every log": lambda n: chmod_all(args.logs)}
+    every = {"no-change": ("no-change", None),
+             "append": ("append 10 lines x 5 logs", lambda n: append_lines(args.logs, 5, 10, n)),
+             "chmod": ("after chmod of every log", lambda n: chmod_all(args.logs))}
+    steps = dict(every[name] for name in args.steps.split(","))
     figures: dict[tuple[str, str], list[dict]] = {}
     for n in range(1, args.rounds + 1):
         order = checkouts if n % 2 else checkouts[::-1]
         for step, change in steps.items():
-            if change is not None:
+            if change is not None and not args.shared_db:
                 change(n)
             for name, tree in order:
+                if change is not None and args.shared_db:
+                    change(n)  # each checkout's run finds its own change
                 r = run_once(tree, dbs[name], args.logs, args.scratch / name)
                 figures.setdefault((step, name), []).append(r)
-                print(f"[{n}] {step:26} {name:8} {r['seconds'] * 1000:7.0f} ms in the process, "
+                print(f"[{n}] {step:26} {name:8} {r['update'] * 1000:7.0f} ms update(), "
+                      f"{r['seconds'] * 1000:7.0f} ms with import and open, "
                       f"{r['process'] * 1000:7.0f} ms the process; {r['changed']:,} files changed, "
                       f"{r['added']:,} messages added, {r['read'] / 1e6:,.1f} MB read"
                       + (f"; {'; '.join(r['problems'])}" if r["problems"] else ""), flush=True)
-    print("median over the rounds (in the process / the whole process):")
+    print("median over the rounds (update() / with import and open / the whole process):")
     for (step, name), runs in figures.items():
-        print(f"  {step:26} {name:8} {statistics.median(r['seconds'] for r in runs) * 1000:7.0f} ms / "
+        print(f"  {step:26} {name:8} {statistics.median(r['update'] for r in runs) * 1000:7.0f} ms / "
+              f"{statistics.median(r['seconds'] for r in runs) * 1000:7.0f} ms / "
               f"{statistics.median(r['process'] for r in runs) * 1000:7.0f} ms, "
               f"messages added {', '.join(str(r['added']) for r in runs)}")
 
