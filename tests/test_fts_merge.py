@@ -114,6 +114,7 @@ def test_a_small_run_merges_what_earlier_runs_left(tmp_path, monkeypatch):
     assert quiet.segments_left is True and _segments(db) == before  # found nothing to do: merged nothing
     monkeypatch.setattr(run, "MERGE_SECONDS", 60.0)  # time enough to finish here, on a loaded machine too
     monkeypatch.setattr(run, "MERGE_SECONDS_PER_MB", 1e6)
+    monkeypatch.setattr(run, "MERGE_AFTER_BYTES", 0)
     _append_a_line(next((tmp_path / "logs").rglob("*.jsonl")))
     summary = index.update(corpus_roots(tmp_path / "logs"), now=FIXED_NOW, archive=False)  # one line new
     index.close()
@@ -125,8 +126,8 @@ def test_a_small_run_merges_what_earlier_runs_left(tmp_path, monkeypatch):
     assert _hits(db)[1:] == hits[1:]  # "the" finds the appended line too
 
 
-def test_a_run_that_wrote_merges_in_proportion_to_what_it_read(tmp_path, monkeypatch):
-    """An append pays about one merge step, not the whole budget; the runs after it go on."""
+def test_runs_that_wrote_merge_in_proportion_to_what_they_read(tmp_path, monkeypatch):
+    """Small appends add up until they earn a merge; then about one step, not the whole budget."""
     db, logs = tmp_path / "index.sqlite3", tmp_path / "logs"
     monkeypatch.setattr(run, "MERGE_SECONDS", 0.0)
     _grow_in_runs(db, logs, runs=6)
@@ -140,11 +141,18 @@ def test_a_run_that_wrote_merges_in_proportion_to_what_it_read(tmp_path, monkeyp
         return real(conn, tables, seconds=seconds, should_stop=should_stop)
 
     monkeypatch.setattr(run, "merge_segments", counted)
-    _append_a_line(next(logs.rglob("*.jsonl")))
+    monkeypatch.setattr(run, "MERGE_AFTER_BYTES", 100)  # two appended lines' worth
+    log = next(logs.rglob("*.jsonl"))
+    _append_a_line(log)
+    with Index(db) as index:
+        small = index.update(corpus_roots(logs), now=FIXED_NOW, archive=False)
+    assert small.files_changed == 1 and 0 < small.bytes_read < 100
+    assert steps == []  # one line read: not enough to earn a merge, counted towards the next
+    _append_a_line(log)
     with Index(db) as index:
         summary = index.update(corpus_roots(logs), now=FIXED_NOW, archive=False)
     assert summary.files_changed == 1 and summary.segments_left is True
-    assert steps == [run.MERGE_STEP_SECONDS]  # the least a run that wrote pays: a few KB read
+    assert steps == [run.MERGE_STEP_SECONDS]  # the least a merge costs: a few bytes read in all
     with Index(db) as index:
         quiet = index.update(corpus_roots(logs), now=FIXED_NOW, archive=False)
     assert quiet.files_changed == 0 and quiet.segments_left is True
@@ -262,9 +270,9 @@ async def test_a_run_the_app_starts_stops_its_merging_and_waits_for_it(tmp_path,
         return False
 
     db, logs = tmp_path / "index.sqlite3", tmp_path / "logs"
+    monkeypatch.setattr(run, "MERGE_SECONDS", 0.0)  # no run merges, the app's own included
     _grow_in_runs(db, logs, runs=6)  # more segments than a merged table keeps: the app merges
     monkeypatch.setattr(run, "merge_segments", a_slice_until_told)
-    monkeypatch.setattr(run, "MERGE_SECONDS", 0.0)  # the app's own runs do not merge
     app = app_for(db, corpus_roots(logs), refresh_on_start=True)
     async with app.run_test(size=SIZE) as pilot:
         deadline = time.monotonic() + 10
