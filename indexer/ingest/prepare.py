@@ -156,8 +156,8 @@ def prepare_file(job: FileJob, now: float, *, from_start: bool = False) -> Prepa
     log = LogBytes(read.complete, read.start) if out.archived else None
     for m in parsed.messages:
         sanitise_message(m)
-        row_, grams = message_row(m, log)
-        out.rows.append(row_)
+        stored, grams = message_row(m, log)
+        out.rows.append(stored)
         out.grams.append(grams)
     return out
 
