@@ -8,7 +8,8 @@ A tree comes from ``bench_index.py`` (its ``logs``); a checkout is a directory h
 cold with every checkout in turn (its helper process runs that checkout's code too), then
 inserts the same text into a bare trigram table (``bench_index.fts_only_baseline``): the ratio
 per pair is what survives this machine's drift. Also printed: the CPU time of the main process
-and of the helper (its children), less sensitive to other work than the wall time.
+and of the helper (its children), less sensitive to other work than the wall time, and the peak
+resident set of each (``ru_maxrss``).
 """
 
 from __future__ import annotations
@@ -37,9 +38,12 @@ summary = index.update(only_roots({"claude-code": [logs / "claude"]}))
 cold = time.perf_counter() - t
 messages = index.stats().messages
 index.close()
-main_cpu, helper_cpu = (u.ru_utime + u.ru_stime for u in map(resource.getrusage, (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)))
+usage = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
+main_cpu, helper_cpu = (u.ru_utime + u.ru_stime for u in usage)
+main_mb, helper_mb = (u.ru_maxrss / 1024 for u in usage)
 base, _ = fts_only_baseline(db, scratch)
 print(json.dumps({"cold": cold, "base": base, "messages": messages, "main": main_cpu, "helper": helper_cpu,
+                  "main_mb": main_mb, "helper_mb": helper_mb,
                   "problems": summary.problems}))
 '''
 
@@ -60,14 +64,16 @@ def main() -> None:
             r = json.loads(done.stdout.strip().splitlines()[-1])
             results[name].append(r)
             print(f"[{n}] {name:10} cold {r['cold']:5.1f} s, baseline {r['base']:5.1f} s: {r['cold'] / r['base']:.2f}x; "
-                  f"CPU main {r['main']:5.1f} s, helper {r['helper']:5.1f} s ({r['messages']:,} messages)"
+                  f"CPU main {r['main']:5.1f} s, helper {r['helper']:5.1f} s (/wall {(r['main'] + r['helper']) / r['cold']:.2f}); "
+                  f"peak RSS main {r['main_mb']:.0f} MB, helper {r['helper_mb']:.0f} MB ({r['messages']:,} messages)"
                   + (f"; {'; '.join(r['problems'])}" if r["problems"] else ""), flush=True)
     for name, runs in results.items():
         ratios = [r["cold"] / r["base"] for r in runs]
         print(f"{name:10} median cold {statistics.median(r['cold'] for r in runs):5.1f} s, "
               f"{statistics.median(ratios):.2f}x the baseline ({', '.join(f'{x:.2f}' for x in ratios)}); "
               f"CPU main {statistics.median(r['main'] for r in runs):5.1f} s, "
-              f"helper {statistics.median(r['helper'] for r in runs):5.1f} s")
+              f"helper {statistics.median(r['helper'] for r in runs):5.1f} s; peak RSS main "
+              f"{max(r['main_mb'] for r in runs):.0f} MB, helper {max(r['helper_mb'] for r in runs):.0f} MB")
 
 
 if __name__ == "__main__":

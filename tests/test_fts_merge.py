@@ -109,13 +109,59 @@ def test_a_small_run_merges_what_earlier_runs_left(tmp_path, monkeypatch):
     before = _segments(db)
     assert before["main.fts"] >= 6 and before["side.words"] >= 6
     hits = _hits(db)
+    index = Index(db)
+    quiet = index.update(corpus_roots(tmp_path / "logs"), now=FIXED_NOW, archive=False)  # nothing new
+    assert quiet.segments_left is True and _segments(db) == before  # found nothing to do: merged nothing
     monkeypatch.setattr(run, "MERGE_SECONDS", 60.0)  # time enough to finish here, on a loaded machine too
-    summary = Index(db).update(corpus_roots(tmp_path / "logs"), now=FIXED_NOW, archive=False)  # nothing new
+    monkeypatch.setattr(run, "MERGE_SECONDS_PER_MB", 1e6)
+    monkeypatch.setattr(run, "MERGE_AFTER_BYTES", 0)
+    _append_a_line(next((tmp_path / "logs").rglob("*.jsonl")))
+    summary = index.update(corpus_roots(tmp_path / "logs"), now=FIXED_NOW, archive=False)  # one line new
+    index.close()
+    assert summary.files_changed == 1
     assert summary.segments_left is False  # finished: the app has nothing to merge after it
     after = _segments(db)
     assert after["main.fts"] <= 3 and after["side.words"] <= 3 and all(after[t] <= before[t] for t in after)
     assert sum(after.values()) < sum(before.values())
-    assert _hits(db) == hits
+    assert _hits(db)[1:] == hits[1:]  # "the" finds the appended line too
+
+
+def test_runs_that_wrote_merge_in_proportion_to_what_they_read(tmp_path, monkeypatch):
+    """Small appends add up until they earn a merge; then about one step, not the whole budget."""
+    db, logs = tmp_path / "index.sqlite3", tmp_path / "logs"
+    monkeypatch.setattr(run, "MERGE_SECONDS", 0.0)
+    _grow_in_runs(db, logs, runs=6)
+    monkeypatch.setattr(run, "MERGE_SECONDS", 60.0)
+    monkeypatch.setattr(fts_merge, "MERGE_PAGES", 1)  # steps far too small to finish in one
+    steps: list[str] = []
+    real = run.merge_segments
+
+    def counted(conn, tables, *, seconds, should_stop=None):
+        steps.append(seconds)
+        return real(conn, tables, seconds=seconds, should_stop=should_stop)
+
+    monkeypatch.setattr(run, "merge_segments", counted)
+    monkeypatch.setattr(run, "MERGE_AFTER_BYTES", 100)  # two appended lines' worth
+    log = next(logs.rglob("*.jsonl"))
+    _append_a_line(log)
+    with Index(db) as index:
+        small = index.update(corpus_roots(logs), now=FIXED_NOW, archive=False)
+    assert small.files_changed == 1 and 0 < small.bytes_read < 100
+    assert steps == []  # one line read: not enough to earn a merge, counted towards the next
+    _append_a_line(log)
+    with Index(db) as index:
+        summary = index.update(corpus_roots(logs), now=FIXED_NOW, archive=False)
+    assert summary.files_changed == 1 and summary.segments_left is True
+    assert steps == [run.MERGE_STEP_SECONDS]  # the least a merge costs: a few bytes read in all
+    with Index(db) as index:
+        quiet = index.update(corpus_roots(logs), now=FIXED_NOW, archive=False)
+    assert quiet.files_changed == 0 and quiet.segments_left is True
+    assert len(steps) == 1  # a run that found nothing to do merges nothing
+
+
+def _append_a_line(log: Path) -> None:
+    with log.open("a", encoding="utf-8") as fh:
+        fh.write('{"type": "summary", "summary": "websocket retries", "leafUuid": "x"}\n')
 
 
 def test_a_live_update_of_named_files_merges_nothing(tmp_path, monkeypatch):
@@ -224,9 +270,9 @@ async def test_a_run_the_app_starts_stops_its_merging_and_waits_for_it(tmp_path,
         return False
 
     db, logs = tmp_path / "index.sqlite3", tmp_path / "logs"
-    _grow_in_runs(db, logs, runs=2)
+    monkeypatch.setattr(run, "MERGE_SECONDS", 0.0)  # no run merges, the app's own included
+    _grow_in_runs(db, logs, runs=6)  # more segments than a merged table keeps: the app merges
     monkeypatch.setattr(run, "merge_segments", a_slice_until_told)
-    monkeypatch.setattr(run, "MERGE_SECONDS", 0.0)  # the app's own runs do not merge
     app = app_for(db, corpus_roots(logs), refresh_on_start=True)
     async with app.run_test(size=SIZE) as pilot:
         deadline = time.monotonic() + 10

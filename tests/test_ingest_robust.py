@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -148,6 +149,77 @@ def test_a_same_size_rewrite_with_its_mtime_put_back_is_noticed(tmp_path):
         assert summary.files_reindexed == 1
         assert found(index, "gamma") and not found(index, "alpha")
         assert index.update(roots, now=FIXED_NOW).files_changed == 0
+
+
+def _long_log(tmp_path: Path) -> tuple[Path, dict]:
+    """A log of several KB (its head and the bytes before its end hash apart), indexed."""
+    log = claude_log(tmp_path / "logs" / "-w-demo" / "s.jsonl", "s",
+                     [f"line {n} of the pelican notes" for n in range(60)])
+    assert log.stat().st_size > 4096
+    return log, only_roots({"claude-code": [tmp_path / "logs"]})
+
+
+def _message_ids(index: Index) -> list[int]:
+    return [r[0] for r in index.conn.execute("SELECT id FROM messages ORDER BY id")]
+
+
+def _ctime_moves(log: Path, change) -> None:
+    """Run ``change`` (a chmod, a link) until the log's inode change time has moved: the
+    kernel's clock for it ticks every few ms."""
+    before = log.stat()
+    for _ in range(50):
+        change()
+        after = log.stat()
+        if after.st_ctime_ns != before.st_ctime_ns:
+            assert (after.st_size, after.st_mtime_ns, after.st_ino) == (before.st_size, before.st_mtime_ns, before.st_ino)
+            return
+        time.sleep(0.01)
+    raise AssertionError("the change time never moved")
+
+
+def test_a_chmod_to_the_same_mode_is_confirmed_by_the_hashes_not_read_again(tmp_path):
+    log, roots = _long_log(tmp_path)
+    with Index(tmp_path / "i.sqlite3") as index:
+        index.update(roots, now=FIXED_NOW)
+        ids = _message_ids(index)
+        _ctime_moves(log, lambda: os.chmod(log, log.stat().st_mode & 0o7777))
+        summary = index.update(roots, now=FIXED_NOW)
+        assert (summary.files_confirmed, summary.files_changed, summary.messages_added, summary.bytes_read) == (1, 0, 0, 0)
+        assert _message_ids(index) == ids and found(index, "pelican")
+        again = index.update(roots, now=FIXED_NOW)  # the new change time is kept: nothing to check
+        assert (again.files_confirmed, again.files_changed) == (0, 0)
+
+
+def test_a_hard_link_made_and_removed_is_confirmed_by_the_hashes_not_read_again(tmp_path):
+    log, roots = _long_log(tmp_path)
+    link = tmp_path / "elsewhere.jsonl"
+
+    def link_and_unlink() -> None:
+        os.link(log, link)
+        link.unlink()
+
+    with Index(tmp_path / "i.sqlite3") as index:
+        index.update(roots, now=FIXED_NOW)
+        ids = _message_ids(index)
+        _ctime_moves(log, link_and_unlink)
+        summary = index.update(roots, now=FIXED_NOW)
+        assert (summary.files_confirmed, summary.files_changed, summary.messages_added, summary.bytes_read) == (1, 0, 0, 0)
+        assert _message_ids(index) == ids
+
+
+@pytest.mark.parametrize("where", ["head", "tail"])
+def test_a_long_log_rewritten_at_its_head_or_tail_with_its_mtime_put_back_is_read_again(tmp_path, where):
+    log, roots = _long_log(tmp_path)
+    with Index(tmp_path / "i.sqlite3") as index:
+        index.update(roots, now=FIXED_NOW)
+        before = log.stat()
+        old = b"line 0 of the pelican" if where == "head" else b"line 59 of the pelican"
+        time.sleep(0.02)  # the change time moves
+        log.write_bytes(log.read_bytes().replace(old, old.replace(b"pelican", b"penguin")))
+        os.utime(log, ns=(before.st_atime_ns, before.st_mtime_ns))
+        summary = index.update(roots, now=FIXED_NOW)
+        assert (summary.files_confirmed, summary.files_reindexed) == (0, 1)
+        assert found(index, "penguin")
 
 
 def test_an_index_from_before_inode_change_times_reads_nothing_again(tmp_path):

@@ -11,7 +11,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from indexer.ingest.prepare import FileJob, is_one_json_document
+from indexer.ingest.log_read import is_one_json_document
+from indexer.ingest.prepare import FileJob
 from indexer.sources import PARSERS, is_whole_document
 from indexer.sources.base import SessionMeta
 from indexer.store import packing

@@ -1,10 +1,6 @@
-"""Reading what is new in one log file and parsing it into rows: no database, so it runs in
-the helper process on big runs (``indexer.ingest.helper``) and inline on small ones.
-
-Per file the index keeps the byte offset of the last complete line, plus hashes of the file's
-head and of the bytes just before that offset. A file that grew with both hashes intact is
-read from the offset; anything else (rewritten in place, shrunk, replaced) is read again from
-scratch.
+"""Parsing what is new in one log file into rows: no database, so it runs in the helper
+process on big runs (``indexer.ingest.helper``) and inline on small ones. What is new, and
+whether the earlier bytes are as they were, is read by ``indexer.ingest.log_read``.
 """
 
 from __future__ import annotations
@@ -17,12 +13,13 @@ from pathlib import Path
 
 from indexer.archive import ArchiveOutcome, start_archiving
 from indexer.ingest.args_refs import args_reference_for
+from indexer.ingest.log_read import NewBytes, read_new_bytes
 from indexer.ingest.log_refs import reference_for
 from indexer.ingest.sanitise import sanitise_message, sanitise_meta, storable_path
 from indexer.ingest.side import SideWriter
 from indexer.models import TOOL_CALL
 from indexer.sources import PARSERS, is_whole_document
-from indexer.sources.base import ParsedMessage, SessionMeta, load_whole_json
+from indexer.sources.base import ParseOutput, ParsedMessage, SessionMeta
 from indexer.sources.token_usage import needs_token_reread, start_counting, usage_of
 from indexer.sources.touched import touches_in
 from indexer.store.models import FileRow, MessageRow
@@ -30,12 +27,6 @@ from indexer.store.packing import PACK_MIN_CHARS, pack, pack_detail
 from indexer.store.side_file import cjk_bigrams
 from indexer.textfold import index_form
 
-HASH_SPAN = 1024
-STALE_PARTIAL_SECONDS = 600  # a last line without "\n" this old is taken as finished
-
-
-def _hash(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=12).hexdigest()
 
 
 def dedup_digest(key: str) -> int:
@@ -92,18 +83,6 @@ class PreparedFile:
     archive_problem: str | None = None
 
 
-def is_one_json_document(data: bytes) -> bool:
-    """A pretty-printed JSON document (Codex's first format, or a log saved by hand) rather
-    than one JSON value per line. The one place this is decided, for every agent."""
-    first = data.split(b"\n", 1)[0].strip()
-    if first in (b"{", b"["):
-        return True
-    if not first.startswith((b"{", b"[")) or b"\n" not in data.strip():
-        return False
-    # Line 1 opens a value it does not close, and the whole file is one value.
-    return load_whole_json(first) is None and load_whole_json(data) is not None
-
-
 def message_row(m: ParsedMessage, log: LogBytes | None = None) -> tuple[MessageRow, str]:
     """The row the writer inserts and the message's CJK bigrams (for the side file), with the
     CPU work (folding, bigrams, packing, hashing) already done. ``log``: the bytes it was
@@ -145,88 +124,75 @@ def _stored_detail(m: ParsedMessage, log: LogBytes | None) -> str | bytes | None
     return pack_detail(detail)
 
 
-def prepare_file(job: FileJob, now: float, *, from_start: bool = False) -> PreparedFile:  # noqa: C901 - to split by job
+def prepare_file(job: FileJob, now: float, *, from_start: bool = False) -> PreparedFile:
     """Read what is new in a file and parse it. No database: runs in a helper process on big runs.
     ``from_start``: read the whole file even if it only grew."""
-    row, path, shown = job.row, job.path, job.key
-    from_start = from_start or job.from_start
-    p = Path(path)
+    row, path = job.row, job.path
     out = PreparedFile(job)
     previous_state: dict = json.loads(row.parser_state) if row and row.parser_state else {}
-    whole = is_whole_document(job.agent, p) or bool(previous_state.get("_whole"))
+    whole = is_whole_document(job.agent, Path(path)) or bool(previous_state.get("_whole"))
     try:
-        with open(path, "rb") as fh:
-            head = fh.read(HASH_SPAN)
-            if row and not whole and not from_start and row.offset > 0 and job.size >= row.offset and row.inode == job.inode:
-                if _hash(head[: min(HASH_SPAN, row.offset)]) == row.head_hash:
-                    fh.seek(max(0, row.offset - HASH_SPAN))
-                    before = fh.read(row.offset - max(0, row.offset - HASH_SPAN))
-                    out.append = _hash(before) == row.tail_hash
-            start = row.offset if out.append else 0
-            fh.seek(start)
-            data = fh.read(max(0, job.size - start))
-            if start == 0 and not whole and is_one_json_document(data):
-                whole = True  # a pretty-printed JSON document: read it whole, every time
-            if whole:
-                complete, consumed = data, start + len(data)
-            else:
-                cut = data.rfind(b"\n") + 1
-                partial = data[cut:]
-                writer_gone = now - job.mtime > STALE_PARTIAL_SECONDS
-                if partial.strip() and writer_gone and load_whole_json(partial) is not None:
-                    # The writer is long gone and its last line is complete JSON: take it.
-                    complete, consumed = data + b"\n", start + len(data)
-                else:
-                    complete, consumed = data[:cut], start + cut
-            # Hashes of the file as it stands up to `consumed`, to recognise it next time.
-            fh.seek(max(0, consumed - HASH_SPAN))
-            out.tail_hash = _hash(fh.read(consumed - max(0, consumed - HASH_SPAN)))
-            out.head_hash = _hash(head[: min(HASH_SPAN, consumed)])
+        read = read_new_bytes(path, job.size, job.mtime, job.inode, row, whole=whole,
+                              from_start=from_start or job.from_start, now=now)
     except FileNotFoundError:
-        out.problem = f"{shown}: vanished before it could be read"
+        out.problem = f"{job.key}: vanished before it could be read"
         return out
     except OSError as exc:
-        out.problem = f"{shown}: cannot read ({exc.strerror or exc})"
+        out.problem = f"{job.key}: cannot read ({exc.strerror or exc})"
         return out
-    out.start, out.consumed, out.bytes_read = start, consumed, len(data)
-
+    out.append, out.head_hash, out.tail_hash = read.append, read.head_hash, read.tail_hash
+    out.start, out.consumed, out.bytes_read = read.start, read.consumed, len(read.data)
     if out.append and needs_token_reread(previous_state):
         return prepare_file(job, now, from_start=True)  # indexed before tokens were counted
-    state: dict = previous_state if out.append else {}
-    if not out.append:
-        start_counting(state)
-    if whole:
-        state["_whole"] = True
-    first_line_no = int(state.get("_lines", 0)) + 1 if out.append else 1
-    out.first_line = first_line_no
-    meta = job.meta
-    if not out.append:
-        meta.session_id = None  # let the parser name it from the file again
-    archiving = _start_archive_copy(out, memoryview(data)[: consumed - start])
-    parsed = PARSERS[job.agent].parse(p, complete, first_line_no, state, meta)
-    _finish_archive_copy(out, archiving)
+    parsed = _parse(out, read, previous_state)
     if parsed.restart and out.append:
         # The new lines change what earlier ones mean (a Pi branch switch, a retraction).
         return prepare_file(job, now, from_start=True)
-    state["_lines"] = first_line_no - 1 + (complete.count(b"\n") if not whole else 0)
-    if parsed.bad_lines:
-        where = f" (first at line {parsed.first_bad_line})" if parsed.first_bad_line else ""
-        out.bad_lines = f"{shown}: {parsed.bad_lines} line(s) are not valid JSON and were skipped{where}"
-    if parsed.non_utf8_lines:
-        note = (f"{shown}:{parsed.first_non_utf8_line}: {parsed.non_utf8_lines} line(s) hold bytes that are"
-                " not UTF-8; read with replacement characters")
-        out.bad_lines = f"{out.bad_lines}\n{note}" if out.bad_lines else note
-    meta.tokens = usage_of(state)
-    out.touches = touches_in(parsed.messages, meta.project_path)
-    sanitise_meta(meta)
-    out.state, out.meta = state, meta
-    log = LogBytes(complete, start) if out.archived else None
+    out.state["_lines"] = out.first_line - 1 + (read.complete.count(b"\n") if not read.whole else 0)
+    out.bad_lines = _bad_lines_note(job.key, parsed)
+    out.meta.tokens = usage_of(out.state)
+    out.touches = touches_in(parsed.messages, out.meta.project_path)
+    sanitise_meta(out.meta)
+    log = LogBytes(read.complete, read.start) if out.archived else None
     for m in parsed.messages:
         sanitise_message(m)
-        row, grams = message_row(m, log)
-        out.rows.append(row)
+        stored, grams = message_row(m, log)
+        out.rows.append(stored)
         out.grams.append(grams)
     return out
+
+
+def _parse(out: PreparedFile, read: NewBytes, previous_state: dict) -> ParseOutput:
+    """Parse the complete part of what was read, from the parser state the index kept when
+    appending (a fresh one otherwise), while the read bytes are added to the archive."""
+    job = out.job
+    state: dict = previous_state if out.append else {}
+    if not out.append:
+        start_counting(state)
+    if read.whole:
+        state["_whole"] = True
+    out.first_line = int(state.get("_lines", 0)) + 1 if out.append else 1
+    meta = job.meta
+    if not out.append:
+        meta.session_id = None  # let the parser name it from the file again
+    out.state, out.meta = state, meta
+    archiving = _start_archive_copy(out, memoryview(read.data)[: read.consumed - read.start])
+    parsed = PARSERS[job.agent].parse(Path(job.path), read.complete, out.first_line, state, meta)
+    _finish_archive_copy(out, archiving)
+    return parsed
+
+
+def _bad_lines_note(shown: str, parsed: ParseOutput) -> str | None:
+    """What the run reports of lines it could not read as they were: not JSON, not UTF-8."""
+    note = None
+    if parsed.bad_lines:
+        where = f" (first at line {parsed.first_bad_line})" if parsed.first_bad_line else ""
+        note = f"{shown}: {parsed.bad_lines} line(s) are not valid JSON and were skipped{where}"
+    if parsed.non_utf8_lines:
+        utf8 = (f"{shown}:{parsed.first_non_utf8_line}: {parsed.non_utf8_lines} line(s) hold bytes that are"
+                " not UTF-8; read with replacement characters")
+        note = f"{note}\n{utf8}" if note else utf8
+    return note
 
 
 def _start_archive_copy(out: PreparedFile, read: memoryview) -> Future[ArchiveOutcome] | None:

@@ -39,6 +39,7 @@ class IndexSummary:
     files_appended: int = 0
     files_reindexed: int = 0
     files_missing: int = 0
+    files_confirmed: int = 0  # change time moved, bytes as indexed (their hashes read, nothing re-indexed)
     sessions_touched: int = 0
     messages_added: int = 0
     bytes_read: int = 0

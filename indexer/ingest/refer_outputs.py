@@ -18,7 +18,8 @@ from pathlib import Path
 
 from indexer.ingest.args_refs import args_reference_for
 from indexer.ingest.log_refs import reference_for
-from indexer.ingest.prepare import dedup_digest, is_one_json_document
+from indexer.ingest.log_read import is_one_json_document
+from indexer.ingest.prepare import dedup_digest
 from indexer.ingest.sanitise import sanitise_message
 from indexer.models import TOOL_CALL
 from indexer.named_record import NamedTuple

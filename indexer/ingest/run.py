@@ -15,14 +15,25 @@ from indexer.ingest.progress import IndexSummary, ProgressCallback
 from indexer.ingest.words_backfill import backfill_words
 from indexer.ingest.writer import Ingester
 from indexer.store.errors import IndexCorruptError
-from indexer.store.fts_merge import index_tables, merge_segments
+from indexer.store.fts_merge import index_tables, merge_segments, segment_count
 from indexer.store.health import damage_marker, quick_check, side_damage_marker
 from indexer.store.side_file import replace_side, side_path
 
 # 128 MB of page cache put the writer at 172 MB resident; at 64 MB it peaks at 113 MB (bench/bench_memory.py)
 # and paired runs (bench_index.py, noisy) showed no slower build.
 WRITER_CACHE_KIB = 64 * 1024
-MERGE_SECONDS = 0.5  # what a run may spend merging the full-text tables' segments (indexer.store.fts_merge)
+# Merging (indexer.store.fts_merge) is paid only by a run that wrote, in proportion to what it
+# read, and only while a table is in more segments than a merged one keeps: a run that found
+# nothing to do merges nothing (it cost ~0.5 s of every such run on a 1 GB index before).
+MERGE_SECONDS = 0.5  # the most a run may spend merging
+MERGE_SECONDS_PER_MB = 0.02  # of log bytes read: a run that read 25 MB may spend the most
+MERGE_STEP_SECONDS = 0.03  # and at least one step's worth (500 pages, ~30 ms here)
+# Log bytes read by writing runs since the last merge that earn one: the small appends of a
+# hook's runs add up to it, and only the run that reaches it pays (an append of 10 lines to 5
+# logs on the 1 GB index cost 200 ms with a step, ~100 ms more than a no-change run).
+MERGE_AFTER_BYTES = 2 * 1024 * 1024
+MERGE_CREDIT_KEY = "merge_credit_bytes"
+MERGED_SEGMENTS = 3  # a table in this many segments or fewer is left alone
 BULK_BYTES = 32 * 1024 * 1024  # a run that read more (a build) leaves the merging to the runs after it
 
 
@@ -77,17 +88,41 @@ def update_index(
 
 
 def _merge_a_slice(conn: sqlite3.Connection, summary: IndexSummary, should_stop: Callable[[], bool] | None) -> None:
-    """Merge segments for up to ``MERGE_SECONDS`` after a run that read little: a cold build
-    costs what it did, and the runs after it (a hook's refresh, the app's) merge what it left."""
-    if summary.bytes_read >= BULK_BYTES:
-        return
+    """Merge the tables left in many segments for a time in proportion to what the writing runs
+    read since the last merge, once that is ``MERGE_AFTER_BYTES``: a cold build costs what it
+    did, a run that found nothing to do costs nothing, and the app merges the rest while idle
+    (``segments_left``)."""
     started = time.monotonic()
     try:
-        summary.segments_left = not merge_segments(conn, index_tables(conn), seconds=MERGE_SECONDS,
-                                                   should_stop=should_stop)
+        crowded = crowded_tables(conn)
+        if summary.files_changed > 0 and summary.bytes_read < BULK_BYTES:
+            credit = _merge_credit(conn) + summary.bytes_read
+            if crowded and credit >= MERGE_AFTER_BYTES:
+                seconds = min(MERGE_SECONDS, max(MERGE_STEP_SECONDS, MERGE_SECONDS_PER_MB * credit / 1e6))
+                merge_segments(conn, crowded, seconds=seconds, should_stop=should_stop)
+                crowded, credit = crowded_tables(conn), 0
+            _set_merge_credit(conn, credit)
+        summary.segments_left = bool(crowded)
     except sqlite3.OperationalError:
         pass  # a full disk, a busy file: what the run read is stored, and the next run merges
     summary.seconds += time.monotonic() - started
+
+
+def _merge_credit(conn: sqlite3.Connection) -> int:
+    row = conn.execute("SELECT value FROM meta WHERE key = ?", (MERGE_CREDIT_KEY,)).fetchone()
+    return int(row[0]) if row and str(row[0]).isdigit() else 0
+
+
+def _set_merge_credit(conn: sqlite3.Connection, credit: int) -> None:
+    conn.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                 (MERGE_CREDIT_KEY, str(credit)))
+
+
+def crowded_tables(conn: sqlite3.Connection) -> list[str]:
+    """The full-text tables in more than ``MERGED_SEGMENTS`` segments, the most first: one
+    small read of each table's structure record."""
+    counts = {table: segment_count(conn, table) for table in index_tables(conn)}
+    return sorted((t for t, n in counts.items() if n > MERGED_SEGMENTS), key=lambda t: -counts[t])
 
 
 def merge_while_idle(conn: sqlite3.Connection, db_path: Path, *, seconds: float,

@@ -20,6 +20,7 @@ from indexer.config import SourceRoots
 from indexer.ingest import failures
 from indexer.ingest.archive_backfill import backfill_archive
 from indexer.ingest.discover import discover, discover_paths, project_log_files, resolved_roots
+from indexer.ingest.log_read import indexed_bytes_unchanged
 from indexer.ingest.prepare import FileJob, PreparedFile
 from indexer.ingest.progress import IndexProgress, IndexSummary, ProgressCallback
 from indexer.ingest.refold import refold_index
@@ -75,7 +76,7 @@ class Ingester:
         known = self._known_files(None if only is None else [key for _, _, _, key in found])
         self.summary.files_seen = len(found)
         work = []
-        ctime_unknown: list[tuple[int, int]] = []
+        ctime_moved: list[tuple[int, int, int]] = []  # (new change time, lone link, file id): bytes as they were
         for agent, path, st, key in found:
             if key in failed and failed[key] == failures.stat_key(st):
                 continue  # failed as it is now: tried again when it changes
@@ -84,14 +85,20 @@ class Ingester:
             if seen and (seen[1], seen[2], seen[4], seen[5]) == (st.st_size, st.st_mtime_ns, st.st_ino, 0):
                 if seen[3] == st.st_ctime_ns:
                     continue
-                if seen[3] == 0:  # indexed before inode change times were kept: note it, read nothing
-                    ctime_unknown.append((st.st_ctime_ns, seen[0]))
+                # Indexed before inode change times were kept (0), or its inode changed since (a
+                # chmod, a hard link made and removed) with the bytes the hashes cover as they were.
+                if seen[3] == 0 or self._bytes_unchanged(path, seen[0]):
+                    # A log with no other link may have lost its archived copy (the archive's
+                    # hard link removed): ``backfill_archive`` checks it, and links it again.
+                    ctime_moved.append((st.st_ctime_ns, int(st.st_nlink < 2), seen[0]))
                     continue
-                # Same size and mtime but its inode changed since: rewritten with its mtime put back.
+                # Same size and mtime, other bytes: rewritten with its mtime put back.
                 from_start = True
             work.append((agent, path, st, self._file_row(seen[0]) if seen else None, from_start))
-        if ctime_unknown:
-            conn.executemany("UPDATE files SET ctime_ns = ? WHERE id = ?", ctime_unknown)
+        if ctime_moved:
+            conn.executemany("UPDATE files SET ctime_ns = ?, archived = archived * (1 - ?) WHERE id = ?",
+                             ctime_moved if self.archive_dir else [(c, 0, i) for c, _, i in ctime_moved])
+            self.summary.files_confirmed = len(ctime_moved)
         # Newest first: the sessions people look for are mostly recent ones.
         work.sort(key=lambda w: w[2].st_mtime_ns, reverse=True)
         prog = IndexProgress(files_total=len(work), bytes_total=sum(max(0, w[2].st_size - (w[3].offset if w[3] and not w[4] else 0)) for w in work))
@@ -209,6 +216,13 @@ class Ingester:
         if self._fts_adds:
             self.conn.executemany("INSERT INTO fts(rowid, text) VALUES (?, ?)", self._fts_adds)
         self._fts_adds, self._fts_drops = [], []
+
+    def _bytes_unchanged(self, path: str, file_id: int) -> bool:
+        """Whether a log whose change time moved still holds what was indexed: its head and
+        the bytes before its offset against the hashes kept (2 KB read, no re-index)."""
+        offset, head_hash, tail_hash = self.conn.execute(
+            "SELECT offset, head_hash, tail_hash FROM files WHERE id = ?", (file_id,)).fetchone()
+        return indexed_bytes_unchanged(path, offset, head_hash, tail_hash)
 
     def _file_row(self, file_id: int) -> FileRow:
         r = self.conn.execute(

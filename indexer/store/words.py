@@ -29,7 +29,9 @@ CREATE VIRTUAL TABLE IF NOT EXISTS {s}.vocab_tri USING fts5 (
 """
 WORD_TABLES = {"words", "vocab", "vocab_tri"}
 BELOW_KEY = "words_below"  # messages with lower ids are not in the index yet; "0": complete
-KNOWN_TERMS = 200_000  # terms a writer remembers inserting, so a common one is not sent again
+# Terms a writer remembers inserting, so a common one is not sent again: ~10 MB of the helper's
+# memory at this many (a real history's vocabulary passes it; the set is emptied then).
+KNOWN_TERMS = 100_000
 
 
 def set_below(conn: sqlite3.Connection, schema: str, value: int) -> None:
