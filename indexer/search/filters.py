@@ -62,7 +62,7 @@ def _agent(value: str, now: float) -> object:
 
 def _date(end_of_day: bool, key: str) -> Callable[[str, float], object]:
     def parse(value: str, now: float) -> object:
-        from indexer.search.query import parse_date
+        from indexer.search.dates import parse_date  # loaded when a date is asked for
 
         ts = parse_date(value, now, end_of_day=end_of_day)
         if ts is None:
@@ -158,8 +158,8 @@ FILTERS: list[Filter] = [
     Filter("until", "before the end of this time", "until:2026-05-01", field="until", scope=(SESSIONS, MEMORY),
            shown=(SCREEN,), parse=_date(True, "until"), messages=lambda v: ("m.ts < ?", [v]),
            memory=_until_memory, suggest="since:/until:"),
-    Filter("type", "memory entries of this type (any of several)", "type:failure", scope=(MEMORY,)
-           , memory=_type_memory),
+    Filter("type", "memory entries of this type (any of several)", "type:failure", scope=(MEMORY,),
+           memory=_type_memory),
     Filter("tag", "memory entries with this tag (all of several)", "tag:safety", scope=(MEMORY,),
            memory=_tag_memory),
 ]

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import functools
 import re
-from datetime import datetime, timedelta, timezone
 
 from indexer.cjk import is_cjk  # noqa: F401 - also imported from here
 from indexer.named_record import NamedTuple
 from indexer.search import filters as registry
+from indexer.search.dates import _relative, parse_date  # noqa: F401 - also imported from here
 from indexer.search.matching import occurs_in, spans_of
 from indexer.textfold import fold
 
@@ -40,12 +40,7 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 # Patterns compiled on first use (the flag pattern alone takes ~1 ms): a line of plain words
 # needs none of them, as every flag starts with "-", an assignment holds "=", and only a
-# ``since:``/``until:`` filter reads a date.
-@functools.cache
-def _relative() -> re.Pattern[str]:
-    return re.compile(r"^(\d+)\s*(m|min|h|d|w|mo|y)$", re.IGNORECASE)
-
-
+# ``since:``/``until:`` filter reads a date (``indexer.search.dates``).
 @functools.cache
 def _short_flag() -> re.Pattern[str]:
     """-s, -1, -O2, -j8, -std=c11: always an option. (-la or -rm could be either: see ``ambiguous``.)"""
@@ -106,47 +101,6 @@ class Query(NamedTuple):
     @property
     def is_empty(self) -> bool:
         return not self.groups and not self.excluded and not self.has_filters
-
-
-def parse_date(value: str, now: float, *, end_of_day: bool = False) -> float | None:
-    """Parse ``2026-04-02``, ``2026-04``, ``2026-04-02T09:15``, ``7d``, ``3h``, ``2w``,
-    ``today``, ``yesterday`` into epoch seconds (UTC); ``None`` when not a date."""
-    v = value.strip().lower()
-    if not v:
-        return None
-    now_dt = datetime.fromtimestamp(now, tz=timezone.utc)
-    if v in ("today", "yesterday"):
-        day = now_dt.replace(hour=0, minute=0, second=0, microsecond=0)
-        if v == "yesterday":
-            day -= timedelta(days=1)
-        if end_of_day:
-            day += timedelta(days=1)
-        return day.timestamp()
-    m = _relative().match(v)
-    if m:
-        n, unit = int(m.group(1)), m.group(2).lower()
-        seconds = {"m": 60, "min": 60, "h": 3600, "d": 86400, "w": 7 * 86400, "mo": 30 * 86400, "y": 365 * 86400}[unit]
-        return now - n * seconds
-    for fmt, step in (
-        ("%Y-%m-%dT%H:%M:%S", timedelta(seconds=1)),
-        ("%Y-%m-%dT%H:%M", timedelta(minutes=1)),
-        ("%Y-%m-%d", timedelta(days=1)),
-        ("%Y-%m", None),
-        ("%Y", None),
-    ):
-        try:
-            dt = datetime.strptime(value.strip(), fmt).replace(tzinfo=timezone.utc)
-        except ValueError:
-            continue
-        if end_of_day:
-            if step is not None:
-                dt += step
-            elif fmt == "%Y-%m":
-                dt = (dt.replace(day=28) + timedelta(days=4)).replace(day=1)
-            else:
-                dt = dt.replace(year=dt.year + 1)
-        return dt.timestamp()
-    return None
 
 
 def _unquote(token: str) -> str:
