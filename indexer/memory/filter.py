@@ -9,6 +9,7 @@ from datetime import datetime
 
 from indexer.memory.episodic import EpisodicEntry
 from indexer.named_record import NamedTuple
+from indexer.search import filters as registry
 from indexer.search.query import Query, parse_query, text_matches
 
 TYPE_CHECKING = False
@@ -19,16 +20,19 @@ if TYPE_CHECKING:
 def matches_query(entry: EpisodicEntry, query: Query) -> bool:
     """The entry's time within ``since:``/``until:`` (an undated entry is outside any range)
     and its text matching the query's words."""
-    when = entry.when
-    if query.since is not None and (when is None or when.timestamp() < query.since):
-        return False
-    if query.until is not None and (when is None or when.timestamp() >= query.until):
-        return False
+    for f in _MEMORY_QUERY_FILTERS:
+        value = getattr(query, f.field)
+        if value is not None and not f.memory(entry, (value,)):  # type: ignore[misc]
+            return False
     return text_matches(query, entry.search_text)
 
 
 SORTS = ("strength", "time", "importance")
-_FIELD = re.compile(r'(?<!\S)(type|tag):("[^"]*"|\S+)', re.IGNORECASE)
+# The registry's filters a session query carries that memory honours (since:, until:), and the
+# memory-only ones (type:, tag:) this filter box reads before the rest goes to ``parse_query``.
+_MEMORY_QUERY_FILTERS = [f for f in registry.session_filters() if registry.MEMORY in f.scope]
+_ONLY_MEMORY = {f.key: f for f in registry.memory_only_filters()}
+_FIELD = re.compile(r'(?<!\S)(' + "|".join(_ONLY_MEMORY) + r'):("[^"]*"|\S+)', re.IGNORECASE)
 
 
 class EpisodicFilter(NamedTuple):
@@ -41,26 +45,28 @@ class EpisodicFilter(NamedTuple):
 
     @classmethod
     def parse(cls, raw: str) -> "EpisodicFilter":
-        types: list[str] = []
-        tags: list[str] = []
+        found: dict[str, list[str]] = {key: [] for key in _ONLY_MEMORY}
         for name, value in _FIELD.findall(raw):
-            (types if name.lower() == "type" else tags).append(value.strip('"').lower())
-        return cls(tuple(types), tuple(tags), _FIELD.sub(" ", raw).strip())
+            found[name.lower()].append(value.strip('"').lower())
+        return cls(tuple(found["type"]), tuple(found["tag"]), _FIELD.sub(" ", raw).strip())
 
     def apply(self, scored: "Sequence[ScoredEntry]", now: datetime) -> "list[ScoredEntry]":
         query = parse_query(self.text, now.timestamp()) if self.text else None
+        wanted = [(_ONLY_MEMORY[key], values) for key, values in (("type", self.types), ("tag", self.tags)) if values]
         kept = []
         for s in scored:
             e = s.entry
-            if self.types and e.type.lower() not in self.types:
-                continue
-            lowered = {t.lower() for t in e.tags}
-            if any(t not in lowered for t in self.tags):
+            if any(not f.memory(e, values) for f, values in wanted):  # type: ignore[misc]
                 continue
             if query is not None and not matches_query(e, query):
                 continue
             kept.append(s)
         return kept
+
+
+def filter_placeholder() -> str:
+    """The Episodic tab's filter box placeholder, from the memory-only filters' examples."""
+    return "filter: " + " ".join(f.example for f in _ONLY_MEMORY.values()) + " words…"
 
 
 def sort_scored(scored: "Sequence[ScoredEntry]", by: str, reverse: bool = False) -> "list[ScoredEntry]":

@@ -13,6 +13,7 @@ import sqlite3
 
 from indexer.models import Session
 from indexer.named_record import NamedTuple
+from indexer.search import filters as registry
 from indexer.search.conditions import TRIGRAM_TABLES, Condition, InIndex
 from indexer.search.plan import SHORT, TRIGRAM, PlannedGroup, PlannedTerm, SearchPlan, fts_string, trigram_groups
 from indexer.search.query import Query, is_cjk
@@ -92,23 +93,12 @@ class Filters:
             where.append(InIndex(TRIGRAM_TABLES if term.kind == TRIGRAM else ("cjk2",), negated=True))
             params += [fts_string(term.term.text), FLOOR] * (len(TRIGRAM_TABLES) if term.kind == TRIGRAM else 1)
         session_where, session_params = _session_filters(q, exclude_sessions, project_scope)
-        if q.role:
-            role = q.role.lower()
-            if role in ("tool", "tools"):
-                where.append("m.kind = 'tool_call'")
-            else:
-                where.append("m.role = ?")
-                params.append("user" if role in ("human", "me") else role)
-        if q.output == "only":
-            where.append("m.role = 'tool'")
-        elif q.output == "none":
-            where.append("m.role != 'tool'")
-        if q.since is not None:
-            where.append("m.ts >= ?")
-            params.append(q.since)
-        if q.until is not None:
-            where.append("m.ts < ?")
-            params.append(q.until)
+        for f in registry.session_filters():  # conditions on the message (role:, since:, in:output)
+            value = getattr(q, f.field)
+            if f.messages is not None and value is not None and value != "":
+                sql, values = f.messages(value)
+                where.append(sql)
+                params += values
         self.where = where + session_where
         self.params = params + session_params
         self.joins_sessions = bool(session_where)
@@ -134,26 +124,16 @@ def _session_filters(q: Query, exclude_sessions: tuple[str, ...], project_scope:
                      ) -> tuple[list[str], list]:
     where: list[str] = []
     params: list = []
-    if q.agent:
-        where.append("s.agent = ?")
-        params.append(q.agent)
-    if q.project:
-        where.append("(s.project_name LIKE ? ESCAPE '\\' OR s.project_path LIKE ? ESCAPE '\\')")
-        pattern = "%" + _like_escape(q.project) + "%"
-        params += [pattern, pattern]
+    for f in registry.session_filters():  # conditions on the session (agent:, project:, file:)
+        value = getattr(q, f.field)
+        if f.sessions is not None and value:
+            sql, values = f.sessions(value)
+            where.append(sql)
+            params += values
     if project_scope is not None:  # "this project": a folder compared exactly, never a substring
         sql, scope_params = project_scope_condition(project_scope)
         where.append(sql)
         params += scope_params
-    if q.file:  # sessions whose tool calls touched it (the path, or a path ending with it)
-        from indexer.store.touched import path_condition  # only a ``file:`` filter needs it
-
-        condition, file_params = path_condition(q.file)
-        where.append(f"s.id IN (SELECT session_rowid FROM files_touched WHERE {condition})")
-        params += file_params
-    if q.session:
-        where.append("s.session_id LIKE ? ESCAPE '\\'")
-        params.append(_like_escape(q.session) + "%")
     if exclude_sessions:
         where.append(f"s.session_id NOT IN ({','.join('?' * len(exclude_sessions))})")
         params += list(exclude_sessions)
@@ -164,12 +144,10 @@ def project_scope_condition(scope: ProjectScope) -> tuple[str, list]:
     """Sessions whose folder is the scope's path (or, with its subfolders, under it)."""
     if scope.include_subfolders:
         return ("(s.project_path = ? OR s.project_path LIKE ? ESCAPE '\\')",
-                [scope.path, _like_escape(scope.subfolder_prefix) + "%"])
+                [scope.path, registry.like_escape(scope.subfolder_prefix) + "%"])
     return "s.project_path = ?", [scope.path]
 
 
-def _like_escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 def short_condition(terms: tuple[PlannedTerm, ...]) -> tuple[str, list]:

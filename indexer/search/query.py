@@ -5,9 +5,8 @@
     a OR b               either
     NOT word             must not match (always)
     -word / -"phrase"    must not match, unless the line is a command line (below)
-    agent: project: session: role: since: until:   filters
-    file:src/app.py      sessions whose tool calls touched that file (a path or its ending)
-    in:output            only tool output (a command's output, a test run); -in:output leaves it out
+    agent: project: session: role: since: until: file: in:output   filters: every one, its
+                         value and its SQL are one entry of ``indexer.search.filters``
 
 A line that looks like a pasted command (it has a flag such as ``-s`` or ``--no-ff``, a pipe or
 ``&&``, a leading ``VAR=value`` or ``sudo``) is searched literally: every ``-x`` in it is a word
@@ -23,15 +22,14 @@ from __future__ import annotations
 
 import functools
 import re
-from datetime import datetime, timedelta, timezone
 
 from indexer.cjk import is_cjk  # noqa: F401 - also imported from here
 from indexer.named_record import NamedTuple
+from indexer.search import filters as registry
+from indexer.search.dates import _relative, parse_date  # noqa: F401 - also imported from here
 from indexer.search.matching import occurs_in, spans_of
-from indexer.sources import agent_named
 from indexer.textfold import fold
 
-FILTER_KEYS = ("agent", "project", "session", "role", "since", "until", "file", "in")
 MAX_QUERY_CHARS = 4000  # a longer paste is cut here (with a note)
 MAX_TERMS = 32  # words searched for; the rest of a huge paste is dropped (with a note)
 
@@ -42,12 +40,7 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 # Patterns compiled on first use (the flag pattern alone takes ~1 ms): a line of plain words
 # needs none of them, as every flag starts with "-", an assignment holds "=", and only a
-# ``since:``/``until:`` filter reads a date.
-@functools.cache
-def _relative() -> re.Pattern[str]:
-    return re.compile(r"^(\d+)\s*(m|min|h|d|w|mo|y)$", re.IGNORECASE)
-
-
+# ``since:``/``until:`` filter reads a date (``indexer.search.dates``).
 @functools.cache
 def _short_flag() -> re.Pattern[str]:
     """-s, -1, -O2, -j8, -std=c11: always an option. (-la or -rm could be either: see ``ambiguous``.)"""
@@ -103,56 +96,11 @@ class Query(NamedTuple):
 
     @property
     def has_filters(self) -> bool:
-        return any(
-            v is not None
-            for v in (self.agent, self.project, self.session, self.role, self.since, self.until, self.file,
-                      self.output)
-        )
+        return any(getattr(self, f.field) is not None for f in registry.session_filters())
 
     @property
     def is_empty(self) -> bool:
         return not self.groups and not self.excluded and not self.has_filters
-
-
-def parse_date(value: str, now: float, *, end_of_day: bool = False) -> float | None:
-    """Parse ``2026-04-02``, ``2026-04``, ``2026-04-02T09:15``, ``7d``, ``3h``, ``2w``,
-    ``today``, ``yesterday`` into epoch seconds (UTC); ``None`` when not a date."""
-    v = value.strip().lower()
-    if not v:
-        return None
-    now_dt = datetime.fromtimestamp(now, tz=timezone.utc)
-    if v in ("today", "yesterday"):
-        day = now_dt.replace(hour=0, minute=0, second=0, microsecond=0)
-        if v == "yesterday":
-            day -= timedelta(days=1)
-        if end_of_day:
-            day += timedelta(days=1)
-        return day.timestamp()
-    m = _relative().match(v)
-    if m:
-        n, unit = int(m.group(1)), m.group(2).lower()
-        seconds = {"m": 60, "min": 60, "h": 3600, "d": 86400, "w": 7 * 86400, "mo": 30 * 86400, "y": 365 * 86400}[unit]
-        return now - n * seconds
-    for fmt, step in (
-        ("%Y-%m-%dT%H:%M:%S", timedelta(seconds=1)),
-        ("%Y-%m-%dT%H:%M", timedelta(minutes=1)),
-        ("%Y-%m-%d", timedelta(days=1)),
-        ("%Y-%m", None),
-        ("%Y", None),
-    ):
-        try:
-            dt = datetime.strptime(value.strip(), fmt).replace(tzinfo=timezone.utc)
-        except ValueError:
-            continue
-        if end_of_day:
-            if step is not None:
-                dt += step
-            elif fmt == "%Y-%m":
-                dt = (dt.replace(day=28) + timedelta(days=4)).replace(day=1)
-            else:
-                dt = dt.replace(year=dt.year + 1)
-        return dt.timestamp()
-    return None
 
 
 def _unquote(token: str) -> str:
@@ -235,25 +183,27 @@ class _Builder:
             self.line_as_command.append(f"-{term.text}")
         self.excluded.append(term)
 
-    def add_filter(self, key: str, value: str, now: float) -> None:
+    def add_filter(self, entry: registry.Filter, key: str, value: str, now: float) -> None:
         if not value:
             self.warnings.append(f"{key}: needs a value")
             return
-        if key in ("since", "until"):
-            ts = parse_date(value, now, end_of_day=(key == "until"))
-            if ts is None:
-                self.warnings.append(f"{key}:{value} is not a date (try 2026-04-02, 7d, 3h, 2w, yesterday)")
-                return
-            self.filters[key] = ts
-        elif key == "agent":
-            self.filters[key] = agent_named(value)
-        elif key == "in":
-            if value.lower() not in ("output", "outputs"):
-                self.warnings.append(f"in:{value} is not a place to search (try in:output or -in:output)")
-                return
-            self.filters["output"] = "only"
-        else:
-            self.filters[key] = value
+        parsed = entry.parse(value, now) if entry.parse else value
+        if isinstance(parsed, str) and parsed.startswith("!"):
+            self.warnings.append(parsed[1:])  # the registry's warning: not a date, not a place
+            return
+        self.filters[entry.field] = parsed
+
+    def negated_filter(self, token: str, negated: bool) -> bool:
+        """``-in:output`` / ``NOT in:output``: a filter's negated form, when it has one."""
+        key, sep, value = token.partition(":")
+        if not sep or not (negated or token.startswith("-")):
+            return False
+        entry = registry.named(key.lstrip("-"))
+        value = entry.negate(value) if entry is not None and entry.negate is not None else None
+        if value is None:
+            return False
+        self.filters[entry.field] = value  # type: ignore[union-attr]
+        return True
 
 
 def parse_query(text: str, now: float) -> Query:
@@ -271,13 +221,13 @@ def parse_query(text: str, now: float) -> Query:
         if token == "NOT":
             negate_next = True
             continue
-        key, sep, value = token.partition(":")
-        if sep and (negate_next or token.startswith("-")) and key.lower().lstrip("-") == "in" and value.lower() in ("output", "outputs"):
-            b.filters["output"] = "none"  # -in:output / NOT in:output: leave tool output out
+        if b.negated_filter(token, negate_next):  # -in:output / NOT in:output: leave tool output out
             b.pending_or, negate_next, b.previous_word = False, False, None
             continue
-        if sep and key.lower() in FILTER_KEYS and not token.startswith(('"', "-")):
-            b.add_filter(key.lower(), _unquote(value), now)
+        key, sep, value = token.partition(":")
+        entry = registry.named(key) if sep and not token.startswith(('"', "-")) else None
+        if entry is not None:
+            b.add_filter(entry, key.lower(), _unquote(value), now)
             b.pending_or, negate_next, b.previous_word = False, False, None
             continue
         phrase = token.lstrip("-").startswith('"')
@@ -333,14 +283,7 @@ def _finish(text: str, b: _Builder, notes: list[str], command_line: bool) -> Que
         raw=text,
         groups=tuple(tuple(g) for g in groups),
         excluded=tuple(b.excluded[:MAX_TERMS]),
-        agent=f.get("agent"),  # type: ignore[arg-type]
-        project=f.get("project"),  # type: ignore[arg-type]
-        session=f.get("session"),  # type: ignore[arg-type]
-        role=f.get("role"),  # type: ignore[arg-type]
-        since=f.get("since"),  # type: ignore[arg-type]
-        until=f.get("until"),  # type: ignore[arg-type]
-        file=f.get("file"),  # type: ignore[arg-type]
-        output=f.get("output"),  # type: ignore[arg-type]
+        **f,  # type: ignore[arg-type]
         warnings=tuple(b.warnings),
         notes=tuple(notes),
         literal_line="" if b.used_or else " ".join(b.line),
@@ -356,11 +299,9 @@ def taking_literally(query: Query, flags: list[Term]) -> Query:
         return query
     chosen = {id(t) for t in flags}
     words = [Term("-" + t.text) for t in flags]
-    return Query(
-        raw=query.raw, groups=query.groups + tuple((w,) for w in words),
+    return query._replace(
+        groups=query.groups + tuple((w,) for w in words),
         excluded=tuple(t for t in query.excluded if id(t) not in chosen),
-        agent=query.agent, project=query.project, session=query.session, role=query.role,
-        since=query.since, until=query.until, file=query.file, output=query.output, warnings=query.warnings,
         notes=(*query.notes, "read " + ", ".join(f"“-{t.text}”" for t in flags) + " as a flag: that command occurs"),
         literal_line=query.line_as_command,
         ambiguous=tuple(a for a in query.ambiguous if id(a[0]) not in chosen),

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
+from indexer.search import filters as registry
 from indexer.search.query import Query, is_cjk
 
 
 def suggestions_for(query: Query) -> list[str]:
     """What to try when nothing matched: concrete rewrites of the query, not a bare 'no results'."""
     tips: list[str] = []
-    filters = [
-        f"{k}:{v}" for k, v in (("agent", query.agent), ("project", query.project), ("session", query.session), ("role", query.role),
-                              ("file", query.file))
-        if v
-    ]
-    if query.since is not None or query.until is not None:
-        filters.append("since:/until:")
+    filters: list[str] = []
+    for entry in registry.session_filters():
+        value = getattr(query, entry.field)
+        named = entry.suggest or f"{entry.key}:{value}"
+        if value is not None and value != "" and named != "-" and named not in filters:
+            filters.append(named)  # ``suggest``: a name of its own (since:/until:), or "-" for none
     for f in filters:
         tips.append(f"drop the filter {f}")
     terms = query.positive_terms

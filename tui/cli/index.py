@@ -26,6 +26,7 @@ from indexer.agents.caller import calling_session
 from indexer.agents.usage import UsageEvent, caller_of, record_usage
 from indexer.masking import masked_message, masked_result, masked_session
 from indexer.models import KINDS
+from indexer.search import filters
 from indexer.search.query import parse_date
 from indexer.sources import AGENT_NAMES, agent_named
 from tui.cli import output
@@ -68,6 +69,8 @@ SHOW_SECRETS_HELP = "show API keys, tokens and passwords in full (masked by defa
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    import argparse
+
     from tui.cli.pasted_query import PastedQueryParser  # argparse: loaded to build the full parser only
 
     p = sub.add_parser("index", help=help_of("index"))
@@ -82,7 +85,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         " no free space; needs its size free on disk), and stop")
     p.set_defaults(func=cmd_index)
 
-    p = sub.add_parser("search", help=help_of("search"))
+    p = sub.add_parser("search", help=help_of("search"), formatter_class=argparse.RawDescriptionHelpFormatter,
+                       epilog="filters (inside the query):\n" + "\n".join(
+                           "  " + line for line in filters.help_lines()))
     p.__class__ = PastedQueryParser  # `threadback search nginx -s reload` works unquoted
     add_index_options(p)
     p.add_argument("query", nargs="*", help="the query (a pasted command line works as it is)")

@@ -23,6 +23,7 @@ from indexer.agents.caller import calling_session
 from indexer.agents.mcp_tools import HistoryTools, ToolInputError, Transcript, compact_search, compact_sessions
 from indexer.config import check_config
 from indexer.rules import RuleError
+from indexer.search import filters
 from indexer.sources import AGENT_NAMES
 from indexer.textsafe import make_safe
 from tui.cli import output
@@ -107,8 +108,8 @@ def build_server(tools: HistoryTools) -> MCPServer:
     def search(
         query: Annotated[str, Field(description='Words (sessions holding all come first, then the closest), '
                                                 '"exact phrase", a OR b, NOT word; a pasted command line is '
-                                                'searched as it is; filters agent: project: since: until: '
-                                                'in:output -in:output work inside too')],
+                                                'searched as it is; filters '
+                                                + filters.all_session_keys() + ' work inside too')],
         agent: Annotated[str | None, Field(description="only this agent: " + ", ".join(AGENT_NAMES))] = None,
         project: Annotated[str | None, Field(description="project name or path contains this")] = None,
         since: Annotated[str | None, Field(description="2026-04-02, 7d, 3h, 2w, yesterday")] = None,

@@ -14,6 +14,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from indexer.agents.settings import HooksStatus
+from indexer.search import filters
 from tui.screens.hooks import hooks_summary
 
 
@@ -83,7 +84,7 @@ class HelpScreen(ModalScreen[None]):
                                             (" · F6 to install or remove", "dim")))
         table.add_row("", "")
         table.add_row("", Text("Query language: words (all must match), \"a phrase\", a OR b, -word,\n"
-                               "agent:codex project:name session:id role:user since:7d until:2026-05-01", style="dim"))
+                               + filters.examples_listed(filters.SCREEN), style="dim"))
         table.add_row("", Text("escape closes this help", style="dim"))
         return table
 

@@ -22,6 +22,7 @@ from textual.widgets import Button, Input, Static
 from textual.worker import get_current_worker
 
 from indexer import Hit, Message as LogMessage, SearchResult
+from indexer.search import filters
 from indexer.search.unified import (
     PAGE_SIZE,
     SCOPES,
@@ -89,7 +90,8 @@ class SearchScreen(ReportsWorkerErrors, Screen):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="search-top"):
-            yield Input(placeholder='Search your agents\' history — words, "phrases", OR, -word, agent: project: since:',
+            yield Input(placeholder='Search your agents\' history — words, "phrases", OR, -word, '
+                                    + filters.keys_listed(filters.PLACEHOLDER),
                         id="query", select_on_focus=False)
             yield Static(id="search-info")
         # The "no agent logs" panel is mounted when needed (_show_no_logs): a start-up with

@@ -25,6 +25,7 @@ from indexer.memory import (
     ScoredEntry,
     sort_scored,
 )
+from indexer.memory.filter import filter_placeholder
 from tui.display.log_text import one_line
 from tui.display.words import plural
 from tui.screens.confirm import ConfirmScreen
@@ -76,7 +77,7 @@ class MemoryEpisodicPane(MemoryTierPane):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="episodic-bar"):
-            yield Input(placeholder="filter: type:failure tag:safety words…",
+            yield Input(placeholder=filter_placeholder(),
                         id="episodic-filter")
             yield Static("", id="episodic-view")
         table: DataTable[Text | str] = DataTable(id="episodic-table", cursor_type="row",
