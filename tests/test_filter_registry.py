@@ -29,9 +29,6 @@ from tui_fixtures import app_for, settle
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 NOW = 1_780_000_000.0
-# Keys the README does not document yet (the lead adds them): strict, so the day they are
-# added this list must shrink.
-AWAITING_README = {"type", "tag"}
 
 
 def readme_query_table() -> str:
@@ -41,11 +38,7 @@ def readme_query_table() -> str:
     return text[start:end]
 
 
-@pytest.mark.parametrize("key", [
-    pytest.param(f.key, marks=pytest.mark.xfail(strict=True, reason="not in the README yet"))
-    if f.key in AWAITING_README else f.key
-    for f in filters.FILTERS
-])
+@pytest.mark.parametrize("key", [f.key for f in filters.FILTERS])
 def test_the_readme_documents_every_filter(key):
     documented = set(re.findall(r"`-?([a-z]+):", readme_query_table()))
     assert key in documented
