@@ -14,8 +14,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from indexer.sources.base import TITLE_NAMED, ParseOutput, SessionMeta, iter_json_lines, parse_iso
-from indexer.sources.emit import Emitter
+from indexer.sources.base import TITLE_NAMED, ParseOutput, SessionMeta, parse_iso
+from indexer.sources.emit import Emitter, parse_records
 from indexer.sources.fields import as_dict, as_list, as_str, scalar_text
 
 AGENT = "copilot"
@@ -52,14 +52,7 @@ def _workspace(path: Path, meta: SessionMeta) -> None:
 
 
 def parse(path: Path, data: bytes, first_line_no: int, state: dict, meta: SessionMeta) -> ParseOutput:
-    out = ParseOutput()
-    if meta.session_id is None:
-        init_meta(path, meta)
-    emit = Emitter(AGENT, meta, out)
-    for line_no, record in iter_json_lines(data, out, first_line_no):
-        if isinstance(record, dict):
-            _event(emit, record, line_no)
-    return out
+    return parse_records(AGENT, path, data, first_line_no, meta, init_meta, _event)
 
 
 def _event(emit: Emitter, record: dict, line_no: int) -> None:

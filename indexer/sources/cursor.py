@@ -15,8 +15,8 @@ import os
 import re
 from pathlib import Path
 
-from indexer.sources.base import ParseOutput, SessionMeta, iter_json_lines
-from indexer.sources.emit import Emitter
+from indexer.sources.base import ParseOutput, SessionMeta
+from indexer.sources.emit import Emitter, parse_records
 from indexer.sources.fields import as_dict, as_list, as_str
 
 AGENT = "cursor"
@@ -65,21 +65,17 @@ def _walk(folder: str, parts: list[str], depth: int) -> str | None:
 
 
 def parse(path: Path, data: bytes, first_line_no: int, state: dict, meta: SessionMeta) -> ParseOutput:
-    out = ParseOutput()
-    if meta.session_id is None:
-        init_meta(path, meta)
-    emit = Emitter(AGENT, meta, out)
-    for line_no, record in iter_json_lines(data, out, first_line_no):
-        if not isinstance(record, dict):
-            continue
-        role = as_str(record.get("role"))
-        if role not in ("user", "assistant"):
-            continue
-        content = as_dict(record.get("message")).get("content")
-        if role == "user":
-            content = [_unwrapped(block) for block in (as_list(content) if not isinstance(content, str) else [content])]
-        emit.blocks(role, content, f"line{line_no}")
-    return out
+    return parse_records(AGENT, path, data, first_line_no, meta, init_meta, _record)
+
+
+def _record(emit: Emitter, record: dict, line_no: int) -> None:
+    role = as_str(record.get("role"))
+    if role not in ("user", "assistant"):
+        return
+    content = as_dict(record.get("message")).get("content")
+    if role == "user":
+        content = [_unwrapped(block) for block in (as_list(content) if not isinstance(content, str) else [content])]
+    emit.blocks(role, content, f"line{line_no}")
 
 
 def _unwrapped(block: object) -> object:

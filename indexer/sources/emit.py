@@ -4,6 +4,8 @@ and a dedup key from the agent, the session and where the message sits."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from indexer.models import ERROR, SUMMARY, TEXT, THINKING, TOOL_CALL, TOOL_RESULT
@@ -16,6 +18,7 @@ from indexer.sources.base import (
     cut_middle,
     dedup_key,
     flatten_content,
+    iter_json_lines,
     strip_binary,
     to_json,
 )
@@ -116,3 +119,19 @@ def _json_or(text: str) -> Any:
         return json.loads(text)
     except (ValueError, RecursionError):
         return text
+
+
+def parse_records(agent: str, path: Path, data: bytes, first_line_no: int, meta: SessionMeta,
+                  init_meta: Callable[[Path, SessionMeta], None],
+                  on_record: Callable[[Emitter, dict, int], None]) -> ParseOutput:
+    """The parse every one-JSON-object-a-line format shares: the session named from its file on
+    the first read, then each object handed to ``on_record`` with its line number (a line that
+    is not an object is skipped; one that is not JSON is counted by ``iter_json_lines``)."""
+    out = ParseOutput()
+    if meta.session_id is None:
+        init_meta(path, meta)
+    emit = Emitter(agent, meta, out)
+    for line_no, record in iter_json_lines(data, out, first_line_no):
+        if isinstance(record, dict):
+            on_record(emit, record, line_no)
+    return out

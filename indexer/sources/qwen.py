@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from indexer.sources.base import ParseOutput, SessionMeta, iter_json_lines, parse_iso
-from indexer.sources.emit import Emitter
+from indexer.sources.base import ParseOutput, SessionMeta, parse_iso
+from indexer.sources.emit import Emitter, parse_records
 from indexer.sources.fields import as_dict, as_list, as_str, scalar_text
 
 AGENT = "qwen"
@@ -32,14 +32,7 @@ def init_meta(path: Path, meta: SessionMeta) -> None:
 
 
 def parse(path: Path, data: bytes, first_line_no: int, state: dict, meta: SessionMeta) -> ParseOutput:
-    out = ParseOutput()
-    if meta.session_id is None:
-        init_meta(path, meta)
-    emit = Emitter(AGENT, meta, out)
-    for line_no, record in iter_json_lines(data, out, first_line_no):
-        if isinstance(record, dict):
-            _record(emit, record, line_no)
-    return out
+    return parse_records(AGENT, path, data, first_line_no, meta, init_meta, _record)
 
 
 def _record(emit: Emitter, record: dict, line_no: int) -> None:
