@@ -105,7 +105,8 @@ def sessions(
     """Sessions filtered by agent, project (substring of name or path), exact project path,
     time range, parent (``None`` = top-level only, orphans included: a subagent whose parent is
     not in the index is listed at the top, marked) and title/id text."""
-    where, params = ["1=1"], []
+    where: list[str] = ["1=1"]
+    params: list[object] = []
     if agent:
         where.append("s.agent = ?")
         params.append(agent)
@@ -225,7 +226,8 @@ def iter_events(
     session_rowid: int | None = None,
 ) -> Iterator[tuple[Session, Message]]:
     """(Session, Message) pairs in time order: the normalised event stream."""
-    where, params = ["1=1"], []
+    where: list[str] = ["1=1"]
+    params: list[object] = []
     if since is not None:
         where.append("m.ts >= ?")
         params.append(since)
