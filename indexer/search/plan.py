@@ -37,7 +37,7 @@ class PlannedTerm(NamedTuple):
 
 
 class PlannedGroup(NamedTuple):
-    index: int
+    index: int  # type: ignore[assignment]  # the group's position; shadows tuple.index, as meant
     terms: tuple[PlannedTerm, ...]
     trigram: str | None  # FTS5 expression for the trigram tables, e.g. ("docker" OR "podman")
     bigram: str | None  # FTS5 expression for the bigram table
