@@ -162,7 +162,7 @@ def prepare_file(job: FileJob, now: float, *, from_start: bool = False) -> Prepa
                     fh.seek(max(0, row.offset - HASH_SPAN))
                     before = fh.read(row.offset - max(0, row.offset - HASH_SPAN))
                     out.append = _hash(before) == row.tail_hash
-            start = row.offset if out.append else 0
+            start = row.offset if out.append and row is not None else 0
             fh.seek(start)
             data = fh.read(max(0, job.size - start))
             if start == 0 and not whole and is_one_json_document(data):
@@ -223,8 +223,8 @@ def prepare_file(job: FileJob, now: float, *, from_start: bool = False) -> Prepa
     log = LogBytes(complete, start) if out.archived else None
     for m in parsed.messages:
         sanitise_message(m)
-        row, grams = message_row(m, log)
-        out.rows.append(row)
+        message, grams = message_row(m, log)
+        out.rows.append(message)
         out.grams.append(grams)
     return out
 
