@@ -74,7 +74,7 @@ def frozen_record(cls: type[T]) -> type[T]:
     namespace = {k: v for k, v in cls.__dict__.items() if k not in names and k not in ("__dict__", "__weakref__")}
     namespace.update(_methods(names, tuple(compared)), __slots__=names, __match_args__=names,
                      __init__=globs["__init__"], __record_fields__=names)
-    record: type[T] = type(cls)(cls.__name__, cls.__bases__, namespace)  # type: ignore[misc]
+    record: type[T] = type(cls)(cls.__name__, cls.__bases__, namespace)  # type: ignore[misc]  # metaclass call
     record.__qualname__ = cls.__qualname__
     return record
 

@@ -83,19 +83,18 @@ def _group_ids(conn: sqlite3.Connection, alternatives: list[str]) -> set[int] | 
         return None
     parts = []
     for alternative in runs:
-        held: list[str] | None = []
+        held: list[str] = []
         for run in alternative:
             terms = _terms_holding(conn, run)
             if len(terms) > MAX_TERMS:
                 continue  # in too many words to narrow: the other runs may
             if not terms:
-                held = None  # no message holds this alternative
-                break
-            held.append("(" + " OR ".join(f'"{t}"' for t in terms) + ")")  # type: ignore[union-attr]
-        if held == []:
-            _too_common(conn, keys)
-            return None
-        if held:
+                break  # no message holds this alternative
+            held.append("(" + " OR ".join(f'"{t}"' for t in terms) + ")")
+        else:
+            if not held:
+                _too_common(conn, keys)
+                return None
             parts.append("(" + " AND ".join(held) + ")")
     if not parts:
         return set()
