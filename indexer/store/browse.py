@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
+from types import EllipsisType
 from typing import Iterator
 
 from indexer.models import Message, Session
@@ -93,10 +94,10 @@ def sessions(
     *,
     agent: str | None = None,
     project: str | None = None,
-    project_path: str | None = ...,  # type: ignore[assignment]
+    project_path: str | None | EllipsisType = ...,
     since: float | None = None,
     until: float | None = None,
-    parent: str | None = ...,  # type: ignore[assignment]
+    parent: str | None | EllipsisType = ...,
     text: str | None = None,
     limit: int | None = 200,
     offset: int = 0,
