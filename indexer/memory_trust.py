@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 try:
     import fcntl
 except ImportError:  # Windows: no advisory locks
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # the module, absent on Windows
 
 ALLOW_FILE = "allowed-memory-folders.json"
 RULES_NAME = "rules.jsonl"

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 try:
     import fcntl
 except ImportError:  # Windows: no advisory locks; the on-disk change check still applies
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # the module, absent on Windows
 
 class ApprovalLocked(RuleError):
     """No approval key is unlocked in this process: the person has not typed the passphrase."""
