@@ -23,7 +23,7 @@ class FrozenRecordError(AttributeError):
     """A field of a frozen record was assigned or deleted."""
 
 
-class not_compared:  # noqa: N801 - reads as a field marker, like ``dataclasses.field``
+class _NotCompared:
     """A field left out of ``==`` and ``hash`` (``field(compare=False)``): a default, or a
     factory called for each new record."""
 
@@ -33,6 +33,19 @@ class not_compared:  # noqa: N801 - reads as a field marker, like ``dataclasses.
         self.default, self.factory = default, factory
 
 
+if TYPE_CHECKING:  # type checkers read the records as the frozen dataclasses they behave as
+    from typing import dataclass_transform
+
+    def not_compared(default: Any = ..., *, factory: Callable[[], Any] | None = None) -> Any:
+        """The field's value, to a type checker (as ``dataclasses.field`` is)."""
+else:
+    not_compared = _NotCompared
+
+    def dataclass_transform(**_: object) -> Callable[[T], T]:
+        return lambda f: f
+
+
+@dataclass_transform(frozen_default=True, field_specifiers=(not_compared,))
 def frozen_record(cls: type[T]) -> type[T]:
     """The class rebuilt with ``__slots__`` and the methods a frozen dataclass has; fields are
     its annotations, in order."""
@@ -42,7 +55,7 @@ def frozen_record(cls: type[T]) -> type[T]:
     params, body = [], []
     for name in names:
         value = cls.__dict__.get(name, _MISSING)
-        if isinstance(value, not_compared):
+        if isinstance(value, _NotCompared):
             default, factory = value.default, value.factory
         else:
             default, factory = value, None
@@ -61,7 +74,7 @@ def frozen_record(cls: type[T]) -> type[T]:
     namespace = {k: v for k, v in cls.__dict__.items() if k not in names and k not in ("__dict__", "__weakref__")}
     namespace.update(_methods(names, tuple(compared)), __slots__=names, __match_args__=names,
                      __init__=globs["__init__"], __record_fields__=names)
-    record = type(cls)(cls.__name__, cls.__bases__, namespace)
+    record: type[T] = type(cls)(cls.__name__, cls.__bases__, namespace)  # type: ignore[misc]  # metaclass call
     record.__qualname__ = cls.__qualname__
     return record
 
@@ -96,7 +109,7 @@ def _refuse(self: Any, name: str, *value: Any) -> None:
 
 def replace(record: T, **changes: Any) -> T:
     """A copy of ``record`` with ``changes`` (``dataclasses.replace``)."""
-    names = record.__record_fields__  # type: ignore[attr-defined]
+    names: tuple[str, ...] = getattr(record, "__record_fields__")
     unknown = set(changes) - set(names)
     if unknown:
         raise TypeError(f"{type(record).__name__} has no field {sorted(unknown)[0]!r}")

@@ -28,6 +28,7 @@ from indexer.store.models import fetch_context
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the archive loads zstandard, the run's records tempfile: imported where a method needs them
     from pathlib import Path
+    from types import EllipsisType
     from typing import Any, Callable, Iterator, TypeVar
 
     from indexer.activity import ActivityStrip
@@ -323,10 +324,10 @@ class Index:
         *,
         agent: str | None = None,
         project: str | None = None,
-        project_path: str | None = ...,  # type: ignore[assignment]
+        project_path: str | None | EllipsisType = ...,
         since: float | None = None,
         until: float | None = None,
-        parent: str | None = ...,  # type: ignore[assignment]
+        parent: str | None | EllipsisType = ...,
         text: str | None = None,
         limit: int | None = 200,
         offset: int = 0,

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 try:
     import fcntl
 except ImportError:  # Windows: no advisory locks
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # the module, absent on Windows
 
 ALLOW_FILE = "allowed-memory-folders.json"
 RULES_NAME = "rules.jsonl"
@@ -246,7 +246,8 @@ def folder_trust(folder: MemoryFolder) -> FolderTrust:
     unsigned = _unsigned(name, record)
     if unsigned:
         return FolderTrust(folder, NOT_ALLOWED, unsigned)
-    allowed = record.get("files") if isinstance(record.get("files"), dict) else {}
+    files = record.get("files")
+    allowed = files if isinstance(files, dict) else {}
     if allowed.get(RULES_NAME) != _sha256_of(folder.path / RULES_NAME):
         return FolderTrust(folder, CHANGED, f"{RULES_NAME} changed")
     return FolderTrust(folder, ALLOWED)

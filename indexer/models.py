@@ -110,5 +110,5 @@ class FileTouches(NamedTuple):
     session: Session
     path: str
     kinds: tuple[str, ...]
-    count: int
+    count: int  # type: ignore[assignment]  # a field named as tuple.count shadows it, as meant
     last_ts: float | None

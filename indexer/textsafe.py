@@ -154,7 +154,7 @@ _NOT_SUSPICIOUS = frozenset({0x09, 0x27E8})
 
 
 class SuspiciousChar(NamedTuple):
-    index: int  # position in the original text
+    index: int  # type: ignore[assignment]  # position in the original text (shadows tuple.index, as meant)
     codepoint: int
     name: str  # short name such as "RLO", or the Unicode name
 

@@ -130,7 +130,7 @@ def _scratchpad_piece(memory_store: "MemoryStore") -> Piece:
 def _episodic_piece(memory_store: "MemoryStore", now: datetime, limit: int) -> Piece:
     from indexer.memory import DEFAULT_DECAY_THRESHOLD
 
-    episodic = []
+    episodic: list[str] = []
     changed = _changed_sources(memory_store.folder)
     for scored in memory_store.scored(now):
         if len(episodic) >= limit:

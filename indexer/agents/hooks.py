@@ -67,6 +67,7 @@ def read_event(stream: TextIO | None, *, wait: float = STDIN_WAIT_SECONDS) -> di
     when it is a terminal or a pipe nobody writes to. Raises ``ValueError`` on bad JSON."""
     if stream is None or stream.closed or stream.isatty():
         return {}
+    data: str | bytes
     try:
         fd = stream.fileno()
     except (OSError, ValueError, AttributeError):

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from indexer.index import Index
 from indexer.masking import masked_message, masked_result
@@ -97,7 +97,7 @@ class HistoryTools:
         if not query.strip():
             raise ToolInputError("query is empty: give the words to search for")
         parsed = parse_query(query, self.clock())
-        changes: dict[str, object] = {}
+        changes: dict[str, Any] = {}
         if agent:
             changes["agent"] = agent_named(agent)
         if project:

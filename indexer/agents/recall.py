@@ -239,7 +239,8 @@ class WordModel(NamedTuple):
 def load_model() -> WordModel | None:
     """The shipped word model, or None when its file is missing (the cues alone then decide)."""
     try:  # read by this module's loader, found with os.path: the prompt hook loads no pathlib (~4 ms)
-        return WordModel.parse(__loader__.get_data(os.path.join(os.path.dirname(__file__), MODEL_FILE)).decode())
+        loader = __loader__  # type: ignore[name-defined]  # every module has one; mypy does not declare it
+        return WordModel.parse(loader.get_data(os.path.join(os.path.dirname(__file__), MODEL_FILE)).decode())
     except (OSError, KeyError, ValueError):
         return None
 

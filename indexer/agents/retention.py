@@ -117,9 +117,9 @@ def check_retention(agent: Agent, retention: Retention, logs: Iterable[tuple[str
     for path, st in due:
         if path not in archived:
             reason = "not indexed"
-        elif archived[path] is None:
+        elif (size := archived[path]) is None:
             reason = "not in the archive"
-        elif archived[path] < st.st_size:
+        elif size < st.st_size:
             reason = "grew since it was archived"
         else:
             continue
@@ -160,7 +160,7 @@ def raise_retention(retention: Retention, days: int) -> RetentionRaised:
     return RetentionRaised(document.path, before if isinstance(before, int) else None, days, backup)
 
 
-def index_retention_warnings(conn: sqlite3.Connection, roots: Iterable | object, *, archive_on: bool,
+def index_retention_warnings(conn: sqlite3.Connection, roots: Iterable, *, archive_on: bool,
                              now: float) -> list[str]:
     """After an index run: one line per agent (among ``roots``) that deletes logs within
     ``DUE_WITHIN_DAYS`` which the archive does not hold, read from the index's own file rows

@@ -209,8 +209,9 @@ def archive_size_cached(root: Path, *, refresh: bool) -> ArchiveSize:
     if size.files:
         try:
             tmp = cache.with_name(".size.json.tmp")
-            lone = [str(p.relative_to(root)) for p in size.lone_links]  # sealed once the archive is on
-            tmp.write_text(json.dumps({"files": size.files, "bytes": size.bytes, "lone": lone}), encoding="ascii")
+            lone_names = [str(p.relative_to(root)) for p in size.lone_links]  # sealed once the archive is on
+            tmp.write_text(json.dumps({"files": size.files, "bytes": size.bytes, "lone": lone_names}),
+                           encoding="ascii")
             os.replace(tmp, cache)
         except OSError:
             pass  # a read-only archive: walked again next time

@@ -124,15 +124,15 @@ def _current_manifest(root: str, key: str) -> tuple[Path, Manifest]:
             pass
     manifest_file = manifest_path(Path(root), key)
     try:
-        signature = _signature(os.stat(manifest_file))
+        stamp: tuple[int, int, int, int] | None = _signature(os.stat(manifest_file))
     except OSError:
-        signature = None
+        stamp = None
     manifest_file, manifest = find_manifest(Path(root), key)
-    if signature is not None:
+    if stamp is not None:
         with _manifests_lock:
             if len(_manifests) >= MANIFESTS_KEPT:
                 _manifests.pop(next(iter(_manifests)))
-            _manifests[(root, key)] = (manifest_file, signature, manifest)
+            _manifests[(root, key)] = (manifest_file, stamp, manifest)
     return manifest_file, manifest
 
 

@@ -136,15 +136,16 @@ def _archive(root: Path, key: str, path: str, start: int, data: bytes) -> int | 
     if manifest is not None and start > 0 and manifest.length >= start:
         if manifest.length < end:
             _append(manifest_file, manifest, data[manifest.length - start:])
-        return
+        return None
     if manifest is not None and start > 0:  # the archive lags the index: catch up from the log
         _append(manifest_file, manifest, _read_range(path, manifest.length, start) + data)
-        return
+        return None
     if manifest is not None and start == 0 and manifest.length <= end and _holds_prefix(manifest, data):
         _append(manifest_file, manifest, data[manifest.length:])
-        return
+        return None
     prefix = _read_range(path, 0, start) if start else b""
     new_generation(manifest_file, manifest or stale_link, path, prefix + data)
+    return None
 
 
 def _link_generation(manifest_file: Path, old: Manifest | None, path: str) -> os.stat_result | None:

@@ -6,6 +6,7 @@ import errno
 import fcntl
 import os
 from pathlib import Path
+from typing import IO
 
 from indexer.store.errors import IndexBusyError, IndexError_  # noqa: F401 - raised here, importable from here
 
@@ -15,7 +16,7 @@ class IndexLock:
 
     def __init__(self, db_path: Path):
         self.path = Path(str(db_path) + ".lock")
-        self._fh = None
+        self._fh: IO[str] | None = None
 
     def __enter__(self) -> "IndexLock":
         self.path.parent.mkdir(parents=True, exist_ok=True)

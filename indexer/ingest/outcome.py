@@ -43,16 +43,18 @@ def outcome_path(db_path: Path) -> Path:
 def record_outcome(db_path: Path, outcome: RunOutcome) -> None:
     """Write ``outcome`` atomically; a place that cannot be written keeps the previous one."""
     path = outcome_path(db_path)
+    tmp = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             json.dump(asdict(outcome), fh)
         os.replace(tmp, path)
     except OSError:
-        try:
-            os.unlink(tmp)  # type: ignore[possibly-undefined]
-        except (OSError, UnboundLocalError):
-            pass
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
 
 
 def read_outcome(db_path: Path) -> RunOutcome | None:

@@ -88,7 +88,8 @@ def _archived_bytes(archive_root: Path, key: str) -> bytes | None:
 
 def _refer_one_log(conn: sqlite3.Connection, file_id: int, key: str, agent: str, data: bytes) -> Referred:
     parsed = PARSERS[agent].parse(Path(key), data, 1, {}, SessionMeta())
-    outputs, calls = {}, {}
+    outputs: dict[int, ParsedMessage] = {}
+    calls: dict[int, ParsedMessage] = {}
     for m in parsed.messages:
         if m.span is not None and (not m.indexed or (m.kind == TOOL_CALL and m.detail)):
             sanitise_message(m)
@@ -114,7 +115,9 @@ def _replacements(conn: sqlite3.Connection, file_id: int, column: str, packed: s
     for row_id, stored, dedup in conn.execute(f"SELECT id, {column}, dedup FROM messages WHERE file_id = ? AND {packed}",
                                               (file_id, LOG_REF_MAGIC)):
         m = parsed.get(dedup)
-        value = None if m is None else value_of(m)
+        if m is None or m.span is None:  # only messages with a span are parsed again
+            continue
+        value = value_of(m)
         if value is None or unpack(stored, conn) != value:
             continue
         ref = reference(value, data, m.span, 0)

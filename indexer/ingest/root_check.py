@@ -4,6 +4,7 @@ folder given as ``--claude-dir``), or nothing Threadback reads. One line, named 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path, PurePath
 
 from indexer.sources import AGENTS, BY_NAME
@@ -26,7 +27,7 @@ def looks_like(names: list[str]) -> dict[str, int]:
     return counts
 
 
-def root_warning(agent: str, root: Path, names: list[str], found: list[str] = ()) -> str:
+def root_warning(agent: str, root: Path, names: list[str], found: Sequence[str] = ()) -> str:
     """The warning for ``root``, configured for ``agent``: none of its files (``names``) is the
     agent's log, or every log it found (``found``, an agent that reads any ``.jsonl``) is named
     the way another agent names its own; "" when the folder looks right."""

@@ -20,6 +20,7 @@ atomic.
 
 from __future__ import annotations
 
+import os
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -77,7 +78,7 @@ def _citation(obj: object) -> Citation | None:
 class CitationLog:
     """The citations of one memory folder."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: os.PathLike | str):
         self.folder = Path(folder)
         self.path = self.folder / FILE_NAME
 

@@ -69,7 +69,7 @@ class Rule:
     extra: Mapping[str, Any] = not_compared(factory=dict)  # unknown fields
     # Not stored: whether ``approval_mac`` checked out with this user's key when loaded. False
     # for any Rule built without the store's check, so an unchecked approval never counts.
-    approval_verified: bool = not_compared(False)
+    approval_verified: bool = not_compared(default=False)
 
     @property
     def sha256(self) -> str:

@@ -25,14 +25,14 @@ from indexer.sources import CLAUDE_CODE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Sequence
+    from typing import IO, Any, Sequence
 
     from indexer.rules.claude_notes import ImportReport
 
 try:
     import fcntl
 except ImportError:  # Windows: no advisory locks; the on-disk change check still applies
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # the module, absent on Windows
 
 class ApprovalLocked(RuleError):
     """No approval key is unlocked in this process: the person has not typed the passphrase."""
@@ -414,17 +414,18 @@ class _StoreLock:
     class, not ``@contextmanager``: a session start loads this module, ``contextlib`` ~0.5 ms."""
 
     def __init__(self, store: RuleStore) -> None:
-        self.store, self.handle = store, None
+        self.store = store
+        self.handle: IO[str] | None = None
 
     def __enter__(self) -> None:
         store = self.store
         if not store._lock_depth and fcntl is not None:
             store.memory_dir.mkdir(parents=True, exist_ok=True)
-            self.handle = open(store.memory_dir / LOCK_FILE, "a")  # noqa: SIM115 - closed in __exit__
+            self.handle = handle = open(store.memory_dir / LOCK_FILE, "a")  # noqa: SIM115 - closed in __exit__
             try:
-                fcntl.flock(self.handle, fcntl.LOCK_EX)
+                fcntl.flock(handle, fcntl.LOCK_EX)
             except BaseException:
-                self.handle.close()
+                handle.close()
                 raise
         store._lock_depth += 1
 

@@ -278,10 +278,10 @@ def newest(conn: sqlite3.Connection, sources: list[Source], filters: Filters, li
     depths = [d * (limit + 1) for d in WINDOW_ROUNDS] if bounded and sources[0].table != SCAN else []
     for depth in [*depths, 0]:
         floor = _nth_newest(conn, sources[0], depth) if depth else 0
-        found = _newest_above(conn, sources, filters, limit, floor, with_text)
-        if found.capped or not floor:
-            return found
-    return found
+        window = _newest_above(conn, sources, filters, limit, floor, with_text)
+        if window.capped or not floor:
+            return window
+    return window
 
 
 def _nth_newest(conn: sqlite3.Connection, source: Source, depth: int) -> int:

@@ -240,7 +240,7 @@ def _meaning(conn: sqlite3.Connection, index_path: str | None, query: Query, fil
     """Sessions an embedding search finds (``indexer.search.meaning``, optional), after the rest,
     within the query's filters (agent, project, time, excluded sessions) like every other stage."""
     try:
-        from indexer.search import meaning  # type: ignore[attr-defined]
+        from indexer.search import meaning
     except ImportError:
         return "unavailable", []
     if not index_path:

@@ -26,7 +26,7 @@ _why: dict[str, str] = {}  # index file -> why the last search had no vectors
 _one_at_a_time = allocate_lock()  # the app's workers may search at once; the model's word cache is not shared safely
 
 
-def meaning_hits(index_path: Path, query: str, limit: int) -> list[tuple[int, float]] | None:
+def meaning_hits(index_path: str | Path, query: str, limit: int) -> list[tuple[int, float]] | None:
     """Message rowids (``messages.id``) by similarity to ``query``, best first, at most ``limit``;
     None when search by meaning is unavailable (``meaning_status`` says why). Never raises."""
     file = os.fspath(index_path)

@@ -37,7 +37,7 @@ class PlannedTerm(NamedTuple):
 
 
 class PlannedGroup(NamedTuple):
-    index: int
+    index: int  # type: ignore[assignment]  # the group's position; shadows tuple.index, as meant
     terms: tuple[PlannedTerm, ...]
     trigram: str | None  # FTS5 expression for the trigram tables, e.g. ("docker" OR "podman")
     bigram: str | None  # FTS5 expression for the bigram table
@@ -126,7 +126,7 @@ def trigram_texts(group: PlannedGroup) -> list[str]:
 def and_expressions(plan: SearchPlan) -> tuple[str | None, str | None, list[PlannedGroup]]:
     """For "every group in one message": the trigram expression of the groups that are all
     trigram terms, the bigram expression of those all bigram, and the mixed groups left."""
-    trigram = [g.trigram for g in trigram_groups(plan)]
+    trigram = [g.trigram for g in trigram_groups(plan) if g.trigram]  # all of them (trigram_groups)
     bigram = [g.bigram for g in plan.indexed if g.bigram and not g.trigram]
     mixed = [g for g in plan.indexed if g.trigram and g.bigram]
-    return (" AND ".join(trigram) or None, " AND ".join(bigram) or None, mixed)  # type: ignore[arg-type]
+    return (" AND ".join(trigram) or None, " AND ".join(bigram) or None, mixed)

@@ -144,7 +144,7 @@ def scanner(plan: SearchPlan) -> Callable[[Candidate, str], Evidence | None]:
         found = line.search(head) if line is not None else None
         while found is not None:
             count += 1
-            found = line.search(head, found.end()) if count < 8 else None
+            found = line.search(head, found.end()) if count < 8 and line is not None else None
         return Evidence(candidate, tuple(whole), tuple(partial),
                         count * _line_weight(candidate, text, line_length) if count else 0.0,
                         1 - B + B * len(text) / AVG_CHARS, KIND_WEIGHTS.get(candidate.kind, 0.8), frozenset(groups))

@@ -95,7 +95,7 @@ def rank_sessions(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, 
         if ev is not None:
             evs[c.session_rowid].append(ev)
     short = [g.index for g in plan.short]
-    found_in = defaultdict(int)
+    found_in: defaultdict[int, int] = defaultdict(int)
     for c in candidates.values():
         found_in[c.session_rowid] += 1
     ranked = []

@@ -83,18 +83,18 @@ def _group_ids(conn: sqlite3.Connection, alternatives: list[str]) -> set[int] | 
         return None
     parts = []
     for alternative in runs:
-        held: list[str] | None = []
+        held: list[str] = []
         for run in alternative:
             terms = _terms_holding(conn, run)
             if len(terms) > MAX_TERMS:
                 continue  # in too many words to narrow: the other runs may
             if not terms:
-                held = None  # no message holds this alternative
-                break
-            held.append("(" + " OR ".join(f'"{t}"' for t in terms) + ")")  # type: ignore[union-attr]
-        if held == []:
-            return _too_common(conn, keys)
-        if held:
+                break  # no message holds this alternative
+            held.append("(" + " OR ".join(f'"{t}"' for t in terms) + ")")
+        else:
+            if not held:
+                _too_common(conn, keys)
+                return None
             parts.append("(" + " AND ".join(held) + ")")
     if not parts:
         return set()
@@ -103,10 +103,14 @@ def _group_ids(conn: sqlite3.Connection, alternatives: list[str]) -> set[int] | 
     # (a row object each), their count ~0.3 ms.
     if conn.execute(f"SELECT count(*) FROM (SELECT 1 FROM {SCHEMA_NAME}.words WHERE words MATCH ? LIMIT ?)",
                     (match, MAX_MESSAGES + 1)).fetchone()[0] > MAX_MESSAGES:
-        return _too_common(conn, keys)
+        _too_common(conn, keys)
+        return None
     ids = [r[0] for r in conn.execute(f"SELECT rowid FROM {SCHEMA_NAME}.words WHERE words MATCH ? LIMIT ?",
                                       (match, MAX_MESSAGES + 1))]
-    return _too_common(conn, keys) if len(ids) > MAX_MESSAGES else set(ids)
+    if len(ids) > MAX_MESSAGES:
+        _too_common(conn, keys)
+        return None
+    return set(ids)
 
 
 def _terms_holding(conn: sqlite3.Connection, run: str) -> list[str]:
@@ -121,7 +125,6 @@ def _too_common(conn: sqlite3.Connection, keys: list[tuple[int, str, int, int]])
         _common.clear()
     if len(keys) == 1:  # an OR group's verdict is its own, not each alternative's
         _common[keys[0]] = None
-    return None
 
 
 def in_ranges(ids: list[int], ranges: list[tuple[int, int]] | None) -> list[int]:

@@ -59,7 +59,9 @@ class _Reader:
     """Lines into messages: a run of lines of one kind is one message."""
 
     def __init__(self, emit: Emitter):
-        self.emit, self.kind, self.lines, self.start, self.ts = emit, "", [], 0, None
+        self.emit, self.kind, self.start = emit, "", 0
+        self.lines: list[str] = []
+        self.ts: float | None = None
         self.run_mark: str | None = None  # put on the first message of a run
 
     def read(self, lines: list[str]) -> None:

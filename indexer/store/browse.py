@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
+from types import EllipsisType
 from typing import Iterator
 
 from indexer.models import Message, Session
@@ -93,10 +94,10 @@ def sessions(
     *,
     agent: str | None = None,
     project: str | None = None,
-    project_path: str | None = ...,  # type: ignore[assignment]
+    project_path: str | None | EllipsisType = ...,
     since: float | None = None,
     until: float | None = None,
-    parent: str | None = ...,  # type: ignore[assignment]
+    parent: str | None | EllipsisType = ...,
     text: str | None = None,
     limit: int | None = 200,
     offset: int = 0,
@@ -105,7 +106,8 @@ def sessions(
     """Sessions filtered by agent, project (substring of name or path), exact project path,
     time range, parent (``None`` = top-level only, orphans included: a subagent whose parent is
     not in the index is listed at the top, marked) and title/id text."""
-    where, params = ["1=1"], []
+    where: list[str] = ["1=1"]
+    params: list[object] = []
     if agent:
         where.append("s.agent = ?")
         params.append(agent)
@@ -225,7 +227,8 @@ def iter_events(
     session_rowid: int | None = None,
 ) -> Iterator[tuple[Session, Message]]:
     """(Session, Message) pairs in time order: the normalised event stream."""
-    where, params = ["1=1"], []
+    where: list[str] = ["1=1"]
+    params: list[object] = []
     if since is not None:
         where.append("m.ts >= ?")
         params.append(since)
