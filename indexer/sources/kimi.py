@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from indexer.sources.base import ParseOutput, SessionMeta, flatten_content, iter_json_lines, parse_iso
-from indexer.sources.emit import Emitter
+from indexer.sources.base import ParseOutput, SessionMeta, flatten_content, parse_iso
+from indexer.sources.emit import Emitter, parse_records
 from indexer.sources.fields import as_dict, as_str, scalar_text
 
 AGENT = "kimi"
@@ -42,20 +42,17 @@ def init_meta(path: Path, meta: SessionMeta) -> None:
 
 
 def parse(path: Path, data: bytes, first_line_no: int, state: dict, meta: SessionMeta) -> ParseOutput:
-    out = ParseOutput()
-    if meta.session_id is None:
-        init_meta(path, meta)
-    emit = Emitter(AGENT, meta, out)
-    for line_no, record in iter_json_lines(data, out, first_line_no):
-        if not isinstance(record, dict):
-            continue
-        ts = _time_of(record)
-        message = as_dict(record.get("message"))
-        if message:
-            _wire(emit, as_str(message.get("type")), as_dict(message.get("payload")), f"line{line_no}", ts)
-        else:
-            _record(emit, record, f"line{line_no}", ts)
-    return out
+    return parse_records(AGENT, path, data, first_line_no, meta, init_meta, _line)
+
+
+def _line(emit: Emitter, record: dict, line_no: int) -> None:
+    """A wire line (``{"message": {"type", "payload"}}``) or a record of the older shape."""
+    ts = _time_of(record)
+    message = as_dict(record.get("message"))
+    if message:
+        _wire(emit, as_str(message.get("type")), as_dict(message.get("payload")), f"line{line_no}", ts)
+    else:
+        _record(emit, record, f"line{line_no}", ts)
 
 
 def _time_of(record: dict) -> float | None:
