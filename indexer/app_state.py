@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from indexer.config import data_dir
-from indexer.fileio import atomic_write_text
+from indexer.util.fileio import atomic_write_text
 
 STATE_FILE = "app-state.json"
 

@@ -37,7 +37,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from indexer.named_record import NamedTuple
+from indexer.util.named_record import NamedTuple
 from indexer.sources import AGENTS, all_agents
 
 TYPE_CHECKING = False
@@ -259,7 +259,7 @@ def holds_memory_files(folder: Path) -> bool:
 
 
 # Where a memory folder came from. Only a project folder (found in the current directory, so
-# possibly a cloned repository's) is untrusted until the user allows it (``indexer.memory_trust``);
+# possibly a cloned repository's) is untrusted until the user allows it (``indexer.memory.trust``);
 # a folder the user named and the global one are the user's own.
 EXPLICIT, ENVIRONMENT, PROJECT, GLOBAL = "explicit", "environment", "project", "global"
 

@@ -23,7 +23,7 @@ from indexer.search.query import Query, QueryError, parse_query
 from indexer.store.connection import BUSY_TIMEOUT_MS, connect, remove_index_files
 from indexer.store.errors import IndexBusyError, IndexError_
 from indexer.store.health import diagnose
-from indexer.store.models import fetch_context
+from indexer.store.rows import fetch_context
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the archive loads zstandard, the run's records tempfile: imported where a method needs them
@@ -243,7 +243,7 @@ class Index:
     def files_touched(self, path: str, *, cwd: str | None = None) -> list[FileTouches]:
         """Sessions whose tool calls touched ``path``, newest first: a relative path is taken
         against ``cwd`` first, then as a suffix (``src/app.py``)."""
-        from indexer.store.touched import touches_of_file
+        from indexer.store.file_sessions import touches_of_file
 
         return touches_of_file(self.conn, path, cwd)
 

@@ -6,7 +6,7 @@ did not say.
 
 from __future__ import annotations
 
-from indexer.named_record import NamedTuple
+from indexer.util.named_record import NamedTuple
 
 
 # Message kinds.

@@ -12,7 +12,7 @@ from __future__ import annotations
 # where a path is worked out: a search loads this module but no ``pathlib`` (~4 ms with
 # ``urllib.parse`` and ``ipaddress``).
 
-from indexer.named_record import NamedTuple
+from indexer.util.named_record import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """A tool call's arguments as the index shows them (the expand action, exports).
 
-Frozen in its output, like ``indexer.textclip``: arguments kept as a reference into their log
+Frozen in its output, like ``indexer.text.clip``: arguments kept as a reference into their log
 (``indexer.store.log_ref``) are rendered again with this function each time they are read, so a
 change here would change how every stored reference reads; a new rendering needs a new flag.
 """

@@ -1,6 +1,6 @@
 """Write screenshots/sessions-live.svg: the sessions screen with live updates on, a session
 still being written marked "active", and the activity strip over busy weeks. The same log tree
-and clock as the live snapshot test (``tests/test_tui_live.py``).
+and clock as the live snapshot test (``tests/app/test_tui_live.py``).
 
     python scripts/screenshot_live.py
 """
@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "support"), str(ROOT / "tests" / "app")]
 
 from test_tui_live import busy_weeks, live_app, log_tree, open_day  # noqa: E402
 from tui_fixtures import SIZE, settle  # noqa: E402

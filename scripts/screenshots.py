@@ -1,7 +1,7 @@
 """Write an SVG of every screen state into screenshots/ (used by the README).
 
 The states, the fixture corpus, the clock (2026-07-01), the theme and the index label are the
-ones the snapshot tests use (``tests/tui_fixtures.py``), so the pictures match the tests.
+ones the snapshot tests use (``tests/support/tui_fixtures.py``), so the pictures match the tests.
 
     python scripts/screenshots.py            # all states, 120x36 (one at 80x24)
     python scripts/screenshots.py search help
@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "support")]
 
 from tui_fixtures import (  # noqa: E402
     FILE_STATES, SCOPE_HOOKS_STATES, SCREEN_STATES, SESSION_VIEW_STATES, ScreenState, app_for_state,
@@ -26,7 +26,7 @@ OUT = ROOT / "screenshots"
 
 
 async def _export_dialog(pilot) -> None:
-    """``x`` in a transcript: the export formats and where the file goes (tests/test_tui_export.py)."""
+    """``x`` in a transcript: the export formats and where the file goes (tests/app/test_tui_export.py)."""
     app = pilot.app
     app.open_transcript(app.context.index.session("29ccd257-68b1-427f-ae5f-6524b7cb6f20"))
     await settle(pilot)

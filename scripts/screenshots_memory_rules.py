@@ -1,7 +1,7 @@
 """Write SVGs of the memory tabs and the rule review into screenshots/ (used by the README).
 
 A realistic sample memory folder is created in a temp dir; the clock (2026-07-01), the theme
-and the states are the snapshot tests' (``tests/memory_rules_host.py``), so the pictures match.
+and the states are the snapshot tests' (``tests/support/memory_rules_host.py``), so the pictures match.
 
     python scripts/screenshots_memory_rules.py                 # all four
     python scripts/screenshots_memory_rules.py memory-fact rules
@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "support")]
 
 from memory_rules_host import SHOT_STATES, ShotState  # noqa: E402
 

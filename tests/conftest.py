@@ -14,8 +14,18 @@ import pytest
 
 from indexer import Index, only_roots
 
-DATA = Path(__file__).parent / "data"
+TESTS = Path(__file__).resolve().parent
+DATA = TESTS / "data"
 CORPUS = DATA / "corpus"
+
+# Tests are mirrored by part (tests/core/<part>/, tests/cli/, tests/app/, tests/project/) with
+# their shared builders in tests/support/. Test modules import those builders, and a few import
+# fixtures from one another, by module name: every test folder is put on the path once, here,
+# instead of in each file (the names are unique across folders; a test checks that).
+TEST_FOLDERS = sorted({TESTS / "support", *(p.parent for p in TESTS.glob("*/**/test_*.py"))})
+for _folder in TEST_FOLDERS:
+    if str(_folder) not in sys.path:
+        sys.path.insert(0, str(_folder))
 # A fixed "now" for anything that renders relative times or decays: 2026-07-01T00:00:00Z.
 FIXED_NOW = 1782864000.0
 
@@ -165,7 +175,7 @@ def private_threadback_home(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("THREADBACK_CONFIG", str(home / "config.toml"))
     # A hook's 1 s budget is start-up, forking and reading memory; on a loaded test machine the
     # start-up alone can take it, and the memory pieces a test looks for come back "left out".
-    # tests/test_hook_budget.py holds the budget itself, with its own values.
+    # tests/core/agents/test_hook_budget.py holds the budget itself, with its own values.
     monkeypatch.setenv("THREADBACK_HOOK_BUDGET", "9")
     monkeypatch.delenv("THREADBACK_DB", raising=False)
     monkeypatch.delenv("THREADBACK_MEMORY_DIR", raising=False)

@@ -2,7 +2,7 @@
 
 A fork always asks first (a one-line confirm: enter forks), since it writes a new session.
 The app steps aside (``App.suspend``), the agent runs in the session's folder with the argv of
-its template (``indexer.agents.launch``), and the app comes back when the agent exits, then
+its template (``indexer.agents.launch_argv``), and the app comes back when the agent exits, then
 indexes the session's log at once (an open transcript shows what the agent wrote) and then
 everything else it may have written (a fork's new session). Whatever stops the run (no fork, folder gone, agent not
 installed, a terminal that cannot be suspended) is said in one notification, and the command
@@ -23,7 +23,7 @@ from textual.app import App, SuspendNotSupported
 from textual.message import Message
 
 from indexer import ConfigError, IndexBusyError, IndexError_, IndexSummary, Session
-from indexer.agents.launch import Launch, LaunchRefused, launch_problem, plan_launch
+from indexer.agents.launch_argv import Launch, LaunchRefused, launch_problem, plan_launch
 from indexer.config import load_launch_templates
 from tui.app_context import AppContext
 from tui.requests import ResumeSession

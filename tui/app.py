@@ -19,7 +19,7 @@ from textual.binding import Binding
 from textual.reactive import reactive
 
 from indexer import Index, IndexError_, IndexStats, SourceRoots
-from indexer.agents.launch import resume_line
+from indexer.agents.launch_argv import resume_line
 from indexer.agents.settings import hooks_status, project_settings_path, user_settings_path
 from indexer.app_state import AppState
 from indexer.project_scope import ProjectScope, project_scope_of

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 #                                          ago", "active") reads ``now()`` again on it, all together
 LIVE_VALUES = ("stats", "activity", "index_generation", "no_logs", "pending_rules", "hooks", "memory_generation",
                "index_problem", "live_status", "live_generation", "clock_tick")
-CLOCK_TICK_SECONDS = 60.0  # ages are written to the minute (``indexer.ages``)
+CLOCK_TICK_SECONDS = 60.0  # ages are written to the minute (``indexer.text.ages``)
 
 
 @dataclass(frozen=True)

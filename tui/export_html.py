@@ -3,7 +3,7 @@ asset (a Content-Security-Policy forbids loading any), code highlighted with pyg
 calls, outputs, thinking and injected text folded in ``<details>``, subagents inlined below with
 links from the tool result that started them.
 
-Log text is untrusted. It is made visible first (``indexer.textsafe``: an ESC or a bidi override
+Log text is untrusted. It is made visible first (``indexer.text.safe``: an ESC or a bidi override
 becomes a marker), then either HTML-escaped or rendered as Markdown by markdown-it with raw HTML
 off (so ``</details><script>`` is text, ``javascript:`` links are refused, and an image is
 only a link). A code fence's
@@ -25,7 +25,7 @@ from pygments.util import ClassNotFound
 from indexer.export import SessionExport, subagent_of
 from indexer.export.markdown import utc
 from indexer.models import ERROR, SUMMARY, THINKING, TOOL_CALL, TOOL_RESULT, Message
-from indexer.textsafe import make_visible
+from indexer.text.safe import make_visible
 
 _FORMATTER = HtmlFormatter(nowrap=True)
 _CSP = "default-src 'none'; style-src 'unsafe-inline'"

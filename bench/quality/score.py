@@ -7,7 +7,7 @@
 
 The labelled sessions (the real corpus and tests/data/recall_search/logs) are indexed into
 ``--db`` (built once, reused); ``--distractors`` adds a Claude Code tree made by
-``bench/bench_index.py``'s generator (``--make-distractors MB`` writes one), so the right
+``bench/speed/bench_index.py``'s generator (``--make-distractors MB`` writes one), so the right
 session must win against a few hundred MB of other history. Each query is asked as
 ``search --sessions`` asks it (``Index.search(by_session=True, limit=20)``).
 """
@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "support"), str(ROOT / "tests" / "support")]
 
 from search_quality import Outcome, load, roots, score, table  # noqa: E402
 
@@ -47,7 +47,7 @@ def main() -> None:
     sys.path.insert(0, str(args.code))
     if args.make_distractors:
         sys.path.insert(1, str(ROOT))
-        from bench.bench_index import generate
+        from bench.speed.bench_index import generate
 
         size = generate(args.distractors, args.make_distractors, max(100, args.make_distractors * 10))
         print(f"wrote {size / 1e6:.0f} MB of distractor logs to {args.distractors}")

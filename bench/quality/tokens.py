@@ -23,14 +23,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "support"), str(ROOT / "tests" / "support")]
 
 from indexer import Index  # noqa: E402
 from indexer.agents.hooks import find_relevant, hits_block  # noqa: E402
 from indexer.agents.mcp_tools import compact_search, compact_sessions  # noqa: E402
-from indexer.masking import masked_result  # noqa: E402
+from indexer.output.masking import masked_result  # noqa: E402
 from search_quality import load  # noqa: E402
-from tui.cli import output  # noqa: E402
+from indexer.output import json_shapes as output
 
 BUDGET = 24000  # tui.cli.mcp_server.SEARCH_BUDGET_BYTES
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from indexer.agents.settings import SettingsError, json_object_of, read_config_text
-from indexer.fileio import FileStamp, atomic_write_text, backup_path, check_unchanged
+from indexer.util.fileio import FileStamp, atomic_write_text, backup_path, check_unchanged
 
 
 def _real(path: Path) -> Path:

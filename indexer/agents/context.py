@@ -18,9 +18,9 @@ from pathlib import Path
 
 from indexer.agents.reference import WRAP_CLOSE, WRAP_OPEN, escape_for_wrapper, wrap_reference  # noqa: F401 - re-exported
 from indexer.config import global_memory_dir, resolve_memory_folder
-from indexer.named_record import NamedTuple
-from indexer.storable import storable
-from indexer.textsafe import make_safe
+from indexer.util.named_record import NamedTuple
+from indexer.text.storable import storable
+from indexer.text.safe import make_safe
 
 # The memory and rule stores (~10 ms to load, with the YAML library behind them) are loaded
 # where a piece reads a folder: in the session-start hook's child process, and not at all
@@ -225,7 +225,7 @@ class FolderContext:
             self.rules_dir = folder.path
             self._store = None
             return Piece()
-        from indexer.memory_trust import folder_trust  # the allow list: a cloned project's folder only
+        from indexer.memory.trust import folder_trust  # the allow list: a cloned project's folder only
 
         trust = folder_trust(folder)
         note = trust.note()

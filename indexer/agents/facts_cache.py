@@ -17,7 +17,7 @@ import os
 from pathlib import Path
 
 from indexer.config import data_dir
-from indexer.quick_json import loads
+from indexer.util.quick_json import loads
 
 CACHE_FILE = "session-facts.json"
 FORMAT = 1

@@ -24,9 +24,9 @@ from indexer.agents.budget import hook_budget, hook_deadline, run_pieces
 from indexer.agents.caller import CODEX
 from indexer.agents.reference import wrap_reference
 from indexer.agents.usage import UsageEvent
-from indexer.named_record import NamedTuple
-from indexer.quick_json import dumps, loads
-from indexer.textsafe import make_safe
+from indexer.util.named_record import NamedTuple
+from indexer.util.quick_json import dumps, loads
+from indexer.text.safe import make_safe
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the prompt's detectors and the index are imported by the prompt event only
@@ -275,8 +275,8 @@ def find_relevant(index: "Index", terms: tuple[str, ...], session: str | None,
 
 def masked_relevant(found: "RelevantHit") -> "RelevantHit":
     """``found`` with every secret of its message masked in its snippet (a secret cut off at
-    the snippet's edge too, ``indexer.masking``); the index keeps the original."""
-    from indexer.masking import masked_snippet
+    the snippet's edge too, ``indexer.output.masking``); the index keeps the original."""
+    from indexer.output.masking import masked_snippet
 
     snippet, _ = masked_snippet(found.snippet, (), found.hit.message.text)
     return found if snippet == found.snippet else found._replace(snippet=snippet)

@@ -2,11 +2,11 @@
 propose a rule. Everything is read-only except ``propose_rule``, which stores a *pending* rule
 that only a person can approve (``threadback rules review``). The memory folder is the one the
 hooks and ``context`` use: a project's ``./memory/`` only once the user allowed it
-(``indexer.memory_trust``), the global one until then.
+(``indexer.memory.trust``), the global one until then.
 
 Plain Python over ``Index``, ``MemoryStore`` and ``RuleStore``, returning domain objects; the
 server (``tui.cli.mcp_server``) turns them into the CLI's JSON shapes. Hits and messages come
-back with their secrets masked as the hooks mask them (``indexer.masking``: a secret a snippet
+back with their secrets masked as the hooks mask them (``indexer.output.masking``: a secret a snippet
 cuts off at its edge too); the index keeps the originals. Each call opens what it
 needs and closes it, so the server never holds the index open between calls (an index run can
 replace files meanwhile).
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from indexer.index import Index
-from indexer.masking import masked_message, masked_result
+from indexer.output.masking import masked_message, masked_result
 from indexer.models import Message, Session
 from indexer.search.fts import SearchResult
 from indexer.search.query import parse_date, parse_query

@@ -107,7 +107,7 @@ def install_codex_deny(codex_folder: Path, program: str = "threadback") -> Path 
         current = None
     if current == text or (current is not None and not current.startswith(_CODEX_MARK)):
         return None
-    from indexer.fileio import atomic_write_text
+    from indexer.util.fileio import atomic_write_text
 
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(path, text, backup=False)

@@ -4,7 +4,7 @@ refactor", いつものやり方で) and say what to search for.
 ``detect_recall(prompt)`` weighs the cues of ``indexer.agents.recall_cues`` in the prose of the prompt (code
 and URLs ignored): a strong cue is enough, weak ones must add up, talk about the current conversation
 counts against. When the cues fall short, a word model trained on the labelled prompts
-(``recall_model.tsv``, from ``bench/train_recall_model.py``) may still fire if it is sure.
+(``recall_model.tsv``, from ``scripts/train_recall_model.py``) may still fire if it is sure.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from collections.abc import Iterable
 from functools import cache
 
 from indexer.agents.recall_cues import EN_CUES, JA_CUES, VETO, ZH_CUES, Cue
-from indexer.cjk import is_cjk
-from indexer.named_record import NamedTuple
+from indexer.text.cjk import is_cjk
+from indexer.util.named_record import NamedTuple
 
 # The traditional characters of the Chinese patterns and stop words, each followed by its simplified
 # form (generated from a Traditional/Simplified table: a new pattern character may need its pair).

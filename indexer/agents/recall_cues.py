@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from indexer.named_record import NamedTuple
+from indexer.util.named_record import NamedTuple
 
 STRONG, WEAK, AGAINST, VETO = 1.0, 0.5, -0.5, -1.0
 REACH = 120  # how far a match may reach from its needle: a long text is searched only that near

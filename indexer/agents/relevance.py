@@ -10,7 +10,7 @@ nothing, only "all but one" of three or more words is tried.
 Candidates come from a ``CandidateSearch``: ``Index.search``'s message view, whose hits are
 messages holding every word, which is what the bar asks of a hit. The session-level search
 (``by_session``) plugs in the same way, since the bar only reads each hit's message, but it does
-not pay here: on the 228 labelled queries of bench/ranking, with each query's words as the terms,
+not pay here: on the 228 labelled queries of bench/quality/ranking, with each query's words as the terms,
 its evidence (3 per session) put the right session among the reminder's hits as often (200) at
 twice the time, and its single best message per session less often (195).
 """
@@ -23,8 +23,8 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from indexer.models import Hit
-from indexer.cjk import is_cjk
-from indexer.named_record import NamedTuple
+from indexer.text.cjk import is_cjk
+from indexer.util.named_record import NamedTuple
 
 CANDIDATES_PER_QUERY = 40  # hits read per query before the bar: the index matches substrings
 PROXIMITY_CHARS = 600  # every word must occur within this many characters of the others

@@ -33,7 +33,7 @@ from indexer.agents.permissions import (
     deny_rules_present,
     remove_deny_rules,
 )
-from indexer.fileio import FileStamp, atomic_write_text, backup_path, check_unchanged
+from indexer.util.fileio import FileStamp, atomic_write_text, backup_path, check_unchanged
 from indexer.rules.signing import key_path
 
 # Event -> the ``threadback hook`` sub-command it runs.

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import os
 
-from indexer.append_log import append_line
+from indexer.util.append_log import append_line
 from indexer.config import data_dir, data_dir_str
-from indexer.named_record import NamedTuple
-from indexer.quick_json import dumps
+from indexer.util.named_record import NamedTuple
+from indexer.util.quick_json import dumps
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Iterator
 
 from indexer.archive.manifest import ArchiveError, Manifest, link_path
-from indexer.fileio import remove_if_present
+from indexer.util.fileio import remove_if_present
 
 CHUNK = 1024 * 1024
 

@@ -27,7 +27,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from indexer.fileio import remove_if_present
+from indexer.util.fileio import remove_if_present
 
 MANIFEST_VERSION = 1
 # A linked generation's manifest says 2: a build from before the links refuses it ("unknown

@@ -35,7 +35,7 @@ from indexer.archive.manifest import (
     manifest_path,
 )
 from indexer.archive.reader import checked_frame
-from indexer.sized_cache import SizedCache
+from indexer.util.sized_cache import SizedCache
 
 CACHE_BYTES = 32 * 1024 * 1024  # eight full frames; a larger one (an old single-frame copy) is not kept
 NEARBY_BYTES = 64 * 1024  # ranges this close are read as one (a log's other lines between two outputs)

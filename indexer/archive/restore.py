@@ -10,7 +10,7 @@ from pathlib import Path
 from indexer.archive.link import linked_chunks, linked_length
 from indexer.archive.manifest import ArchiveError, Manifest, digest, find_manifest
 from indexer.archive.reader import frames_of
-from indexer.fileio import remove_if_present
+from indexer.util.fileio import remove_if_present
 
 
 class RestoreRefused(ArchiveError):

@@ -36,7 +36,7 @@ from indexer.archive.manifest import (
 from indexer.archive.link import link_is_current, make_link
 from indexer.archive.reader import read_all
 
-LEVEL = 3  # zstd's default: ~8x on agent logs at a few hundred MB/s (bench/archive_cost.py)
+LEVEL = 3  # zstd's default: ~8x on agent logs at a few hundred MB/s (bench/speed/archive_cost.py)
 # A frame holds at most this many raw bytes: reading a range back (``indexer.archive.ranges``)
 # decompresses only the frames it touches. zstd level 3 looks back 2 MiB at most, so 4 MiB
 # frames compress as well as one frame for the whole log.
@@ -44,7 +44,7 @@ FRAME_BYTES = 4 * 1024 * 1024
 COMPACT_AFTER_FRAMES = 32  # small appended frames compress poorly: recompress them as full frames
 # Above this a log keeps its frames (recompressing costs too much). Compacted, a log of at most
 # this size has at most 16 frames, half of COMPACT_AFTER_FRAMES: the next compaction comes 16
-# appends later at the earliest, never on every append (tests/test_archive_ranges.py checks it).
+# appends later at the earliest, never on every append (tests/core/archive/test_archive_ranges.py checks it).
 COMPACT_MAX_BYTES = 64 * 1024 * 1024
 
 _compressor: zstandard.ZstdCompressor | None = None
@@ -80,7 +80,7 @@ def archive_read_bytes(root: Path, key: str, path: str, start: int, data: bytes 
 
 def start_archiving(root: Path, key: str, path: str, start: int, data: bytes | memoryview) -> Future[ArchiveOutcome]:
     """``archive_read_bytes`` on a thread of its own: zstd and file writes release the GIL, so the
-    copy is made while the caller parses the same bytes (``bench/archive_cost.py``). One
+    copy is made while the caller parses the same bytes (``bench/speed/archive_cost.py``). One
     thread: copies are made in order, one log at a time. A log kept as a hard link costs a
     stat or a link, done here: a hand-over to the thread would cost more (it waits for the GIL)."""
     try:

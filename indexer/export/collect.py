@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from indexer.masking import masked_message, masked_session
+from indexer.output.masking import masked_message, masked_session
 from indexer.models import TOOL_RESULT, Message, Session
 
 if TYPE_CHECKING:  # the export modules load only with the export command

@@ -3,7 +3,7 @@ as one line each, only the head of each tool output, thinking and injected text 
 note at the top saying exactly what was trimmed, so the reader knows what it is not seeing.
 
 Log text is untrusted: control and invisible characters become visible markers
-(``indexer.textsafe``), and text inside a code block gets a fence longer than any backtick run
+(``indexer.text.safe``), and text inside a code block gets a fence longer than any backtick run
 it holds, so it cannot close the block early.
 """
 
@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 
 from indexer.export.collect import SessionExport, subagent_of
 from indexer.models import ERROR, SUMMARY, THINKING, TOOL_CALL, TOOL_RESULT, Message, Session
-from indexer.textsafe import make_visible
+from indexer.text.safe import make_visible
 
 OUTPUT_HEAD_LINES = 8  # lines of each tool output kept
 OUTPUT_HEAD_CHARS = 1200

@@ -93,7 +93,7 @@ class HelperProcess:
     """
 
     def __init__(self, db_path: Path, next_id: int, dictionary_id: int = 0):
-        """``dictionary_id``: the packing dictionary to pack with (``indexer.ingest.pack_training``)."""
+        """``dictionary_id``: the packing dictionary to pack with (``indexer.upkeep.pack_training``)."""
         package_root = str(Path(__file__).resolve().parents[2])  # the folder holding ``indexer``: this code, not an installed copy
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
@@ -275,7 +275,7 @@ if __name__ == "__main__":
     # Replies get a private copy of stdout; a stray print goes to stderr, not into the protocol.
     replies = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
-    from indexer.ingest.pack_training import use_index_dictionary
+    from indexer.upkeep.pack_training import use_index_dictionary
 
     use_index_dictionary(Path(sys.argv[1]), int(sys.argv[3]) if len(sys.argv) > 3 else 0)
     serve(Path(sys.argv[1]), int(sys.argv[2]), sys.stdin.buffer, replies)

@@ -14,7 +14,7 @@ import hashlib
 from dataclasses import dataclass
 
 from indexer.sources.base import load_whole_json
-from indexer.store.models import FileRow
+from indexer.store.rows import FileRow
 
 HASH_SPAN = 1024
 STALE_PARTIAL_SECONDS = 600  # a last line without "\n" this old is taken as finished

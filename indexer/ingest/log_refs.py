@@ -15,7 +15,7 @@ import json
 from json.decoder import scanstring
 
 from indexer.store.log_ref import LogRef, literal_digest
-from indexer.textclip import CUT_MARKER
+from indexer.text.clip import CUT_MARKER
 
 PREFIXES = ("[error] ",)  # put before a tool's output by the parsers (a failed call)
 NEEDLE_CHARS = 48  # of the output's start, looked for in its line

@@ -21,11 +21,11 @@ from indexer.models import TOOL_CALL
 from indexer.sources import PARSERS, is_whole_document
 from indexer.sources.base import ParseOutput, ParsedMessage, SessionMeta
 from indexer.sources.token_usage import needs_token_reread, start_counting, usage_of
-from indexer.sources.touched import touches_in
-from indexer.store.models import FileRow, MessageRow
+from indexer.sources.touched_files import touches_in
+from indexer.store.rows import FileRow, MessageRow
 from indexer.store.packing import PACK_MIN_CHARS, pack, pack_detail
 from indexer.store.side_file import cjk_bigrams
-from indexer.textfold import index_form
+from indexer.text.fold import index_form
 
 
 

@@ -12,14 +12,14 @@ from indexer.config import SourceRoots
 from indexer.ingest.helper import HelperError
 from indexer.ingest.lock import IndexLock
 from indexer.ingest.progress import IndexSummary, ProgressCallback
-from indexer.ingest.words_backfill import backfill_words
+from indexer.upkeep.words_backfill import backfill_words
 from indexer.ingest.writer import Ingester
 from indexer.store.errors import IndexCorruptError
 from indexer.store.fts_merge import index_tables, merge_segments, segment_count
 from indexer.store.health import damage_marker, quick_check, side_damage_marker
 from indexer.store.side_file import replace_side, side_path
 
-# 128 MB of page cache put the writer at 172 MB resident; at 64 MB it peaks at 113 MB (bench/bench_memory.py)
+# 128 MB of page cache put the writer at 172 MB resident; at 64 MB it peaks at 113 MB (bench/speed/bench_memory.py)
 # and paired runs (bench_index.py, noisy) showed no slower build.
 WRITER_CACHE_KIB = 64 * 1024
 # Merging (indexer.store.fts_merge) is paid only by a run that wrote, in proportion to what it

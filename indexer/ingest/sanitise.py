@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import fields
 
 from indexer.sources.base import ParsedMessage, SessionMeta
-from indexer.storable import storable, storable_or_none, storable_path
+from indexer.text.storable import storable, storable_or_none, storable_path
 
 __all__ = ["sanitise_message", "sanitise_meta", "storable", "storable_path"]
 

@@ -6,7 +6,7 @@ this file: every message's CJK bigrams (so 驗收 and 設定 are found from an i
 trigram index of the files it has time for (``fts_side``), while the main process writes
 messages and the main trigram table (``fts``). A message's text is indexed in exactly one
 of the two trigram tables; ``messages.indexed`` says which (1 main, 2 side). Searches ask both.
-Both trigram tables and ``cjk2`` take the Traditional/Simplified-folded text (``indexer.textfold``).
+Both trigram tables and ``cjk2`` take the Traditional/Simplified-folded text (``indexer.text.fold``).
 
 How the two files stay consistent without a shared transaction:
 - Whoever writes this file hands out message ids (``next_id`` in its meta) and never reuses
@@ -29,11 +29,11 @@ import time
 from pathlib import Path
 from typing import Callable, Iterator
 
-from indexer.store.models import MessageRow
-from indexer.store import words
+from indexer.store.rows import MessageRow
+from indexer.store import word_index as words
 from indexer.store.side_file import IN_SIDE, SCHEMA_NAME, cjk_bigrams, is_paired, next_message_id, side_path
-from indexer.textfold import fold, index_form
-from indexer.word_tokens import word_string
+from indexer.text.fold import fold, index_form
+from indexer.text.word_tokens import word_string
 
 # The side writer decides when both files commit: per batch, not per file (an FTS commit
 # writes a segment), and at least this often so searches see a long run's progress.
@@ -70,8 +70,8 @@ def ensure_paired(conn: sqlite3.Connection, progress: Callable[[str], None] | No
         conn.executemany(f"INSERT INTO {s}.fts_side(rowid, text) VALUES (?, ?)", side_texts(conn))
         top = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM main.messages").fetchone()[0]
         words.clear(conn, s)
-        words.set_below(conn, s, top)  # refilled after the run (indexer.ingest.words_backfill)
-        # fold_done: every entry here is folded already (see indexer.ingest.refold).
+        words.set_below(conn, s, top)  # refilled after the run (indexer.upkeep.words_backfill)
+        # fold_done: every entry here is folded already (see indexer.upkeep.refold).
         for key, value in (("token", token), ("next_id", str(top)), ("fold_done", str(top))):
             conn.execute(
                 f"INSERT INTO {s}.meta(key, value) VALUES (?, ?)"
@@ -92,7 +92,7 @@ def ensure_paired(conn: sqlite3.Connection, progress: Callable[[str], None] | No
 
 
 def side_texts(conn: sqlite3.Connection) -> Iterator[tuple[int, str]]:
-    """What the side trigram shard holds, in id order: the folded text (indexer.textfold) of
+    """What the side trigram shard holds, in id order: the folded text (indexer.text.fold) of
     the messages it indexes."""
     for rowid, text in conn.execute("SELECT id, text FROM main.messages WHERE indexed = ? ORDER BY id", (IN_SIDE,)):
         yield rowid, index_form(text) or text

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Iterator
 
 from indexer.ingest.helper import HelperProcess
-from indexer.ingest.pack_training import prepare_packing
+from indexer.upkeep.pack_training import prepare_packing
 from indexer.ingest.prepare import FileJob, PreparedFile, prepare_with_side
 from indexer.ingest.side import SideWriter
 
@@ -25,7 +25,7 @@ class PreparedStream:
     def __init__(self, jobs: list[FileJob], now: float, db_path: Path, next_id: int, *, bytes_total: int,
                  conn: sqlite3.Connection, allow_helper: bool = True):
         """``conn``: the index, whose packing dictionary both processes pack with (trained
-        first if it has none, ``indexer.ingest.pack_training``)."""
+        first if it has none, ``indexer.upkeep.pack_training``)."""
         self.jobs, self.now = jobs, now
         dictionary_id = prepare_packing(conn, jobs, now)
         self._helper: HelperProcess | None = None

@@ -18,21 +18,21 @@ from typing import Callable
 from indexer.archive.seal import seal_links
 from indexer.config import SourceRoots
 from indexer.ingest import failures
-from indexer.ingest.archive_backfill import backfill_archive
+from indexer.upkeep.archive_backfill import backfill_archive
 from indexer.ingest.discover import discover, discover_paths, project_log_files, resolved_roots
 from indexer.ingest.log_read import indexed_bytes_unchanged
 from indexer.ingest.prepare import FileJob, PreparedFile
 from indexer.ingest.progress import IndexProgress, IndexSummary, ProgressCallback
-from indexer.ingest.refold import refold_index
+from indexer.upkeep.refold import refold_index
 from indexer.ingest.sanitise import storable_path
 from indexer.ingest.session_rows import load_meta, store_tokens, upsert_session
 from indexer.ingest.side import ensure_paired
 from indexer.ingest.stream import PreparedStream
 from indexer.sources.base import SessionMeta
-from indexer.storable import storable
-from indexer.store.models import FileRow
+from indexer.text.storable import storable
+from indexer.store.rows import FileRow
 from indexer.store.side_file import IN_MAIN, IN_SIDE, next_message_id
-from indexer.textfold import index_form
+from indexer.text.fold import index_form
 
 
 class Ingester:
@@ -357,7 +357,7 @@ class Ingester:
         return int(cur.lastrowid)
 
     def _insert_touches(self, session_rowid: int, file_id: int, prepared: PreparedFile) -> None:
-        """The files its tool calls touched (``indexer.sources.touched``), for ``threadback files``."""
+        """The files its tool calls touched (``indexer.sources.touched_files``), for ``threadback files``."""
         if prepared.touches:
             self.conn.executemany(
                 "INSERT INTO files_touched(session_rowid, file_id, path, name, kind, ts, calls) VALUES (?,?,?,?,?,?,?)",
@@ -400,7 +400,7 @@ class Ingester:
             ordinal += 1
             added += 1
             if row.indexed and where == IN_MAIN:
-                self._file_fts_adds.append((rowid, row.fts_text or row.text))  # the folded text (indexer.textfold)
+                self._file_fts_adds.append((rowid, row.fts_text or row.text))  # the folded text (indexer.text.fold)
         self._next_ordinal[session_rowid] = ordinal
         return added
 
@@ -426,7 +426,7 @@ class Ingester:
         for r in conn.execute(
             "SELECT id, text FROM messages WHERE file_id = ? AND indexed = ?", (row.id, IN_MAIN)
         ).fetchall():
-            # fts holds the folded text (indexer.textfold): delete exactly what was inserted.
+            # fts holds the folded text (indexer.text.fold): delete exactly what was inserted.
             self._file_fts_drops.append((r["id"], index_form(r["text"]) or r["text"]))
         removed = conn.execute("DELETE FROM messages WHERE file_id = ?", (row.id,)).rowcount
         conn.execute("DELETE FROM files_touched WHERE file_id = ?", (row.id,))

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
 
-from indexer.frozen_record import frozen_record, not_compared
+from indexer.util.frozen_record import frozen_record, not_compared
 from indexer.memory.errors import MemoryInputError, MemoryNotFoundError, Problem
 from indexer.memory.jsonl import JsonlFile, JsonlLine, new_line, with_body
 from indexer.memory.timeutil import iso

@@ -24,11 +24,11 @@ import os
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from indexer.fileio import atomic_write_text
+from indexer.util.fileio import atomic_write_text
 from indexer.memory.folder_lock import FolderLock
 from indexer.memory.timeutil import iso
-from indexer.named_record import NamedTuple
-from indexer.quick_json import dumps, loads
+from indexer.util.named_record import NamedTuple
+from indexer.util.quick_json import dumps, loads
 
 FILE_NAME = "citations.jsonl"
 OK, CHANGED, GONE = "ok", "changed", "gone"

@@ -18,13 +18,13 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
 
-from indexer.digest import sha256_hex
-from indexer.frozen_record import frozen_record, not_compared
-from indexer.fileio import check_unchanged
+from indexer.util.digest import sha256_hex
+from indexer.util.frozen_record import frozen_record, not_compared
+from indexer.util.fileio import check_unchanged
 from indexer.memory.errors import MemoryInputError, MemoryNotFoundError, Problem
 from indexer.memory.jsonl import JsonlFile, JsonlLine, new_line, with_body
 from indexer.memory.timeutil import iso, parse_iso
-from indexer.named_record import NamedTuple
+from indexer.util.named_record import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

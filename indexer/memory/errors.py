@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from indexer.fileio import ChangedOnDiskError
-from indexer.named_record import NamedTuple
+from indexer.util.fileio import ChangedOnDiskError
+from indexer.util.named_record import NamedTuple
 
 __all__ = [
     "ChangedOnDiskError",

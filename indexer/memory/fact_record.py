@@ -3,8 +3,8 @@ editing its text (``indexer.memory.facts``) stay under 400 lines."""
 
 from __future__ import annotations
 
-from indexer.named_record import NamedTuple
-from indexer.quick_json import dumps, loads
+from indexer.util.named_record import NamedTuple
+from indexer.util.quick_json import dumps, loads
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -24,7 +24,7 @@ from collections import Counter
 from datetime import datetime
 from pathlib import Path
 
-from indexer.fileio import FileStamp, atomic_write_text
+from indexer.util.fileio import FileStamp, atomic_write_text
 from indexer.memory.errors import (
     FactEditError,
     FactFileError,

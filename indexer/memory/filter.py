@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from indexer.memory.episodic import EpisodicEntry
-from indexer.named_record import NamedTuple
+from indexer.util.named_record import NamedTuple
 from indexer.search import filters as registry
 from indexer.search.query import Query, parse_query, text_matches
 

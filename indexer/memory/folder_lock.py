@@ -3,14 +3,14 @@ at once, the app and a hook) happen one after another.
 
 Each write takes it, re-reads its file under it (an entry someone else added meanwhile is kept),
 applies its change and writes. An editor that does not take it is still caught: every write
-refuses to replace a file that is not what it loaded (``indexer.fileio``).
+refuses to replace a file that is not what it loaded (``indexer.util.fileio``).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from indexer.fileio import ChangedOnDiskError
+from indexer.util.fileio import ChangedOnDiskError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # filelock is loaded by the first write (~14 ms): reading memory never locks

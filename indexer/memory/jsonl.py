@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from indexer.fileio import FileStamp, atomic_write_bytes
+from indexer.util.fileio import FileStamp, atomic_write_bytes
 from indexer.memory.errors import Problem
-from indexer.named_record import NamedTuple
-from indexer.quick_json import loads
+from indexer.util.named_record import NamedTuple
+from indexer.util.quick_json import loads
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

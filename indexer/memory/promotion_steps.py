@@ -15,7 +15,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from pathlib import Path
 
-from indexer.fileio import atomic_write_text
+from indexer.util.fileio import atomic_write_text
 from indexer.memory.episodic import EpisodicDraft, EpisodicEntry, EpisodicLog
 from indexer.memory.scratchpad import Scratchpad, ScratchpadItem, mark_line
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
 
-from indexer.fileio import append_line
+from indexer.util.fileio import append_line
 from indexer.memory.errors import Problem
 from indexer.memory.jsonl import ENCODING, ERRORS, dump_obj, parse_line
 from indexer.memory.timeutil import iso

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from indexer.fileio import FileStamp, atomic_write_text, check_unchanged
+from indexer.util.fileio import FileStamp, atomic_write_text, check_unchanged
 from indexer.memory.errors import MemoryNotFoundError
-from indexer.named_record import NamedTuple
+from indexer.util.named_record import NamedTuple
 
 _ITEM = re.compile(
     r"^(?P<indent>[ \t]*)(?P<bullet>[-*+])[ \t]+"
@@ -134,6 +134,6 @@ class Scratchpad:
 
     def save_text(self, text: str) -> None:
         """Atomic write with a ``.bak``; refuses if the file changed since it was loaded, even
-        when an editor saves it while we write (see ``indexer.fileio``)."""
+        when an editor saves it while we write (see ``indexer.util.fileio``)."""
         self.stamp = atomic_write_text(self.path, text, expect=self.stamp)
         self.text = text

@@ -13,7 +13,7 @@ from indexer.memory.filter import matches_query
 from indexer.memory.scratchpad import ScratchpadItem
 from indexer.memory.strength import StrengthBreakdown
 from indexer.memory.timeutil import as_aware
-from indexer.named_record import NamedTuple
+from indexer.util.named_record import NamedTuple
 from indexer.search.query import parse_query, text_matches
 
 TYPE_CHECKING = False

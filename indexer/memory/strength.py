@@ -15,7 +15,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from indexer.memory.timeutil import as_aware
-from indexer.named_record import NamedTuple
+from indexer.util.named_record import NamedTuple
 
 SECONDS_PER_WEEK = 604800
 RETRIEVAL_WEIGHT = 0.08

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from indexer.digest import sha256_hex
+from indexer.util.digest import sha256_hex
 from indexer.index import Index
 from indexer.memory.citations import CHANGED, GONE, OK, Citation, CitationLog
 from indexer.memory.timeutil import iso

@@ -1,6 +1,6 @@
 """What one tool call wrote into one file: the blocks of lines an edit left behind.
 
-Agent-agnostic like ``indexer.sources.touched``: Claude ``Edit``/``MultiEdit``/``Write``, Pi
+Agent-agnostic like ``indexer.sources.touched_files``: Claude ``Edit``/``MultiEdit``/``Write``, Pi
 ``edit``/``write`` (``oldText``/``newText``), the text editor tool (``old_str``/``new_str``/
 ``file_text``), Codex ``apply_patch`` hunks (as a tool or inside a shell command), and simple
 shell writes (``cat > FILE <<EOF``, ``echo TEXT > FILE``). Anything else that changed the file
@@ -20,7 +20,7 @@ import shlex
 from dataclasses import dataclass
 from typing import Any
 
-from indexer.sources.touched import _command_text, _patch_text, normalised
+from indexer.sources.touched_files import _command_text, _patch_text, normalised
 
 _REPLACE_KEYS = (("old_string", "new_string"), ("oldText", "newText"), ("old_str", "new_str"))
 _CONTENT_KEYS = ("content", "file_text", "text")
@@ -196,7 +196,7 @@ def _shell_changes(command: str, path: str, cwd: str | None) -> list[Change]:
             out.append(Whole(_echoed(m.group(1)), append=m.group(2) == ">>"))
     if out:
         return out
-    from indexer.sources.touched import DELETE, READ, _shell_touches
+    from indexer.sources.touched_files import DELETE, READ, _shell_touches
 
     touches = [t for t in _shell_touches(command) if normalised(t.path, cwd) == path and t.kind != READ]
     return [Blind(deleted=any(t.kind == DELETE for t in touches))] if touches else []

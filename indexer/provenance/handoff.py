@@ -4,11 +4,11 @@ The brief holds the task (the first thing asked), what was decided (the assistan
 say so, else its last answers), the files the session changed, what is left (the last exchange,
 open scratchpad items), and the approved rules and facts of the project's memory folder. The
 session's own words are untrusted: they go inside the reference-only wrapper
-(``indexer.agents.reference``), secrets masked (``indexer.secret_mask``), and the whole brief
+(``indexer.agents.reference``), secrets masked (``indexer.text.secret_mask``), and the whole brief
 is one argv element of the target agent's command, never a shell line.
 
 It is kept under ``BUDGET_TOKENS`` (estimated: ``estimate_tokens``) by dropping the oldest
-decisions and the least-touched files first; ``bench/handoff_budget.py`` measures it against
+decisions and the least-touched files first; ``bench/quality/handoff_budget.py`` measures it against
 the whole transcript's tokens.
 """
 
@@ -18,12 +18,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from indexer.agents.launch import Launch, LaunchRefused, resume_folder
+from indexer.agents.launch_argv import Launch, LaunchRefused, resume_folder
 from indexer.agents.reference import wrap_reference
 from indexer.config import ConfigError, load_launch_templates
 from indexer.index import Index
 from indexer.models import Message, Session
-from indexer.secret_mask import mask_secrets
+from indexer.text.secret_mask import mask_secrets
 from indexer.sources import BY_NAME
 
 BUDGET_TOKENS = 1200

@@ -18,8 +18,8 @@ _WHERE = {
     "claude_projects_root": "indexer.rules.claude_notes",
     "Decision": "indexer.rules.decisions",
     "default_actor": "indexer.rules.decisions",
-    "EXPORT_FORMATS": "indexer.rules.export",
-    "MARKDOWN_HEADING": "indexer.rules.export",
+    "EXPORT_FORMATS": "indexer.rules.instructions_block",
+    "MARKDOWN_HEADING": "indexer.rules.instructions_block",
     "APPROVED": "indexer.rules.model",
     "ARCHIVED": "indexer.rules.model",
     "CHANGED": "indexer.rules.model",
@@ -57,7 +57,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # what type checkers and editors see
     from indexer.rules.claude_notes import ClaudeNote, ImportReport, SkippedNote, claude_projects_root
     from indexer.rules.decisions import Decision, default_actor
-    from indexer.rules.export import EXPORT_FORMATS, MARKDOWN_HEADING
+    from indexer.rules.instructions_block import EXPORT_FORMATS, MARKDOWN_HEADING
     from indexer.rules.model import (
         APPROVED,
         ARCHIVED,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from indexer.named_record import NamedTuple
-from indexer.quick_json import loads
+from indexer.util.named_record import NamedTuple
+from indexer.util.quick_json import loads
 from indexer.rules.model import Rule, format_ts, parse_ts
 
 TYPE_CHECKING = False

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from indexer.digest import sha256_hex
-from indexer.frozen_record import frozen_record, not_compared, replace
-from indexer.named_record import NamedTuple
-from indexer.textsafe import is_special
+from indexer.util.digest import sha256_hex
+from indexer.util.frozen_record import frozen_record, not_compared, replace
+from indexer.util.named_record import NamedTuple
+from indexer.text.safe import is_special
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 from indexer.config import data_dir
-from indexer.named_record import NamedTuple
+from indexer.util.named_record import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # ``typing`` and ``json`` are not loaded by a session start that reads rules

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from indexer.fileio import FileStamp, append_line, atomic_write_bytes, check_unchanged
-from indexer.frozen_record import replace
-from indexer.quick_json import loads
+from indexer.util.fileio import FileStamp, append_line, atomic_write_bytes, check_unchanged
+from indexer.util.frozen_record import replace
+from indexer.util.quick_json import loads
 from indexer.rules.decisions import Decision, decision_entry, default_actor, read_decisions
 from indexer.rules.model import (
     ARCHIVED, EFFECTIVE_STATUSES, PENDING, ProposeResult, REJECTED, Rule, RuleError, RuleNotFoundError,
@@ -209,7 +209,7 @@ class RuleStore:
 
     def export(self, format: str = "markdown") -> str:
         """The approved rules (hash still matching) as Markdown for CLAUDE.md, or JSON."""
-        from indexer.rules.export import EXPORT_FORMATS, rules_to_json, rules_to_markdown  # not read at start
+        from indexer.rules.instructions_block import EXPORT_FORMATS, rules_to_json, rules_to_markdown  # not read at start
 
         if format not in EXPORT_FORMATS:
             raise RuleError(f"unknown export format {format!r}; use markdown or json")
@@ -399,7 +399,7 @@ class RuleStore:
             # ``expect``: an editor's save landing meanwhile is swapped back, never overwritten
             # (and then the allow is not carried forward: the file is not ours).
             self._stamp = atomic_write_bytes(self.path, data, expect=self._stamp)
-            from indexer.memory_trust import carry_allow_forward  # writing only: reading rules never needs it
+            from indexer.memory.trust import carry_allow_forward  # writing only: reading rules never needs it
 
             carry_allow_forward(self.memory_dir, RULES_FILE, before, self._stamp.sha256)
             self._lines, self._line_of = lines, line_of

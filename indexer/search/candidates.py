@@ -12,14 +12,14 @@ from __future__ import annotations
 import sqlite3
 
 from indexer.models import Session
-from indexer.named_record import NamedTuple
+from indexer.util.named_record import NamedTuple
 from indexer.search import filters as registry
 from indexer.search.conditions import TRIGRAM_TABLES, Condition, InIndex
 from indexer.search.plan import SHORT, TRIGRAM, PlannedGroup, PlannedTerm, SearchPlan, fts_string, trigram_groups
 from indexer.search.query import Query, is_cjk
 from indexer.search.sparse_phrase import narrowed
-from indexer.store.models import SESSION_COLUMNS, session_from_row
-from indexer.textfold import variants
+from indexer.store.rows import SESSION_COLUMNS, session_from_row
+from indexer.text.fold import variants
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # a scope comes with its module: a plain search loads none
@@ -367,7 +367,7 @@ def message_total(conn: sqlite3.Connection) -> int:
 
 
 def fold_pending(conn: sqlite3.Connection) -> bool:
-    """An older index not folded yet (indexer.ingest.refold): search the words as typed too."""
+    """An older index not folded yet (indexer.upkeep.refold): search the words as typed too."""
     return conn.execute("SELECT 1 FROM meta WHERE key = 'fold_below'").fetchone() is not None
 
 

@@ -26,7 +26,7 @@ import re
 import sqlite3
 from collections import defaultdict
 
-from indexer.named_record import NamedTuple
+from indexer.util.named_record import NamedTuple
 from indexer.search.candidates import Candidate, Filters, group_sources, message_total, newest, sessions_of_filtered
 from indexer.search.plan import SearchPlan, make_plan
 from indexer.search.query import Query, Term

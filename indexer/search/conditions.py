@@ -3,7 +3,7 @@ for the tables the SELECT reads, so the word path's probe can stand in for the t
 
 from __future__ import annotations
 
-from indexer.named_record import NamedTuple
+from indexer.util.named_record import NamedTuple
 
 # The two trigram shards (see indexer.ingest.side); the bigram table lives in the side file too.
 TRIGRAM_TABLES = ("fts", "fts_side")
@@ -12,7 +12,7 @@ TRIGRAM_TABLES = ("fts", "fts_side")
 class InIndex(NamedTuple):
     """A condition: the message is among the matches of an expression (a parameter) in any of
     ``tables``, within the id bounds. ``candidates._select`` writes its SQL for the tables it reads: the
-    word path's probe (``indexer.search.words``) stands in for the trigram tables."""
+    word path's probe (``indexer.search.rare_words``) stands in for the trigram tables."""
 
     tables: tuple[str, ...]
     negated: bool = False

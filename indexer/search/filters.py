@@ -12,7 +12,7 @@ Imported on the search start-up path: nothing here loads more than ``indexer.sou
 
 from __future__ import annotations
 
-from indexer.named_record import NamedTuple
+from indexer.util.named_record import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -96,7 +96,7 @@ def _session_sql(value: object) -> tuple[str, list]:
 
 def _file_sql(value: object) -> tuple[str, list]:
     """Sessions whose tool calls touched it (the path, or a path ending with it)."""
-    from indexer.store.touched import path_condition  # only a ``file:`` filter needs it
+    from indexer.store.file_sessions import path_condition  # only a ``file:`` filter needs it
 
     condition, params = path_condition(str(value))
     return f"s.id IN (SELECT session_rowid FROM files_touched WHERE {condition})", params

@@ -30,7 +30,7 @@ from indexer.search.query import Query, QueryError, Term, taking_literally
 from indexer.search.results import SearchResult, SessionHit, hits_for  # noqa: F401 - also imported from here
 from indexer.search.scoring import Evidence, Weights, message_score, scanner
 from indexer.search.snippets import make_snippet
-from indexer.store.models import fetch_context, fetch_messages, message_from_row, sessions_by_rowid
+from indexer.store.rows import fetch_context, fetch_messages, message_from_row, sessions_by_rowid
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -12,13 +12,13 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from indexer.textfold import fold, variants
+from indexer.text.fold import fold, variants
 
 
 # The only characters outside ASCII that a case-insensitive ASCII pattern matches, or whose
 # ``lower()`` holds ASCII, or that FTS5's trigram tokenizer folds to ASCII (K and ſ): every
-# code point is checked against ``re`` (``tests/test_scoring_scan.py``) and SQLite
-# (``tests/test_probe_text.py``). In a text without them an ASCII string is found by
+# code point is checked against ``re`` (``tests/core/search/test_scoring_scan.py``) and SQLite
+# (``tests/core/search/test_probe_text.py``). In a text without them an ASCII string is found by
 # ``str.find`` in the lower-cased text, at the offsets its pattern finds, and exactly where
 # the trigram index finds it.
 ASCII_LOOKALIKES = ("\u0130", "\u0131", "\u017f", "\u212a")

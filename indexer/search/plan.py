@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 
-from indexer.named_record import NamedTuple
+from indexer.util.named_record import NamedTuple
 from indexer.search.matching import line_pattern, term_pattern
 from indexer.search.query import Query, Term, is_cjk, searchable_form
-from indexer.textfold import fold
+from indexer.text.fold import fold
 
 TRIGRAM, BIGRAM, SHORT = "trigram", "bigram", "short"
 
@@ -73,7 +73,7 @@ def term_kind(text: str) -> str:
 
 def fts_string(text: str, *, unfolded_too: bool = False) -> str:
     """A term as an FTS5 string, so no user input is read as FTS syntax. ``unfolded_too``: also
-    the text as typed (an index not yet folded, see indexer.ingest.refold)."""
+    the text as typed (an index not yet folded, see indexer.upkeep.refold)."""
     folded = '"' + fold(text).replace('"', '""') + '"'
     if unfolded_too and fold(text) != text:
         return f'({folded} OR "{text.replace(chr(34), chr(34) * 2)}")'

@@ -23,12 +23,12 @@ from __future__ import annotations
 import functools
 import re
 
-from indexer.cjk import is_cjk  # noqa: F401 - also imported from here
-from indexer.named_record import NamedTuple
+from indexer.text.cjk import is_cjk  # noqa: F401 - also imported from here
+from indexer.util.named_record import NamedTuple
 from indexer.search import filters as registry
 from indexer.search.dates import _relative, parse_date  # noqa: F401 - also imported from here
 from indexer.search.matching import occurs_in, spans_of
-from indexer.textfold import fold
+from indexer.text.fold import fold
 
 MAX_QUERY_CHARS = 4000  # a longer paste is cut here (with a note)
 MAX_TERMS = 32  # words searched for; the rest of a huge paste is dropped (with a note)
@@ -78,7 +78,7 @@ class Query(NamedTuple):
     role: str | None = None
     since: float | None = None
     until: float | None = None
-    file: str | None = None  # a path a tool call touched (``indexer.store.touched``)
+    file: str | None = None  # a path a tool call touched (``indexer.store.file_sessions``)
     output: str | None = None  # tool output: "only" (in:output) or "none" (-in:output)
     warnings: tuple[str, ...] = ()  # a filter that could not be used
     notes: tuple[str, ...] = ()  # how the line was read: dropped words, a command line

@@ -17,10 +17,10 @@ from __future__ import annotations
 import functools
 import re
 
-from indexer.cjk import is_cjk
-from indexer.named_record import NamedTuple
+from indexer.text.cjk import is_cjk
+from indexer.util.named_record import NamedTuple
 from indexer.search.query import Query
-from indexer.textfold import fold
+from indexer.text.fold import fold
 
 MAX_UNITS = 16  # a pasted stack trace: the first this many distinct words
 STOP_WORDS = frozenset("""

@@ -7,11 +7,11 @@ import sqlite3
 from collections.abc import Callable
 
 from indexer.models import Hit, Session
-from indexer.named_record import NamedTuple
+from indexer.util.named_record import NamedTuple
 from indexer.search.candidates import parents_of
 from indexer.search.query import Query, Term
 from indexer.search.snippets import make_snippet
-from indexer.store.models import fetch_context, fetch_messages, message_from_row, sessions_by_rowid
+from indexer.store.rows import fetch_context, fetch_messages, message_from_row, sessions_by_rowid
 
 
 class SessionHit(NamedTuple):

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from itertools import islice
 
 from indexer.models import ERROR, SUMMARY, TEXT, THINKING, TOOL_CALL
-from indexer.named_record import NamedTuple
+from indexer.util.named_record import NamedTuple
 from indexer.search.candidates import Candidate
 from indexer.search.matching import lowered
 from indexer.search.plan import SHORT, PlannedTerm, SearchPlan

@@ -14,7 +14,7 @@ from __future__ import annotations
 import sqlite3
 from collections import defaultdict
 
-from indexer.named_record import NamedTuple
+from indexer.util.named_record import NamedTuple
 from indexer.search.candidates import (
     Candidate,
     Filters,

@@ -5,9 +5,9 @@ walk reads 18 position lists over the whole index to find its few matches (268 m
 Four of those trigrams, each where the phrase puts it (``NEAR`` bounds their spread), read a
 tenth of that and name about the same messages. Those are a superset of the matches, newest
 first: the exact SELECT then runs on the word path's probe table holding only their text
-(``indexer.search.words``), so the answers stay the walk's.
+(``indexer.search.rare_words``), so the answers stay the walk's.
 
-The word index narrows it only when its words rarely meet (``indexer.search.words``): here
+The word index narrows it only when its words rarely meet (``indexer.search.rare_words``): here
 ``retry`` is in 141k of the 1 GB tree's 796k messages, and 52,805 hold both words, far over its
 4,000-message cap (it keeps no positions).
 
@@ -25,7 +25,7 @@ import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 
 from indexer.search.plan import PlannedGroup, trigram_texts
-from indexer.search.words import candidate_ids, folded, newest_among, probe_walk
+from indexer.search.rare_words import candidate_ids, folded, newest_among, probe_walk
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ def narrowed(conn: sqlite3.Connection, groups: Sequence[PlannedGroup], tables: S
     phrase's trigrams; None where neither narrows (the walk is the cheaper way). ``asked``:
     every value that SELECT is asked with (what the probe must hold: ``words.probe_strings``)."""
     ids = candidate_ids(conn, groups)
-    if ids is not None:  # the word index names every message that can match (indexer.search.words)
+    if ids is not None:  # the word index names every message that can match (indexer.search.rare_words)
         return newest_among(conn, ids, filters, limit, ask, asked)
     if filters.id_ranges(conn) is not None:
         return None  # the filters' few sessions: the walk reads only their ranges (indexer.search.narrowing)

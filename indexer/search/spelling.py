@@ -1,7 +1,7 @@
 """Near spellings of a word the index does not hold, from the index's own vocabulary.
 
 The word index keeps every token of four or more ``[a-z0-9_]`` characters once (``vocab`` in
-the side file, ``indexer.store.words``), with a trigram index over it. A misspelt word
+the side file, ``indexer.store.word_index``), with a trigram index over it. A misspelt word
 (``dokcer``, ``pyteset``, ``migraiton``) shares few trigrams with the right one when letters
 are swapped, so candidates come from two small reads: the terms sharing its first two letters
 (a range of the vocabulary's unique index) and the terms sharing any of its trigrams. They are

@@ -9,7 +9,7 @@ Each parser module fulfils ``indexer.sources.interface.AgentParser``: ``default_
 for formats that are rewritten whole rather than appended to. A new agent is one parser module
 and one ``Agent`` entry below, or, outside this package, an entry point in the
 ``threadback.agents`` group naming an ``Agent`` (docs/agents.md). A test fails when an entry
-leaves a field unset (tests/test_agent_registry.py).
+leaves a field unset (tests/core/sources/test_agent_registry.py).
 A parse sets ``ParseOutput.restart`` when appended lines change what earlier ones mean; the
 file is then read again from the start. Any JSON value may sit in any field: parsers read
 fields through ``indexer.sources.fields`` and never raise (see docs/formats.md).
@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from types import ModuleType
 
-from indexer.named_record import NamedTuple
+from indexer.util.named_record import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ from typing import Any, Callable, Iterator
 
 from indexer.sources.fields import as_str, plausible_ts, scalar_text
 from indexer.models import TokenUsage
-from indexer.textclip import cut_middle
+from indexer.text.clip import cut_middle
 from indexer.tool_args import to_json  # noqa: F401 - the parsers' name for it
 
 try:  # orjson is a declared dependency; the fallback keeps a broken install usable.

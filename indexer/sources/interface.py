@@ -1,5 +1,5 @@
 """The typed interface every agent's parser module fulfils (``indexer.sources.AGENTS`` names
-the module). A module is checked against it structurally (tests/test_agent_registry.py); it is
+the module). A module is checked against it structurally (tests/core/sources/test_agent_registry.py); it is
 never imported on the search path, so ``typing`` costs nothing there."""
 
 from __future__ import annotations

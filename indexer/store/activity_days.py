@@ -10,7 +10,7 @@ import sqlite3
 from datetime import datetime, timezone
 
 from indexer.activity import ActivityStrip, DayActivity
-from indexer.store.models import TOP_LEVEL
+from indexer.store.rows import TOP_LEVEL
 
 DAY = 86400
 

@@ -10,11 +10,11 @@ from types import EllipsisType
 from typing import Iterator
 
 from indexer.models import Message, Session
-from indexer.named_record import NamedTuple
+from indexer.util.named_record import NamedTuple
 from indexer.sources import AGENT_NAMES
 from indexer.store.connection import index_files
 from indexer.store.errors import AmbiguousSessionError  # noqa: F401 - raised here, importable from here
-from indexer.store.models import (
+from indexer.store.rows import (
     MESSAGE_COLUMNS,
     SESSION_COLUMNS,
     TOP_LEVEL,

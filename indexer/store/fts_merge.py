@@ -6,7 +6,7 @@ segments and the side file's tables in 8 to 13, and a query reads each of its te
 once per segment: a filter that asks each of 300 sessions' id ranges in turn pays that 300
 times. Eight runs later (0.5 s of merging each) the trigram table is in 3 and the newest-week
 filter takes 22 ms instead of 48 (session view 15 instead of 35); every other class the same or
-up to 25% less, the index the same size (``bench/bench_merge.py``).
+up to 25% less, the index the same size (``bench/speed/bench_merge.py``).
 
 How: ``usermerge`` 2, then positive ``merge`` steps, which join segments that share a level and
 nothing else. Negative steps (FTS5's incremental ``optimize``) would put every segment on one

@@ -12,7 +12,7 @@ rebuilt exactly from one JSON string in the log, ``messages.text`` holds only a 
 - ``args``: the literal is a JSON value (a tool call's arguments) and the text is its
   decoding rendered by ``indexer.tool_args.to_json``; with ``nested``, the literal is a string
   holding that JSON (Codex's ``"arguments"``);
-- ``head`` / ``tail``: the text is the string cut to its head and tail (``indexer.textclip``);
+- ``head`` / ``tail``: the text is the string cut to its head and tail (``indexer.text.clip``);
   0 / 0: not cut;
 - ``prefix``: text put before it (``"[error] "``).
 
@@ -29,7 +29,7 @@ import zlib
 from dataclasses import dataclass
 
 from indexer.store.packing import LOG_REF_MAGIC as MAGIC
-from indexer.textclip import cut_middle
+from indexer.text.clip import cut_middle
 from indexer.tool_args import to_json
 
 _FIELDS = struct.Struct("<QIIBII")  # offset, length, digest, flags, head, tail; then the prefix

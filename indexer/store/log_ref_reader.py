@@ -20,7 +20,7 @@ import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 
-from indexer.sized_cache import SizedCache
+from indexer.util.sized_cache import SizedCache
 from indexer.store.log_places import log_of
 from indexer.store.log_ref import LogRef
 from indexer.store.packing import unreadable

@@ -71,7 +71,7 @@ def _upgrade_to_3(conn: sqlite3.Connection) -> None:
 
 def _upgrade_to_4(conn: sqlite3.Connection) -> None:
     """The indexes take folded text now: every id below this mark was indexed unfolded; the
-    next index run folds those entries in place (``indexer.ingest.refold``)."""
+    next index run folds those entries in place (``indexer.upkeep.refold``)."""
     conn.execute(
         "INSERT OR REPLACE INTO meta(key, value)"
         " SELECT 'fold_below', max(id) + 1 FROM messages HAVING count(*) > 0"
@@ -89,7 +89,7 @@ def _upgrade_to_5(conn: sqlite3.Connection) -> None:
 def _upgrade_to_6(conn: sqlite3.Connection) -> None:
     """files.archived; runs before the schema so its index finds the column. No log is read
     again: the next run copies every log still on disk into the archive
-    (``indexer.ingest.archive_backfill``), and the files-touched table fills as logs are read
+    (``indexer.upkeep.archive_backfill``), and the files-touched table fills as logs are read
     (a log that grows is read from where it stopped, so an old session's earlier tool calls
     appear once its log is read from the start again: ``index --rebuild``)."""
     if "archived" not in {r[1] for r in conn.execute("PRAGMA table_info(files)")}:

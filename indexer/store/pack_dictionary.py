@@ -1,6 +1,6 @@
 """The zstd dictionaries packed tool output is compressed with, kept in the index itself.
 
-Each index trains its own from its first tool outputs (``indexer.ingest.pack_training``):
+Each index trains its own from its first tool outputs (``indexer.upkeep.pack_training``):
 measured on the generated 1 GB tree, a dictionary trained on the index's own first 2,000
 outputs packs the rest 2.76x, where one trained on other people's logs (the reference corpus)
 packed them 1.72x, worse than zstd without one (1.84x) or zlib-1 (2.00x). Tool output is

@@ -14,7 +14,7 @@ Two formats, told apart by their first bytes, and both readable forever:
 ``zstandard`` is imported on the first zstd pack or unpack only. Only tool output (never a
 search hit: it is not searchable) is packed with it, and tool-call details stay zlib
 (``pack_detail``), so a search loads it only to show tool output around a hit (``-C``), and a
-hook never (``tests/test_startup_imports.py``).
+hook never (``tests/project/test_startup_imports.py``).
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def pack_detail(detail: str | None) -> str | bytes | None:
 def unpack(value: str | bytes | None, conn: sqlite3.Connection | None = None) -> str | None:
     """Text as stored, unpacked; ``conn`` (the index the value came from) holds the dictionary
     a zstd value names. A value that cannot be unpacked becomes a one-line placeholder, and so
-    does a reference into a log (``indexer.store.models.stored_text`` reads those)."""
+    does a reference into a log (``indexer.store.rows.stored_text`` reads those)."""
     if not isinstance(value, bytes):
         return value
     if value[:4] == LOG_REF_MAGIC:

@@ -5,7 +5,7 @@ Layout (see README "The index"):
 - ``files``     one row per log file: where we stopped reading and how to tell it changed
 - ``messages``  every normalised message, in order; ``indexed`` says whether it is searchable
 - ``fts``       FTS5 trigram index over ``messages.text`` (external content: no second copy), fed the
-                Traditional/Simplified-folded text (``indexer.textfold``)
+                Traditional/Simplified-folded text (``indexer.text.fold``)
 - ``fts_side``  a second trigram shard, written by the helper process on big runs; each
                 message's text is in one of the two (``messages.indexed``: 1 main, 2 side)
 - ``cjk2``      FTS5 over CJK character bigrams, so 2-character words (驗收, 設定) are found
@@ -22,15 +22,15 @@ from __future__ import annotations
 
 # 1: first release. 2: the bigram table and a second trigram shard in a side file.
 # 3: branch links, resume folders and message marks; every log is read again by newer parsers.
-# 4: the trigram and bigram indexes hold Traditional/Simplified-folded text (indexer.textfold);
-#    an older index is folded in place by its next index run (indexer.ingest.refold).
+# 4: the trigram and bigram indexes hold Traditional/Simplified-folded text (indexer.text.fold);
+#    an older index is folded in place by its next index run (indexer.upkeep.refold).
 # 5: files.ctime_ns (a same-size rewrite with its mtime restored is noticed) and ``failures``.
 # 6: ``files_touched``, and files.archived (the log has a copy in the archive, indexer.archive).
 # 7: token usage per session (sessions.*_tokens; NULL: not counted, see indexer.sources.token_usage).
 # 8: sessions_by_end (a time filter finds its sessions without reading them all, issue 18).
-# 9: the word index (``indexer.store.words``), in the side file: nothing changes here, but a
+# 9: the word index (``indexer.store.word_index``), in the side file: nothing changes here, but a
 #    build from before it must not add messages the word index would then lack. The next
-#    index run fills it for the messages already stored (``indexer.ingest.words_backfill``).
+#    index run fills it for the messages already stored (``indexer.upkeep.words_backfill``).
 # 10: ``pack_dictionaries``: tool output is packed with zstd and a dictionary the index trains
 #    on its own first outputs (``indexer.store.packing``). Older zlib values stay as they are.
 SCHEMA_VERSION = 10
@@ -122,7 +122,7 @@ CREATE TABLE IF NOT EXISTS messages (
 CREATE INDEX IF NOT EXISTS messages_by_session ON messages (session_rowid, ordinal);
 CREATE INDEX IF NOT EXISTS messages_by_file ON messages (file_id);
 
--- Holds each message's Traditional/Simplified-folded text (indexer.textfold), not messages.text
+-- Holds each message's Traditional/Simplified-folded text (indexer.text.fold), not messages.text
 -- as it is: delete with the folded text, and never 'rebuild' it from its content table.
 -- columnsize=0: no per-row token counts (fts_docsize, 6 MB of a 1 GB tree's index), which only
 -- bm25() and xColumnSize read, and nothing here ranks with them (indexer.search.scoring).

@@ -18,7 +18,7 @@ import sqlite3
 from operator import add
 
 from indexer.store.file_uri import path_uri
-from indexer.store.words import WORD_TABLES, WORDS_SCHEMA
+from indexer.store.word_index import WORD_TABLES, WORDS_SCHEMA
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

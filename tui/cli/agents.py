@@ -27,8 +27,9 @@ from indexer.agents.settings import (
 )
 from indexer.agents.usage import AGENT, CALLERS, HOOK, YOU, UsageEvent, caller_of, record_usage, usage_log_path
 from indexer.agents.usage_report import usage_report
-from indexer.fileio import ChangedOnDiskError
-from tui.cli import agent_setup, output
+from indexer.util.fileio import ChangedOnDiskError
+from tui.cli import agent_setup
+from indexer.output import json_shapes as output
 from tui.cli.exits import OK, REFUSED, USAGE, CommandError, ErrorExit, command, say
 from tui.cli.options import add_index_options
 from tui.cli.terminal import safe_text

@@ -7,7 +7,7 @@ import argparse
 
 from indexer import AmbiguousSessionError, IndexError_
 from indexer.archive import ArchiveError, RestoreRefused
-from tui.cli import output
+from indexer.output import json_shapes as output
 from tui.cli.exits import INDEX, NOT_FOUND, OK, REFUSED, USAGE, ErrorExit, command
 from tui.cli.index import find_session
 from tui.cli.options import add_index_options, open_existing_index

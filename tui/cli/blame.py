@@ -8,9 +8,9 @@ import os
 import re
 
 from indexer import IndexError_
-from indexer.masking import masked_session
+from indexer.output.masking import masked_session
 from indexer.provenance.blame import Blame, BlameError, BlameLine, blame_file
-from tui.cli import output
+from indexer.output import json_shapes as output
 from tui.cli.exits import INDEX, NOT_FOUND, OK, USAGE, ErrorExit, command
 from tui.cli.options import add_index_options, open_existing_index
 from tui.cli.render import local_time

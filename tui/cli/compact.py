@@ -13,8 +13,8 @@ import sys
 import time
 from pathlib import Path
 
-from indexer.ingest.compact import MERGE, REFER, CompactStep, compact_index
-from tui.cli import output
+from indexer.upkeep.compact import MERGE, REFER, CompactStep, compact_index
+from indexer.output import json_shapes as output
 from tui.cli.exits import OK
 from tui.cli.render import ProgressOutput, StatusLine, progress_bar
 from tui.cli.terminal import safe_text

@@ -15,7 +15,7 @@ import time
 from indexer.agents.retention import DUE_WITHIN_DAYS, RetentionCheck, raise_retention, retention_checks
 from indexer.agents.settings import SettingsError
 from indexer.config import ConfigError, archive_enabled
-from indexer.fileio import ChangedOnDiskError
+from indexer.util.fileio import ChangedOnDiskError
 from tui.cli.exits import OK, REFUSED, USAGE, CommandError, ErrorExit, command
 from tui.cli.options import add_index_options, db_file_of, roots_of
 from tui.cli.review import is_terminal

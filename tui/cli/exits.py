@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable
 
 from indexer.config import ConfigError
-from indexer.named_record import NamedTuple
+from indexer.util.named_record import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # argparse is loaded only to build the full parser (``tui.cli.parser``)

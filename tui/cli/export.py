@@ -13,7 +13,7 @@ from indexer.export import collect_export
 from tui.cli.exits import OK, USAGE, CommandError
 from tui.cli.index import SHOW_SECRETS_HELP, index_command, open_chosen_session
 from tui.cli.options import add_index_options
-from tui.exporting import FORMATS, format_for, render_export, write_export
+from tui.session_export import FORMATS, format_for, render_export, write_export
 from tui.cli.verbs import help_of
 
 

@@ -8,8 +8,8 @@ import os
 import sys
 
 from indexer import AmbiguousSessionError, IndexError_
-from indexer.masking import masked_session
-from tui.cli import output
+from indexer.output.masking import masked_session
+from indexer.output import json_shapes as output
 from tui.cli.exits import INDEX, NOTHING_FOUND, OK, USAGE, ErrorExit, command
 from tui.cli.options import add_index_options, open_existing_index
 from tui.cli.render import local_time
@@ -31,7 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _as_text(name: str) -> str:
     """A path as the index stores paths (from the agents' JSON logs, always valid UTF-8): bytes
     that are not UTF-8 become U+FFFD, with a warning, as ``search`` does with its words."""
-    from indexer.storable import storable
+    from indexer.text.storable import storable
 
     text = storable(name)
     if text != name:

@@ -1,7 +1,7 @@
 """``threadback index | search | show | sessions | resume | events``: the session index from a shell.
 
 Each command parses, calls ``indexer``, and prints (``tui.cli.render`` for people,
-``tui.cli.output`` for ``--json``).
+``indexer.output.json_shapes`` for ``--json``).
 """
 
 from __future__ import annotations
@@ -24,12 +24,12 @@ from indexer import (
 )
 from indexer.agents.caller import calling_session
 from indexer.agents.usage import UsageEvent, caller_of, record_usage
-from indexer.masking import masked_message, masked_result, masked_session
+from indexer.output.masking import masked_message, masked_result, masked_session
 from indexer.models import KINDS
 from indexer.search import filters
 from indexer.search.query import parse_date
 from indexer.sources import AGENT_NAMES, agent_named
-from tui.cli import output
+from indexer.output import json_shapes as output
 from tui.cli.exits import (
     BUSY,
     DISK_FULL,
@@ -346,7 +346,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
         command_line = fork_line(index, session)
     else:
-        from indexer.agents.launch import resume_line
+        from indexer.agents.launch_argv import resume_line
 
         command_line = resume_line(session, index.parent(session))
     warn_if_the_log_is_gone(index, session)
@@ -362,7 +362,7 @@ def warn_if_the_log_is_gone(index: Index, session: Session) -> None:
     """The printed command would fail on a deleted log: say so, and how to bring it back."""
     import os
 
-    from indexer.agents.launch import launch_target, log_gone_note
+    from indexer.agents.launch_argv import launch_target, log_gone_note
 
     target, target_id = launch_target(session, index.parent(session))
     if target.session_id == target_id and target.source_path and not os.path.exists(target.source_path):

@@ -115,7 +115,7 @@ def _dispatch(argv: list[str] | None) -> int:
     args = build_parser(args_list).parse_args(args_list)
     _text_arguments_as_utf8(args)
     if args.command is None:
-        from tui.cli import launch
+        from tui.cli import open_app as launch
 
         return launch.launch(args)
     return int(args.func(args) or OK)
@@ -140,7 +140,7 @@ def _safe_output() -> None:
 
 def _text_arguments_as_utf8(args: argparse.Namespace) -> None:
     """Replace bytes that are not UTF-8 in text arguments (a query, a summary) by U+FFFD."""
-    from indexer.storable import storable
+    from indexer.text.storable import storable
 
     changed = False
     for name, value in vars(args).items():

@@ -4,7 +4,7 @@ Built on the official MCP Python SDK (``mcp``; ``MCPServer``). This module is im
 when the command runs (``tui.cli.agents.cmd_mcp``), so no other command pays for the SDK. Tools: ``search``, ``show``, ``sessions``, ``memory_search`` (read-only) and
 ``propose_rule`` (stores a pending rule; only a person approves). The work is
 ``indexer.agents.mcp_tools``; the answers are the ``--json`` shapes of the CLI
-(``tui.cli.output``), with every string passed through ``agent_safe`` on the way out: secrets
+(``indexer.output.json_shapes``), with every string passed through ``agent_safe`` on the way out: secrets
 masked and invisible characters made visible, as in the hooks.
 """
 
@@ -25,8 +25,8 @@ from indexer.config import check_config
 from indexer.rules import RuleError
 from indexer.search import filters
 from indexer.sources import AGENT_NAMES
-from indexer.textsafe import make_safe
-from tui.cli import output
+from indexer.text.safe import make_safe
+from indexer.output import json_shapes as output
 from tui.cli.exits import command
 
 SERVER_NAME = "threadback"
@@ -51,7 +51,7 @@ SEARCH_BUDGET_BYTES = 24000  # `search` stops adding hits past about this much J
 def agent_safe(value: Any) -> Any:
     """``value`` with every string made safe to hand to an agent, as the hooks do it: text that
     looks like a credential masked, invisible and deceptive characters shown as markers
-    (``indexer.textsafe.make_safe``). The one place MCP output is escaped; hits and messages
+    (``indexer.text.safe.make_safe``). The one place MCP output is escaped; hits and messages
     arrive with their secrets masked already (``mcp_tools``), so a secret a snippet cuts off at
     its edge is gone too."""
     if isinstance(value, str):

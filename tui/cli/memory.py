@@ -36,7 +36,8 @@ from indexer.memory import (
     find_memory,
 )
 from indexer.memory.promotion_steps import PromotionUnfinishedError
-from tui.cli import memory_allow, memory_cite, output
+from tui.cli import memory_allow, memory_cite
+from indexer.output import json_shapes as output
 from tui.cli.memory_text import breakdown_line, entry_line, fact_line, hit_line, item_line
 from tui.cli.terminal import visible_output
 from tui.cli.exits import BUSY, NOT_FOUND, NOTHING_FOUND, OK, USAGE, CommandError, ErrorExit, command

@@ -1,7 +1,7 @@
 """``threadback memory allow | disallow | allowed``: which project memory folders agents get.
 
 A project's ``./memory/`` may be a cloned repository's: hooks and ``context`` leave it out until
-you allow it (``indexer.memory_trust``). Allowing is a trust decision like approving a rule, so
+you allow it (``indexer.memory.trust``). Allowing is a trust decision like approving a rule, so
 it lists what is in the folder and needs you at a terminal: not a pipe, not an agent.
 """
 
@@ -15,7 +15,7 @@ from datetime import datetime
 from pathlib import Path
 
 from indexer.config import PROJECT, MemoryFolder, project_memory_dir
-from indexer.memory_trust import (
+from indexer.memory.trust import (
     ALLOWED,
     FolderNotAllowable,
     allow_folder,

@@ -11,7 +11,7 @@ from indexer import IndexError_
 from indexer.memory import MemoryStore
 from indexer.memory.citations import Citation, CitationLog
 from indexer.memory.errors import MemoryInputError, MemoryNotFoundError
-from tui.cli import output
+from indexer.output import json_shapes as output
 from tui.cli.options import open_existing_index
 from tui.cli.terminal import safe_text
 

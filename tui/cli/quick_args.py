@@ -6,7 +6,7 @@ Only the plain forms are read here: known options spelled in full, each value in
 words that do not start with ``-``. Anything else (help, an abbreviation, ``--opt=value``, a
 number ``int`` refuses, an option this reader does not know, ``--``) gives ``None``, and the
 full parser reads the line, so its help, its errors and its odd cases stay exactly as they are.
-``tests/test_quick_args.py`` holds this reader to the full parser's Namespace, line by line.
+``tests/cli/test_quick_args.py`` holds this reader to the full parser's Namespace, line by line.
 """
 
 from __future__ import annotations

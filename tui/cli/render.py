@@ -1,7 +1,7 @@
 """The index commands' output for a person: hits, transcripts, session lists, index progress.
 
 Log text is untrusted: it goes through ``safe_text`` before it reaches the terminal. The JSON
-forms are in ``tui.cli.output``.
+forms are in ``indexer.output.json_shapes``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from datetime import datetime
 
 from indexer import Hit, SearchResult, Session, SessionHit
 from indexer.agents.resume import resume_target
-from indexer.ages import relative_age
+from indexer.text.ages import relative_age
 from indexer.models import Message
 from tui.cli.terminal import Style, safe_text
 

@@ -15,7 +15,7 @@ import subprocess
 import sys
 
 from indexer import Index, Session
-from indexer.agents.launch import Launch, LaunchRefused, launch_problem, plan_launch
+from indexer.agents.launch_argv import Launch, LaunchRefused, launch_problem, plan_launch
 from indexer.config import load_launch_templates
 from tui.cli.exits import NOT_FOUND, REFUSED, CommandError
 from tui.cli.terminal import safe_text

@@ -16,11 +16,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import TextIO
 
-from indexer.fileio import ChangedOnDiskError
+from indexer.util.fileio import ChangedOnDiskError
 from indexer.rules import CHANGED, UNVERIFIED, Rule, RuleError, RuleNotFoundError, RuleStore, TextChangedError, clean_rule_text
 from indexer.rules.review import AgentFinder, agent_ancestor
 from indexer.rules.review import review_refusal as approval_refusal
-from indexer.textsafe import describe_suspicious, each_suspicious_line, make_visible, suspicious_characters
+from indexer.text.safe import describe_suspicious, each_suspicious_line, make_visible, suspicious_characters
 
 REVIEW_PROMPT = "[y]approve [n]reject [e]edit+approve [s]skip [q]quit: "
 HIDDEN_CONFIRM_WORD = "approve"

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from indexer.config import resolve_memory_dir
-from indexer.fileio import ChangedOnDiskError
+from indexer.util.fileio import ChangedOnDiskError
 from indexer.rules import (
     EXPORT_FORMATS,
     RuleError,
@@ -26,8 +26,8 @@ from indexer.rules import (
 )
 from indexer.rules.model import format_ts
 from indexer.search.query import parse_query, text_matches
-from indexer.textsafe import make_visible
-from tui.cli import output
+from indexer.text.safe import make_visible
+from indexer.output import json_shapes as output
 from tui.cli.exits import NOT_FOUND, NOTHING_FOUND, OK, REFUSED, USAGE, CommandError, ErrorExit, command, say
 from tui.cli.options import claude_dirs_of
 from tui.cli.passphrase import unlock_at_terminal

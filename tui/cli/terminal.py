@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
-from indexer.textsafe import make_visible
+from indexer.text.safe import make_visible
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

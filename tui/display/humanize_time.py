@@ -7,11 +7,11 @@ from datetime import datetime, timedelta, timezone
 
 import humanize
 
-from indexer.ages import relative_age
+from indexer.text.ages import relative_age
 
 
 def ago(ts: float | None, now: float) -> str:
-    """``"3d ago"``: the core's one way of writing an age (``indexer.ages``)."""
+    """``"3d ago"``: the core's one way of writing an age (``indexer.text.ages``)."""
     return relative_age(ts, now)
 
 

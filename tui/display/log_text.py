@@ -10,12 +10,12 @@ from typing import Iterable
 from rich.style import Style
 from rich.text import Text
 
-from indexer.masking import masked_snippet
+from indexer.output.masking import masked_snippet
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from indexer.search.fts import SearchResult
-from indexer.textsafe import make_safe
+from indexer.text.safe import make_safe
 
 
 def visible(text: str, *, reveal_secrets: bool = False) -> str:

@@ -17,7 +17,7 @@ from rich.text import Text
 
 from indexer import Message
 from tui.display.humanize_time import clock
-from tui.display.words import plural
+from tui.display.counts import plural
 from tui.display.log_text import find_terms, mark_terms, one_line, visible
 
 FENCE = re.compile(r"^```[ \t]*([\w+#.-]*)[^\n]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)

@@ -20,7 +20,7 @@ from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from indexer import Session
-from indexer.agents.launch import LaunchRefused, launch_problem
+from indexer.agents.launch_argv import LaunchRefused, launch_problem
 from indexer.provenance.handoff import Brief, build_brief, plan_handoff
 from indexer.sources import AGENTS
 from tui.app_context import AppContext

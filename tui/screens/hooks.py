@@ -25,7 +25,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
 from indexer.agents import codex_hooks, mcp_registration
-from indexer.fileio import ChangedOnDiskError
+from indexer.util.fileio import ChangedOnDiskError
 from indexer.agents.settings import (
     HOOK_EVENTS,
     HookChange,

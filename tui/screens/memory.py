@@ -23,7 +23,7 @@ from textual.widgets import Static, TabbedContent, TabPane
 
 from indexer.config import PROJECT, MemoryFolder, global_memory_dir, project_memory_dir
 from indexer.memory import DEFAULT_DECAY_THRESHOLD, MemoryStore
-from indexer.memory_trust import CHANGED, NOT_ALLOWED, folder_trust
+from indexer.memory.trust import CHANGED, NOT_ALLOWED, folder_trust
 from tui.app_context import AppContext
 from tui.screens.confirm import ConfirmScreen
 from tui.widgets.memory_episodic_pane import MemoryEpisodicPane
@@ -173,7 +173,7 @@ class MemoryScreen(Screen[None]):
         return choices[(here + 1) % len(choices)]
 
     def _trust_note(self) -> str | None:
-        """For the project's own ``memory/``: whether agents are given it (``indexer.memory_trust``).
+        """For the project's own ``memory/``: whether agents are given it (``indexer.memory.trust``).
         Editing it here is fine; what reaches agents is the person's separate decision."""
         if not _same(self.store.folder, self.project_dir) or _same(self.store.folder, self.global_dir):
             return None

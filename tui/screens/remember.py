@@ -12,7 +12,7 @@ from indexer import Message, Session
 from indexer.memory.citations import CitationLog
 from indexer.memory.episodic import EpisodicDraft
 from indexer.provenance.citing import cite
-from indexer.secret_mask import mask_secrets
+from indexer.text.secret_mask import mask_secrets
 from tui.app_context import AppContext
 from tui.display.log_text import visible
 from tui.screens.confirm import ConfirmScreen

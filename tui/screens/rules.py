@@ -2,14 +2,18 @@
 
 Approval is bound to the text on screen: the screen keeps the ``Rule`` it displayed and
 passes exactly that text to ``RuleStore.approve``; if the stored text changed meanwhile the
-store refuses, and the screen reloads and shows the new text instead.
+store refuses, and the screen reloads and shows the new text instead. Who may approve (a
+person at a terminal, the passphrase, a project folder's trust) and what keeps the review honest
+over time (undo, rules.jsonl changed elsewhere) are parts of the same screen, kept here with it.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from pathlib import Path
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -20,9 +24,8 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static, Tab, Tabs
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
-from indexer.fileio import ChangedOnDiskError
-from indexer.config import MemoryFolder, resolve_memory_dir
-from indexer.memory_trust import ALLOWED
+from indexer.config import MemoryFolder, resolve_memory_dir, resolve_memory_folder
+from indexer.memory.trust import ALLOWED, FolderNotAllowable, FolderTrust, allow_folder, folder_trust
 from indexer.rules import (
     APPROVED,
     ARCHIVED,
@@ -33,14 +36,17 @@ from indexer.rules import (
     RuleStore,
     TextChangedError,
 )
-from indexer.textsafe import suspicious_characters
+from indexer.rules.origin import approval_origin, detached_reason
+from indexer.rules.review import approval_refusal
+from indexer.rules.signing import ApprovalKeyError, key_is_set_up, set_up, unlock, unlocked_key
+from indexer.text.safe import suspicious_characters
+from indexer.util.fileio import ChangedOnDiskError
 from tui.app_context import AppContext
 from tui.screens.confirm import ConfirmScreen
-from tui.screens.rules_trust import TrustActions, person_at_terminal
-from tui.screens.rules_upkeep import RulesUpkeep
+from tui.screens.passphrase import PassphraseScreen
 from tui.widgets.key_footer import KeyFooter
 from tui.widgets.rule_detail import RuleDetail
-from tui.widgets.rule_dialogs import bulk_question, hidden_characters_question
+from tui.widgets.rule_dialogs import allow_folder_question, bulk_question, hidden_characters_question
 from tui.widgets.rule_edit_form import RuleEditForm
 from tui.widgets.rule_row import rule_line
 from tui.widgets.status_bar import StatusBar
@@ -49,11 +55,28 @@ FILTERS = (PENDING, APPROVED, REJECTED, ARCHIVED, "all")
 BULK_LIMIT = 20  # a bulk approval lists every rule it approves; more than this would not fit
 
 
+def person_at_terminal() -> str | None:
+    """Why nobody should approve from this app, or None (``indexer.rules.review``)."""
+    return approval_refusal(os.environ)
+
+
+POLL_SECONDS = 2.0
+
+
+def file_signature(path: Path) -> tuple[int, int] | None:
+    """(mtime, size) of a file, None when it is missing: a cheap "did it change?"."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size
+
+
 def utc_now() -> datetime:
     return datetime.now(timezone.utc)
 
 
-class RulesScreen(RulesUpkeep, TrustActions, Screen[None]):
+class RulesScreen(Screen[None]):
     """Review proposed rules: approve exactly what is shown, reject, edit, undo."""
     HELP_TITLE = "Rules"  # its keys' section in the help screen
 
@@ -407,3 +430,172 @@ class RulesScreen(RulesUpkeep, TrustActions, Screen[None]):
             self.dismiss()
         else:
             self.post_message(self.Leave())
+
+    # --- who may approve, and the folder's trust (was rules_trust.py) ----------------------------
+
+    def _refused(self) -> bool:
+        """Tell the person, and True, when approval may not happen from here."""
+        refusal = self.approval_gate()
+        if refusal:
+            self.notify(refusal, title="Nothing was approved", severity="error", timeout=12)
+        return bool(refusal)
+
+    def with_key(self, then: Callable[[], object]) -> None:
+        """Run ``then`` once the approval key is unlocked: at once if it is, else after the
+        person typed the passphrase (set up the first time, never from a detached terminal)."""
+        if unlocked_key() is not None:
+            then()
+            return
+        first_time = not key_is_set_up()
+        if first_time:
+            origin = approval_origin()
+            reason = detached_reason(origin)
+            if reason is not None:
+                self.notify("Set up your approval passphrase from a terminal of your own login session, "
+                            f"not {reason.split(',')[0]}.", title="Nothing was approved", severity="error",
+                            timeout=12)
+                return
+
+        def typed(passphrase: str | None) -> None:
+            if passphrase is None:
+                self.notify("Nothing was approved.")
+                return
+            try:
+                if first_time:
+                    set_up(passphrase, how=approval_origin())
+                else:
+                    unlock(passphrase)
+            except ApprovalKeyError as exc:
+                self.notify(str(exc), title="Nothing was approved", severity="error", timeout=12)
+                return
+            then()
+
+        self.app.push_screen(PassphraseScreen(set_up=first_time), typed)
+
+    def folder_trust(self) -> FolderTrust | None:
+        """The trust of the folder the rules come from (None: not known, e.g. a bare screen)."""
+        folder = self.folder
+        if folder is None and self.context is not None:
+            folder = resolve_memory_folder(self.context.memory_dir)
+        if folder is None or folder.path.resolve() != self.store.memory_dir.resolve():
+            return None
+        return folder_trust(folder)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "allow_folder":  # only offered for a project folder not allowed as it is
+            trust = self.folder_trust()
+            return trust is not None and trust.folder.is_project and trust.state != ALLOWED
+        return True
+
+    def action_allow_folder(self) -> None:
+        trust = self.folder_trust()
+        if trust is None or not trust.folder.is_project or trust.state == ALLOWED or self._refused():
+            return
+        path = trust.folder.path
+        self.app.push_screen(
+            ConfirmScreen("Allow this project's memory folder?", allow_folder_question(path),
+                          yes="Allow it"),
+            lambda yes: yes and self.with_key(lambda: self._allow(path)),
+        )
+
+    def _allow(self, path: Path) -> None:
+        try:
+            allow_folder(path, now=self._timestamp())
+        except (FolderNotAllowable, OSError) as exc:
+            self.notify(str(exc), title="Not allowed", severity="error", timeout=12)
+            return
+        self.notify(f"Allowed {path}: its memory and approved rules now reach your agents.")
+        self.refresh_rules()
+        self.refresh_bindings()
+
+    # --- undo and outside changes (was rules_upkeep.py) -------------------------------------------
+
+    def start_upkeep(self) -> None:
+        """Called on mount: no decision yet, and the file as it is now."""
+        self.decided: list[list[str]] = []  # the rule ids of each decision made here, last one last
+        self._signature = file_signature(self.store.path)
+        self.set_interval(POLL_SECONDS, self.poll, name="rules-poll")
+
+    def remember_decision(self, rule_ids: list[str]) -> None:
+        self.decided.append(list(rule_ids))
+
+    # --- outside changes and fresh times ----------------------------------------------------
+
+    def poll(self) -> None:
+        """Reload when rules.jsonl changed elsewhere; repaint the relative times either way."""
+        signature = file_signature(self.store.path)
+        if signature != self._signature:
+            self._signature = signature
+            if self.store.is_stale():
+                self.reload_keeping_edit()
+                return
+        if self.shown is not None:
+            self.repaint_detail()
+
+    def reload_keeping_edit(self) -> None:
+        """Show the file as it is now; an edit waiting for its second y survives when its rule
+        did not change meanwhile."""
+        shown, edited = self.shown, self.edited_text
+        self.store.reload()
+        self._signature = file_signature(self.store.path)
+        self.refresh_rules()
+        if shown is None or edited is None or self.shown is None or self.shown.id != shown.id:
+            return
+        if self.shown.text == shown.text:
+            self.edited_text = edited
+            self.repaint_detail()
+        else:
+            self.notify(f"{shown.id} was changed elsewhere; your edit was dropped.",
+                        severity="warning")
+
+    def repaint_detail(self) -> None:
+        """The shown rule again (fresh relative times), at the same scroll position."""
+        if self.shown is None:
+            return
+        detail = self.query_one("#rule-detail", RuleDetail)
+        y = detail.scroll_y
+        self.paint_rule(self.shown, edited_text=self.edited_text)
+        detail.scroll_to(y=y, animate=False, immediate=True)
+
+    def paint_rule(self, rule: Rule, *, edited_text: str | None = None) -> None:
+        """The detail pane for ``rule``, with why its approval does not count where it does
+        not: every paint (the first, an edit, the poll's fresh times) must carry that note."""
+        detail = self.query_one("#rule-detail", RuleDetail)
+        detail.show_rule(rule, self._timestamp(), edited_text=edited_text, note=self.store.verification_note(rule),
+                         made=self.store.origin_note(rule))
+
+    # --- undo -------------------------------------------------------------------------------
+
+    def action_back_to_pending(self) -> None:
+        """The highlighted rule back to pending, whoever decided it (u undoes your last one)."""
+        self._decide("undo")
+
+    def action_undo_last(self) -> None:
+        """Undo the last decision made on this screen (a bulk approval as a whole): its rules
+        go back to pending, whatever is highlighted."""
+        if not self.decided:
+            self.notify("No decision to undo here yet. ctrl+u sends the highlighted rule back to pending.",
+                        severity="warning")
+            return
+        ids = self.decided.pop()
+        undone: list[str] = []
+        try:
+            for rule_id in ids:
+                if self.store.get(rule_id).status != PENDING:
+                    self.store.undo(rule_id, now=self._timestamp(), actor=self.actor)
+                    undone.append(rule_id)
+        except ChangedOnDiskError:
+            self._changed_underneath(ids[0], "The rules file changed on disk; it was reloaded. "
+                                             "Nothing more was undone.")
+            return
+        except (RuleError, LookupError) as exc:
+            self.notify(str(exc), severity="error")
+            return
+        if not undone:
+            self.notify(f"{', '.join(ids)}: already pending, nothing to undo.",
+                        severity="warning")
+            return
+        what = f"{undone[0]} is" if len(undone) == 1 else f"{len(undone)} rules are"
+        self.notify(f"Undone: {what} pending again.")
+        self.shown = None
+        self.refresh_rules(select=undone[0])

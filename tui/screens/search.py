@@ -36,7 +36,7 @@ from indexer.sources import AGENT_NAMES
 from tui.app_context import AppContext
 from tui.clipboard import copy_text
 from tui.display.log_text import find_of, visible
-from tui.display.words import page_label
+from tui.display.counts import page_label
 from tui.requests import CopySession, OpenDemo, OpenMemory, OpenTranscript
 from tui.widgets.context_pane import ContextPane
 from tui.widgets.result_list import ResultList

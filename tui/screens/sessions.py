@@ -16,7 +16,7 @@ from textual.widgets import Input, Tree
 from textual.widgets.tree import TreeNode
 from textual.worker import get_current_worker
 
-from indexer.agents.launch import resume_line
+from indexer.agents.launch_argv import resume_line
 from indexer.activity import ActivityStrip
 from tui.app_context import AppContext
 from tui.display.log_text import log_text

@@ -17,18 +17,18 @@ from textual.widgets import Input, Static
 from indexer import Message as LogMessage, Session
 from indexer.activity import is_active
 from indexer.config import export_dir
-from indexer.sources.touched import paths_in_call
+from indexer.sources.touched_files import paths_in_call
 from tui.app_context import AppContext
 from tui.clipboard import copy_text
 from tui.display.log_text import visible
-from tui.exporting import export_session
+from tui.session_export import export_session
 from tui.requests import CopySession, ResumeSession
 from tui.screens.export_choice import ExportChoiceScreen
 from tui.screens.file_sessions import FileSessionsScreen
 from tui.screens.subagent_links import call_of_subagent, is_subagent_call, subagent_of_call
 from tui.display.humanize_time import ago, clock, duration
 from tui.display.log_text import log_text
-from tui.display.words import plural
+from tui.display.counts import plural
 from tui.widgets.message_list import MessageList
 from tui.widgets.key_footer import KeyFooter
 from tui.widgets.status_bar import StatusBar

@@ -11,7 +11,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from indexer.activity import ActivityStrip, DayActivity
-from tui.display.words import plural
+from tui.display.counts import plural
 
 LEVELS = "·░▒▓█"  # no activity, then four shades by messages against the busiest day
 LABEL = "12 weeks "

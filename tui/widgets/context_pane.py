@@ -16,7 +16,7 @@ from indexer import Hit, Message
 from indexer.memory import MemoryHit
 from tui.display.humanize_time import clock
 from tui.display.log_text import log_text, mark_matches
-from tui.display.words import plural
+from tui.display.counts import plural
 from tui.widgets.result_list import ROLE_LABELS, memory_hit_label
 
 LINES_PER_MESSAGE = 12  # context messages are trimmed hard, the hit itself gently

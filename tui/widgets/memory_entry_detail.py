@@ -11,7 +11,7 @@ from textual.widgets import Static
 
 from indexer.memory import EpisodicEntry, Link, StrengthBreakdown
 from indexer.memory.strength import AGE_WEIGHT, ASSOCIATION_WEIGHT, RETRIEVAL_WEIGHT
-from indexer.textsafe import make_visible
+from indexer.text.safe import make_visible
 from tui.widgets.memory_strength_bar import strength_bar
 
 

@@ -27,7 +27,7 @@ from indexer.memory import (
 )
 from indexer.memory.filter import filter_placeholder
 from tui.display.log_text import one_line
-from tui.display.words import plural
+from tui.display.counts import plural
 from tui.screens.confirm import ConfirmScreen
 from tui.widgets.memory_entry_detail import MemoryEntryDetail
 from tui.widgets.memory_episodic_rows import COLUMNS, entry_row

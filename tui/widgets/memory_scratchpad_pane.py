@@ -19,7 +19,7 @@ from indexer.memory import (
     ScratchpadItem,
 )
 from tui.display.log_text import one_line
-from tui.display.words import plural
+from tui.display.counts import plural
 from tui.screens.confirm import ConfirmScreen
 from tui.widgets.memory_editor import MemoryEditor
 from tui.widgets.memory_entry_form import EntryFormResult, MemoryEntryForm

@@ -24,7 +24,7 @@ from indexer.search.query import Term, match_spans
 from indexer.search.snippets import make_snippet
 from tui.display.humanize_time import dated
 from tui.display.log_text import highlighted, one_line
-from tui.display.words import plural
+from tui.display.counts import plural
 from tui.requests import ResumeSession
 
 ROLE_LABELS = {"user": "user", "assistant": "assistant", "tool": "tool", "system": "system", "meta": "injected"}

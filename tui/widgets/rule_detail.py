@@ -14,9 +14,9 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from indexer.ages import relative_age
+from indexer.text.ages import relative_age
 from indexer.rules import APPROVED, ARCHIVED, CHANGED, PENDING, REJECTED, UNVERIFIED, Rule
-from indexer.textsafe import describe_suspicious, make_visible, suspicious_characters
+from indexer.text.safe import describe_suspicious, make_visible, suspicious_characters
 
 _MARKER = re.compile(r"⟨U\+[0-9A-F]{4,6}[^⟩]*⟩")
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from indexer.memory_trust import folder_entries, folder_summary
+from indexer.memory.trust import folder_entries, folder_summary
 from indexer.rules import Rule
-from indexer.textsafe import each_suspicious_line, make_visible, suspicious_characters
+from indexer.text.safe import each_suspicious_line, make_visible, suspicious_characters
 from tui.display.log_text import one_line
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from indexer.rules import APPROVED, ARCHIVED, CHANGED, PENDING, REJECTED, UNVERIFIED, Rule
-from indexer.textsafe import suspicious_characters
+from indexer.text.safe import suspicious_characters
 from tui.display.log_text import one_line
 
 STATUS_MARKS = {PENDING: "○", CHANGED: "!", UNVERIFIED: "?", APPROVED: "✓", REJECTED: "✗", ARCHIVED: "▫"}

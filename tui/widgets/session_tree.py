@@ -17,7 +17,7 @@ from indexer import Index, Session
 from indexer.activity import is_active
 from indexer.sources.base import is_slash_command
 from tui.display.humanize_time import clock, dated, day_label, duration
-from tui.display.words import plural
+from tui.display.counts import plural
 from tui.display.log_text import one_line
 from tui.requests import ResumeSession
 from tui.worker_errors import ReportsWorkerErrors

@@ -10,7 +10,7 @@ from textual.containers import Horizontal
 from textual.widgets import ProgressBar, Static
 
 from tui.display.humanize_time import ago
-from tui.display.words import plural
+from tui.display.counts import plural
 
 if TYPE_CHECKING:
     from tui.app_context import AppContext, IndexActivity

@@ -1,0 +1,58 @@
+"""Line attribution (``threadback blame``) on files with known histories. Prints figures.
+
+    python bench/quality/attribution_eval.py              # 40 histories with git, 40 without
+    python bench/quality/attribution_eval.py --seeds 100 --first 1000
+
+Each history (``tests/support/attribution_histories.py``) is a real file in a real git repository (or a
+plain folder), changed by Claude and Codex sessions (create, edit, re-edit, insert, delete,
+move, rewrite; Edit/MultiEdit/Write, apply_patch, here-documents) and by a person in between,
+with commits along the way; the logs are indexed and every line of the final file blamed.
+Targets: at least 95% of session-written lines right, under 1% of all lines wrongly attributed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "support")]
+
+from attribution_histories import Score, attributed_lines, play, score  # noqa: E402
+from indexer import Index, only_roots  # noqa: E402
+from indexer.provenance.blame import blame_file  # noqa: E402
+
+
+def run(seeds: range, git: bool, base: Path) -> tuple[Score, float]:
+    total, seconds = Score(), 0.0
+    for seed in seeds:
+        history = play(base / f"{seed}-{git}", seed, git=git)
+        with Index(base / f"{seed}-{git}.sqlite3") as index:
+            index.update(only_roots({a: [p] for a, p in history.logs.items() if p.exists()}), now=time.time())
+            start = time.perf_counter()
+            blame = blame_file(index, str(history.file))
+            seconds += time.perf_counter() - start
+        total.add(score(history, attributed_lines(blame)))
+    return total, seconds / max(1, len(seeds))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seeds", type=int, default=40)
+    parser.add_argument("--first", type=int, default=100, help="first seed (the tests use 0-9: keep them apart)")
+    args = parser.parse_args()
+    seeds = range(args.first, args.first + args.seeds)
+    with tempfile.TemporaryDirectory() as tmp:
+        for git in (True, False):
+            s, per_file = run(seeds, git, Path(tmp))
+            print(f"{'git   ' if git else 'no git'}  histories {len(seeds)}  lines {s.lines}  session-written {s.session_lines}"
+                  f"  right {s.right_share:.1%} (target >= 95%)  missed {s.missed / max(1, s.session_lines):.1%}"
+                  f"  wrong {s.wrong_share:.2%} (target < 1%)"
+                  f"  unsure-and-wrong {s.unsure_wrong / max(1, s.lines):.2%}  blame {per_file * 1000:.0f} ms/file")
+
+
+if __name__ == "__main__":
+    main()

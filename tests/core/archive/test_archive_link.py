@@ -1,0 +1,217 @@
+"""The archive's hard links: while the agent keeps a log the archived copy is a link to it (no
+space, no compression), re-made when the log is replaced, sealed into zstd frames when the log
+is deleted; where no link can be made, zstd frames as before."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+from pathlib import Path
+
+from indexer.archive import archive_size
+from indexer.archive.manifest import data_path, link_path, load_manifest, manifest_path
+
+from agent_logs import claude_session
+from test_archive import append_turn, index_logs, restore
+
+
+def copy_of(tmp_path: Path, log: Path):
+    mf = manifest_path(tmp_path / "archive", str(log))
+    return mf, load_manifest(mf)
+
+
+def test_a_kept_log_is_linked_and_its_deletion_seals_it_into_frames(tmp_path):
+    db, root = tmp_path / "i.sqlite3", tmp_path / "logs"
+    log = claude_session(root, "s1", "demo", ["one", "two 漢字"])
+    assert index_logs(db, root).archive_bytes == 0  # shared with the live log
+    mf, manifest = copy_of(tmp_path, log)
+    link = link_path(mf, manifest.generation)
+    assert manifest.linked and not manifest.frames and not data_path(mf, manifest.generation).exists()
+    assert link.stat().st_ino == log.stat().st_ino == manifest.link_inode
+    index_logs(db, root)  # nothing changed: the same link, the same generation
+    assert copy_of(tmp_path, log)[1] == manifest
+    original = log.read_bytes()
+    log.unlink()
+    summary = index_logs(db, root)
+    assert summary.files_missing == 1 and not summary.problems
+    mf, sealed = copy_of(tmp_path, log)
+    assert not sealed.linked and len(sealed.frames) == 1 and sealed.length == len(original)
+    assert sealed.generation == manifest.generation + 1 and not link.exists()
+    assert 0 < summary.archive_bytes == data_path(mf, sealed.generation).stat().st_size
+    restore(db, "s1")
+    assert log.read_bytes() == original
+
+
+def test_a_link_left_unsealed_restores_and_counts_its_size_when_alone(tmp_path):
+    """A crash (or no run yet) between the deletion and the sealing: the link is the copy."""
+    db, root = tmp_path / "i.sqlite3", tmp_path / "logs"
+    log = claude_session(root, "s1", "demo", ["one", "two"])
+    index_logs(db, root)
+    original = log.read_bytes()
+    log.unlink()
+    assert archive_size(tmp_path / "archive").bytes == len(original)  # st_nlink 1: its own space
+    restored = restore(db, "s1")
+    assert not restored.unchanged and restored.bytes == len(original) and log.read_bytes() == original
+    assert restore(db, "s1").unchanged
+
+
+def test_appended_bytes_show_in_the_link_and_restore(tmp_path):
+    db, root = tmp_path / "i.sqlite3", tmp_path / "logs"
+    log = claude_session(root, "s1", "demo", ["one", "two"])
+    index_logs(db, root)
+    generation = copy_of(tmp_path, log)[1].generation
+    append_turn(log, "s1", 10, "appended before any run")
+    restore(db, "s1", to=str(tmp_path / "now.jsonl"))
+    assert (tmp_path / "now.jsonl").read_bytes() == log.read_bytes()
+    assert index_logs(db, root).files_appended == 1
+    append_turn(log, "s1", 11, "appended after the run")
+    assert copy_of(tmp_path, log)[1].generation == generation  # no new copy for an append
+    grown = log.read_bytes()
+    log.unlink()
+    index_logs(db, root)
+    restore(db, "s1")
+    assert log.read_bytes() == grown
+
+
+def test_a_replaced_log_is_linked_again(tmp_path):
+    db, root = tmp_path / "i.sqlite3", tmp_path / "logs"
+    log = claude_session(root, "s1", "demo", ["one", "two"])
+    index_logs(db, root)
+    mf, before = copy_of(tmp_path, log)
+    rewritten = log.with_name("rewrite.tmp")
+    rewritten.write_bytes(log.read_bytes().splitlines(keepends=True)[0])
+    os.replace(rewritten, log)  # rewritten via rename: a new inode
+    assert index_logs(db, root).files_reindexed == 1
+    _, after = copy_of(tmp_path, log)
+    assert after.linked and after.generation == before.generation + 1
+    assert after.link_inode == log.stat().st_ino != before.link_inode
+    assert not link_path(mf, before.generation).exists()
+    short = log.read_bytes()
+    log.unlink()
+    index_logs(db, root)
+    restore(db, "s1")
+    assert log.read_bytes() == short
+
+
+def test_no_link_possible_keeps_zstd_frames(tmp_path, frames_only):
+    db, root = tmp_path / "i.sqlite3", tmp_path / "logs"
+    log = claude_session(root, "s1", "demo", ["one", "two"])
+    original = log.read_bytes()
+    summary = index_logs(db, root)
+    mf, manifest = copy_of(tmp_path, log)
+    assert not manifest.linked and len(manifest.frames) == 1 and not link_path(mf, 0).exists()
+    assert 0 < summary.archive_bytes < len(original) + 100 and not summary.problems
+    log.unlink()
+    index_logs(db, root)
+    restore(db, "s1")
+    assert log.read_bytes() == original
+
+
+def test_a_stale_link_that_cannot_be_made_again_falls_back_to_frames(tmp_path, monkeypatch):
+    db, root = tmp_path / "i.sqlite3", tmp_path / "logs"
+    log = claude_session(root, "s1", "demo", ["one", "two"])
+    index_logs(db, root)
+    mf, linked = copy_of(tmp_path, log)
+    replacement = log.with_name("rewrite.tmp")
+    replacement.write_bytes(log.read_bytes() + log.read_bytes().splitlines(keepends=True)[0])
+    os.replace(replacement, log)
+    monkeypatch.setattr("indexer.archive.link.os.link", lambda *a, **k: (_ for _ in ()).throw(PermissionError(1, "no")))
+    index_logs(db, root)
+    _, framed = copy_of(tmp_path, log)
+    assert not framed.linked and framed.generation == linked.generation + 1 and framed.length == log.stat().st_size
+    assert not link_path(mf, linked.generation).exists()
+    expected = log.read_bytes()
+    log.unlink()
+    restore(db, "s1")
+    assert log.read_bytes() == expected
+
+
+def test_a_link_left_alone_by_a_run_without_the_archive_is_sealed_by_the_next(tmp_path):
+    db, root = tmp_path / "i.sqlite3", tmp_path / "logs"
+    log = claude_session(root, "s1", "demo", ["one", "two"])
+    index_logs(db, root)
+    original = log.read_bytes()
+    log.unlink()
+    index_logs(db, root, archive=False)  # marked missing, nothing sealed
+    mf, manifest = copy_of(tmp_path, log)
+    assert manifest.linked and link_path(mf, manifest.generation).stat().st_nlink == 1
+    summary = index_logs(db, root)  # nothing changed in the index; the archive walk finds the lone link
+    _, sealed = copy_of(tmp_path, log)
+    assert not sealed.linked and sealed.length == len(original) and not summary.problems
+    assert not link_path(mf, manifest.generation).exists()
+    restore(db, "s1")
+    assert log.read_bytes() == original
+
+
+def test_making_a_link_does_not_make_the_next_run_read_the_log_again(tmp_path):
+    """A new link moves the log's inode change time, which the index compares: it keeps the new one."""
+    db, root = tmp_path / "i.sqlite3", tmp_path / "logs"
+    claude_session(root, "s1", "demo", ["one", "two"])
+    claude_session(root, "s2", "demo", ["three", "four"])
+    index_logs(db, root)  # linked while read
+    again = index_logs(db, root)
+    assert again.bytes_read == 0 and again.files_changed == 0
+    shutil.rmtree(tmp_path / "archive")
+    index_logs(db, root, archive=False)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE files SET archived = 0")  # as before the archive was switched on
+    assert index_logs(db, root).archive_files == 2  # linked by the backfill
+    again = index_logs(db, root)
+    assert again.bytes_read == 0 and again.files_changed == 0
+
+
+def test_a_linked_manifest_is_one_a_build_from_before_the_links_refuses(tmp_path):
+    log = claude_session(tmp_path / "logs", "s1", "demo", ["one"])
+    index_logs(tmp_path / "i.sqlite3", tmp_path / "logs")
+    mf, manifest = copy_of(tmp_path, log)
+    assert manifest.linked and json.loads(mf.read_bytes())["version"] == 2  # version 1 had frames only
+    log.unlink()
+    index_logs(tmp_path / "i.sqlite3", tmp_path / "logs")
+    assert json.loads(mf.read_bytes())["version"] == 1  # sealed: frames, readable by any build
+
+
+_KILLED_WHILE_SEALING = """
+import os, signal, sys
+from pathlib import Path
+sys.path[:0] = {folders!r}
+import indexer.archive.seal as seal
+real = seal._seal
+done = []
+def seal_then_die(manifest_file):
+    real(manifest_file)
+    done.append(manifest_file)
+    if len(done) == 1:
+        os.kill(os.getpid(), signal.SIGKILL)  # kill -9 after the first of three links is sealed
+seal._seal = seal_then_die
+from test_archive import index_logs
+index_logs(Path({db!r}), Path({root!r}))
+"""
+
+
+def test_a_kill_during_sealing_leaves_the_rest_for_the_next_run_and_the_size_right(tmp_path):
+    """kill -9 while a run seals three deleted logs' links: the next run seals the two left, and
+    the archive's size counts them (not the 0 of a stale figure from before the deletions)."""
+    import subprocess
+    import sys
+
+    db, root = tmp_path / "i.sqlite3", tmp_path / "logs"
+    logs = [claude_session(root, f"s{i}", "demo", [f"question {i} " + "x" * 4000, "answer"]) for i in range(3)]
+    assert index_logs(db, root).archive_bytes == 0  # three links shared with the live logs
+    originals = {log: log.read_bytes() for log in logs}
+    for log in logs:
+        log.unlink()
+    script = _KILLED_WHILE_SEALING.format(folders=[str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parents[2]), str(Path(__file__).resolve().parents[2] / "support")], db=str(db), root=str(root))
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert run.returncode == -9, run.stderr
+    linked = [log for log in logs if copy_of(tmp_path, log)[1].linked]
+    assert len(linked) == 2  # killed after sealing one
+    summary = index_logs(db, root)
+    assert not summary.problems
+    assert not any(copy_of(tmp_path, log)[1].linked for log in logs)
+    on_disk = sum(p.stat().st_size for p in (tmp_path / "archive").rglob("*.zst"))
+    assert summary.archive_bytes == on_disk > 0
+    for log in logs:
+        restore(db, log.stem)
+        assert log.read_bytes() == originals[log]

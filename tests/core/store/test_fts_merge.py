@@ -1,0 +1,313 @@
+"""Segments of the full-text tables are merged after a small index run, a slice at a time, and
+to one by ``index --compact``; what a search finds stays the same."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import sqlite3
+from pathlib import Path
+
+from indexer import Index
+from indexer.ingest import run
+from indexer.store import fts_merge
+from indexer.store.fts_merge import fts5_tables, index_tables, merge_segments, segment_count
+
+from cli_process import threadback
+from conftest import CORPUS, FIXED_NOW, corpus_roots
+
+WORDS = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda".split()
+
+
+def fragmented_table(path: Path, batches: int = 40) -> sqlite3.Connection:
+    """A trigram table written one row per transaction with automatic merging off: a segment
+    a row (up to FTS5's crisis merge at 16 on one level), as a cold build's batches leave them."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("CREATE VIRTUAL TABLE t USING fts5 (text, tokenize='trigram')")
+    conn.execute("INSERT INTO t(t, rank) VALUES ('automerge', 0)")
+    rng = random.Random(18)
+    for i in range(batches):  # a few pages a segment: words, and numbers that make many trigrams
+        text = " ".join(rng.choice(WORDS) if k % 2 else str(rng.randrange(10**6)) for k in range(600))
+        conn.execute("INSERT INTO t(rowid, text) VALUES (?, ?)", (i + 1, text))
+    return conn
+
+
+def matches(conn: sqlite3.Connection, table: str = "t") -> list[list[int]]:
+    return [[r[0] for r in conn.execute(f"SELECT rowid FROM {table} WHERE {table} MATCH ? ORDER BY rowid", (w,))]
+            for w in ("gamma", "eta", '"lambda alpha"', "psilo")]
+
+
+def test_merging_joins_segments_and_keeps_every_match(tmp_path):
+    conn = fragmented_table(tmp_path / "t.sqlite3")
+    found = matches(conn)
+    segments = segment_count(conn, "main.t")
+    assert segments >= 8
+    assert merge_segments(conn, ["main.t"], seconds=0) is False  # no time: nothing done
+    assert segment_count(conn, "main.t") == segments
+    assert merge_segments(conn, ["main.t"], seconds=None) is True
+    assert segment_count(conn, "main.t") <= 3
+    assert matches(conn) == found
+    assert merge_segments(conn, ["main.t"], seconds=None, optimize=True) is True
+    assert segment_count(conn, "main.t") == 1
+    assert matches(conn) == found
+    conn.execute("INSERT INTO t(t) VALUES ('integrity-check')")  # raises if the merge damaged it
+
+
+def test_a_merge_stopped_midway_goes_on_next_time(tmp_path, monkeypatch):
+    monkeypatch.setattr(fts_merge, "MERGE_PAGES", 2)  # steps small enough to stop between
+    conn = fragmented_table(tmp_path / "t.sqlite3")
+    found = matches(conn)
+    segments = segment_count(conn, "main.t")
+    checks = iter([False, False, True])  # two steps, then told to stop
+    assert merge_segments(conn, ["main.t"], seconds=None, should_stop=lambda: next(checks)) is False
+    assert matches(conn) == found  # mid-merge, every match is still found
+    conn.execute("INSERT INTO t(t) VALUES ('integrity-check')")
+    assert merge_segments(conn, ["main.t"], seconds=None) is True
+    assert segment_count(conn, "main.t") <= 3 < segments
+    assert matches(conn) == found
+
+
+def _grow_in_runs(db: Path, logs: Path, runs: int) -> None:
+    """Index the corpus into ``db`` in ``runs`` runs, a few more log files each time, with
+    FTS5's own merging off in every table, so each run leaves segments behind. Its crisis merge
+    too: on a loaded machine the side writer commits on its timer more often, and 16 segments
+    on one level would be merged into one whatever ``automerge`` says."""
+    files = sorted(p for p in CORPUS.rglob("*.jsonl"))
+    index = Index(db)
+    index.stats()  # creates both files
+    for table in index_tables(index.conn):
+        schema, name = table.split(".")
+        index.conn.execute(f"INSERT INTO {schema}.{name}({name}, rank) VALUES ('automerge', 0)")
+        index.conn.execute(f"INSERT INTO {schema}.{name}({name}, rank) VALUES ('crisismerge', 1000)")
+    for n in range(1, runs + 1):
+        for path in files[: len(files) * n // runs]:
+            target = logs / path.relative_to(CORPUS)
+            if not target.exists():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy(path, target)
+        index.update(corpus_roots(logs), now=FIXED_NOW, archive=False)
+    index.close()
+
+
+def _segments(db: Path) -> dict[str, int]:
+    index = Index(db)
+    try:
+        return {t: segment_count(index.conn, t) for t in index_tables(index.conn)}
+    finally:
+        index.close()
+
+
+def _hits(db: Path) -> list[str]:
+    return [threadback("search", q, "--json", "-n", "50", "--db", str(db)).stdout
+            for q in ("the", "error", "test", "資料")]
+
+
+def test_a_small_run_merges_what_earlier_runs_left(tmp_path, monkeypatch):
+    db = tmp_path / "index.sqlite3"
+    monkeypatch.setattr(run, "MERGE_SECONDS", 0.0)  # the runs that grow it merge nothing
+    _grow_in_runs(db, tmp_path / "logs", runs=6)
+    before = _segments(db)
+    assert before["main.fts"] >= 6 and before["side.words"] >= 6
+    hits = _hits(db)
+    index = Index(db)
+    quiet = index.update(corpus_roots(tmp_path / "logs"), now=FIXED_NOW, archive=False)  # nothing new
+    assert quiet.segments_left is True and _segments(db) == before  # found nothing to do: merged nothing
+    monkeypatch.setattr(run, "MERGE_SECONDS", 60.0)  # time enough to finish here, on a loaded machine too
+    monkeypatch.setattr(run, "MERGE_SECONDS_PER_MB", 1e6)
+    monkeypatch.setattr(run, "MERGE_AFTER_BYTES", 0)
+    _append_a_line(next((tmp_path / "logs").rglob("*.jsonl")))
+    summary = index.update(corpus_roots(tmp_path / "logs"), now=FIXED_NOW, archive=False)  # one line new
+    index.close()
+    assert summary.files_changed == 1
+    assert summary.segments_left is False  # finished: the app has nothing to merge after it
+    after = _segments(db)
+    assert after["main.fts"] <= 3 and after["side.words"] <= 3 and all(after[t] <= before[t] for t in after)
+    assert sum(after.values()) < sum(before.values())
+    assert _hits(db)[1:] == hits[1:]  # "the" finds the appended line too
+
+
+def test_runs_that_wrote_merge_in_proportion_to_what_they_read(tmp_path, monkeypatch):
+    """Small appends add up until they earn a merge; then about one step, not the whole budget."""
+    db, logs = tmp_path / "index.sqlite3", tmp_path / "logs"
+    monkeypatch.setattr(run, "MERGE_SECONDS", 0.0)
+    _grow_in_runs(db, logs, runs=6)
+    monkeypatch.setattr(run, "MERGE_SECONDS", 60.0)
+    monkeypatch.setattr(fts_merge, "MERGE_PAGES", 1)  # steps far too small to finish in one
+    steps: list[str] = []
+    real = run.merge_segments
+
+    def counted(conn, tables, *, seconds, should_stop=None):
+        steps.append(seconds)
+        return real(conn, tables, seconds=seconds, should_stop=should_stop)
+
+    monkeypatch.setattr(run, "merge_segments", counted)
+    monkeypatch.setattr(run, "MERGE_AFTER_BYTES", 100)  # two appended lines' worth
+    log = next(logs.rglob("*.jsonl"))
+    _append_a_line(log)
+    with Index(db) as index:
+        small = index.update(corpus_roots(logs), now=FIXED_NOW, archive=False)
+    assert small.files_changed == 1 and 0 < small.bytes_read < 100
+    assert steps == []  # one line read: not enough to earn a merge, counted towards the next
+    _append_a_line(log)
+    with Index(db) as index:
+        summary = index.update(corpus_roots(logs), now=FIXED_NOW, archive=False)
+    assert summary.files_changed == 1 and summary.segments_left is True
+    assert steps == [run.MERGE_STEP_SECONDS]  # the least a merge costs: a few bytes read in all
+    with Index(db) as index:
+        quiet = index.update(corpus_roots(logs), now=FIXED_NOW, archive=False)
+    assert quiet.files_changed == 0 and quiet.segments_left is True
+    assert len(steps) == 1  # a run that found nothing to do merges nothing
+
+
+def _append_a_line(log: Path) -> None:
+    with log.open("a", encoding="utf-8") as fh:
+        fh.write('{"type": "summary", "summary": "websocket retries", "leafUuid": "x"}\n')
+
+
+def test_a_live_update_of_named_files_merges_nothing(tmp_path, monkeypatch):
+    """The app's live updates (``only``: the files that changed) show new messages at once:
+    merging waits for a full run."""
+    db, logs = tmp_path / "index.sqlite3", tmp_path / "logs"
+    monkeypatch.setattr(run, "MERGE_SECONDS", 0.0)
+    _grow_in_runs(db, logs, runs=4)
+    before = _segments(db)
+    monkeypatch.setattr(run, "MERGE_SECONDS", 5.0)
+    one = next(logs.rglob("*.jsonl"))
+    with one.open("a", encoding="utf-8") as log:
+        log.write('{"type": "summary", "summary": "websocket retries", "leafUuid": "x"}\n')
+    Index(db).update(corpus_roots(logs), now=FIXED_NOW, archive=False, only=[str(one)])
+    assert _segments(db)["main.fts"] >= before["main.fts"]
+
+
+def test_a_big_run_leaves_the_merging_to_the_next(tmp_path, monkeypatch):
+    db = tmp_path / "index.sqlite3"
+    monkeypatch.setattr(run, "BULK_BYTES", 1)  # every run counts as a build
+    _grow_in_runs(db, tmp_path / "logs", runs=4)
+    assert _segments(db)["main.fts"] >= 4
+
+
+def test_compact_leaves_one_segment_a_table(tmp_path, monkeypatch):
+    db = tmp_path / "index.sqlite3"
+    monkeypatch.setattr(run, "MERGE_SECONDS", 0.0)
+    _grow_in_runs(db, tmp_path / "logs", runs=4)
+    hits = _hits(db)
+    proc = threadback("index", "--compact", "--db", str(db))
+    assert proc.returncode == 0, proc.stderr
+    for path in (db, Path(str(db) + ".side")):
+        conn = sqlite3.connect(path)
+        counts = {t: segment_count(conn, t) for t in fts5_tables(conn)}
+        conn.close()
+        assert counts and set(counts.values()) <= {0, 1}, counts
+    assert _hits(db) == hits
+
+
+def test_every_full_text_table_of_an_index_is_merged(tmp_path):
+    """The tables merged are found in the files: one added to either file is merged too."""
+    index = Index(tmp_path / "index.sqlite3")
+    try:
+        index.stats()  # creates both files
+        assert sorted(index_tables(index.conn)) == ["main.fts", "side.cjk2", "side.fts_side", "side.vocab_tri", "side.words"]
+    finally:
+        index.close()
+
+
+def test_a_merge_that_fails_costs_the_run_nothing(tmp_path, monkeypatch):
+    """A full disk or a busy file during the merge: the run's messages are stored and it ends
+    as it would have; the next run merges."""
+    def full(*_args, **_kwargs):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(run, "merge_segments", full)
+    index = Index(tmp_path / "index.sqlite3")
+    try:
+        summary = index.update(corpus_roots(), now=FIXED_NOW, archive=False)
+        assert summary.messages_added > 0 and not summary.problems
+        assert index.search("the", limit=5).hits
+    finally:
+        index.close()
+
+
+async def test_the_open_app_merges_what_a_build_left(tmp_path, monkeypatch):
+    """A build's runs merge nothing (``BULK_BYTES``); the app, after its own run, merges what
+    they left a slice at a time, and every search finds what it did before."""
+    from tui import index_runner
+    from tui_fixtures import SIZE, app_for, settle
+
+    db, logs = tmp_path / "index.sqlite3", tmp_path / "logs"
+    monkeypatch.setattr(run, "MERGE_SECONDS", 0.0)  # no run merges: only the app's slices can
+    _grow_in_runs(db, logs, runs=6)
+    before, hits = _segments(db), _hits(db)
+    assert before["main.fts"] >= 6
+    monkeypatch.setattr(index_runner, "MERGE_SLICE_SECONDS", 0.01)  # many slices, the lock let go between
+    monkeypatch.setattr(index_runner, "MERGE_PAUSE_SECONDS", 0.0)
+    app = app_for(db, corpus_roots(logs), refresh_on_start=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        after = _segments(db)
+    assert after["main.fts"] <= 3 and after["side.words"] <= 3 and all(after[t] <= before[t] for t in after)
+    assert _hits(db) == hits
+
+
+async def test_a_run_the_app_starts_stops_its_merging_and_waits_for_it(tmp_path, monkeypatch):
+    """Ctrl+R while the app merges: the merging is told to stop, the run waits for its last
+    step (here 0.3 s, under the index lock) instead of finding the index busy, and the merging
+    starts again after the run."""
+    import time
+
+    from tui_fixtures import SIZE, app_for, settle
+
+    calls: list[str] = []
+
+    def a_slice_until_told(conn, tables, *, seconds, should_stop=None, optimize=False):
+        if not seconds:
+            return False  # an index run's own slice (MERGE_SECONDS 0)
+        calls.append("slice")
+        if len(calls) > 1:
+            return True  # the merging after the run: nothing left
+        while not should_stop():
+            time.sleep(0.01)
+        time.sleep(0.3)  # its last step, still under the lock
+        return False
+
+    db, logs = tmp_path / "index.sqlite3", tmp_path / "logs"
+    monkeypatch.setattr(run, "MERGE_SECONDS", 0.0)  # no run merges, the app's own included
+    _grow_in_runs(db, logs, runs=6)  # more segments than a merged table keeps: the app merges
+    monkeypatch.setattr(run, "merge_segments", a_slice_until_told)
+    app = app_for(db, corpus_roots(logs), refresh_on_start=True)
+    async with app.run_test(size=SIZE) as pilot:
+        deadline = time.monotonic() + 10
+        while not calls:
+            assert time.monotonic() < deadline, "the app never started merging"
+            await pilot.pause(0.01)
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        told = [n.message for n in app._notifications]
+    assert not [m for m in told if "busy" in m.lower() or "another" in m.lower()], told
+    assert calls == ["slice", "slice"]
+
+
+def test_a_new_index_keeps_no_token_counts_and_an_older_one_searches_alike(tmp_path):
+    """``columnsize=0`` (no ``fts_docsize``): nothing reads the counts, so an index made before,
+    which has them, finds exactly what a new one finds."""
+    from indexer.text.fold import index_form
+
+    path = tmp_path / "index.sqlite3"
+    queries = ("error", "README", "test", "commit message", "function")
+    with Index(path) as index:
+        index.update(corpus_roots(), now=FIXED_NOW)
+        tables = {r[0] for r in index.conn.execute("SELECT name FROM sqlite_master UNION ALL "
+                                                    "SELECT name FROM side.sqlite_master")}
+        assert "fts" in tables and "fts_side" in tables
+        assert not {"fts_docsize", "fts_side_docsize"} & tables
+        found = {q: [h.message.id for h in index.search(q, limit=50).hits] for q in queries}
+        assert all(found.values())
+    conn = sqlite3.connect(path)  # the table as an index before this one made it
+    rows = conn.execute("SELECT id, text FROM messages WHERE indexed = 1").fetchall()
+    conn.execute("DROP TABLE fts")
+    conn.execute("CREATE VIRTUAL TABLE fts USING fts5 (text, content='messages', content_rowid='id', tokenize='trigram')")
+    conn.executemany("INSERT INTO fts(rowid, text) VALUES (?, ?)", [(i, index_form(t)) for i, t in rows])
+    conn.commit()
+    assert conn.execute("SELECT count(*) FROM fts_docsize").fetchone()[0] == len(rows)
+    conn.close()
+    with Index(path) as index:
+        assert {q: [h.message.id for h in index.search(q, limit=50).hits] for q in queries} == found
