@@ -24,8 +24,7 @@ FORMAT = 1
 MAX_FOLDERS = 16  # memory folders remembered (one per project with its own memory)
 MAX_VERSIONS = 4  # versions of the code whose entries are kept
 # The modules whose code turns fact.yml into the hook's lines (relative to ``indexer``).
-_MAKERS = ("agents/context.py", "agents/facts_cache.py", "memory/facts.py", "memory/fact_record.py",
-           "memory/yaml_bounds.py")
+_MAKERS = ("agents/context.py", "agents/facts_cache.py", "memory/facts.py", "memory/yaml_bounds.py")
 
 
 def cache_path() -> Path:

@@ -25,13 +25,14 @@ from datetime import datetime
 from pathlib import Path
 
 from indexer.util.fileio import FileStamp, atomic_write_text
+from indexer.util.named_record import NamedTuple
+from indexer.util.quick_json import dumps, loads
 from indexer.memory.errors import (
     FactEditError,
     FactFileError,
     MemoryNotFoundError,
     YamlIssue,
 )
-from indexer.memory.fact_record import Fact
 from indexer.memory.timeutil import iso
 from indexer.memory.yaml_bounds import check_alias_expansion
 
@@ -43,6 +44,35 @@ if TYPE_CHECKING:  # ruamel (~10 ms to load) is imported where a text is parsed:
     from ruamel.yaml.nodes import MappingNode, Node
 
 WRAPPER_KEYS = {"archived", "archived_at", "value"}
+
+
+class Fact(NamedTuple):
+    key: str
+    value: Any  # plain Python (dict/list/str/int/...); for an archived fact, the wrapped value
+    line: int  # 1-based line of the key
+    archived: bool = False
+    archived_at: str | None = None
+
+    @property
+    def value_text(self) -> str:
+        if isinstance(self.value, str):
+            return self.value
+        if self.value is None:
+            return ""
+        return dumps(self.value, default=str)
+
+    @property
+    def search_text(self) -> str:
+        return f"{self.key}\n{self.value_text}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "value": loads(dumps(self.value, default=str)),
+            "line": self.line,
+            "archived": self.archived,
+            "archived_at": self.archived_at,
+        }
 
 
 def _yaml() -> YAML:
