@@ -15,17 +15,21 @@ from recall_scoring import LANGUAGES, PromptFileError, Scores, load_prompts, sco
 
 MODEL_PATH = Path(__file__).parent.parent / "indexer" / "agents" / MODEL_FILE
 
-PRECISION_FLOOR = 0.90
-RECALL_FLOOR = 0.85
+# (precision, recall) per split and language: what bench/recall_eval.py printed when they were last
+# raised (issue 37, Japanese batches 11-23), rounded down. A change may raise them, never lower them.
+FLOORS = {
+    "train": {"en": (0.99, 1.00), "zh-Hant": (1.00, 1.00), "zh-Hans": (1.00, 1.00), "ja": (0.99, 1.00)},
+    "heldout": {"en": (0.97, 0.89), "zh-Hant": (0.94, 0.94), "zh-Hans": (0.94, 0.97), "ja": (0.95, 0.95)},
+}
 
 
 @pytest.mark.parametrize("split", ["train", "heldout"])
 def test_precision_and_recall_hold_in_every_language(split):
     table = score(load_prompts(split=split), lambda text: detect_recall(text) is not None)
     for lang in LANGUAGES:
-        s = table[lang]
-        assert s.precision >= PRECISION_FLOOR, (lang, split, s.precision, [p.text for p, _ in s.errors])
-        assert s.recall >= RECALL_FLOOR, (lang, split, s.recall, [p.text for p, _ in s.errors])
+        s, (precision_floor, recall_floor) = table[lang], FLOORS[split][lang]
+        assert s.precision >= precision_floor, (lang, split, s.precision, [p.text for p, _ in s.errors])
+        assert s.recall >= recall_floor, (lang, split, s.recall, [p.text for p, _ in s.errors])
 
 
 def test_the_labelled_set_is_big_varied_and_split():

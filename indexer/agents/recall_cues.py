@@ -374,7 +374,7 @@ _JA_SESSION_WORK = (  # not デプロイ, リリース: a program keeps "the pre
     _JA_SESSION_ONLY + r"|続き|マイグレーション|変更|修正|エラー|バグ|問題|パッチ|コミット|ブランチ|スクリプト|内容|コード|テンプレ|フォーマット|"
     r"質問|答え|回答|もの|コマンド|ログ(?!イン)"
 )
-_JA_DATUM = r"件数|名|数|書|ページ|id|番号|日時|時刻|一覧|時間|回数|サイズ|メッセージ|コード|状態|フラグ"
+_JA_DATUM = r"件数|名|数|書|ページ|id|番号|日時|時刻|一覧|時間|回数|サイズ|メッセージ|コード|状態|フラグ|終了|ステータス"
 
 # A feature to build (前回の続きから再生する機能を付けて), and the verbs that say the work was shared.
 _JA_FEATURE = (
@@ -470,7 +470,7 @@ JA_CUES = _cues([
     # cancels 前回 and the word model is not asked; another cue in the prompt still counts.
     # ... or that asks for a feature built on it, with no verb of shared work ("a button that
     # plays on from where the previous run stopped").
-    ("previous-state", VETO, "前回", r"前回(?![はも])(?!(?:まで)?の?\s?(?:" + _JA_SESSION_WORK + ")(?!" + _JA_DATUM + "))"
+    ("previous-state", VETO, "前回", r"前回(?![はも])(?!(?:まで)?の?\s?(?:" + _JA_SESSION_WORK + ")(?!の?(?:" + _JA_DATUM + ")))"
      r"(?![^.!?\n]*?(?:" + _JA_RECALL_MARKS + "))|"
      r"前回(?![はも])(?!(?:まで)?の?\s?(?:" + _JA_SESSION_ONLY + "))(?=[^.!?\n]*?" + _JA_FEATURE + ")"
      r"(?![^.!?\n]*?(?:" + _JA_SHARED_VERBS + "))"),
