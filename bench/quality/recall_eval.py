@@ -117,6 +117,5 @@ def long_prompts(texts: list[str], every: list) -> dict[str, list[str]]:
     }
 
 
-    return 0
 if __name__ == "__main__":
     raise SystemExit(main())

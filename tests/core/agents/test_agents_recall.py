@@ -22,6 +22,17 @@ TRIGGERS = [
     ("ja", "この前の WAL の件、覚えてる？"),
     ("ja", "以前の実装ではキャッシュしていた"),
     ("ja", "前にも同じ TypeError が出た"),
+    # ... 前回 with what a session leaves, in the person's own words (issue 37: these were vetoed)
+    ("ja", "前回のやつ、staging でも流して"),
+    ("ja", "前回ハマった証明書のエラー、また出てる"),
+    ("ja", "前回言ってた Biome への移行、始めましょうか"),
+    ("ja", "前回修正しましたが、別の箇所でまたテストが落ちています"),
+    ("ja", "前回の要領で API のテストも書いて"),
+    # ... and without 前回 (these were missed)
+    ("ja", "前と同じ設定で profile を取って"),
+    ("ja", "あの件どうなった？ S3 のやつ"),
+    ("ja", "一度直したのにまた flaky になってる"),
+    ("ja", "保留にしてた認証の件、決めよう"),
     # English
     ("en", "didn't we fix this before?"),
     ("en", "Last time we hit the sqlite busy error"),
@@ -56,6 +67,17 @@ NOT_TRIGGERS = [
     "翻一下 threadback 的索引代码",  # browsing today's code, not past work
     "五点以前完成",
     "この前提で実装して",
+    # 前回 and its neighbours as a program's state or another word (issue 37)
+    "前回の入力内容をフォームに復元する処理を入れて",
+    "前回の続きから再生するボタンを付けて",
+    "前回と今回の計測値を並べて表示して",
+    "前回のコマンドの終了コードをプロンプトに出して",
+    "前回リリースからの変更を CHANGELOG に出すコマンドは？",
+    "この前処理を numpy で書き直して",
+    "この前後 5 行も表示して",
+    "いつもの挙動と違うときだけログを出して",
+    "購入履歴を検索する API を作って",
+    "以前共有されたリンクを全部無効にして",
     "覚えておいてください",
     "コミットする前にテストして",
     "",

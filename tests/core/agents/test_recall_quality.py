@@ -15,17 +15,21 @@ from recall_scoring import LANGUAGES, PromptFileError, Scores, load_prompts, sco
 
 MODEL_PATH = Path(__file__).resolve().parents[3] / "indexer" / "agents" / MODEL_FILE
 
-PRECISION_FLOOR = 0.90
-RECALL_FLOOR = 0.85
+# (precision, recall) per split and language: what bench/quality/recall_eval.py printed when they were last
+# raised (issue 37, Japanese batches 11-25), rounded down. A change may raise them, never lower them.
+FLOORS = {
+    "train": {"en": (0.99, 1.00), "zh-Hant": (1.00, 1.00), "zh-Hans": (1.00, 1.00), "ja": (0.99, 1.00)},
+    "heldout": {"en": (0.97, 0.89), "zh-Hant": (0.94, 0.94), "zh-Hans": (0.94, 0.97), "ja": (0.96, 0.95)},
+}
 
 
 @pytest.mark.parametrize("split", ["train", "heldout"])
 def test_precision_and_recall_hold_in_every_language(split):
     table = score(load_prompts(split=split), lambda text: detect_recall(text) is not None)
     for lang in LANGUAGES:
-        s = table[lang]
-        assert s.precision >= PRECISION_FLOOR, (lang, split, s.precision, [p.text for p, _ in s.errors])
-        assert s.recall >= RECALL_FLOOR, (lang, split, s.recall, [p.text for p, _ in s.errors])
+        s, (precision_floor, recall_floor) = table[lang], FLOORS[split][lang]
+        assert s.precision >= precision_floor, (lang, split, s.precision, [p.text for p, _ in s.errors])
+        assert s.recall >= recall_floor, (lang, split, s.recall, [p.text for p, _ in s.errors])
 
 
 def test_the_labelled_set_is_big_varied_and_split():
@@ -62,6 +66,13 @@ def test_every_cue_is_used_by_the_labelled_set():
             used |= {(language, cue.name) for cue in cues if cue.finditer(text)}
     every = {(lang, c.name) for lang, table in (("en", EN_CUES), ("zh", ZH_CUES), ("ja", JA_CUES)) for c in table}
     assert every - used == set()
+
+
+def test_each_cue_is_named_once_per_language():
+    """Evidence counts a cue once by its name: a second cue of the same name would never add."""
+    for table in (EN_CUES, ZH_CUES, JA_CUES):
+        names = [cue.name for cue in table]
+        assert sorted(names) == sorted(set(names)), [n for n in set(names) if names.count(n) > 1]
 
 
 def test_folding_keeps_offsets():
