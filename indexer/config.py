@@ -37,6 +37,8 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
+from indexer import errors
+from indexer.errors import ThreadbackError
 from indexer.util.named_record import NamedTuple
 from indexer.sources import AGENTS, all_agents
 
@@ -47,8 +49,9 @@ if TYPE_CHECKING:
     from indexer.config_file import Config
 
 
-class ConfigError(ValueError):
+class ConfigError(ValueError, ThreadbackError):
     """The config file cannot be used: one line naming the file and, where known, the line."""
+    kind = errors.USAGE
 
     def __init__(self, message: str, path: object = None, line: int | None = None):
         where = f"{path}:{line}: " if path is not None and line else f"{path}: " if path is not None else ""

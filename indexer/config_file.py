@@ -19,16 +19,19 @@ import string
 import tomllib
 from dataclasses import dataclass, field
 
+from indexer import errors
+from indexer.errors import ThreadbackError
 from indexer.sources import AGENT_NAMES
 
 SECTIONS = ("roots", "live", "archive", "resume", "meaning")
 LAUNCH_PLACEHOLDERS = ("id", "file", "cwd")  # what a [resume.<agent>] command may name
 
 
-class ConfigProblem(ValueError):
+class ConfigProblem(ValueError, ThreadbackError):
     """What is wrong with the file and on which line; ``indexer.config.read_config`` makes it
     the one ``ConfigError`` every command reports (this module never imports ``indexer.config``:
     that one imports this one, only when a file exists)."""
+    kind = errors.USAGE
 
     def __init__(self, reason: str, line: int | None = None):
         super().__init__(reason)

@@ -9,7 +9,28 @@ from __future__ import annotations
 
 from textual.worker import Worker, WorkerState
 
+from indexer import errors
+from indexer.errors import kind_of
 from tui.display.log_text import visible
+
+# The one table from an error's kind (``indexer.errors``) to how loudly the app says it: what
+# the person can fix by trying again or typing something else is a warning; the rest an error.
+SEVERITIES = {
+    errors.USAGE: "warning",
+    errors.NOT_FOUND: "warning",
+    errors.BUSY: "warning",
+    errors.INDEX: "error",
+    errors.READ_ONLY: "error",
+    errors.DISK_FULL: "error",
+    errors.REFUSED: "error",
+    errors.INTERNAL: "error",
+}
+
+
+def severity_of(exc: BaseException) -> str:
+    """The notification severity for an error: by its kind, "error" for one without."""
+    kind = kind_of(exc)
+    return "error" if kind is None else SEVERITIES[kind]
 
 # What a worker group is doing, for the message ("Loading the transcript failed: ...").
 WORK_NAMES = {
@@ -35,6 +56,6 @@ class ReportsWorkerErrors:
             return
         what = WORK_NAMES.get(worker.group, "Background work")
         self.notify(  # type: ignore[attr-defined]
-            f"{what} failed: {visible(str(worker.error))}", title="Something went wrong", severity="error",
+            f"{what} failed: {visible(str(worker.error))}", title="Something went wrong", severity=severity_of(worker.error),
             timeout=10, markup=False,
         )

@@ -14,6 +14,8 @@ import os
 import select
 import time
 from collections.abc import Callable, Mapping, Sequence
+from indexer import errors
+from indexer.errors import ThreadbackError
 
 HOOK_BUDGET_SECONDS = 1.0
 BUDGET_ENV_VAR = "THREADBACK_HOOK_BUDGET"  # seconds, to give a slow machine more (or tests)
@@ -51,8 +53,9 @@ def run_pieces(pieces: Sequence[Piece], deadline: float) -> dict[str, Any]:
     return _run_threaded(pieces, deadline)
 
 
-class PieceFailed(Exception):
+class PieceFailed(ThreadbackError):
     """A piece raised: its message, carried back from the child."""
+    kind = errors.INTERNAL
 
 
 def _outcome(fn: Callable[[], Any]) -> Any:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from indexer.agents.config_files import load_json, load_toml, save_json, save_toml
+from indexer.agents.config_files import load_json, load_toml, save_document
 from indexer.agents.settings import (
     DEFAULT_PROGRAM,
     HOOK_TIMEOUT_SECONDS,
@@ -207,6 +207,7 @@ def install_codex_hooks(path: Path, *, program: str = DEFAULT_PROGRAM) -> HookCh
     toml = path.suffix == ".toml"
     doc = load_toml(path) if toml else load_json(path)
     hooks = (_toml_hooks if toml else _json_hooks)(doc.data, path, create=True)
+    assert hooks is not None  # create=True makes the table when there is none
     present = set(_events_installed(hooks))
     added = [e for e in CODEX_HOOK_EVENTS if e not in present]
     if not added:
@@ -220,7 +221,7 @@ def install_codex_hooks(path: Path, *, program: str = DEFAULT_PROGRAM) -> HookCh
 
             groups = hooks[event] = tomlkit.aot() if toml else []
         groups.append(_toml_group(groups, event, program) if toml else _group(event, program))
-    backup = save_toml(doc) if toml else save_json(doc)
+    backup = save_document(doc)
     return HookChange(path, added=tuple(added), backup=backup)
 
 
@@ -239,7 +240,7 @@ def uninstall_codex_hooks(path: Path) -> HookChange:
         return HookChange(path)
     if not hooks:
         del doc.data["hooks"]
-    backup = save_toml(doc) if toml else save_json(doc)
+    backup = save_document(doc)
     return HookChange(path, removed=tuple(removed), backup=backup)
 
 

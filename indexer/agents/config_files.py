@@ -114,3 +114,8 @@ def _save(path: Path, stamp: FileStamp, text: str) -> Path | None:
     check_unchanged(path, stamp)
     atomic_write_text(path, text, backup=True)
     return backup_path(path) if stamp.exists else None
+
+
+def save_document(doc: JsonDocument | TomlDocument) -> Path | None:
+    """``save_json`` or ``save_toml``, whichever the document is."""
+    return save_toml(doc) if isinstance(doc, TomlDocument) else save_json(doc)

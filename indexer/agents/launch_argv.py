@@ -18,6 +18,8 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from indexer import errors
+from indexer.errors import ThreadbackError
 from indexer.agents.resume import resume_command
 from indexer.config import ConfigError, LaunchTemplates, load_launch_templates
 from indexer.models import Session
@@ -27,8 +29,9 @@ from indexer.text.safe import has_special, make_visible
 MAX_ID_LENGTH = 200
 
 
-class LaunchRefused(Exception):
+class LaunchRefused(ThreadbackError):
     """Why a session cannot be resumed here, and the command line a person may still copy."""
+    kind = errors.REFUSED
 
     def __init__(self, message: str, copyable: str | None = None):
         super().__init__(message)

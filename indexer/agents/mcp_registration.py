@@ -128,12 +128,12 @@ def install_mcp(path: Path, *, program: str = DEFAULT_PROGRAM) -> McpChange:
         table["args"] = list(MCP_ARGS)
         servers[SERVER_NAME] = table  # type: ignore[index]
         return McpChange(path, added=True, backup=save_toml(doc))
-    doc = load_json(path)
-    servers = _servers(doc.data, "mcpServers", path)
+    json_doc = load_json(path)
+    servers = _servers(json_doc.data, "mcpServers", path)
     if _refuse_foreign(servers, path):
         return McpChange(path)
-    doc.data.setdefault("mcpServers", {})[SERVER_NAME] = claude_entry(program)
-    return McpChange(path, added=True, backup=save_json(doc))
+    json_doc.data.setdefault("mcpServers", {})[SERVER_NAME] = claude_entry(program)
+    return McpChange(path, added=True, backup=save_json(json_doc))
 
 
 def uninstall_mcp(path: Path) -> McpChange:
@@ -180,7 +180,8 @@ def _only_ours_added(without: str, with_ours: str, program: str | None = None) -
     ours = servers.pop(SERVER_NAME, None) if isinstance(servers, dict) else None
     if servers == {} and "mcp_servers" not in base:
         del extended["mcp_servers"]
-    return is_our_server(ours) and (program is None or ours["command"] == program) and extended == base
+    return (isinstance(ours, dict) and is_our_server(ours) and (program is None or ours.get("command") == program)
+            and extended == base)
 
 
 def _appended_table(text: str, program: str) -> str | None:

@@ -22,6 +22,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from indexer import errors
+from indexer.errors import ThreadbackError
 from indexer.index import Index
 from indexer.output.masking import masked_message, masked_result
 from indexer.models import Message, Session
@@ -40,8 +42,9 @@ MAX_CONTEXT = 20
 MAX_BLAME_LINES = 400
 
 
-class ToolInputError(ValueError):
+class ToolInputError(ValueError, ThreadbackError):
     """A request the tools cannot answer, with a message for the client as it is."""
+    kind = errors.USAGE
 
 
 @dataclass(frozen=True, slots=True)

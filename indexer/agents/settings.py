@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from indexer import errors
+from indexer.errors import ThreadbackError
 from indexer.agents.permissions import (
     add_deny_rules,
     approval_deny_rules,
@@ -48,8 +50,9 @@ DEFAULT_PROGRAM = "threadback"
 _OURS = re.compile(r"""^\s*['"]?(?:\S*[/\\])?threadback(?:\.exe)?['"]?\s+hook(?:\s|$)""")
 
 
-class SettingsError(ValueError):
+class SettingsError(ValueError, ThreadbackError):
     """settings.json cannot be changed safely (it does not parse, or has an unexpected shape)."""
+    kind = errors.REFUSED
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from indexer import errors
+from indexer.errors import ThreadbackError
 from indexer.util.fileio import remove_if_present
 
 MANIFEST_VERSION = 1
@@ -35,8 +37,9 @@ MANIFEST_VERSION = 1
 LINKED_MANIFEST_VERSION = 2
 
 
-class ArchiveError(Exception):
+class ArchiveError(ThreadbackError):
     """An archive that cannot be read or does not match its manifest: the message says which."""
+    kind = errors.NOT_FOUND
 
 
 @dataclass(frozen=True)

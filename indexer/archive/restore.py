@@ -7,6 +7,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from indexer import errors
 from indexer.archive.link import linked_chunks, linked_length
 from indexer.archive.manifest import ArchiveError, Manifest, digest, find_manifest
 from indexer.archive.reader import frames_of
@@ -15,6 +16,7 @@ from indexer.util.fileio import remove_if_present
 
 class RestoreRefused(ArchiveError):
     """The target holds a different file and ``force`` was not given."""
+    kind = errors.REFUSED
 
 
 @dataclass(frozen=True)

@@ -52,7 +52,7 @@ _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
 
 
-def _compress(data: bytes) -> bytes:
+def _compress(data: bytes | memoryview) -> bytes:
     global _compressor
     if _compressor is None:
         _compressor = zstandard.ZstdCompressor(level=LEVEL)
@@ -123,7 +123,7 @@ def _kept_as_link(root: Path, key: str, path: str) -> tuple[bool, int | None]:
     return linked is not None, linked.st_ctime_ns if linked is not None else None
 
 
-def _archive(root: Path, key: str, path: str, start: int, data: bytes) -> int | None:
+def _archive(root: Path, key: str, path: str, start: int, data: bytes | memoryview) -> int | None:
     linked, ctime_ns = _kept_as_link(root, key, path)
     if linked:
         return ctime_ns
@@ -169,7 +169,7 @@ def _data_intact(manifest_file: Path, manifest: Manifest) -> bool:
         return not manifest.frames
 
 
-def _holds_prefix(manifest: Manifest, data: bytes) -> bool:
+def _holds_prefix(manifest: Manifest, data: bytes | memoryview) -> bool:
     """``data`` begins with the archived bytes, frame by frame (hashes, no decompression)."""
     view, at = memoryview(data), 0
     for frame in manifest.frames:
@@ -188,7 +188,7 @@ def _read_range(path: str, start: int, end: int) -> bytes:
     return data
 
 
-def _append(manifest_file: Path, manifest: Manifest, new: bytes) -> None:
+def _append(manifest_file: Path, manifest: Manifest, new: bytes | memoryview) -> None:
     """More frames, then the manifest that lists them: a crash between the two leaves bytes
     the manifest does not list, cut off here next time."""
     if not new:

@@ -12,7 +12,7 @@ made, in the helper process on big runs.
 from __future__ import annotations
 
 import json
-from json.decoder import scanstring
+from _json import scanstring  # what json.decoder.scanstring is on CPython, typed there
 
 from indexer.store.log_ref import LogRef, literal_digest
 from indexer.text.clip import CUT_MARKER
@@ -84,7 +84,7 @@ def _scanned(text: str, body: str, prefix: str, head: int, tail: int, chunk: byt
                     break
                 found = _literal_at(line, line_bytes, _opening_quote(line, at) if nested else at)
                 ref = _rebuilding(text, found, [r for r in recipes if r.nested == nested])
-                if ref is not None:
+                if ref is not None and found is not None:
                     return span[0] + found[0], ref
                 at = line.find(find, at + 1)
     return None

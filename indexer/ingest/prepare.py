@@ -110,7 +110,7 @@ def _stored_output(m: ParsedMessage, log: LogBytes | None) -> str | bytes:
         ref = reference_for(m.text, log.data, m.span, log.offset)
         if ref is not None:
             return ref
-    return pack(m.text)
+    return pack(m.text) or ""  # pack gives None only for no text
 
 
 def _stored_detail(m: ParsedMessage, log: LogBytes | None) -> str | bytes | None:

@@ -69,7 +69,8 @@ def upsert_session(conn: sqlite3.Connection, agent: str, path: str, meta: Sessio
             " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
             (agent, meta.session_id, *values, meta.title, meta.title_rank),
         )
-        return int(cur.lastrowid)
+        assert cur.lastrowid is not None  # an INSERT always sets it
+        return cur.lastrowid
     conn.execute(
         "UPDATE sessions SET parent_session_id = coalesce(?, parent_session_id), source_path = ?,"
         " project_path = coalesce(?, project_path), project_name = coalesce(?, project_name),"

@@ -129,7 +129,7 @@ class SideWriter:
         self.next_id += len(rows)
         pairs = [(first + i, g) for i, g in enumerate(grams) if g]
         texts = [(first + i, r.fts_text or r.text) for i, r in enumerate(rows) if r.indexed] if take_text else []
-        terms = [(first + i, word_string(r.text)) for i, r in enumerate(rows) if r.indexed]
+        terms = [(first + i, word_string(r.text)) for i, r in enumerate(rows) if r.indexed and isinstance(r.text, str)]
         if pairs or texts or terms:
             self._begin()
             self.conn.executemany("INSERT INTO cjk2(rowid, grams) VALUES (?, ?)", pairs)

@@ -354,7 +354,8 @@ class Ingester:
             " tail_hash, parser_state, indexed_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
             (job.key, *values),
         )
-        return int(cur.lastrowid)
+        assert cur.lastrowid is not None  # an INSERT always sets it
+        return cur.lastrowid
 
     def _insert_touches(self, session_rowid: int, file_id: int, prepared: PreparedFile) -> None:
         """The files its tool calls touched (``indexer.sources.touched_files``), for ``threadback files``."""
@@ -399,7 +400,7 @@ class Ingester:
                 continue
             ordinal += 1
             added += 1
-            if row.indexed and where == IN_MAIN:
+            if row.indexed and where == IN_MAIN and isinstance(row.text, str):  # indexed text is str
                 self._file_fts_adds.append((rowid, row.fts_text or row.text))  # the folded text (indexer.text.fold)
         self._next_ordinal[session_rowid] = ordinal
         return added

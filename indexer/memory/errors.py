@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from indexer import errors
+from indexer.errors import ThreadbackError
 from indexer.util.fileio import ChangedOnDiskError
 from indexer.util.named_record import NamedTuple
 
@@ -18,12 +20,14 @@ __all__ = [
 ]
 
 
-class MemoryInputError(ValueError):
+class MemoryInputError(ValueError, ThreadbackError):
     """Bad input from the caller (empty summary, importance 11, unparseable time ...)."""
+    kind = errors.USAGE
 
 
-class MemoryNotFoundError(LookupError):
+class MemoryNotFoundError(LookupError, ThreadbackError):
     """No memory with that id, fact key or scratchpad line."""
+    kind = errors.NOT_FOUND
 
     def __str__(self) -> str:  # LookupError would repr() the message
         return str(self.args[0]) if self.args else "not found"

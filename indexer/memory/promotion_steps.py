@@ -15,13 +15,16 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from pathlib import Path
 
+from indexer import errors
+from indexer.errors import ThreadbackError
 from indexer.util.fileio import atomic_write_text
 from indexer.memory.episodic import EpisodicDraft, EpisodicEntry, EpisodicLog
 from indexer.memory.scratchpad import Scratchpad, ScratchpadItem, mark_line
 
 
-class PromotionUnfinishedError(RuntimeError):
+class PromotionUnfinishedError(RuntimeError, ThreadbackError):
     """The line was marked but the entry could not be written, nor the mark taken back."""
+    kind = errors.BUSY
 
     def __init__(self, line: int, entry_id: str, cause: BaseException):
         super().__init__(

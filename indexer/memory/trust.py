@@ -26,6 +26,8 @@ import os
 import stat
 from pathlib import Path
 
+from indexer import errors
+from indexer.errors import ThreadbackError
 from indexer.config import MEMORY_FOLDER_FILES, MemoryFolder, data_dir
 from indexer.util.digest import file_sha256_hex
 from indexer.util.named_record import NamedTuple
@@ -151,8 +153,9 @@ class _locked_records:  # noqa: N801 - a context manager, ``with _locked_records
                 atomic_write_text(self.path, text + "\n", backup=False)
 
 
-class FolderNotAllowable(ValueError):
+class FolderNotAllowable(ValueError, ThreadbackError):
     """A folder that is not safe to allow as it is (a symlink leading out of it)."""
+    kind = errors.REFUSED
 
 
 class AllowLocked(FolderNotAllowable):

@@ -17,6 +17,8 @@ import json
 import os
 from dataclasses import dataclass
 
+from indexer import errors
+from indexer.errors import ThreadbackError
 from indexer.index import Index
 from indexer.models import Message, Session
 from indexer.provenance.edits import Change, changes_in_call, lines_of
@@ -33,8 +35,9 @@ BEFORE_PARENT_SLACK_S = 60.0
 MAX_FILE_BYTES = 4_000_000
 
 
-class BlameError(ValueError):
+class BlameError(ValueError, ThreadbackError):
     """A file blame cannot read (missing, a folder, binary, too big), with a message for people."""
+    kind = errors.NOT_FOUND
 
 
 @dataclass(frozen=True, slots=True)

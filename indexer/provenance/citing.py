@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
+from indexer import errors
+from indexer.errors import ThreadbackError
 from indexer.util.digest import sha256_hex
 from indexer.index import Index
 from indexer.memory.citations import CHANGED, GONE, OK, Citation, CitationLog
@@ -22,8 +24,9 @@ _SPEC = re.compile(r"^(?P<session>.+?)(?::(?P<first>\d+)(?:-(?P<last>\d+))?)?$")
 MAX_CITED_MESSAGES = 200
 
 
-class CiteError(ValueError):
+class CiteError(ValueError, ThreadbackError):
     """A span that cannot be cited, with a message for people."""
+    kind = errors.USAGE
 
 
 @dataclass(frozen=True, slots=True)

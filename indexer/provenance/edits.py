@@ -191,9 +191,9 @@ def _shell_changes(command: str, path: str, cwd: str | None) -> list[Change]:
         return out
     first_line = command.split("\n", 1)[0] if "<<" in command else command
     for part in re.split(r"\s*(?:&&|;|\|\|)\s*", first_line):
-        m = _ECHO_WRITE.match(part)
-        if m and normalised(m.group(3), cwd) == path:
-            out.append(Whole(_echoed(m.group(1)), append=m.group(2) == ">>"))
+        echo = _ECHO_WRITE.match(part)
+        if echo and normalised(echo.group(3), cwd) == path:
+            out.append(Whole(_echoed(echo.group(1)), append=echo.group(2) == ">>"))
     if out:
         return out
     from indexer.sources.touched_files import DELETE, READ, _shell_touches

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
+from indexer import errors
+from indexer.errors import ThreadbackError
 from indexer.util.digest import sha256_hex
 from indexer.util.frozen_record import frozen_record, not_compared, replace
 from indexer.util.named_record import NamedTuple
@@ -28,16 +30,19 @@ STATUS_LABELS = {CHANGED: "changed since approval", UNVERIFIED: "approval not ve
 MAX_RULE_CHARS = 20_000
 
 
-class RuleError(ValueError):
+class RuleError(ValueError, ThreadbackError):
     """A rule operation that cannot be done, with a message fit to show the user."""
+    kind = errors.USAGE
 
 
 class RuleNotFoundError(RuleError, LookupError):
+    kind = errors.NOT_FOUND
     pass
 
 
 class RuleStateError(RuleError):
     """The operation does not apply to the rule's current status (e.g. undo a pending rule)."""
+    kind = errors.REFUSED
 
 
 class TextChangedError(RuleError):

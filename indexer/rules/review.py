@@ -32,6 +32,8 @@ import psutil
 # A process is an agent when its name, executable or script is one of AGENT_PROGRAMS (or starts
 # with one of AGENT_PROGRAM_PREFIXES, ``codex-x86_64-...``), or when its command line runs one of
 # AGENT_PACKAGES (npm installs; node shows as "node").
+from indexer import errors
+from indexer.errors import ThreadbackError
 from indexer.sources import AGENT_ENV_MARKERS, AGENT_PACKAGES, AGENT_PROGRAM_PREFIXES, AGENT_PROGRAMS  # noqa: E402
 
 _SCRIPT_SUFFIXES = (".js", ".cjs", ".mjs", ".exe", ".cmd")
@@ -42,8 +44,9 @@ _MAX_DEPTH = 256
 _MARKER_AGENTS = {"CLAUDECODE": "Claude Code", "CODEX_SANDBOX": "Codex", "CODEX_SANDBOX_NETWORK_DISABLED": "Codex"}
 
 
-class ProcessTreeUnreadable(RuntimeError):
+class ProcessTreeUnreadable(RuntimeError, ThreadbackError):
     """The programs that started this one cannot be checked."""
+    kind = errors.REFUSED
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,8 @@ import stat
 import time
 from pathlib import Path
 
+from indexer import errors
+from indexer.errors import ThreadbackError
 from indexer.config import data_dir
 from indexer.util.named_record import NamedTuple
 
@@ -46,9 +48,10 @@ _MIN_PASSPHRASE = 8
 _KEY_FILE_LIMIT = 64 * 1024
 
 
-class ApprovalKeyError(OSError):
+class ApprovalKeyError(OSError, ThreadbackError):
     """The key cannot be used (someone else can write it, it is damaged, or the passphrase does
     not match it)."""
+    kind = errors.REFUSED
 
 
 def key_path(base: Path | None = None) -> Path:

@@ -99,7 +99,7 @@ class Filters:
                 sql, values = f.messages(value)
                 where.append(sql)
                 params += values
-        self.where = where + session_where
+        self.where = [*where, *session_where]
         self.params = params + session_params
         self.joins_sessions = bool(session_where)
         self._session_where, self._session_params = session_where, session_params

@@ -23,6 +23,8 @@ from __future__ import annotations
 import functools
 import re
 
+from indexer import errors
+from indexer.errors import ThreadbackError
 from indexer.text.cjk import is_cjk  # noqa: F401 - also imported from here
 from indexer.util.named_record import NamedTuple
 from indexer.search import filters as registry
@@ -57,8 +59,9 @@ def _env_assignment() -> re.Pattern[str]:
     return re.compile(r"^[A-Z_][A-Z0-9_]*=\S")
 
 
-class QueryError(ValueError):
+class QueryError(ValueError, ThreadbackError):
     """A query we cannot answer, with a message fit to show the user as it is."""
+    kind = errors.USAGE
 
 
 class Term(NamedTuple):
@@ -199,10 +202,12 @@ class _Builder:
         if not sep or not (negated or token.startswith("-")):
             return False
         entry = registry.named(key.lstrip("-"))
-        value = entry.negate(value) if entry is not None and entry.negate is not None else None
-        if value is None:
+        if entry is None or entry.negate is None:
             return False
-        self.filters[entry.field] = value  # type: ignore[union-attr]
+        negated_value = entry.negate(value)
+        if negated_value is None:
+            return False
+        self.filters[entry.field] = negated_value
         return True
 
 

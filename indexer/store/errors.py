@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 
+from indexer import errors
+from indexer.errors import ThreadbackError
 from indexer.store.schema import SCHEMA_VERSION
 
 TYPE_CHECKING = False
@@ -23,8 +25,9 @@ def _as_path(path: str | os.PathLike[str]) -> Path:
     return Path(path)
 
 
-class IndexError_(RuntimeError):
+class IndexError_(RuntimeError, ThreadbackError):
     """Base for index problems that carry a message meant for the user."""
+    kind = errors.INDEX
 
 
 class IndexCorruptError(IndexError_):
@@ -70,6 +73,7 @@ class IndexSideDamagedError(IndexError_):
 
 class IndexReadOnlyError(IndexError_):
     """The index cannot be written (read-only media, or no write permission): searching still works."""
+    kind = errors.READ_ONLY
 
     def __init__(self, path: str | Path, detail: str):
         path = _as_path(path)
@@ -82,6 +86,7 @@ class IndexReadOnlyError(IndexError_):
 
 class IndexLockedError(IndexError_):
     """Another program holds a lock on the index file (not a Threadback index run)."""
+    kind = errors.BUSY
 
     def __init__(self, path: str | Path):
         path = _as_path(path)
@@ -94,6 +99,7 @@ class IndexLockedError(IndexError_):
 
 class IndexFullError(IndexError_):
     """The disk holding the index is full: nothing was lost, the last batch was rolled back."""
+    kind = errors.DISK_FULL
 
     def __init__(self, path: str | Path, detail: str):
         path = _as_path(path)
@@ -113,9 +119,10 @@ class IndexUnavailableError(IndexError_):
         self.path = path
 
 
-class AmbiguousSessionError(LookupError):
+class AmbiguousSessionError(LookupError, ThreadbackError):
     """A session id prefix that matches several sessions (``indexer.store.browse``). Kept here,
     beside the index's errors, so a command can name it without loading browsing."""
+    kind = errors.USAGE
 
     def __init__(self, ref: str, candidates: list[Session]):
         listing = ", ".join(f"{s.agent}:{s.session_id}" for s in candidates[:5])
@@ -126,6 +133,7 @@ class AmbiguousSessionError(LookupError):
 class IndexBusyError(IndexError_):
     """Another index run holds the lock (``indexer.ingest.lock``). Kept here, so a command
     that only searches can name it without loading the lock and the ingest package."""
+    kind = errors.BUSY
 
     def __init__(self, lock_path: Path, holder: str):
         super().__init__(

@@ -50,7 +50,8 @@ def train_dictionary(samples: list[bytes]) -> PackDictionary | None:
 
     dictionary_id = _ID_LOW + secrets.randbelow(_ID_HIGH - _ID_LOW)
     try:
-        trained = zstandard.train_dictionary(DICTIONARY_BYTES, samples, dict_id=dictionary_id, level=3)
+        buffers: list[bytes | bytearray | memoryview] = list(samples)  # its list parameter is invariant
+        trained = zstandard.train_dictionary(DICTIONARY_BYTES, buffers, dict_id=dictionary_id, level=3)
     except (zstandard.ZstdError, ValueError, MemoryError):
         return None
     return PackDictionary(trained.dict_id(), trained.as_bytes())

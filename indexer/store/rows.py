@@ -9,6 +9,10 @@ from indexer.models import Message, Session, TokenUsage
 from indexer.util.named_record import NamedTuple
 from indexer.store.packing import LOG_REF_MAGIC, unpack
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # a search loads no typing
+    from typing import TypeGuard
+
 
 class MessageRow(NamedTuple):
     """One message ready to insert, with the CPU work (packing, hashing) already done.
@@ -94,14 +98,14 @@ def _message(r: sqlite3.Row, text: str | None, detail: str | None) -> Message:
         kind=r["kind"],
         tool_name=r["tool_name"],
         ts=r["ts"],
-        text=text,
+        text=text if text is not None else "",
         detail=detail,
         indexed=bool(r["indexed"]),
         mark=r["mark"],
     )
 
 
-def _is_log_ref(value: object) -> bool:
+def _is_log_ref(value: object) -> TypeGuard[bytes]:
     return isinstance(value, bytes) and value[:4] == LOG_REF_MAGIC
 
 

@@ -11,7 +11,7 @@ import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import BinaryIO
+    from io import BufferedIOBase
 
 _OPENSSL_FROM = 512 * 1024  # about where hashing with the built-in one costs what loading OpenSSL does
 
@@ -26,7 +26,7 @@ def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def file_sha256_hex(handle: BinaryIO) -> str:
+def file_sha256_hex(handle: BufferedIOBase) -> str:
     import hashlib
 
     return hashlib.file_digest(handle, "sha256").hexdigest()

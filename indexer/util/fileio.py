@@ -15,13 +15,16 @@ import os
 import stat
 from pathlib import Path
 
+from indexer import errors
+from indexer.errors import ThreadbackError
 from indexer.util.append_log import append_line  # noqa: F401 - its home is indexer.util.append_log; kept here for importers
 from indexer.util.digest import sha256_hex
 from indexer.util.named_record import NamedTuple
 
 
-class ChangedOnDiskError(RuntimeError):
+class ChangedOnDiskError(RuntimeError, ThreadbackError):
     """The file changed on disk since it was loaded; writing now would lose someone's edit."""
+    kind = errors.BUSY
 
     def __init__(self, path: Path):
         super().__init__(

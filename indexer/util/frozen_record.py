@@ -10,6 +10,8 @@ assignment after construction, copying and pickling.
 from __future__ import annotations
 
 from collections.abc import Callable
+from indexer import errors
+from indexer.errors import ThreadbackError
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, TypeVar
@@ -19,8 +21,9 @@ if TYPE_CHECKING:
 _MISSING = object()
 
 
-class FrozenRecordError(AttributeError):
+class FrozenRecordError(AttributeError, ThreadbackError):
     """A field of a frozen record was assigned or deleted."""
+    kind = errors.INTERNAL
 
 
 class _NotCompared:

@@ -65,7 +65,9 @@ def loads(text: str) -> Any:
         try:
             from _json import make_scanner
 
-            _scan_once = make_scanner(_Options())
+            # make_scanner reads a JSONDecoder's attributes, typed as one; _Options has the ones it
+            # reads (loading json.decoder to build a real one is what this module avoids)
+            _scan_once = make_scanner(_Options())  # type: ignore[arg-type]
         except (ImportError, TypeError):
             _scan_once = False
     if _scan_once is False or not isinstance(text, str) or text.startswith("\ufeff"):

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import os
 from importlib import util as import_util
+from indexer import errors
+from indexer.errors import ThreadbackError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -34,8 +36,9 @@ WORD_CACHE = 300_000  # words whose token ids are kept (~40 MB at most)
 BATCH_TOKENS = 4096  # tokens gathered per lookup: 4 MB of rows stay in cache (64k rows: 3x slower)
 
 
-class ModelUnavailable(RuntimeError):
+class ModelUnavailable(RuntimeError, ThreadbackError):
     """The model's package is not installed, or its files are missing or unreadable."""
+    kind = errors.NOT_FOUND
 
 
 class Embedder:

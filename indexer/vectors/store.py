@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import sqlite3
 
+from indexer import errors
+from indexer.errors import ThreadbackError
 from indexer.vectors.codes import EMBEDDED_WHERE
 
 TYPE_CHECKING = False
@@ -43,8 +45,9 @@ DROP = (
 )
 
 
-class VectorsDamaged(ValueError):
+class VectorsDamaged(ValueError, ThreadbackError):
     """A block whose ids and codes do not fit together."""
+    kind = errors.INDEX
 
 
 def has_tables(conn: sqlite3.Connection) -> bool:

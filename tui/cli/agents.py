@@ -18,7 +18,6 @@ from indexer.agents.context import DEFAULT_MAX_BYTES, FolderContext, material_fr
 from indexer.agents.routing import ROUTING_BLOCK, setup_for
 from indexer.agents.settings import (
     HookChange,
-    SettingsError,
     hook_entries,
     install_hooks,
     project_settings_path,
@@ -27,19 +26,14 @@ from indexer.agents.settings import (
 )
 from indexer.agents.usage import AGENT, CALLERS, HOOK, YOU, UsageEvent, caller_of, record_usage, usage_log_path
 from indexer.agents.usage_report import usage_report
-from indexer.util.fileio import ChangedOnDiskError
 from tui.cli import agent_setup
 from indexer.output import json_shapes as output
-from tui.cli.exits import OK, REFUSED, USAGE, CommandError, ErrorExit, command, say
+from tui.cli.exits import OK, USAGE, CommandError, command, say
 from tui.cli.options import add_index_options
 from tui.cli.terminal import safe_text
 from tui.cli.verbs import help_of
 
-agents_command = command(
-    ErrorExit(SettingsError, REFUSED),
-    ErrorExit(ChangedOnDiskError, REFUSED),
-    ErrorExit(OSError, REFUSED),
-)
+agents_command = command()
 
 
 def register(sub: argparse._SubParsersAction) -> None:

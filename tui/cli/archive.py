@@ -5,21 +5,14 @@ from __future__ import annotations
 
 import argparse
 
-from indexer import AmbiguousSessionError, IndexError_
-from indexer.archive import ArchiveError, RestoreRefused
 from indexer.output import json_shapes as output
-from tui.cli.exits import INDEX, NOT_FOUND, OK, REFUSED, USAGE, ErrorExit, command
+from tui.cli.exits import OK, command
 from tui.cli.index import find_session
 from tui.cli.options import add_index_options, open_existing_index
 from tui.cli.terminal import safe_text
 from tui.cli.verbs import help_of
 
-archive_command = command(
-    ErrorExit(RestoreRefused, REFUSED),
-    ErrorExit(ArchiveError, NOT_FOUND),
-    ErrorExit(IndexError_, INDEX),
-    ErrorExit(AmbiguousSessionError, USAGE),
-)
+archive_command = command()
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -7,17 +7,16 @@ import argparse
 import os
 import re
 
-from indexer import IndexError_
 from indexer.output.masking import masked_session
-from indexer.provenance.blame import Blame, BlameError, BlameLine, blame_file
+from indexer.provenance.blame import Blame, BlameLine, blame_file
 from indexer.output import json_shapes as output
-from tui.cli.exits import INDEX, NOT_FOUND, OK, USAGE, ErrorExit, command
+from tui.cli.exits import OK, USAGE, command
 from tui.cli.options import add_index_options, open_existing_index
 from tui.cli.render import local_time
 from tui.cli.terminal import safe_text
 from tui.cli.verbs import help_of
 
-blame_command = command(ErrorExit(IndexError_, INDEX), ErrorExit(BlameError, NOT_FOUND))
+blame_command = command()
 _RANGE = re.compile(r"^(.*?):(\d+)(?:-(\d+))?$")
 NOBODY = "(no session)"
 

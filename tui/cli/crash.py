@@ -8,7 +8,6 @@ disk (7) and a read-only place (6), wherever they happen (an index run, ``memory
 
 from __future__ import annotations
 
-import errno
 import os
 import sys
 import tempfile
@@ -16,19 +15,19 @@ import time
 import traceback
 from pathlib import Path
 
+from indexer import errors
+from indexer.errors import kind_of
 from tui.cli.exits import DISK_FULL, INTERNAL, READ_ONLY
-
-_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
-_READ_ONLY = (errno.EROFS, errno.EACCES, errno.EPERM)
 
 
 def report_unexpected(exc: BaseException) -> int:
     """Say what happened in one line on stderr; the exit code for it."""
-    if isinstance(exc, OSError) and exc.errno in _FULL:
+    kind = kind_of(exc) if isinstance(exc, OSError) else None
+    if kind == errors.DISK_FULL:
         where = f" writing {exc.filename}" if exc.filename else ""
         _say(f"the disk is full{where}; nothing was half-written: free some space and try again")
         return DISK_FULL
-    if isinstance(exc, OSError) and exc.errno in _READ_ONLY:
+    if kind == errors.READ_ONLY:
         where = f" {exc.filename}" if exc.filename else ""
         _say(f"cannot write{where}: {exc.strerror or exc} (read-only disk or no permission)")
         return READ_ONLY

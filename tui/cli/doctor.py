@@ -13,10 +13,8 @@ import sys
 import time
 
 from indexer.agents.retention import DUE_WITHIN_DAYS, RetentionCheck, raise_retention, retention_checks
-from indexer.agents.settings import SettingsError
-from indexer.config import ConfigError, archive_enabled
-from indexer.util.fileio import ChangedOnDiskError
-from tui.cli.exits import OK, REFUSED, USAGE, CommandError, ErrorExit, command
+from indexer.config import archive_enabled
+from tui.cli.exits import OK, REFUSED, USAGE, CommandError, command
 from tui.cli.options import add_index_options, db_file_of, roots_of
 from tui.cli.review import is_terminal
 from tui.cli.terminal import safe_text
@@ -24,12 +22,7 @@ from tui.cli.verbs import help_of
 
 RAISED_DAYS = 3650  # what "raise" means when no number is given: ten years
 
-doctor_command = command(
-    ErrorExit(SettingsError, REFUSED),
-    ErrorExit(ChangedOnDiskError, REFUSED),
-    ErrorExit(ConfigError, USAGE),
-    ErrorExit(OSError, REFUSED),
-)
+doctor_command = command()
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -7,8 +7,11 @@
   130 interrupted.
 
 A command raises; ``command(...)`` turns what it raised into one ``threadback: ...`` line on
-stderr and the exit code its group maps that error to (a config file that cannot be used is
-bad usage, 2, for every command). Nothing else prints an error.
+stderr and an exit code. Every error of the core is a ``ThreadbackError`` with a kind
+(``indexer.errors``), and ``EXIT_CODES`` below is the one table from kind to code; an
+``OSError`` of the disk (full, read-only, no permission) gets the code of its kind too.
+Anything else is a bug and takes the last-resort path (``tui.cli.crash``). Nothing else prints
+an error.
 """
 
 from __future__ import annotations
@@ -17,8 +20,8 @@ import functools
 import sys
 from collections.abc import Callable
 
-from indexer.config import ConfigError
-from indexer.util.named_record import NamedTuple
+from indexer import errors
+from indexer.errors import ThreadbackError, kind_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # argparse is loaded only to build the full parser (``tui.cli.parser``)
@@ -47,22 +50,31 @@ class CommandError(Exception):
         self.code = code
 
 
-class ErrorExit(NamedTuple):
-    """An error a command group expects: which exit code it gets, and what to add to its message."""
-
-    error: type[BaseException]
-    code: int
-    note: str = ""
+# The one table from an error's kind to the exit code a script sees.
+EXIT_CODES = {
+    errors.USAGE: USAGE,
+    errors.NOT_FOUND: NOT_FOUND,
+    errors.INDEX: INDEX,
+    errors.BUSY: BUSY,
+    errors.READ_ONLY: READ_ONLY,
+    errors.DISK_FULL: DISK_FULL,
+    errors.REFUSED: REFUSED,
+    errors.INTERNAL: INTERNAL,
+}
+def exit_code_for(exc: BaseException) -> int | None:
+    kind = kind_of(exc)
+    return None if kind is None else EXIT_CODES[kind]
 
 
 def say(prefix: str, message: object) -> None:
     print(f"{prefix}: {message}", file=sys.stderr)
 
 
-def command(*expected: ErrorExit, prefix: str = "threadback") -> Callable[[Handler], Handler]:
-    """Wrap a command: ``CommandError`` and the ``expected`` errors (first match wins, so list a
-    subclass before its base) become one stderr line and their exit code; a command that
-    returns nothing succeeded."""
+def command(*, prefix: str = "threadback",
+            notes: dict[type[BaseException], str] | None = None) -> Callable[[Handler], Handler]:
+    """Wrap a command: ``CommandError`` and every error with a kind become one stderr line and
+    their exit code (``notes`` adds what the group knows to an error's message, e.g. that
+    nothing was written); a command that returns nothing succeeded."""
 
     def wrap(fn: Handler) -> Handler:
         @functools.wraps(fn)
@@ -72,13 +84,13 @@ def command(*expected: ErrorExit, prefix: str = "threadback") -> Callable[[Handl
             except CommandError as exc:
                 say(prefix, exc)
                 return exc.code
-            except ConfigError as exc:
-                say(prefix, exc)
-                return USAGE
-            except tuple(e.error for e in expected) as exc:
-                rule = next(e for e in expected if isinstance(exc, e.error))
-                say(prefix, f"{exc}{rule.note}")
-                return rule.code
+            except (ThreadbackError, OSError) as exc:
+                kind = kind_of(exc)
+                if kind is None or (not isinstance(exc, ThreadbackError) and kind != errors.REFUSED):
+                    raise  # a bug, or the machine's disk: the last resort words those (tui.cli.crash)
+                note = next((n for cls, n in (notes or {}).items() if isinstance(exc, cls)), "")
+                say(prefix, f"{exc}{note}")
+                return EXIT_CODES[kind]
 
         return run
 

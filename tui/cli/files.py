@@ -7,16 +7,15 @@ import argparse
 import os
 import sys
 
-from indexer import AmbiguousSessionError, IndexError_
 from indexer.output.masking import masked_session
 from indexer.output import json_shapes as output
-from tui.cli.exits import INDEX, NOTHING_FOUND, OK, USAGE, ErrorExit, command
+from tui.cli.exits import NOTHING_FOUND, OK, command
 from tui.cli.options import add_index_options, open_existing_index
 from tui.cli.render import local_time
 from tui.cli.terminal import safe_text
 from tui.cli.verbs import help_of
 
-files_command = command(ErrorExit(IndexError_, INDEX), ErrorExit(AmbiguousSessionError, USAGE))
+files_command = command()
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -11,18 +11,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-from indexer import AmbiguousSessionError, IndexError_
-from indexer.agents.launch_argv import LaunchRefused, launch_problem
+from indexer.agents.launch_argv import launch_problem
 from indexer.provenance.handoff import BUDGET_TOKENS, build_brief, plan_handoff
 from indexer.sources import BY_NAME
 from indexer.output import json_shapes as output
-from tui.cli.exits import INDEX, NOT_FOUND, OK, REFUSED, USAGE, CommandError, ErrorExit, command
+from tui.cli.exits import NOT_FOUND, OK, USAGE, CommandError, command
 from tui.cli.options import add_index_options, open_existing_index
 from tui.cli.terminal import safe_text
 from tui.cli.verbs import help_of
 
-handoff_command = command(ErrorExit(IndexError_, INDEX), ErrorExit(AmbiguousSessionError, USAGE),
-                          ErrorExit(LaunchRefused, REFUSED))
+handoff_command = command()
 
 
 def register(sub: argparse._SubParsersAction) -> None:

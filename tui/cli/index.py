@@ -10,15 +10,7 @@ import sys
 import time
 
 from indexer import (
-    AmbiguousSessionError,
-    ConfigError,
     Index,
-    IndexBusyError,
-    IndexError_,
-    IndexFullError,
-    IndexLockedError,
-    IndexReadOnlyError,
-    QueryError,
     Session,
     parse_query,
 )
@@ -31,16 +23,11 @@ from indexer.search.query import parse_date
 from indexer.sources import AGENT_NAMES, agent_named
 from indexer.output import json_shapes as output
 from tui.cli.exits import (
-    BUSY,
-    DISK_FULL,
-    INDEX,
     NOT_FOUND,
     NOTHING_FOUND,
     OK,
-    READ_ONLY,
-    USAGE,
     CommandError,
-    ErrorExit,
+   
     command,
 )
 from tui.cli.options import add_index_options, db_path_of, open_existing_index, roots_of
@@ -53,16 +40,7 @@ if TYPE_CHECKING:  # argparse is loaded only to build the full parser (``tui.cli
     import argparse
 
 
-index_command = command(
-    ErrorExit(IndexBusyError, BUSY),
-    ErrorExit(IndexLockedError, BUSY),
-    ErrorExit(IndexReadOnlyError, READ_ONLY),
-    ErrorExit(IndexFullError, DISK_FULL),
-    ErrorExit(IndexError_, INDEX),
-    ErrorExit(ConfigError, USAGE),
-    ErrorExit(QueryError, USAGE),
-    ErrorExit(AmbiguousSessionError, USAGE),
-)
+index_command = command()
 
 
 SHOW_SECRETS_HELP = "show API keys, tokens and passwords in full (masked by default)"

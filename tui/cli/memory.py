@@ -28,19 +28,16 @@ from indexer.memory import (
     EpisodicEntry,
     EpisodicFilter,
     Fact,
-    MemoryInputError,
-    MemoryNotFoundError,
     MemoryStore,
     ScoredEntry,
     ScratchpadItem,
     find_memory,
 )
-from indexer.memory.promotion_steps import PromotionUnfinishedError
 from tui.cli import memory_allow, memory_cite
 from indexer.output import json_shapes as output
 from tui.cli.memory_text import breakdown_line, entry_line, fact_line, hit_line, item_line
 from tui.cli.terminal import visible_output
-from tui.cli.exits import BUSY, NOT_FOUND, NOTHING_FOUND, OK, USAGE, CommandError, ErrorExit, command
+from tui.cli.exits import NOTHING_FOUND, OK, CommandError, command
 from tui.cli.verbs import help_of
 
 Handler = Callable[[argparse.Namespace], int]
@@ -170,13 +167,7 @@ def _open(args: argparse.Namespace) -> MemoryStore:
 def _handler(fn: Callable[[argparse.Namespace, MemoryStore], int]) -> Handler:
     """Open the store and run the action; our errors become one stderr line and an exit code."""
 
-    @command(
-        ErrorExit(MemoryNotFoundError, NOT_FOUND),
-        ErrorExit(MemoryInputError, USAGE),
-        ErrorExit(ChangedOnDiskError, BUSY, "; nothing was written"),
-        ErrorExit(PromotionUnfinishedError, BUSY),
-        prefix="threadback memory",
-    )
+    @command(prefix="threadback memory", notes={ChangedOnDiskError: "; nothing was written"})
     @functools.wraps(fn)
     def run(args: argparse.Namespace) -> int:
         with visible_output():  # memory text is untrusted: no raw control character is printed

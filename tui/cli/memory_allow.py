@@ -17,7 +17,6 @@ from pathlib import Path
 from indexer.config import PROJECT, MemoryFolder, project_memory_dir
 from indexer.memory.trust import (
     ALLOWED,
-    FolderNotAllowable,
     allow_folder,
     allowed_folders,
     disallow_folder,
@@ -26,13 +25,12 @@ from indexer.memory.trust import (
     folder_trust,
 )
 from indexer.rules.review import approval_refusal
-from tui.cli.exits import NOT_FOUND, OK, REFUSED, USAGE, CommandError, ErrorExit, command
+from tui.cli.exits import NOT_FOUND, OK, REFUSED, USAGE, CommandError, command
 from tui.cli.passphrase import unlock_at_terminal
 from tui.cli.review import is_terminal
 from tui.cli.terminal import safe_text
 
-allow_command = command(ErrorExit(FolderNotAllowable, REFUSED), ErrorExit(OSError, REFUSED),
-                        prefix="threadback memory")
+allow_command = command(prefix="threadback memory")
 
 
 def register(actions: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

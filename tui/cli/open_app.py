@@ -6,9 +6,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from indexer import ConfigError, Index, IndexError_
+from indexer import ConfigError, Index
 from indexer.config import check_config, config_path, live_updates_enabled, only_roots
-from tui.cli.exits import INDEX, ErrorExit, command
+from tui.cli.exits import command
 from tui.cli.options import db_path_of, roots_of
 from tui.demo import demo_index_and_roots, demo_memory_dir
 
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from tui.app import ThreadbackApp
 
 
-@command(ErrorExit(IndexError_, INDEX))
+@command()
 def launch(args: argparse.Namespace) -> int:
     app = app_of(args)
     try:

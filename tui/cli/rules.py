@@ -14,12 +14,8 @@ import time
 from pathlib import Path
 
 from indexer.config import resolve_memory_dir
-from indexer.util.fileio import ChangedOnDiskError
 from indexer.rules import (
     EXPORT_FORMATS,
-    RuleError,
-    RuleNotFoundError,
-    RuleStateError,
     RuleStore,
     claude_projects_root,
     default_actor,
@@ -28,7 +24,7 @@ from indexer.rules.model import format_ts
 from indexer.search.query import parse_query, text_matches
 from indexer.text.safe import make_visible
 from indexer.output import json_shapes as output
-from tui.cli.exits import NOT_FOUND, NOTHING_FOUND, OK, REFUSED, USAGE, CommandError, ErrorExit, command, say
+from tui.cli.exits import NOTHING_FOUND, OK, REFUSED, USAGE, CommandError, command, say
 from tui.cli.options import claude_dirs_of
 from tui.cli.passphrase import unlock_at_terminal
 from tui.cli.review import edit_text, review_refusal, rule_details, run_review, status_label, when
@@ -37,13 +33,7 @@ from tui.cli.verbs import help_of
 LIST_STATUSES = ("pending", "approved", "rejected", "archived", "changed", "unverified", "all")
 PREFIX = "threadback rules"
 
-rules_command = command(
-    ErrorExit(RuleNotFoundError, NOT_FOUND),
-    ErrorExit(RuleStateError, REFUSED),
-    ErrorExit(ChangedOnDiskError, REFUSED),
-    ErrorExit(RuleError, USAGE),
-    prefix=PREFIX,
-)
+rules_command = command(prefix=PREFIX)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -13,6 +13,7 @@ from indexer.memory.citations import CitationLog
 from indexer.memory.episodic import EpisodicDraft
 from indexer.provenance.citing import cite
 from indexer.text.secret_mask import mask_secrets
+from tui.worker_errors import severity_of
 from tui.app_context import AppContext
 from tui.display.log_text import visible
 from tui.screens.confirm import ConfirmScreen
@@ -43,7 +44,7 @@ def remember_message(screen, context: AppContext, session: Session, message: Mes
             entry = store.add(EpisodicDraft(summary=summary, type="note"), now)
             CitationLog(store.folder).add(citation._replace(ref=entry.id))
         except Exception as exc:  # a busy or unwritable folder: say so, write nothing more
-            screen.notify(visible(f"Could not remember it: {exc}"), severity="error", markup=False)
+            screen.notify(visible(f"Could not remember it: {exc}"), severity=severity_of(exc), markup=False)
             return
         screen.notify(visible(f"Remembered as {entry.id}, citing messages {span}."), timeout=4, markup=False)
 

@@ -41,6 +41,7 @@ from indexer.rules.review import approval_refusal
 from indexer.rules.signing import ApprovalKeyError, key_is_set_up, set_up, unlock, unlocked_key
 from indexer.text.safe import suspicious_characters
 from indexer.util.fileio import ChangedOnDiskError
+from tui.worker_errors import severity_of
 from tui.app_context import AppContext
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.passphrase import PassphraseScreen
@@ -285,7 +286,7 @@ class RulesScreen(Screen[None]):
             )
             return
         except RuleError as exc:
-            self.notify(str(exc), severity="error")
+            self.notify(str(exc), severity=severity_of(exc))
             return
         self.notify(what)
         self.remember_decision([rule.id])
@@ -308,7 +309,7 @@ class RulesScreen(Screen[None]):
                                               "Nothing was changed.")
             return
         except RuleError as exc:
-            self.notify(str(exc), severity="error")
+            self.notify(str(exc), severity=severity_of(exc))
             return
         self.notify(f"Rejected {rule.id}." if action == "reject"
                     else f"{rule.id} is pending again.")
@@ -385,7 +386,7 @@ class RulesScreen(Screen[None]):
             )
             return
         except RuleError as exc:
-            self.notify(str(exc), severity="error")
+            self.notify(str(exc), severity=severity_of(exc))
             return
         self.notify(f"Approved {len(done)} rule{'s' * (len(done) != 1)}.")
         self.remember_decision([r.id for r in done])
@@ -466,7 +467,7 @@ class RulesScreen(Screen[None]):
                 else:
                     unlock(passphrase)
             except ApprovalKeyError as exc:
-                self.notify(str(exc), title="Nothing was approved", severity="error", timeout=12)
+                self.notify(str(exc), title="Nothing was approved", severity=severity_of(exc), timeout=12)
                 return
             then()
 
@@ -502,7 +503,7 @@ class RulesScreen(Screen[None]):
         try:
             allow_folder(path, now=self._timestamp())
         except (FolderNotAllowable, OSError) as exc:
-            self.notify(str(exc), title="Not allowed", severity="error", timeout=12)
+            self.notify(str(exc), title="Not allowed", severity=severity_of(exc), timeout=12)
             return
         self.notify(f"Allowed {path}: its memory and approved rules now reach your agents.")
         self.refresh_rules()
@@ -589,7 +590,7 @@ class RulesScreen(Screen[None]):
                                              "Nothing more was undone.")
             return
         except (RuleError, LookupError) as exc:
-            self.notify(str(exc), severity="error")
+            self.notify(str(exc), severity=severity_of(exc))
             return
         if not undone:
             self.notify(f"{', '.join(ids)}: already pending, nothing to undo.",

@@ -26,6 +26,7 @@ from indexer.memory import (
     sort_scored,
 )
 from indexer.memory.filter import filter_placeholder
+from tui.worker_errors import severity_of
 from tui.display.log_text import one_line
 from tui.display.counts import plural
 from tui.screens.confirm import ConfirmScreen
@@ -252,7 +253,7 @@ class MemoryEpisodicPane(MemoryTierPane):
             self.refused(exc)
             return False
         except (MemoryInputError, MemoryNotFoundError) as exc:
-            self.notify(str(exc), severity="error")
+            self.notify(str(exc), severity=severity_of(exc))
             return False
         self.refresh_view()
         self.notify(done)

@@ -18,6 +18,7 @@ from indexer.memory import (
     FactFileError,
     MemoryNotFoundError,
 )
+from tui.worker_errors import severity_of
 from tui.display.log_text import one_line
 from tui.widgets.memory_editor import MemoryEditor
 from tui.widgets.memory_tier_pane import MemoryTierPane
@@ -202,7 +203,7 @@ class MemoryFactPane(MemoryTierPane):
             self.refused(exc)
             return
         except (FactEditError, FactFileError, MemoryNotFoundError) as exc:
-            self.notify(str(exc), severity="error")
+            self.notify(str(exc), severity=severity_of(exc))
             return
         self.load()
         self._put_cursor_back(cursor, scroll)

@@ -18,6 +18,7 @@ from indexer.memory import (
     MemoryNotFoundError,
     ScratchpadItem,
 )
+from tui.worker_errors import severity_of
 from tui.display.log_text import one_line
 from tui.display.counts import plural
 from tui.screens.confirm import ConfirmScreen
@@ -146,7 +147,7 @@ class MemoryScratchpadPane(MemoryTierPane):
             self._status(refused, error=True)
             self.refused(exc)
         except (MemoryInputError, MemoryNotFoundError) as exc:
-            self.notify(str(exc), severity="error")
+            self.notify(str(exc), severity=severity_of(exc))
         return None
 
     # --- promote ---------------------------------------------------------------------------
