@@ -6,7 +6,7 @@ Time is passed in (``now``) so "active" and the day strip are testable with a fi
 from __future__ import annotations
 
 from indexer.models import Session
-from indexer.util.named_record import NamedTuple
+from typing import NamedTuple
 
 ACTIVE_SECONDS = 5 * 60  # a session with a message this recent is still going
 STRIP_DAYS = 12 * 7  # the activity strip's span: twelve weeks

@@ -145,15 +145,8 @@ def export_dir() -> Path:
     return data_dir() / "exports"
 
 
-def default_db_path() -> Path:
-    """``$THREADBACK_DB``, else ``<data dir>/index.sqlite3``."""
-    from pathlib import Path
-
-    return Path(default_db_str())
-
-
 def default_db_str() -> str:
-    """``default_db_path()`` as a ``str``."""
+    """``$THREADBACK_DB``, else ``<data dir>/index.sqlite3`` (a ``str``: a search loads no pathlib)."""
     if os.environ.get("THREADBACK_DB"):
         return os.path.expanduser(os.environ["THREADBACK_DB"])
     return os.path.join(data_dir_str(), "index.sqlite3")
@@ -203,7 +196,6 @@ def only_roots(mapping: dict[str, list[Path | str]]) -> SourceRoots:
 
 
 # --- resume and fork commands ------------------------------------------------------------------
-
 
 
 class LaunchTemplates(NamedTuple):

@@ -76,7 +76,7 @@ def _told_truthfully(method: F) -> F:
         except (sqlite3.Error, OSError) as exc:
             raise diagnose(self.path, exc) from exc
 
-    return run  # type: ignore[return-value]
+    return run  # type: ignore[return-value]  # same signature; typing.cast would load typing on start-up
 
 
 class Index:

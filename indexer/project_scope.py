@@ -12,9 +12,9 @@ from __future__ import annotations
 # where a path is worked out: a search loads this module but no ``pathlib`` (~4 ms with
 # ``urllib.parse`` and ``ipaddress``).
 
-from indexer.util.named_record import NamedTuple
+from typing import NamedTuple
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pathlib import Path
 

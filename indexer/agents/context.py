@@ -252,8 +252,9 @@ class FolderContext:
                     return _rules_piece(read_from)
                 if name == "facts" and cache_facts:
                     return self._cached_facts_piece()
-                work = dict(context_pieces(self.memory, self.rules_dir, now=now,  # type: ignore[arg-type]
-                                           episodic_limit=episodic_limit))
+                store = self.memory
+                assert store is not None, "a folder that is there has a store"
+                work = dict(context_pieces(store, self.rules_dir, now=now, episodic_limit=episodic_limit))
                 return work[name]()
             return run
 

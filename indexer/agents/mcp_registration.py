@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from indexer.agents.codex_hooks import CONFIG_TOML, codex_home
-from indexer.agents.config_files import load_json, load_toml, save_json, save_toml
+from indexer.agents.config_files import TomlDocument, load_json, load_toml, save_document, save_json, save_toml
 from indexer.agents.settings import DEFAULT_PROGRAM, SettingsError
 
 SERVER_NAME = "threadback"
@@ -85,9 +85,9 @@ def claude_entry(program: str = DEFAULT_PROGRAM) -> dict[str, object]:
     return {"type": "stdio", "command": program, "args": list(MCP_ARGS), "env": {}}
 
 
-def _servers(data: Mapping[str, object], key: str, path: Path) -> Mapping[str, object] | None:
+def _servers(data: Mapping[str, object], key: str, path: Path) -> MutableMapping[str, object] | None:
     servers = data.get(key)
-    if servers is not None and not isinstance(servers, Mapping):
+    if servers is not None and not isinstance(servers, MutableMapping):
         raise SettingsError(f"{path}: {key!r} is not a table of servers; it was left unchanged")
     return servers
 
@@ -126,7 +126,7 @@ def install_mcp(path: Path, *, program: str = DEFAULT_PROGRAM) -> McpChange:
         table = tomlkit.inline_table() if isinstance(servers, InlineTable) else tomlkit.table()
         table["command"] = program
         table["args"] = list(MCP_ARGS)
-        servers[SERVER_NAME] = table  # type: ignore[index]
+        servers[SERVER_NAME] = table
         return McpChange(path, added=True, backup=save_toml(doc))
     json_doc = load_json(path)
     servers = _servers(json_doc.data, "mcpServers", path)
@@ -146,12 +146,12 @@ def uninstall_mcp(path: Path) -> McpChange:
     servers = _servers(doc.data, key, path)
     if servers is None or not is_our_server(servers.get(SERVER_NAME)):
         return McpChange(path)
-    if _is_toml(path) and (cut := _without_appended_table(doc.dumps())) is not None:
-        return McpChange(path, removed=True, backup=save_toml(doc, cut))  # type: ignore[arg-type]
-    del servers[SERVER_NAME]  # type: ignore[attr-defined]
+    if isinstance(doc, TomlDocument) and (cut := _without_appended_table(doc.dumps())) is not None:
+        return McpChange(path, removed=True, backup=save_toml(doc, cut))
+    del servers[SERVER_NAME]
     if not servers:
         del doc.data[key]
-    backup = save_toml(doc) if _is_toml(path) else save_json(doc)  # type: ignore[arg-type]
+    backup = save_document(doc)
     return McpChange(path, removed=True, backup=backup)
 
 

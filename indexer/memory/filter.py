@@ -8,13 +8,18 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from indexer.memory.episodic import EpisodicEntry
-from indexer.util.named_record import NamedTuple
+from typing import NamedTuple
 from indexer.search import filters as registry
 from indexer.search.query import Query, parse_query, text_matches
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from indexer.memory.store import ScoredEntry
+
+
+def _holds(f: registry.Filter, entry: object, values: tuple) -> bool:
+    """Whether ``entry`` passes ``f``: every filter memory applies has a memory test."""
+    return f.memory is None or f.memory(entry, values)
 
 
 def matches_query(entry: EpisodicEntry, query: Query) -> bool:
@@ -22,7 +27,7 @@ def matches_query(entry: EpisodicEntry, query: Query) -> bool:
     and its text matching the query's words."""
     for f in _MEMORY_QUERY_FILTERS:
         value = getattr(query, f.field)
-        if value is not None and not f.memory(entry, (value,)):  # type: ignore[misc]
+        if value is not None and not _holds(f, entry, (value,)):
             return False
     return text_matches(query, entry.search_text)
 
@@ -30,7 +35,7 @@ def matches_query(entry: EpisodicEntry, query: Query) -> bool:
 SORTS = ("strength", "time", "importance")
 # The registry's filters a session query carries that memory honours (since:, until:), and the
 # memory-only ones (type:, tag:) this filter box reads before the rest goes to ``parse_query``.
-_MEMORY_QUERY_FILTERS = [f for f in registry.session_filters() if registry.MEMORY in f.scope]
+_MEMORY_QUERY_FILTERS = [f for f in registry.session_filters() if registry.MEMORY in f.scope and f.memory is not None]
 _ONLY_MEMORY = {f.key: f for f in registry.memory_only_filters()}
 _FIELD = re.compile(r'(?<!\S)(' + "|".join(_ONLY_MEMORY) + r'):("[^"]*"|\S+)', re.IGNORECASE)
 
@@ -56,7 +61,7 @@ class EpisodicFilter(NamedTuple):
         kept = []
         for s in scored:
             e = s.entry
-            if any(not f.memory(e, values) for f, values in wanted):  # type: ignore[misc]
+            if any(not _holds(f, e, values) for f, values in wanted):
                 continue
             if query is not None and not matches_query(e, query):
                 continue

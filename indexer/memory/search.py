@@ -13,10 +13,10 @@ from indexer.memory.filter import matches_query
 from indexer.memory.scratchpad import ScratchpadItem
 from indexer.memory.strength import StrengthBreakdown
 from indexer.memory.timeutil import as_aware
-from indexer.util.named_record import NamedTuple
+from typing import NamedTuple
 from indexer.search.query import parse_query, text_matches
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from indexer.memory.store import MemoryStore
 

@@ -30,10 +30,10 @@ from indexer import errors
 from indexer.errors import ThreadbackError
 from indexer.config import MEMORY_FOLDER_FILES, MemoryFolder, data_dir
 from indexer.util.digest import file_sha256_hex
-from indexer.util.named_record import NamedTuple
+from typing import NamedTuple
 from indexer.util.quick_json import loads
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
 

@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 from indexer.util.digest import sha256_hex
-from indexer.util.named_record import NamedTuple
+from typing import NamedTuple
 from indexer.rules.model import MAX_RULE_CHARS, PENDING, Rule, new_rule_id
 from indexer.rules.similarity import find_near_duplicate
 from indexer.sources import CLAUDE_CODE

@@ -14,7 +14,7 @@ import json
 from indexer.rules.model import Rule, format_ts
 from indexer.text.safe import escape_json_specials, make_safe
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Sequence
 

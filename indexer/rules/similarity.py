@@ -6,7 +6,7 @@ import unicodedata
 
 NEAR_DUPLICATE_RATIO = 0.9
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Iterable, TypeVar
 

@@ -23,6 +23,8 @@ from indexer.text.fold import variants
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # a scope comes with its module: a plain search loads none
+    from typing import Literal
+
     from indexer.project_scope import ProjectScope
 
 SCAN = "messages"  # no index can answer: read messages newest first, testing each
@@ -104,7 +106,7 @@ class Filters:
         self.joins_sessions = bool(session_where)
         self._session_where, self._session_params = session_where, session_params
         self._since, self._until = q.since, q.until
-        self._ranges: list[tuple[int, int]] | None | bool = False  # False: not looked up yet
+        self._ranges: list[tuple[int, int]] | None | Literal[False] = False  # False: not looked up yet
 
     def id_ranges(self, conn: sqlite3.Connection) -> list[tuple[int, int]] | None:
         """The message-id ranges the filters narrow the search to (``indexer.search.narrowing``),
@@ -117,7 +119,7 @@ class Filters:
 
             self._ranges = session_id_ranges(conn, self._session_where, self._session_params,
                                              self._since, self._until)
-        return self._ranges  # type: ignore[return-value]
+        return self._ranges
 
 
 def _session_filters(q: Query, exclude_sessions: tuple[str, ...], project_scope: ProjectScope | None

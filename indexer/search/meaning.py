@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from _thread import allocate_lock  # what threading.Lock is, without importing threading
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pathlib import Path
 

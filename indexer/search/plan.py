@@ -57,9 +57,6 @@ class SearchPlan(NamedTuple):
     line: re.Pattern[str] | None  # the words as typed, in order (None for one word or OR)
     line_length: int
 
-    @property
-    def group_count(self) -> int:
-        return len(self.indexed) + len(self.short)
 
 
 def term_kind(text: str) -> str:

@@ -288,7 +288,7 @@ def _finish(text: str, b: _Builder, notes: list[str], command_line: bool) -> Que
         raw=text,
         groups=tuple(tuple(g) for g in groups),
         excluded=tuple(b.excluded[:MAX_TERMS]),
-        **f,  # type: ignore[arg-type]
+        **f,  # type: ignore[arg-type]  # each value parsed to its field's type by the filter registry
         warnings=tuple(b.warnings),
         notes=tuple(notes),
         literal_line="" if b.used_or else " ".join(b.line),

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-from datetime import datetime, timezone
 from pathlib import Path
 
 from indexer.sources import codex_items as items
@@ -24,7 +23,6 @@ from indexer.sources.codex_items import CodexReader
 from indexer.sources.fields import as_dict, as_list, as_str
 
 _FILE_UUID = re.compile(r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})", re.I)
-_FILE_TIME = re.compile(r"rollout-(\d{4}-\d{2}-\d{2})(?:T(\d{2})-(\d{2})-(\d{2}))?")
 _ENVELOPE_TYPES = {"session_meta", "response_item", "event_msg", "turn_context", "compacted"}
 
 
@@ -40,19 +38,6 @@ def is_log_file(name: str) -> bool:
 def is_whole_document(path: Path) -> bool:
     """The TS-era files are one pretty-printed object, rewritten whole on each turn."""
     return path.suffix == ".json"
-
-
-def file_start_time(path: Path) -> float | None:
-    """Codex names files by local start time; a fallback when the records carry none."""
-    m = _FILE_TIME.search(path.name)
-    if not m:
-        return None
-    date, hh, mm, ss = m.groups()
-    try:
-        dt = datetime.strptime(f"{date} {hh or '00'}:{mm or '00'}:{ss or '00'}", "%Y-%m-%d %H:%M:%S")
-    except ValueError:
-        return None
-    return dt.astimezone(timezone.utc).timestamp()  # naive → the machine's local zone
 
 
 def init_meta(path: Path, meta: SessionMeta) -> None:

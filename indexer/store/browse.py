@@ -10,7 +10,7 @@ from types import EllipsisType
 from typing import Iterator
 
 from indexer.models import Message, Session
-from indexer.util.named_record import NamedTuple
+from typing import NamedTuple
 from indexer.sources import AGENT_NAMES
 from indexer.store.connection import index_files
 from indexer.store.errors import AmbiguousSessionError  # noqa: F401 - raised here, importable from here
@@ -258,5 +258,7 @@ def iter_events(
         for message in messages_from_rows(chunk, c):
             sid = message.session_rowid
             if sid not in cache:
-                cache[sid] = session(c, sid)  # type: ignore[assignment]
+                found = session(c, sid)
+                assert found is not None  # a message's session row exists (a foreign key)
+                cache[sid] = found
             yield cache[sid], message

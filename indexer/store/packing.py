@@ -51,11 +51,6 @@ def use_dictionary(dictionary_id: int, data: bytes | None) -> None:
     _decompressors[dictionary_id] = zstandard.ZstdDecompressor(dict_data=zdict)
 
 
-def packing_dictionary_id() -> int:
-    """The dictionary this process packs with (0: zlib)."""
-    return _packing_dictionary_id
-
-
 def pack(text: str | None) -> str | bytes | None:
     if text is None or len(text) < PACK_MIN_CHARS:
         return text

@@ -211,7 +211,3 @@ def masked_at(text: str, spans: list[SecretSpan]) -> str:
         position = span.end
     out.append(text[position:])
     return "".join(out)
-
-
-def has_secrets(text: str) -> bool:
-    return bool(find_secrets(text))

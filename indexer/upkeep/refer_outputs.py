@@ -22,7 +22,7 @@ from indexer.ingest.log_read import is_one_json_document
 from indexer.ingest.prepare import dedup_digest
 from indexer.ingest.sanitise import sanitise_message
 from indexer.models import TOOL_CALL
-from indexer.util.named_record import NamedTuple
+from typing import NamedTuple
 from indexer.sources import PARSERS, is_whole_document
 from indexer.sources.base import ParsedMessage, SessionMeta
 from indexer.store.packing import LOG_REF_MAGIC, unpack

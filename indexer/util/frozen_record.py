@@ -5,6 +5,8 @@ every session-start hook, which reads these records. ``@frozen_record`` gives wh
 ``@dataclass(frozen=True, slots=True)`` gave them: construction by position or keyword with
 defaults, ``==`` and ``hash`` over the compared fields, the same repr, ``replace``, no
 assignment after construction, copying and pickling.
+For the start-up path only (``START_UP_PATH`` in ``tests/project/test_startup_imports.py``);
+every other module uses the standard library.
 """
 
 from __future__ import annotations

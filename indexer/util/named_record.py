@@ -8,6 +8,8 @@ kept as written (``from __future__ import annotations``: strings); defaults, met
 docstring and the other attributes are copied as ``typing`` copies them. Type checkers see
 ``typing.NamedTuple`` itself. Not supported (nothing here uses them): the call form
 ``NamedTuple("Name", [...])`` and generic records.
+For the start-up path only (``START_UP_PATH`` in ``tests/project/test_startup_imports.py``);
+every other module uses the standard library.
 """
 
 from collections import namedtuple as _namedtuple

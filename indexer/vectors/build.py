@@ -12,7 +12,7 @@ from typing import Callable
 from indexer.vectors import store
 from indexer.vectors.codes import EMBEDDED_WHERE, embedded_text, to_codes
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # numpy and the model load only when there is something to embed
     import numpy as np
 

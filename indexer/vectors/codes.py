@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import numpy as np
 

@@ -24,7 +24,7 @@ from importlib import util as import_util
 from indexer import errors
 from indexer.errors import ThreadbackError
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import numpy as np
 

@@ -23,7 +23,7 @@ from indexer import errors
 from indexer.errors import ThreadbackError
 from indexer.vectors.codes import EMBEDDED_WHERE
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import numpy as np
 

@@ -345,3 +345,74 @@ def test_session_start_in_a_project_with_its_own_memory_checks_the_allow_list(tm
     modules, out = imported_modules(["hook", "session-start", "--text"], env, stdin=json.dumps(event))
     assert "indexer.memory.trust" in modules
     assert "left out: not allowed yet" in out and "deploy script" not in out
+
+
+def _under(package: str, *names: str) -> tuple[str, ...]:
+    return tuple(f"{package}.{n}" for n in names)
+
+
+# The start-up path, in one place: every project module that ``search``, ``search --json``,
+# ``--help`` and the prompt and session-start hooks load. Only these keep the start-up tricks
+# (``TYPE_CHECKING = False`` instead of importing ``typing``, the records of
+# ``indexer.util.named_record`` and ``indexer.util.frozen_record`` instead of ``typing.NamedTuple``
+# and ``dataclasses``); every other module uses the standard library's forms. A module that
+# joins the path joins this list (the first test below says which).
+START_UP_PATH = frozenset((
+    "indexer", "tui", "tui.cli",
+    "indexer.agents", "indexer.config", "indexer.errors", "indexer.index", "indexer.memory", "indexer.models",
+    "indexer.output", "indexer.provenance", "indexer.rules", "indexer.search", "indexer.sources", "indexer.store",
+    "indexer.text", "indexer.util",
+    *_under("indexer.agents", "budget", "caller", "context", "facts_cache", "hooks", "recall", "recall_cues",
+            "reference", "relevance", "resume", "usage"),
+    *_under("indexer.memory", "associations", "citations", "episodic", "errors", "facts", "folder_lock", "jsonl",
+            "retrievals", "scratchpad", "store", "strength", "timeutil", "yaml_bounds"),
+    *_under("indexer.output", "json_shapes", "masking"),
+    *_under("indexer.provenance", "changed_files"),
+    *_under("indexer.rules", "decisions", "model", "signing", "store"),
+    *_under("indexer.search", "candidates", "closest", "closest_results", "conditions", "dates", "filters", "fts",
+            "matching", "narrowing", "plan", "query", "rare_words", "recall_words", "results", "scoring",
+            "session_search", "snippets", "sparse_phrase", "spelling", "suggestions"),
+    *_under("indexer.store", "connection", "errors", "file_uri", "health", "packing", "rows", "schema", "side_file",
+            "word_index"),
+    *_under("indexer.text", "ages", "cjk", "fold", "safe", "secret_mask", "storable", "word_tokens"),
+    *_under("indexer.util", "append_log", "digest", "fileio", "frozen_record", "named_record", "quick_json"),
+    *_under("tui.cli", "exits", "hook", "index", "main", "options", "parser", "quick_args", "render", "terminal",
+            "verbs"),
+))
+_TRICKS = ("TYPE_CHECKING = False", "indexer.util.named_record", "indexer.util.frozen_record")
+
+
+def test_the_start_up_path_is_the_listed_one(tmp_path):
+    claude_session(tmp_path / "logs", "s1", "alpha", ["the websocket timeout again", "raised the timeout to 30 s"])
+    db = build_index(tmp_path / "logs", tmp_path / "index.sqlite3")
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    (memory / "fact.yml").write_text("editor: vim\n")
+    (memory / "episodic.jsonl").write_text('{"id":"ep-00000001","summary":"websocket timeout fixed"}\n')
+    env = cli_env(THREADBACK_DB=str(db), THREADBACK_HOME=str(tmp_path / "home"), HOME=str(tmp_path / "home"),
+                  THREADBACK_MEMORY_DIR=str(memory))
+    prompt = {"session_id": "x", "cwd": str(tmp_path), "hook_event_name": "UserPromptSubmit",
+              "prompt": "how did we fix the websocket timeout last time?"}
+    start = {"session_id": "x", "cwd": str(tmp_path), "hook_event_name": "SessionStart", "source": "startup"}
+    loaded_here: set[str] = set()
+    for argv, stdin in ((["search", "timeout"], None), (["search", "--json", "timeout"], None), (["--help"], None),
+                        (["search", "-1", "websocket"], None),
+                        (["hook", "prompt", "--text"], json.dumps(prompt)),
+                        (["hook", "session-start", "--text"], json.dumps(start))):
+        modules, _ = imported_modules(argv, env, stdin=stdin)
+        loaded_here |= {m for m in modules if m.split(".")[0] in ("indexer", "tui")}
+    assert "indexer.agents.hooks" in loaded_here and "indexer.search.fts" in loaded_here  # the report was read
+    assert sorted(loaded_here - START_UP_PATH) == []
+
+
+def test_start_up_tricks_stay_on_the_start_up_path():
+    off_the_path = []
+    for package in ("indexer", "tui"):
+        for f in sorted((REPO / package).rglob("*.py")):
+            module = ".".join(f.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__")
+            text = f.read_text(encoding="utf-8")
+            tricks = [t for t in _TRICKS if t in text and module not in ("indexer.util.named_record",
+                                                                           "indexer.util.frozen_record")]
+            if tricks and module not in START_UP_PATH:
+                off_the_path.append((module, tricks))
+    assert off_the_path == []

@@ -13,7 +13,7 @@ from tui.cli.options import db_path_of, roots_of
 from tui.demo import demo_index_and_roots, demo_memory_dir
 
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from tui.app import ThreadbackApp
 

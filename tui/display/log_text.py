@@ -12,7 +12,7 @@ from rich.text import Text
 
 from indexer.output.masking import masked_snippet
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from indexer.search.fts import SearchResult
 from indexer.text.safe import make_safe

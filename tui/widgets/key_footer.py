@@ -17,7 +17,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
+from textual.widgets._footer import FooterKey  # private in Textual 8; the major version is pinned (pyproject.toml)
 
 # Hidden bindings shown when there is room, most wanted first (by binding id).
 WHEN_ROOM = (
