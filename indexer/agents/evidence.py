@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 from indexer.agents.recall import extract_terms
-from typing import NamedTuple
+from indexer.util.named_record import NamedTuple
 
 MAX_PROMPT_CHARS = 4000  # a longer prompt is mostly a paste: its error is read from its start
 _ERROR_IDENTIFIER = re.compile(

@@ -362,7 +362,7 @@ START_UP_PATH = frozenset((
     "indexer.agents", "indexer.config", "indexer.errors", "indexer.index", "indexer.memory", "indexer.models",
     "indexer.output", "indexer.provenance", "indexer.rules", "indexer.search", "indexer.sources", "indexer.store",
     "indexer.text", "indexer.util",
-    *_under("indexer.agents", "budget", "caller", "context", "facts_cache", "hooks", "recall", "recall_cues",
+    *_under("indexer.agents", "budget", "caller", "context", "evidence", "facts_cache", "hooks", "recall", "recall_cues",
             "reference", "relevance", "resume", "usage"),
     *_under("indexer.memory", "associations", "citations", "episodic", "errors", "facts", "folder_lock", "jsonl",
             "retrievals", "scratchpad", "store", "strength", "timeutil", "yaml_bounds"),
@@ -398,6 +398,7 @@ def test_the_start_up_path_is_the_listed_one(tmp_path):
     for argv, stdin in ((["search", "timeout"], None), (["search", "--json", "timeout"], None), (["--help"], None),
                         (["search", "-1", "websocket"], None),
                         (["hook", "prompt", "--text"], json.dumps(prompt)),
+                        (["hook", "prompt", "--text"], json.dumps({**prompt, "prompt": "add a unit test for the parser"})),
                         (["hook", "session-start", "--text"], json.dumps(start))):
         modules, _ = imported_modules(argv, env, stdin=stdin)
         loaded_here |= {m for m in modules if m.split(".")[0] in ("indexer", "tui")}
