@@ -40,6 +40,10 @@ def root_warning(agent: str, root: Path, names: list[str], found: Sequence[str] 
             return ""
         return (f"{root}: its {len(found)} log(s) are named as {owner} names its own, not as {label}'s: "
                 f"is it the right folder for {label}?")
+    store_files = getattr(entry.parser, "STORE_FILES", ()) if entry is not None else ()
+    names = [n for n in names if PurePath(n).name not in store_files]  # e.g. opencode.db: read, not a log
+    if not names:
+        return ""
     others = looks_like(names)
     shown = f"{len(names)}{'+' if len(names) >= 200 else ''}"
     if others:

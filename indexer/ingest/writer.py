@@ -57,6 +57,12 @@ class Ingester:
         self._file_fts_drops: list[tuple[int, str]] = []
 
     # -- the run ---------------------------------------------------------------
+    def _with_database_mirrors(self, roots: SourceRoots) -> SourceRoots:
+        from indexer.sources.opencode_db import mirrors_folder_for, with_database_mirrors
+
+        found = with_database_mirrors(roots.roots["opencode"], mirrors_folder_for(self.db_path), self.summary.problems)
+        return SourceRoots({**roots.roots, "opencode": found})
+
     def run(
         self,
         roots: SourceRoots,
@@ -68,6 +74,8 @@ class Ingester:
         started = time.monotonic()
         conn = self.conn
         roots = resolved_roots(roots)
+        if only is None and roots.roots.get("opencode"):  # opencode.db: its sessions mirrored as files first
+            roots = self._with_database_mirrors(roots)
         failed = failures.load_failures(conn)
         listed = discover(roots, self.summary.problems) if only is None else discover_paths(roots, only, self.summary.problems)
         if only is None:

@@ -10,8 +10,9 @@
   ``state {status, input, output, error}``).
 
 The session file is rewritten as the session goes on, so it is read whole, with its messages
-and parts. Newer versions keep all of this in ``opencode.db`` (SQLite) instead: not read yet
-(docs/formats.md). Written from opencode's ``packages/opencode/src/session/message-v2.ts``
+and parts. Newer versions keep all of this in ``opencode.db`` (SQLite) instead: each of its
+sessions is mirrored as one file holding its messages and parts (``indexer.sources.opencode_db``),
+read here like a session file. Written from opencode's ``packages/opencode/src/session/message-v2.ts``
 and ``storage/storage.ts``, as kenn-io/agentsview (MIT) reads them.
 """
 
@@ -24,8 +25,11 @@ from pathlib import Path
 from indexer.sources.base import TITLE_AI, ParseOutput, SessionMeta, load_whole_json, parse_iso
 from indexer.sources.emit import Emitter
 from indexer.sources.fields import as_dict, as_str, scalar_text
+from indexer.sources.opencode_db import MESSAGES_KEY
 
 AGENT = "opencode"
+# Files of the SQLite store beside the logs, read through their mirror (not log files themselves)
+STORE_FILES = ("opencode.db", "opencode.db-wal", "opencode.db-shm")
 MAX_FILES = 50_000  # messages or parts read for one session, at most
 _DEFAULT_TITLE = ("New session - ", "Child session - ")
 
@@ -62,6 +66,13 @@ def parse(path: Path, data: bytes, first_line_no: int, state: dict, meta: Sessio
         return out
     _session(session, meta)
     emit = Emitter(AGENT, meta, out)
+    embedded = session.get(MESSAGES_KEY)
+    if isinstance(embedded, list):  # a session mirrored from opencode.db (indexer.sources.opencode_db)
+        for message in embedded:
+            if isinstance(message, dict):
+                parts = message.get("parts")
+                _message(emit, message, [p for p in parts if isinstance(p, dict)] if isinstance(parts, list) else [])
+        return out
     storage = storage_of(path)
     for message in _json_files(storage / "message" / (meta.session_id or ""), out):
         _message(emit, message, _json_files(storage / "part" / as_str(message.get("id")), out))
