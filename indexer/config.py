@@ -11,7 +11,8 @@
       pi = ["~/.pi/agent/sessions"]
 
 - The commands that resume or fork a session (``load_launch_templates``), argv lists with
-  ``{id}``, ``{file}`` (the log file) and ``{cwd}`` placeholders, never a shell line::
+  ``{id}``, ``{session}`` (the id up to its first ``/``), ``{file}`` (the log file) and ``{cwd}``
+  placeholders, never a shell line::
 
       [resume.claude-code]
       resume = ["claude", "--resume", "{id}"]

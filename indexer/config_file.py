@@ -24,7 +24,7 @@ from indexer.errors import ThreadbackError
 from indexer.sources import AGENT_NAMES
 
 SECTIONS = ("roots", "live", "archive", "resume", "meaning")
-LAUNCH_PLACEHOLDERS = ("id", "file", "cwd")  # what a [resume.<agent>] command may name
+LAUNCH_PLACEHOLDERS = ("id", "session", "file", "cwd")  # what a [resume.<agent>] command may name
 
 
 class ConfigProblem(ValueError, ThreadbackError):

@@ -114,7 +114,8 @@ def plan_launch(session: Session, parent: Session | None, templates: dict[str, L
     opens_itself = target.session_id == target_id  # not a subagent whose parent is not indexed
     log_file = target.source_path if opens_itself else ""
     cwd = resume_folder(session, parent)
-    values = {"id": target_id, "file": log_file, "cwd": cwd or ""}
+    # {session}: the id up to its first "/" (Kimi names an agent's log <session>/<agent>; it resumes the session)
+    values = {"id": target_id, "session": target_id.split("/", 1)[0], "file": log_file, "cwd": cwd or ""}
     if "{file}" in "".join(template) and (not log_file or log_file.startswith("-")):
         raise LaunchRefused(f"the log file of {make_visible(target_id)} is not known")
     argv = tuple(element.format_map(values) for element in template)

@@ -37,7 +37,8 @@ def resume_command(session: Session, parent: Session | None = None) -> str:
     if session.parent_session_id and agent.subagent_resumes_parent:
         target = parent or session
         target_id = parent.session_id if parent else session.parent_session_id
-    command = agent.resume.format(id=shlex.quote(target_id), path=shlex.quote(session.source_path))
+    command = agent.resume.format(id=shlex.quote(target_id), session=shlex.quote(target_id.split("/", 1)[0]),
+                                  path=shlex.quote(session.source_path))
     # A session that moved (Claude Code ``relocated``) resumes from where its log went.
     cwd = target.resume_cwd or target.project_path or session.project_path
     return f"cd {shlex.quote(cwd)} && {command}" if cwd else command

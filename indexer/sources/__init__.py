@@ -46,7 +46,8 @@ class Agent(NamedTuple):
     home: str  # the agent's home folder by default ("~/.claude"); its parser's default_roots() reads it
     home_env: tuple[str, ...]  # environment variables that move that home ("CLAUDE_CONFIG_DIR"); () none
     reading: str  # "lines" (appended, read incrementally) or "whole" (rewritten: read whole each time)
-    # What `R` and `resume --exec` run, as argv (never a shell line): {id}, {file}, {cwd}
+    # What `R` and `resume --exec` run, as argv (never a shell line): {id}, {session} (the id up to
+    # its first "/"), {file}, {cwd}
     # placeholders; the config file's [resume.<agent>] replaces them (indexer.config).
     resume_argv: tuple[str, ...]
     fork_argv: tuple[str, ...]  # empty: the agent cannot fork a session
@@ -149,7 +150,7 @@ AGENTS: tuple[Agent, ...] = (
           instructions=("AGENTS.md",), hooks="", mcp_config="~/.config/amp/settings.json", retention=""),
     Agent("kimi", "Kimi CLI", "indexer.sources.kimi", "--kimi-dir", "sessions",
           home="~/.kimi", home_env=(), reading="lines",
-          resume_argv=("kimi", "--session", "{id}"), fork_argv=(), no_resume="", subagent_resumes_parent=False,
+          resume_argv=("kimi", "--session", "{session}"), fork_argv=(), no_resume="", subagent_resumes_parent=False,
           programs=("kimi",), program_prefixes=(), packages=("kimi-cli", "kimi_cli"), env_markers=(),
           instructions=("AGENTS.md",), hooks="", mcp_config="~/.kimi/mcp.json", retention="",
           aliases=("kimi-cli",)),

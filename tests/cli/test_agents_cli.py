@@ -78,7 +78,9 @@ def test_found_searched_exported_and_resumed_from_a_fresh_install(agent: Agent, 
     resumed = threadback("--db", db, "resume", session["session_id"], "--exec", PATH=path, **env)
     assert resumed.returncode == 0, resumed.stderr + resumed.stdout
     ran = json.loads(record.read_text())
-    assert ran["argv"] == [part.replace("{id}", session["session_id"]) for part in agent.resume_argv[1:]]
+    sid = session["session_id"]
+    assert ran["argv"] == [part.replace("{id}", sid).replace("{session}", sid.split("/", 1)[0])
+                           for part in agent.resume_argv[1:]]
     assert Path(ran["cwd"]).resolve() == Path(session["project_path"]).resolve()
     assert Path(ran["cwd"]).resolve().is_relative_to(tmp_path.resolve())
 

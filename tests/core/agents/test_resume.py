@@ -24,3 +24,15 @@ def test_subagents_resume_their_parent_but_a_pi_branch_resumes_itself():
     assert resume_command(child) == "cd '/work/my app/.wt/agent-1' && claude --resume abc"
     branch = BASE._replace(agent="pi", session_id="b2", parent_session_id="abc", source_path="/p/t_b2.jsonl")
     assert resume_command(branch, BASE._replace(agent="pi")) == "cd '/work/my app' && pi --session /p/t_b2.jsonl"
+
+
+def test_a_kimi_agent_log_resumes_its_session_by_the_id_kimi_takes():
+    """Kimi's newer layout names each agent's log ``<session>/<agent>``; ``kimi --session``
+    takes the session part (the shell line and the argv ``resume --exec`` runs alike)."""
+    from indexer.agents.launch_argv import plan_launch
+
+    agent_log = BASE._replace(agent="kimi", session_id="5f0c1d2e/coder", source_path="/k/5f0c1d2e/agents/coder/wire.jsonl")
+    assert resume_command(agent_log) == "cd '/work/my app' && kimi --session 5f0c1d2e"
+    assert plan_launch(agent_log, None, {}).argv == ("kimi", "--session", "5f0c1d2e")
+    legacy = agent_log._replace(session_id="6d1e2f3a-4b5c", source_path="/k/h/6d1e2f3a-4b5c/wire.jsonl")
+    assert resume_command(legacy) == "cd '/work/my app' && kimi --session 6d1e2f3a-4b5c"
