@@ -19,6 +19,16 @@ def test_defaults_follow_the_agents_variables(tmp_path, monkeypatch):
     assert roots["pi"] == (tmp_path / "pi" / "sessions",)
 
 
+def test_gemini_cli_home_replaces_the_home_folder_as_gemini_cli_reads_it(tmp_path, monkeypatch):
+    """gemini-cli's ``homedir()`` (packages/core/src/utils/paths.ts) returns ``$GEMINI_CLI_HOME``
+    when set, and its global folder is ``<homedir>/.gemini``: the chats are under
+    ``$GEMINI_CLI_HOME/.gemini/tmp``, not ``$GEMINI_CLI_HOME/tmp``."""
+    monkeypatch.setenv("GEMINI_CLI_HOME", str(tmp_path / "profile"))
+    assert load_roots(config_file=tmp_path / "none.toml").roots["gemini"] == (tmp_path / "profile" / ".gemini" / "tmp",)
+    monkeypatch.delenv("GEMINI_CLI_HOME")
+    assert load_roots(config_file=tmp_path / "none.toml").roots["gemini"] == (Path.home() / ".gemini" / "tmp",)
+
+
 def test_config_file_then_flags_replace_per_agent(tmp_path, monkeypatch):
     monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex"))
     config = tmp_path / "config.toml"
