@@ -17,6 +17,7 @@ from typing import Callable
 
 from indexer.archive.seal import seal_links
 from indexer.config import SourceRoots
+from indexer.sources import PARSERS
 from indexer.ingest import failures
 from indexer.upkeep.archive_backfill import backfill_archive
 from indexer.ingest.discover import discover, discover_paths, project_log_files, resolved_roots
@@ -57,11 +58,15 @@ class Ingester:
         self._file_fts_drops: list[tuple[int, str]] = []
 
     # -- the run ---------------------------------------------------------------
-    def _with_database_mirrors(self, roots: SourceRoots) -> SourceRoots:
-        from indexer.sources.opencode_db import mirrors_folder_for, with_database_mirrors
-
-        found = with_database_mirrors(roots.roots["opencode"], mirrors_folder_for(self.db_path), self.summary.problems)
-        return SourceRoots({**roots.roots, "opencode": found})
+    def _with_store_mirrors(self, roots: SourceRoots) -> SourceRoots:
+        """Each agent's roots, plus the mirror folders of an agent that keeps a store of its own
+        (its parser's optional ``with_store_mirrors``); mirrors live beside the index."""
+        mirrors = self.db_path.parent / "mirrors"
+        out = {}
+        for agent, paths in roots.items():
+            prepare = getattr(PARSERS[agent], "with_store_mirrors", None) if paths else None
+            out[agent] = prepare(paths, mirrors, self.summary.problems) if prepare is not None else paths
+        return SourceRoots(out)
 
     def run(
         self,
@@ -74,8 +79,8 @@ class Ingester:
         started = time.monotonic()
         conn = self.conn
         roots = resolved_roots(roots)
-        if only is None and roots.roots.get("opencode"):  # opencode.db: its sessions mirrored as files first
-            roots = self._with_database_mirrors(roots)
+        if only is None:  # an agent's own store (opencode.db): its sessions mirrored as files first
+            roots = self._with_store_mirrors(roots)
         failed = failures.load_failures(conn)
         listed = discover(roots, self.summary.problems) if only is None else discover_paths(roots, only, self.summary.problems)
         if only is None:

@@ -24,6 +24,11 @@ class AgentParser(Protocol):
       raises: an odd value costs that value, an odd line that line (``ParseOutput.bad_lines``).
       Set ``ParseOutput.restart`` when appended lines change what earlier ones mean.
     - ``is_whole_document(path)`` (optional): this file is rewritten whole (read it whole).
+    - ``with_store_mirrors(roots, mirrors, problems)`` (optional), for an agent that keeps its
+      sessions in a store of its own rather than one log file each (opencode's SQLite file): at
+      the start of a full run, bring a mirror of one file per session up to date under
+      ``mirrors`` and return ``roots`` plus the mirror's folders (``indexer.sources.opencode_db``).
+    - ``STORE_FILES`` (optional): names of that store's files, which are not logs (no warning).
     """
 
     def default_roots(self) -> list[Path]: ...

@@ -26,6 +26,7 @@ from indexer.sources.base import TITLE_AI, ParseOutput, SessionMeta, load_whole_
 from indexer.sources.emit import Emitter
 from indexer.sources.fields import as_dict, as_str, scalar_text
 from indexer.sources.opencode_db import MESSAGES_KEY
+from indexer.sources.opencode_db import with_database_mirrors as with_store_mirrors  # noqa: F401 - the interface's hook
 
 AGENT = "opencode"
 # Files of the SQLite store beside the logs, read through their mirror (not log files themselves)

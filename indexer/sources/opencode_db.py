@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sqlite3
 from pathlib import Path
 
@@ -159,7 +158,3 @@ def with_database_mirrors(opencode_roots: tuple[Path, ...], mirrors: Path,
             extra.append(folder)
     return (*opencode_roots, *extra) if extra else opencode_roots
 
-
-def mirrors_folder_for(db_path: Path) -> Path:
-    """Where an index keeps its database mirrors: beside the index file."""
-    return Path(os.path.dirname(os.path.abspath(db_path))) / "mirrors"

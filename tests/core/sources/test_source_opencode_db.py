@@ -113,6 +113,9 @@ def test_every_session_of_the_database_is_found_searched_and_resumable(tmp_path:
     assert hits[0]["resume"]["command"] is not None and "--session ses_parent" in hits[0]["resume"]["command"]
     shown = run(tmp_path, "show", "ses_parent")
     assert "pytest tests/test_checkout.py" in shown.stdout  # the tool call is in the transcript
+    exported = run(tmp_path, "export", "ses_parent", "-o", str(tmp_path / "out.md"))
+    assert exported.returncode == 0, exported.stderr
+    assert "awaited the webhook" in (tmp_path / "out.md").read_text(encoding="utf-8")
 
 
 def test_a_run_reads_only_the_sessions_that_changed(tmp_path: Path):
