@@ -21,7 +21,7 @@ from indexer import errors
 from indexer.errors import ThreadbackError
 from indexer.index import Index
 from indexer.models import Message, Session
-from indexer.provenance.edits import Change, changes_in_call, lines_of
+from indexer.provenance.edits import Change, changes_in_call, distinctive, lines_of, read_of, seen_in_output
 from indexer.provenance.git_window import LineCommit, git_root, line_commits
 from indexer.provenance.matching import claim_lines
 from indexer.provenance.replay import Written, replay
@@ -103,9 +103,19 @@ def blame_file(index: Index, path: str, *, use_git: bool = True) -> Blame:
             commits = moved = None  # the file changed between the reads
     claimed = claim_lines(current, written, _allowed(commits, moved))
     lines = [BlameLine(n + 1, text, edit.session if edit else None, edit.message if edit else None,
-                       commits[n] if commits else None, edit is None or not edit.blind or commits is not None)
+                       commits[n] if commits else None, _certain(text, edit, commits is not None))
              for n, (text, edit) in enumerate(zip(current, claimed))]
     return Blame(path, lines, commits is not None, len(candidates))
+
+
+def _certain(text: str, edit: Written | None, git: bool) -> bool:
+    """Whether a line's writer is known for certain. Git's windows make it so. Without them, a
+    whole-file write over text no log showed may only have kept the line, and a line that says
+    nothing on its own (blank, ``}``, ``return None``) may be a person's beside the edit's lines:
+    both are shown as "written or kept by"."""
+    if edit is None or git:
+        return True
+    return not edit.blind and distinctive(text)
 
 
 def _writing_sessions(index: Index, paths: list[str]) -> dict[int, tuple[Session, str]]:
@@ -125,7 +135,15 @@ def _changes(index: Index, sessions: dict[int, tuple[Session, str]], paths: set[
     out: list[tuple[float, int, int, Session, Message, Change]] = []
     for session, _ in sessions.values():
         cwd = session.project_path
-        for _, message in index.iter_events(kinds=("tool_call",), session_rowid=session.id):
+        reading: Message | None = None  # a whole read of the file, waiting for its output
+        for _, message in index.iter_events(kinds=("tool_call", "tool_result"), session_rowid=session.id):
+            if message.kind == "tool_result":
+                same_tool = reading is not None and message.tool_name in (None, reading.tool_name)
+                seen = seen_in_output(message.text) if same_tool else None
+                if reading is not None and seen is not None:
+                    out.append((reading.ts or session.start_ts or 0.0, session.id, reading.ordinal, session, reading, seen))
+                reading = None
+                continue
             if not message.detail:
                 continue
             try:
@@ -133,6 +151,8 @@ def _changes(index: Index, sessions: dict[int, tuple[Session, str]], paths: set[
             except (ValueError, RecursionError):
                 continue
             for path in paths:
+                if read_of(message.tool_name, args, path, cwd):
+                    reading = message
                 for change in changes_in_call(message.tool_name, args, path, cwd):
                     out.append((message.ts or session.start_ts or 0.0, session.id, message.ordinal, session, message, change))
     out.sort(key=lambda row: row[:3])

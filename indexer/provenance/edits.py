@@ -62,7 +62,43 @@ class Blind:
     deleted: bool = False
 
 
-Change = Replace | Whole | Hunk | Blind
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """The file's whole text as a read showed it (Claude's ``Read`` output): not a change, but
+    what the file held then, so a ``Write`` after it wrote only what differs."""
+    lines: tuple[str, ...]
+
+
+Change = Replace | Whole | Hunk | Blind | Seen
+
+_READ_TOOLS = ("read", "read_file", "view")
+_NUMBERED = re.compile(r"^ *(\d+)(?:→|\t)(.*)$")
+
+
+def read_of(tool_name: str | None, args: Any, path: str, cwd: str | None) -> bool:
+    """Whether this call read the whole of ``path`` (no offset or limit)."""
+    if (tool_name or "").strip().lower() not in _READ_TOOLS or not isinstance(args, dict):
+        return False
+    if args.get("offset") not in (None, 0, 1) or args.get("limit") is not None:
+        return False
+    return _named_path(args, cwd) == path
+
+
+def seen_in_output(text: str | None) -> Seen | None:
+    """The file's lines from a read's output (``     1→text``, numbered from 1 without a gap,
+    as Claude Code's ``Read`` prints them); None when the output is cut, an error, or another
+    shape. Lines after the numbered ones (a reminder the agent appends) are not the file's."""
+    if not text or "characters omitted]" in text:
+        return None
+    lines: list[str] = []
+    for raw in text.split("\n"):
+        m = _NUMBERED.match(raw)
+        if m is None:
+            break
+        if int(m.group(1)) != len(lines) + 1:
+            return None
+        lines.append(m.group(2).rstrip())
+    return Seen(tuple(lines)) if lines else None
 
 
 DISTINCT_CHARS = 4  # a line with fewer letters and digits than this anchors nothing

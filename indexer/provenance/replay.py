@@ -6,6 +6,8 @@ from the file before. The replay keeps the file's text while every change to it 
 forgets it (None) when one is not (a person's edit the logs cannot see shows up as an edit whose
 ``old_string`` is not there; ``sed -i``); a ``Write`` onto a forgotten file counts every line as
 written, and git's windows (``indexer.provenance.git_window``) then sort out what it merely kept.
+A whole read of the file (``Seen``: Claude reads before it writes) makes it known again, and the
+first thing any log did to the file, when that is a whole-file write, made it.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from indexer.models import Message, Session
-from indexer.provenance.edits import Blind, Change, Hunk, Replace, Whole, distinctive, new_indices
+from indexer.provenance.edits import Blind, Change, Hunk, Replace, Seen, Whole, distinctive, new_indices
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +39,15 @@ def replay(changes: Iterable[tuple[Session, Message, Change]]) -> list[Written]:
     known: list[str] | None = None
     out: list[Written] = []
     seen: set[str] = set()  # distinctive lines earlier edits wrote
+    first = True
     for session, message, change in changes:
+        if isinstance(change, Seen):  # what the file held when the agent read it: known again
+            known = list(change.lines)
+            first = False
+            continue
+        if first and isinstance(change, Whole) and not change.append:
+            known = []  # the first thing any log did to the file was to write it whole: it made it
+        first = False
         blind = isinstance(change, Whole) and not change.append and known is None
         known, written = _apply(known, change)
         if written is None:
@@ -55,6 +65,8 @@ def replay(changes: Iterable[tuple[Session, Message, Change]]) -> list[Written]:
 
 def _apply(known: list[str] | None, change: Change
            ) -> tuple[list[str] | None, tuple[tuple[str, ...], frozenset[int], bool] | None]:
+    if isinstance(change, Seen):
+        return list(change.lines), None
     if isinstance(change, Blind):
         return ([] if change.deleted else None), None
     if isinstance(change, Whole):

@@ -33,6 +33,7 @@ class Call:
     ts: float
     tool: str
     args: dict | str
+    output: str | None = None  # what the tool answered, where the log keeps it (a Read's text)
 
 
 @dataclass
@@ -124,10 +125,16 @@ class SessionSteps:
         self.p, self.log = player, log
         self.name = player.path.name if relative else str(player.path)
 
-    def call(self, tool: str, args: dict | str) -> tuple[str, float]:
+    def call(self, tool: str, args: dict | str, output: str | None = None) -> tuple[str, float]:
         ts = self.p.tick()
-        self.log.calls.append(Call(ts, tool, args))
+        self.log.calls.append(Call(ts, tool, args, output))
         return (self.log.sid, ts)
+
+    def read(self) -> None:
+        """Claude Code's Read of the whole file, as it answers (``     1→line``): it refuses to
+        Write over a file the session has not read as it is now, so a Write comes after one."""
+        numbered = "".join(f"{n:>6}→{line}\n" for n, line in enumerate(self.p.lines, 1))
+        self.call("Read", {"file_path": self.name}, numbered)
 
     def create(self, n: int) -> None:
         new = [self.p.fresh_line() for _ in range(n)]
@@ -214,6 +221,8 @@ class SessionSteps:
             label = self.call("apply_patch", f"*** Begin Patch\n*** Update File: {self.name}\n@@\n"
                               + "\n".join(body) + "\n*** End Patch")
         else:
+            if self.p.lines:
+                self.read()
             label = self.call("Write", {"file_path": self.name, "content": text})
         self.p.set_lines(new, label)
         return True
@@ -319,6 +328,11 @@ def write_logs(root: Path, sessions: list[SessionLog], cwd: str) -> dict[str, Pa
                                 "timestamp": _iso(c.ts), "message": {
                                     "id": f"msg_{log.sid}_{i}", "role": "assistant", "model": "claude-x",
                                     "content": [{"type": "tool_use", "id": f"toolu_{log.sid}_{i}", "name": c.tool, "input": c.args}]}})
+                if c.output is not None:
+                    records.append({"type": "user", "uuid": f"{log.sid}-{i}-r", "sessionId": log.sid, "cwd": cwd,
+                                    "parentUuid": records[-1]["uuid"], "timestamp": _iso(c.ts + 0.2), "message": {
+                                        "role": "user", "content": [{"type": "tool_result", "tool_use_id": f"toolu_{log.sid}_{i}",
+                                                                     "content": c.output}]}})
             path = roots["claude-code"] / ("-" + cwd.strip("/").replace("/", "-")) / f"{log.sid}.jsonl"
         else:
             records = [{"timestamp": _iso(first), "type": "session_meta", "payload": {"id": log.sid, "cwd": cwd}},
