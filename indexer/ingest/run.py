@@ -73,7 +73,7 @@ def update_index(
                     backfill_words(conn, should_stop)  # messages stored before the word index
                     from indexer.vectors.build import update_meaning  # search by meaning: its vectors
 
-                    summary.problems += update_meaning(conn, should_stop)
+                    summary.problems += update_meaning(conn, should_stop, None if one_process else str(db_path))
                     _merge_a_slice(conn, summary, should_stop)
                 return summary
             except HelperError as exc:

@@ -19,6 +19,11 @@ if TYPE_CHECKING:  # numpy and the model load only when there is something to em
     from indexer.vectors.model import Embedder
 
 BATCH = 5000  # messages embedded and committed together
+# More messages than this waiting (a cold build, a big catch-up) are embedded in a process of
+# their own: the model's tables beside the writer's page cache put a 0.7 GB cold build's main
+# process at ~200 MB, where each process alone stays under 120 MB (bench/speed/bench_memory.py).
+APART_FROM = 20_000
+APART_POLL_S = 0.2
 
 
 def update_codes(conn: sqlite3.Connection, embedder: Embedder, should_stop: Callable[[], bool] | None = None) -> int:
@@ -102,10 +107,12 @@ def _in_transaction(conn: sqlite3.Connection, work: Callable[[], object]) -> Non
         raise
 
 
-def update_meaning(conn: sqlite3.Connection, should_stop: Callable[[], bool] | None = None) -> list[str]:
+def update_meaning(conn: sqlite3.Connection, should_stop: Callable[[], bool] | None = None,
+                   db_path: str | None = None) -> list[str]:
     """The index run's one call: bring the codes up to date when search by meaning is on (drop
     them when it is off). Returns problems for the run's summary; a model that is not installed
-    is not one (``meaning_status`` says so), and nothing here stops the run."""
+    is not one (``meaning_status`` says so), and nothing here stops the run. ``db_path``: the
+    index file, so that much waiting work is embedded in a process of its own."""
     from indexer.config import load_meaning_setting
 
     setting = load_meaning_setting()
@@ -115,7 +122,7 @@ def update_meaning(conn: sqlite3.Connection, should_stop: Callable[[], bool] | N
             _in_transaction(conn, lambda: store.drop(conn))
             return problems
         problems += _rebuild_if_damaged(conn)
-        _update_if_waiting(conn, should_stop)
+        problems += _update_if_waiting(conn, should_stop, db_path)
     except store.VectorsDamaged as exc:  # codes of a width the model does not make
         _in_transaction(conn, lambda: store.drop(conn))
         problems.append(f"the vectors for search by meaning were damaged ({exc}); the next index run builds them again")
@@ -124,18 +131,70 @@ def update_meaning(conn: sqlite3.Connection, should_stop: Callable[[], bool] | N
     return problems
 
 
-def _update_if_waiting(conn: sqlite3.Connection, should_stop: Callable[[], bool] | None) -> None:
+def _update_if_waiting(conn: sqlite3.Connection, should_stop: Callable[[], bool] | None,
+                       db_path: str | None) -> list[str]:
     try:
         from indexer.vectors.model import DEFAULT_MODEL, ModelUnavailable, load_embedder
     except ImportError:
-        return
+        return []
     if not _work_waiting(conn, DEFAULT_MODEL):
-        return
+        return []
+    if db_path is not None and _waiting_count(conn, APART_FROM + 1) > APART_FROM:
+        return _embed_apart(db_path, should_stop)
     try:
         embedder = load_embedder(DEFAULT_MODEL)
     except ModelUnavailable:
-        return
+        return []
     update_codes(conn, embedder, should_stop)
+    return []
+
+
+def _waiting_count(conn: sqlite3.Connection, at_most: int) -> int:
+    through = int(store.meta_value(conn, "meaning_through") or 0) if store.has_tables(conn) else 0
+    return conn.execute(f"SELECT count(*) FROM (SELECT 1 FROM main.messages WHERE id > ? AND {EMBEDDED_WHERE}"
+                        " LIMIT ?)", (through, at_most)).fetchone()[0]
+
+
+def _embed_apart(db_path: str, should_stop: Callable[[], bool] | None) -> list[str]:
+    """``python -m indexer.vectors.build DB`` does the embedding; the caller holds the index lock
+    and waits. Stopped, the child is ended: each batch it finished is committed, the next run
+    goes on from there."""
+    import subprocess
+    import sys
+    import time
+
+    child = subprocess.Popen([sys.executable, "-m", "indexer.vectors.build", str(db_path)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    while child.poll() is None:
+        if should_stop is not None and should_stop():
+            child.terminate()
+            child.wait()
+            return []
+        time.sleep(APART_POLL_S)
+    out, err = child.communicate()
+    if child.returncode != 0:
+        last = (err.strip().splitlines() or ["no message"])[-1]
+        return [f"search by meaning could not build its vectors in its own process ({last}); "
+                "the next index run goes on where it stopped"]
+    return [line for line in out.splitlines() if line.strip()]
+
+
+def _embed_here(db_path: str) -> None:
+    """The child's side of ``_embed_apart``: embed what waits, say its problems on stdout."""
+    conn = sqlite3.connect(db_path, isolation_level=None, timeout=30)
+    try:
+        conn.execute("PRAGMA cache_size = -4096")  # each message is read once, in id order
+        for problem in _update_if_waiting_here(conn):
+            print(problem)
+    finally:
+        conn.close()
+
+
+def _update_if_waiting_here(conn: sqlite3.Connection) -> list[str]:
+    try:
+        return _update_if_waiting(conn, None, None)
+    except sqlite3.OperationalError as exc:
+        return [f"search by meaning could not store its vectors: {exc}"]
 
 
 def _rebuild_if_damaged(conn: sqlite3.Connection) -> list[str]:
@@ -161,3 +220,9 @@ def _work_waiting(conn: sqlite3.Connection, model: str) -> bool:
     if top > through:
         _in_transaction(conn, lambda: store.set_meta(conn, "meaning_through", str(top)))
     return False
+
+
+if __name__ == "__main__":
+    import sys
+
+    _embed_here(sys.argv[1])

