@@ -19,9 +19,10 @@ from indexer.store.fts_merge import index_tables, merge_segments, segment_count
 from indexer.store.health import damage_marker, quick_check, side_damage_marker
 from indexer.store.side_file import replace_side, side_path
 
-# 128 MB of page cache put the writer at 172 MB resident; at 64 MB it peaks at 113 MB (bench/speed/bench_memory.py)
-# and paired runs (bench_index.py, noisy) showed no slower build.
-WRITER_CACHE_KIB = 64 * 1024
+# 128 MB of page cache put the writer at 172 MB resident, 64 MB at 113 MB on the generated 1 GB
+# tree but 122 MB on the 2.9 GB real-format one; at 48 MB that build's main process peaks at 107 MB
+# in the same 106 s (bench/speed/bench_memory.py; issue 38's target: under 120 MB a process).
+WRITER_CACHE_KIB = 48 * 1024
 # Merging (indexer.store.fts_merge) is paid only by a run that wrote, in proportion to what it
 # read, and only while a table is in more segments than a merged one keeps: a run that found
 # nothing to do merges nothing (it cost ~0.5 s of every such run on a 1 GB index before).
