@@ -2,6 +2,7 @@
 Prints figures; asserts nothing.
 
     python bench/speed/bench_memory.py --logs /tmp/tb-bench/logs/claude            # cold build of that tree
+    python bench/speed/bench_memory.py --logs /tmp/tb-real/logs                    # a real-format tree (scripts/real_tree.py)
     python bench/speed/bench_memory.py --browse /tmp/tb-scale/index.sqlite3         # browse an index
 
 Build: ``threadback index`` runs in a subprocess on a fresh index; psutil samples the resident
@@ -52,7 +53,10 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
 
 def build_peaks(logs: Path, scratch: Path) -> dict[str, float]:
     db = scratch / "index.sqlite3"
-    argv = [sys.executable, "-m", "tui.cli", "--db", str(db), "--claude-dir", str(logs), "index", "-q"]
+    # A real-format tree (scripts/real_tree.py) holds one folder per agent; a generated one is Claude's.
+    flags = {"claude-code": "--claude-dir", "codex": "--codex-dir", "pi": "--pi-dir"}
+    folders = [arg for name, flag in flags.items() if (logs / name).is_dir() for arg in (flag, str(logs / name))]
+    argv = [sys.executable, "-m", "tui.cli", "--db", str(db), *(folders or ["--claude-dir", str(logs)]), "index", "-q"]
     env = {**os.environ, "HOME": str(scratch), "XDG_CONFIG_HOME": str(scratch / "config")}
     proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     main = psutil.Process(proc.pid)
@@ -74,7 +78,7 @@ def build_peaks(logs: Path, scratch: Path) -> dict[str, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--logs", type=Path, help="a Claude Code log folder to index cold")
+    ap.add_argument("--logs", type=Path, help="a Claude Code log folder, or a real-format tree, to index cold")
     ap.add_argument("--browse", type=Path, help="an index to browse")
     args = ap.parse_args()
     if args.logs:
