@@ -40,22 +40,26 @@ def replay(changes: Iterable[tuple[Session, Message, Change]]) -> list[Written]:
     out: list[Written] = []
     seen: set[str] = set()  # distinctive lines earlier edits wrote
     first = True
+    just_read = False  # the file's text was read whole since the last change: known exactly
     for session, message, change in changes:
         if isinstance(change, Seen):  # what the file held when the agent read it: known again
             known = list(change.lines)
             first = False
+            just_read = True
             continue
         if first and isinstance(change, Whole) and not change.append:
             known = []  # the first thing any log did to the file was to write it whole: it made it
         first = False
         blind = isinstance(change, Whole) and not change.append and known is None
+        after_read, just_read = just_read, False
         known, written = _apply(known, change)
         if written is None:
             continue
         block, new, loose = written
-        if isinstance(change, Whole) and not change.append:
+        if isinstance(change, Whole) and not change.append and not after_read:
             # A line an earlier edit wrote, word for word, was kept, not written again: the
-            # replay's copy may be out of date where a person moved or changed lines.
+            # replay's copy may be out of date where a person moved or changed lines. (Right
+            # after a whole read it is not: a line the write put elsewhere, it moved.)
             new = frozenset(i for i in new if block[i] not in seen)
         seen.update(block[i] for i in new if distinctive(block[i]))
         if new:
