@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from dataclasses import dataclass
 
 from indexer import errors
@@ -102,20 +103,23 @@ def blame_file(index: Index, path: str, *, use_git: bool = True) -> Blame:
         if commits is None or moved is None or not len(commits) == len(moved) == len(current):
             commits = moved = None  # the file changed between the reads
     claimed = claim_lines(current, written, _allowed(commits, moved))
+    repeated = {text for text, count in Counter(current).items() if count > 1}
     lines = [BlameLine(n + 1, text, edit.session if edit else None, edit.message if edit else None,
-                       commits[n] if commits else None, _certain(text, edit, commits is not None))
+                       commits[n] if commits else None, _certain(text, edit, commits is not None, text in repeated))
              for n, (text, edit) in enumerate(zip(current, claimed))]
     return Blame(path, lines, commits is not None, len(candidates))
 
 
-def _certain(text: str, edit: Written | None, git: bool) -> bool:
-    """Whether a line's writer is known for certain. Git's windows make it so. Without them, a
-    whole-file write over text no log showed may only have kept the line, and a line that says
-    nothing on its own (blank, ``}``, ``return None``) may be a person's beside the edit's lines:
-    both are shown as "written or kept by"."""
-    if edit is None or git:
+def _certain(text: str, edit: Written | None, git: bool, repeated: bool) -> bool:
+    """Whether a line's writer is known for certain. A line that says nothing on its own (blank,
+    ``}``) or stands more than once in the file (``return None``) may be a person's beside the
+    edit's lines, git or not; without git's windows, a whole-file write over text no log showed
+    may only have kept the line. Those are shown as "written or kept by"."""
+    if edit is None:
         return True
-    return not edit.blind and distinctive(text)
+    if repeated or not distinctive(text):
+        return False
+    return git or not edit.blind
 
 
 def _writing_sessions(index: Index, paths: list[str]) -> dict[int, tuple[Session, str]]:
