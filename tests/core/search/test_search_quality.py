@@ -35,7 +35,7 @@ def test_recall_floor_on_the_written_sessions(labelled_db):
     exact = figures([o for o in outcomes if o.item.group == "exact"])
     recalled = figures([o for o in outcomes if o.item.group != "exact"])
     assert exact.hit1 == exact.n  # no loss on queries copied from the session
-    assert recalled.hit1 >= 0.70 * recalled.n and recalled.hit3 >= 0.80 * recalled.n, recalled
+    assert recalled.hit1 >= 0.89 * recalled.n and recalled.hit3 >= 0.90 * recalled.n, recalled  # 90% and 92% now
     assert figures(outcomes).empty <= 1
 
 
