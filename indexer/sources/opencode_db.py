@@ -93,7 +93,16 @@ def _mirror(conn: sqlite3.Connection, db: Path, mirror: Path) -> tuple[int, list
         document = {"id": sid, "parentID": parent, "directory": directory, "title": title,
                     "time": {"created": created, "updated": updated},
                     MESSAGES_KEY: _messages(conn, sid)}
-        atomic_write_bytes(target, json.dumps(document, ensure_ascii=False).encode("utf-8", "surrogatepass"), backup=False)
+        try:
+            atomic_write_bytes(target, json.dumps(document, ensure_ascii=False).encode("utf-8", "surrogatepass"),
+                               backup=False)
+        except (OSError, ValueError) as exc:  # a name the file system refuses: that session alone
+            problems.append(f"{db}: session {sid!r} could not be mirrored ({exc}); it was left as last read")
+            if sid in old:
+                stamps[sid] = old[sid]  # its last mirror stays, and the next run tries again
+            else:
+                stamps.pop(sid)
+            continue
         written += 1
     for gone in set(old) - set(stamps):
         try:

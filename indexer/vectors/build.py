@@ -168,15 +168,21 @@ def _embed_apart(db_path: str, should_stop: Callable[[], bool] | None) -> list[s
     # The tokenizer's thread pool keeps memory per thread and buys nothing here: it only reads
     # words not seen before, a few hundred a batch (12 MB less at 3 GB, no slower).
     env = {**os.environ, "TOKENIZERS_PARALLELISM": "false"}
-    child = subprocess.Popen([sys.executable, "-m", "indexer.vectors.build", str(db_path)],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    while child.poll() is None:
-        if should_stop is not None and should_stop():
-            child.terminate()
-            child.wait()
-            return []
-        time.sleep(APART_POLL_S)
-    out, err = child.communicate()
+    import tempfile
+
+    # Its output goes to files, not pipes: a pipe nobody reads until the end could fill and stall it.
+    with tempfile.TemporaryFile("w+") as out_file, tempfile.TemporaryFile("w+") as err_file:
+        child = subprocess.Popen([sys.executable, "-m", "indexer.vectors.build", str(db_path)],
+                                 stdout=out_file, stderr=err_file, text=True, env=env)
+        while child.poll() is None:
+            if should_stop is not None and should_stop():
+                child.terminate()
+                child.wait()
+                return []
+            time.sleep(APART_POLL_S)
+        out_file.seek(0)
+        err_file.seek(0)
+        out, err = out_file.read(), err_file.read()
     if child.returncode != 0:
         last = (err.strip().splitlines() or ["no message"])[-1]
         return [f"search by meaning could not build its vectors in its own process ({last}); "
