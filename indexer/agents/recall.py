@@ -208,10 +208,15 @@ def model_features(prompt: str, hits: list[CueHit]) -> dict[str, tuple[int, int]
         add("w" + word.group(0), *word.span())
         if i + 1 < len(words) and words[i + 1].start() - word.end() <= 2:
             add(f"b{word.group(0)} {words[i + 1].group(0)}", word.start(), words[i + 1].end())
+    # Kanji runs read as Japanese are other features than the same characters in Chinese: 以前の
+    # and 以前 do not weigh the same in both, and one language's prompts must not move the other's.
+    script = "j" if _KANA.search(text) else "c"
+    # A bias per language: their prompts do not point at past work equally often.
+    found["lang:" + (script if max(text, default="") >= "\u3400" or script == "j" else "e")] = (0, 0)
     for run in re.finditer(_MODEL_CJK, text) if max(text, default="") >= "\u3040" else ():  # CJK at all?
         for n in (1, 2, 3):
             for i in range(run.start(), run.end() - n + 1):
-                add("c" + text[i:i + n], i, i + n)
+                add(script + text[i:i + n], i, i + n)
     return found
 
 
@@ -265,7 +270,8 @@ def detect_recall(prompt: str, model: WordModel | None = None) -> RecallMatch | 
         if not model or probability < model.threshold:
             return None
         # The phrase is the feature that speaks most for past work.
-        start, end = features[max(features, key=lambda f: model.weights.get(f, 0.0))]
+        words = [f for f in features if not f.startswith("lang:")] or list(features)
+        start, end = features[max(words, key=lambda f: model.weights.get(f, 0.0))]
         language = "ja" if _KANA.search(prompt) else "zh" if max(prompt) >= "\u3400" else "en"
     terms = tuple(extract_terms(prompt, [(h.start, h.end) for h in found]))
     return RecallMatch(prompt[start:end].strip(), language, start, end, terms, score, probability)

@@ -33,6 +33,9 @@ TRIGGERS = [
     ("ja", "あの件どうなった？ S3 のやつ"),
     ("ja", "一度直したのにまた flaky になってる"),
     ("ja", "保留にしてた認証の件、決めよう"),
+    # ... asked how it was done, or "the same as usual" (round 15, batch 26)
+    ("ja", "Redis の接続がタイムアウトする問題、以前どう片付けたか探して"),
+    ("ja", "いつもと同じ構成で FastAPI のプロジェクトを作って"),
     # English
     ("en", "didn't we fix this before?"),
     ("en", "Last time we hit the sqlite busy error"),
@@ -76,6 +79,8 @@ NOT_TRIGGERS = [
     "この前処理を numpy で書き直して",
     "この前後 5 行も表示して",
     "いつもの挙動と違うときだけログを出して",
+    "いつもと同じ結果になるように乱数のシードを固定して",
+    "さっき書いてくれた関数に docstring を追加して",  # what you did for me, just now: this conversation
     "購入履歴を検索する API を作って",
     "以前共有されたリンクを全部無効にして",
     "覚えておいてください",
