@@ -14,6 +14,7 @@ rewrote a file keeping a line as it was did not write that line.
 from __future__ import annotations
 
 import json
+import re
 import os
 from collections import Counter
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from indexer import errors
 from indexer.errors import ThreadbackError
 from indexer.index import Index
 from indexer.models import Message, Session
-from indexer.provenance.edits import Change, changes_in_call, distinctive, lines_of, read_of, seen_in_output
+from indexer.provenance.edits import Change, Hunk, changes_in_call, distinctive, lines_of, read_of, seen_in_output
 from indexer.provenance.git_window import LineCommit, git_root, line_commits
 from indexer.provenance.matching import claim_lines
 from indexer.provenance.replay import Written, replay
@@ -140,6 +141,12 @@ def _changes(index: Index, sessions: dict[int, tuple[Session, str]], paths: set[
     for session, _ in sessions.values():
         cwd = session.project_path
         reading: Message | None = None  # a whole read of the file, waiting for its output
+        waiting: list[tuple[Message, list[Change]]] = []  # edits whose answer has not come yet
+
+        def keep(message: Message, changes: list[Change]) -> None:
+            out.extend((message.ts or session.start_ts or 0.0, session.id, message.ordinal, session, message, change)
+                       for change in changes)
+
         for _, message in index.iter_events(kinds=("tool_call", "tool_result"), session_rowid=session.id):
             if message.kind == "tool_result":
                 same_tool = reading is not None and message.tool_name in (None, reading.tool_name)
@@ -147,6 +154,12 @@ def _changes(index: Index, sessions: dict[int, tuple[Session, str]], paths: set[
                 if reading is not None and seen is not None:
                     out.append((reading.ts or session.start_ts or 0.0, session.id, reading.ordinal, session, reading, seen))
                 reading = None
+                answered = next((i for i, (call, _) in enumerate(waiting)
+                                 if message.tool_name in (None, call.tool_name)), None)
+                if answered is not None:
+                    call, changes = waiting.pop(answered)
+                    if not refused(message.text, changes):
+                        keep(call, changes)
                 continue
             if not message.detail:
                 continue
@@ -157,10 +170,27 @@ def _changes(index: Index, sessions: dict[int, tuple[Session, str]], paths: set[
             for path in paths:
                 if read_of(message.tool_name, args, path, cwd):
                     reading = message
-                for change in changes_in_call(message.tool_name, args, path, cwd):
-                    out.append((message.ts or session.start_ts or 0.0, session.id, message.ordinal, session, message, change))
+                if changes := changes_in_call(message.tool_name, args, path, cwd):
+                    waiting.append((message, changes))
+        for call, changes in waiting:  # no answer in the log: the edit is taken as made
+            keep(call, changes)
     out.sort(key=lambda row: row[:3])
     return [(s, m, c) for *_, s, m, c in out]
+
+
+_REFUSALS = ("apply_patch verification failed", "Failed to find expected lines", "patch rejected",
+             "<tool_use_error>", "String to replace not found", "has not been read yet")
+_NONZERO_EXIT = re.compile(r"^(?:Exit code|Process exited with code):? [1-9]")
+
+
+def refused(answer: str | None, changes: list[Change]) -> bool:
+    """Whether a tool's answer says its edit was not made: an error the parser marked
+    (``[error]``), a patch that did not apply, an editor that found no such text. A shell command
+    that failed may still have written its file; a patch that failed wrote nothing."""
+    head = (answer or "")[:400]
+    if head.startswith("[error]") or any(marker in head for marker in _REFUSALS):
+        return True
+    return bool(_NONZERO_EXIT.match(head)) and all(isinstance(change, Hunk) for change in changes)
 
 
 def _allowed(commits: list[LineCommit] | None, moved: list[LineCommit] | None):

@@ -3,9 +3,9 @@
 Agent-agnostic like ``indexer.sources.touched_files``: Claude ``Edit``/``MultiEdit``/``Write``, Pi
 ``edit``/``write`` (``oldText``/``newText``), the text editor tool (``old_str``/``new_str``/
 ``file_text``), Codex ``apply_patch`` hunks (as a tool or inside a shell command), and simple
-shell writes (``cat > FILE <<EOF``, ``echo TEXT > FILE``). Anything else that changed the file
-(``sed -i``, a script) is a ``Blind`` change: its lines are unknown, so the replay forgets what it
-knew of the file.
+shell writes (``cat > FILE <<EOF``, ``echo TEXT > FILE``, ``sed -i`` with one plain ``s///`` or
+``Nd``). Anything else that changed the file (a regular expression, a script) is a ``Blind``
+change: its lines are unknown, so the replay forgets what it knew of the file.
 
 A block holds the lines as written and which of them are *new*: a line an edit carried over
 unchanged (context in ``old_string`` kept in ``new_string``, a patch's context line) anchors the
@@ -63,13 +63,23 @@ class Blind:
 
 
 @dataclass(frozen=True, slots=True)
+class Sed:
+    """``sed -i`` with one simple command: ``s/old/new/`` (``every``: with ``g``) where both
+    sides are plain text, or ``Nd`` / ``N,Md`` (lines counted from 1)."""
+    old: str = ""
+    new: str = ""
+    every: bool = False
+    delete: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Seen:
     """The file's whole text as a read showed it (Claude's ``Read`` output): not a change, but
     what the file held then, so a ``Write`` after it wrote only what differs."""
     lines: tuple[str, ...]
 
 
-Change = Replace | Whole | Hunk | Blind | Seen
+Change = Replace | Whole | Hunk | Blind | Seen | Sed
 
 _READ_TOOLS = ("read", "read_file", "view")
 _NUMBERED = re.compile(r"^ *(\d+)(?:→|\t)(.*)$")
@@ -232,6 +242,13 @@ def _shell_changes(command: str, path: str, cwd: str | None) -> list[Change]:
             out.append(Whole(_echoed(echo.group(1)), append=echo.group(2) == ">>"))
     if out:
         return out
+    if "sed" in first_line:
+        for part in re.split(r"\s*(?:&&|;|\|\|)\s*", first_line):
+            sed = sed_in_place(part, path, cwd)
+            if sed is not None:
+                out.append(sed)
+        if out:
+            return out
     from indexer.sources.touched_files import DELETE, READ, _shell_touches
 
     touches = [t for t in _shell_touches(command) if normalised(t.path, cwd) == path and t.kind != READ]
@@ -247,3 +264,48 @@ def _echoed(words: str) -> tuple[str, ...]:
         parts = parts[1:]
     text = " ".join(parts)
     return lines_of(text.replace("\\n", "\n").removesuffix("\n"))
+
+
+_PLAIN = re.compile(r"^[\w .,:=+-]*$")  # sed text with no regular-expression or escape meaning
+_SUBSTITUTE = re.compile(r"^s(.)(.*?)\1(.*?)\1(g?)$")
+_DELETE_LINES = re.compile(r"^(\d+)(?:,(\d+))?d$")
+
+
+def sed_in_place(command: str, path: str, cwd: str | None) -> Sed | None:
+    """``sed -i SCRIPT FILE`` (GNU ``-i``, ``-i.bak``, BSD ``-i ''``, ``-e SCRIPT``) on ``path``
+    with one simple command; None for anything else (another file, several scripts, a regular
+    expression), which stays a blind change."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    if len(words) < 3 or words[0] != "sed" or not any(w == "-i" or w.startswith("-i") for w in words[1:]):
+        return None
+    scripts: list[str] = []
+    files: list[str] = []
+    i = 1
+    while i < len(words):
+        word = words[i]
+        if word == "-i" and i + 1 < len(words) and words[i + 1] == "":
+            i += 2  # BSD: -i '' (no backup suffix)
+            continue
+        if word == "-e" and i + 1 < len(words):
+            scripts.append(words[i + 1])
+            i += 2
+            continue
+        if word.startswith("-"):
+            if word not in ("-i", "-E", "-r") and not word.startswith("-i."):
+                return None  # -n, -f, -z ...: not read
+            i += 1
+            continue
+        (files if scripts else scripts).append(word)
+        i += 1
+    if len(scripts) != 1 or len(files) != 1 or normalised(files[0], cwd) != path:
+        return None
+    script = scripts[0].strip()
+    if m := _DELETE_LINES.match(script):
+        first = int(m.group(1))
+        return Sed(delete=(first, int(m.group(2) or first)))
+    if (m := _SUBSTITUTE.match(script)) and m.group(2) and _PLAIN.match(m.group(2)) and _PLAIN.match(m.group(3)):
+        return Sed(old=m.group(2), new=m.group(3), every=bool(m.group(4)))
+    return None

@@ -7,8 +7,12 @@ never earlier); a line not committed yet was written after nothing git knows of.
 with ``-M`` (a line moved within the file stays with the commit that wrote it), each line has a
 second window: an edit inside either may have written it (a person who moved a session's lines
 did not write them; a session that moved lines did).
-Rebases rewrite parents and committer times: a window then may leave out the edit (a miss,
-never a wrong attribution).
+A rebase rewrites parents and committer times (every rebased commit gets the rebase's time, and
+the first one a new parent, perhaps a teammate's later commit), and an amend moves the committer
+time. A rewritten commit (committer time after author time) is bounded by its branch instead: it
+was made before the next commit of the branch was authored, and after its parent was authored only
+when that parent was rewritten with it or is the person's own older commit; a parent from someone
+else may be the new base of a rebase and bounds nothing.
 """
 
 from __future__ import annotations
@@ -59,12 +63,78 @@ def line_commits(path: str, root: str, *, moves: bool = False) -> list[LineCommi
     if done.returncode != 0:
         return None
     commits, order, parents = _parse_porcelain(done.stdout.decode("utf-8", "replace"))
-    parent_times = _author_times(root, sorted({p for p in parents.values() if p}))
-    built = {sha: LineCommit(sha, info.get("author", ""),
-                             parent_times.get(parents.get(sha) or "") if sha != NOT_COMMITTED else None,
-                             _float(info.get("committer-time")) if sha != NOT_COMMITTED else None)
-             for sha, info in commits.items()}
+    known = _commit_times(root, sorted({sha for sha in commits if sha != NOT_COMMITTED}
+                                       | {p for p in parents.values() if p}))
+    rewritten = [sha for sha, t in known.items() if t.rewritten and sha in commits]
+    later = _next_authored(root, known) if rewritten else {}
+    originals = _originals(root, {sha: known[sha] for sha in rewritten}) if rewritten else {}
+    built = {}
+    for sha, info in commits.items():
+        if sha in originals:
+            original, parent = originals[sha]
+            built[sha] = LineCommit(sha, info.get("author", ""), parent, original)
+        else:
+            built[sha] = _window(sha, info.get("author", ""), known.get(sha), known.get(parents.get(sha) or ""), later.get(sha))
     return [built[sha] for sha in order]
+
+
+REFLOG_ENTRIES = 5000  # how far back HEAD's reflog is read for the commits a rebase replaced
+
+
+def _originals(root: str, rewritten: dict[str, CommitTimes]) -> dict[str, tuple[float, float | None]]:
+    """For each rebased commit whose earlier version HEAD's reflog still holds (a local rebase keeps
+    it for months): (when that version was committed, its parent's author time). The version is the
+    same author's commit with the same author time on another parent (an amend keeps the parent and
+    makes the commit anew: its own times hold), committed last before this one."""
+    try:
+        done = subprocess.run(["git", "-C", root, "log", "-g", f"-n{REFLOG_ENTRIES}",
+                               "--format=%H%x00%an%x00%at%x00%ct%x00%P", "HEAD"],
+                              capture_output=True, text=True, timeout=GIT_TIMEOUT_S)
+    except (OSError, subprocess.SubprocessError):
+        return {}
+    wanted = {(t.author, t.authored): sha for sha, t in rewritten.items()}
+    found: dict[str, tuple[float, str]] = {}
+    for version, times in _times_rows(done.stdout):
+        sha = wanted.get((times.author, times.authored))
+        if sha is None or version == sha or times.committed >= rewritten[sha].committed or times.parent == rewritten[sha].parent:
+            continue
+        if sha not in found or times.committed > found[sha][0]:
+            found[sha] = (times.committed, times.parent)
+    parents = _commit_times(root, sorted({parent for _, parent in found.values() if parent}))
+    return {sha: (committed, parents[parent].authored if parent in parents else None)
+            for sha, (committed, parent) in found.items()}
+
+
+REWRITE_SPAN_S = 600  # the commits of one rebase are rewritten within this of each other
+
+
+@dataclass(frozen=True, slots=True)
+class CommitTimes:
+    author: str
+    authored: float
+    committed: float
+    parent: str  # the first parent ("" for a root commit)
+
+    @property
+    def rewritten(self) -> bool:
+        """Amended or rebased: committed after it was authored."""
+        return self.committed > self.authored
+
+
+def _window(sha: str, author: str, times: CommitTimes | None, parent: CommitTimes | None,
+            next_authored: float | None) -> LineCommit:
+    if sha == NOT_COMMITTED:
+        return LineCommit(sha, author, None, None)
+    if times is None or not times.rewritten:
+        return LineCommit(sha, author, parent.authored if parent else None, times.committed if times else None)
+    latest = times.committed
+    if next_authored is not None and times.authored <= next_authored < latest:
+        latest = next_authored  # rebased: the branch's next commit was authored after this one was made
+    if parent is None:
+        return LineCommit(sha, author, None, latest)
+    same_rewrite = parent.rewritten and abs(parent.committed - times.committed) <= REWRITE_SPAN_S
+    own_older = parent.author == times.author and parent.committed <= times.authored
+    return LineCommit(sha, author, parent.authored if same_rewrite or own_older else None, latest)
 
 
 def _parse_porcelain(text: str) -> tuple[dict[str, dict[str, str]], list[str], dict[str, str | None]]:
@@ -88,20 +158,43 @@ def _parse_porcelain(text: str) -> tuple[dict[str, dict[str, str]], list[str], d
     return commits, order, parents
 
 
-def _author_times(root: str, shas: list[str]) -> dict[str, float]:
+def _commit_times(root: str, shas: list[str]) -> dict[str, CommitTimes]:
     if not shas:
         return {}
     try:
-        done = subprocess.run(["git", "-C", root, "show", "-s", "--format=%H %at", *shas], capture_output=True,
-                              text=True, timeout=GIT_TIMEOUT_S)
+        done = subprocess.run(["git", "-C", root, "show", "-s", "--format=%H%x00%an%x00%at%x00%ct%x00%P", *shas],
+                              capture_output=True, text=True, timeout=GIT_TIMEOUT_S)
     except (OSError, subprocess.SubprocessError):
         return {}
-    times = {}
-    for line in done.stdout.splitlines():
-        sha, _, when = line.partition(" ")
-        if (value := _float(when)) is not None:
-            times[sha] = value
-    return times
+    return dict(_times_rows(done.stdout))
+
+
+def _times_rows(text: str):
+    for line in text.splitlines():
+        fields = line.split("\0")
+        if len(fields) == 5 and (authored := _float(fields[2])) is not None and (committed := _float(fields[3])) is not None:
+            yield fields[0], CommitTimes(fields[1], authored, committed, fields[4].split(" ")[0])
+
+
+NEXT_SEARCH_COMMITS = 5000  # how far back HEAD's branch is read for the commit after a rewritten one
+
+
+def _next_authored(root: str, known: dict[str, CommitTimes]) -> dict[str, float]:
+    """For each rewritten commit on HEAD's first-parent line (within NEXT_SEARCH_COMMITS), the
+    author time of the commit after it on that line."""
+    try:
+        done = subprocess.run(["git", "-C", root, "log", "--first-parent", f"-n{NEXT_SEARCH_COMMITS}",
+                               "--format=%H%x00%an%x00%at%x00%ct%x00%P", "HEAD"],
+                              capture_output=True, text=True, timeout=GIT_TIMEOUT_S)
+    except (OSError, subprocess.SubprocessError):
+        return {}
+    after: dict[str, float] = {}
+    newer: float | None = None
+    for sha, times in _times_rows(done.stdout):  # newest first
+        if newer is not None and sha in known and known[sha].rewritten:
+            after[sha] = newer
+        newer = times.authored
+    return after
 
 
 def _float(value: str | None) -> float | None:

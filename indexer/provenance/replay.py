@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from indexer.models import Message, Session
-from indexer.provenance.edits import Blind, Change, Hunk, Replace, Seen, Whole, distinctive, new_indices
+from indexer.provenance.edits import Blind, Change, Hunk, Replace, Sed, Seen, Whole, distinctive, new_indices
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +80,24 @@ def _apply(known: list[str] | None, change: Change
         return list(change.lines), (change.lines, new_indices(before, change.lines), False)
     if isinstance(change, Replace):
         return _replace(known, change)
+    if isinstance(change, Sed):
+        return _sed(known, change)
     return _hunk(known, change)
+
+
+def _sed(known: list[str] | None, change: Sed
+         ) -> tuple[list[str] | None, tuple[tuple[str, ...], frozenset[int], bool] | None]:
+    """The file after ``sed -i``: a deletion writes nothing; a substitution wrote the lines it
+    changed (the block is the whole file, which anchors them)."""
+    if known is None:
+        return None, None
+    if change.delete is not None:
+        first, last = change.delete
+        return known[:first - 1] + known[last:], None
+    after = [line.replace(change.old, change.new) if change.every else line.replace(change.old, change.new, 1)
+             for line in known]
+    changed = frozenset(i for i, (a, b) in enumerate(zip(known, after)) if a != b)
+    return after, ((tuple(after), changed, False) if changed else None)
 
 
 def _replace(known: list[str] | None, change: Replace

@@ -8,6 +8,16 @@ the label of the step that last changed it, reckoned as git's blame would if eve
 commit (a line an edit or a rewrite kept as it was keeps its label; a line a session moved is
 written where it lands; a line a person moved keeps its writer: its text is still theirs). The sessions' logs are written in the agents' own formats with one timestamp a
 step, so a line's truth is (session id, time of the call).
+
+``realistic=True`` (the bench and the floors in ``tests/test_blame.py``) plays what real logs
+show (``/work/shared/corpus``): Claude calls name absolute paths and get a tool result (an
+``is_error`` one when the person rejected the edit, its ``old_string`` was stale, or it repeated an
+edit already made); Codex sends ``apply_patch`` as its own tool or as a here-document in a shell
+call, hunks with three lines of context, and fails with "apply_patch verification failed";
+either renames with ``sed -i 's/a/b/g' FILE`` or deletes lines with ``sed -i 'Nd'``; everyone
+commits as the user (Claude's commits with its ``Co-Authored-By`` trailer), a person amends the
+last commit, and the branch is rebased at the end onto teammates' commits made meanwhile (new
+committer times, new parents, author times kept).
 """
 
 from __future__ import annotations
@@ -16,12 +26,17 @@ import difflib
 import json
 import os
 import random
+import re
 import subprocess
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
 START = datetime(2026, 3, 1, 9, 0, tzinfo=timezone.utc).timestamp()
+USER = "Dana Reyes"  # agents commit as their user
+CLAUDE_TRAILER = "\n\nCo-Authored-By: Claude <noreply@anthropic.com>"
+FAILED_SHARE = 0.07  # of edit calls (3 of 45 Claude edits in the corpus failed)
+SED_SHARE = 0.06
 PERSON = ("person", 0.0)
 COMMON = ["", "", "", "    return None", "    pass", "}", "        continue", "    return result", "else:"]
 WORDS = ["total", "price", "order", "user", "cart", "item", "count", "rate", "tax", "limit", "name", "queue",
@@ -34,6 +49,7 @@ class Call:
     tool: str
     args: dict | str
     output: str | None = None  # what the tool answered, where the log keeps it (a Read's text)
+    failed: bool = False  # the call was refused (the log says so in its answer)
 
 
 @dataclass
@@ -55,8 +71,9 @@ class History:
 class Player:
     """Plays the steps; ``lines`` and ``labels`` are the file as it stands."""
 
-    def __init__(self, rng: random.Random, repo: Path, name: str, git: bool):
-        self.rng, self.repo, self.git = rng, repo, git
+    def __init__(self, rng: random.Random, repo: Path, name: str, git: bool, realistic: bool = False):
+        self.rng, self.repo, self.git, self.realistic = rng, repo, git, realistic
+        self.commits = 0
         self.path = repo / name
         self.lines: list[str] = []
         self.labels: list[tuple[str, float]] = []
@@ -95,15 +112,54 @@ class Player:
     def text(self) -> str:
         return "".join(line + "\n" for line in self.lines)
 
-    def commit(self, who: str) -> None:
+    def _git(self, *args: str, when: float | None = None, author: str | None = None, cwd: Path | None = None) -> None:
+        env = dict(os.environ)
+        name = author or USER
+        email = f"{name.split()[0].lower()}@example.com"
+        env.update(GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=email, GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=email)
+        if when is not None:
+            env["GIT_COMMITTER_DATE"] = f"@{int(when)} +0000"
+            if args[0] == "commit" and "--amend" not in args:
+                env["GIT_AUTHOR_DATE"] = f"@{int(when)} +0000"
+        subprocess.run(["git", *args], cwd=cwd or self.repo, check=True, env=env, capture_output=True)
+
+    def commit(self, who: str, *, claude: bool = False) -> None:
+        """A commit of the whole work tree (as ``git commit -am`` does)."""
         if not self.git:
             return
-        when = f"@{int(self.tick())} +0000"
-        env = {**os.environ, "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when, "GIT_AUTHOR_NAME": who,
-               "GIT_AUTHOR_EMAIL": f"{who}@example.com", "GIT_COMMITTER_NAME": who,
-               "GIT_COMMITTER_EMAIL": f"{who}@example.com"}
-        subprocess.run(["git", "add", "-A"], cwd=self.repo, check=True, env=env)
-        subprocess.run(["git", "commit", "-q", "--allow-empty", "-m", f"work by {who}"], cwd=self.repo, check=True, env=env)
+        when = self.tick()
+        author = None if self.realistic else who
+        self._git("add", "-A", when=when, author=author)
+        if self.realistic and who == "person" and self.commits and self.rng.random() < 0.3:
+            self._git("commit", "-q", "--amend", "--no-edit", "--allow-empty", when=when, author=author)
+            return  # a person's fix folded into the last commit: its author time kept
+        message = f"work by {who}" + (CLAUDE_TRAILER if claude else "")
+        self._git("commit", "-q", "--allow-empty", "-m", message, when=when, author=author)
+        self.commits += 1
+
+    def start_branch(self) -> None:
+        """The work happens on a branch off main, which holds a teammate's first commit."""
+        if not (self.git and self.realistic):
+            return
+        (self.repo / "README.md").write_text("# shop\n", encoding="utf-8")
+        self._git("add", "README.md", when=START - 3600)
+        self._git("commit", "-q", "-m", "readme", when=START - 3600, author="Teammate")
+        self._git("checkout", "-q", "-b", "feature")
+
+    def rebase_onto_teammates(self) -> None:
+        """Teammates pushed commits to main (another file) while the branch was worked on; the
+        branch is rebased onto them now: new parents, new committer times, author times kept."""
+        if not (self.git and self.realistic and self.commits):
+            return
+        other = self.repo.parent / (self.repo.name + "-main")
+        self._git("worktree", "add", "-q", str(other), "main")
+        times = sorted(self.rng.uniform(START, self.t) for _ in range(self.rng.randint(1, 3)))
+        for k, when in enumerate(times):
+            with open(other / "README.md", "a", encoding="utf-8") as f:
+                f.write(f"note {k}\n")
+            self._git("commit", "-q", "-am", f"teammate {k}", when=when, author="Teammate", cwd=other)
+        self._git("worktree", "remove", "--force", str(other))
+        self._git("rebase", "-q", "--autostash", "main", when=self.tick())
 
 
 def unique_span(lines: list[str], a: int, b: int) -> tuple[int, int] | None:
@@ -228,12 +284,195 @@ class SessionSteps:
         return True
 
 
+CLAUDE_REJECTED = ("The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file "
+                   "edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to "
+                   "tell you how to proceed.")
+
+
+def _first_at(lines: list[str], wanted: list[str], start: int) -> int:
+    for i in range(start, len(lines) - len(wanted) + 1):
+        if lines[i:i + len(wanted)] == wanted:
+            return i
+    return -1
+
+
+class RealSessionSteps(SessionSteps):
+    """The calls as real logs have them: Claude names absolute paths; Codex sends patches with
+    three lines of context (as its own tool or a here-document in a shell call) and renames with
+    ``sed -i``; some calls fail and change nothing; every call gets its result."""
+
+    def __init__(self, player: Player, log: SessionLog):
+        super().__init__(player, log, relative=log.agent == "codex")
+        self.shell_patches = player.rng.random() < 0.5  # older Codex: apply_patch inside ``shell``
+        self.last_ok: Call | None = None
+
+    def call(self, tool: str, args: dict | str, result: str = "", failed: bool = False) -> tuple[str, float]:
+        ts = self.p.tick()
+        self.log.calls.append(Call(ts, tool, args, result, failed))
+        if not failed and tool in ("Edit", "apply_patch", "shell"):
+            self.last_ok = self.log.calls[-1]
+        return (self.log.sid, ts)
+
+    def ok(self) -> str:
+        if self.log.agent == "codex":
+            return f"Exit code: 0\nWall time: 0.1 seconds\nOutput:\nSuccess. Updated the following files:\nM {self.name}\n"
+        return f"The file {self.name} has been updated successfully."
+
+    def shell(self, command: str) -> tuple[str, float]:
+        if self.log.agent == "codex":
+            return self.call("shell", {"command": ["bash", "-lc", command], "workdir": str(self.p.repo)})
+        return self.call("Bash", {"command": command, "description": "Edit the file in place"})
+
+    def patch(self, body: str, failed: bool = False) -> tuple[str, float]:
+        text = f"*** Begin Patch\n*** Update File: {self.name}\n{body}\n*** End Patch"
+        result = (f"apply_patch verification failed: Failed to find expected lines in {self.p.path}:\n{body[:200]}"
+                  if failed else self.ok())
+        if self.shell_patches:
+            return self.call("shell", {"command": ["bash", "-lc", f"apply_patch <<'PATCH'\n{text}\nPATCH"],
+                                       "workdir": str(self.p.repo)}, result, failed)
+        return self.call("apply_patch", text, result, failed)
+
+    def hunks(self, new: list[str]) -> str:
+        """``new`` as Codex writes it: hunks with three lines of context, each found (as
+        ``apply_patch`` finds it) at the first place after the previous one; one hunk holding the
+        whole file where that would land elsewhere."""
+        old = self.p.lines
+        out, cursor = [], 0
+        for group in difflib.SequenceMatcher(None, old, new, autojunk=False).get_grouped_opcodes(3):
+            a1, a2 = group[0][1], group[-1][2]
+            if a2 == a1 or _first_at(old, old[a1:a2], cursor) != a1:
+                out = []
+                break
+            body = []
+            for op, i1, i2, j1, j2 in group:
+                if op == "equal":
+                    body += [f" {line}" for line in old[i1:i2]]
+                else:
+                    body += [f"-{line}" for line in old[i1:i2]] + [f"+{line}" for line in new[j1:j2]]
+            out.append("@@\n" + "\n".join(body))
+            cursor = a2
+        if not out:
+            body = []
+            for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+                if op == "equal":
+                    body += [f" {line}" for line in old[i1:i2]]
+                else:
+                    body += [f"-{line}" for line in old[i1:i2]] + [f"+{line}" for line in new[j1:j2]]
+            out = ["@@\n" + "\n".join(body)]
+        return "\n".join(out)
+
+    def create(self, n: int) -> None:
+        if self.log.agent == "codex" and self.p.rng.random() < 0.7:
+            new = [self.p.fresh_line() for _ in range(n)]
+            label = self.call("apply_patch", "*** Begin Patch\n*** Add File: " + self.name + "\n"
+                              + "".join("+" + line + "\n" for line in new) + "*** End Patch", self.ok())
+            self.p.set_lines(new, label)
+            return
+        super().create(n)
+        self.log.calls[-1].output = f"File created successfully at: {self.p.path}"
+
+    def replace(self, a: int, b: int, new_part: list[str]) -> bool:
+        if self.log.agent == "codex":
+            new = self.p.lines[:a] + new_part + self.p.lines[b:]
+            if new == self.p.lines:
+                return False
+            self.p.set_lines(new, self.patch(self.hunks(new)))
+            return True
+        done = super().replace(a, b, new_part)
+        if done:
+            self.log.calls[-1].output = self.ok()
+        return done
+
+    def edit_within_line(self, a: int) -> bool:
+        done = super().edit_within_line(a)
+        if done:
+            self.log.calls[-1].output = self.ok()
+        return done
+
+    def move(self, a: int, k: int, to: int) -> bool:
+        done = super().move(a, k, to)
+        if done and self.log.agent != "codex":
+            self.log.calls[-1].output = self.ok()
+        return done
+
+    def rewrite_to(self, new: list[str]) -> bool:
+        if self.log.agent == "codex":
+            if new == self.p.lines:
+                return False
+            self.p.set_lines(new, self.patch(self.hunks(new)))
+            return True
+        if self.p.lines:
+            self.read()  # Claude Code refuses to write over a file the session has not read
+        self.call("Write", {"file_path": self.name, "content": "".join(line + "\n" for line in new)},
+                  f"The file {self.p.path} has been updated successfully.")
+        self.p.set_lines(new, (self.log.sid, self.log.calls[-1].ts))
+        return True
+
+    def sed(self) -> bool:
+        """A rename across the file (``sed -i 's/a/b/g'``), or a line deleted by number."""
+        p, rng = self.p, self.p.rng
+        if rng.random() < 0.35:
+            a = rng.randrange(len(p.lines))
+            p.set_lines(p.lines[:a] + p.lines[a + 1:], self.shell(f"sed -i '{a + 1}d' {self.name}"))
+            return True
+        names = sorted({w for line in p.lines for w in re.findall(r"\b[a-z]+_\d+\b", line)})
+        if not names:
+            return False
+        old = rng.choice(names)
+        p.counter += 1
+        new_name = f"{old.split('_')[0]}_{p.counter}"
+        new = [line.replace(old, new_name) for line in p.lines]
+        p.set_lines(new, self.shell(f"sed -i 's/{old}/{new_name}/g' {self.name}"))
+        return True
+
+    def fail(self) -> None:
+        """A call that changed nothing: an edit repeated after it was made, its old text stale,
+        or (Claude) the person rejected it."""
+        p, rng = self.p, self.p.rng
+        last = self.last_ok
+        if last is not None and rng.random() < 0.35 and self._no_longer_applies(last):
+            self.call(last.tool, last.args, self.not_found(last.args), failed=True)
+            return
+        a = rng.randrange(len(p.lines))
+        b = min(len(p.lines), a + rng.randint(1, 3))
+        old = list(p.lines[a:b])
+        new = [p.changed(line) for line in old] + [p.fresh_line()]
+        rejected = self.log.agent != "codex" and rng.random() < 0.5
+        if not rejected:  # written from a stale read of the file
+            old[0] = p.changed(old[0]) if "=" in old[0] else old[0] + "  # stale"
+        if self.log.agent == "codex":
+            self.patch("@@\n" + "\n".join([f"-{line}" for line in old] + [f"+{line}" for line in new]), failed=True)
+            return
+        args = {"file_path": self.name, "old_string": "\n".join(old), "new_string": "\n".join(new)}
+        self.call("Edit", args, CLAUDE_REJECTED if rejected else self.not_found(args), failed=True)
+
+    def not_found(self, args: dict | str) -> str:
+        if isinstance(args, dict) and "old_string" in args:
+            return f"<tool_use_error>String to replace not found in file.\nString: {args['old_string']}</tool_use_error>"
+        return f"apply_patch verification failed: Failed to find expected lines in {self.p.path}"
+
+    def _no_longer_applies(self, call: Call) -> bool:
+        from indexer.provenance.edits import changes_in_call
+
+        text = self.p.text()
+        for change in changes_in_call(call.tool, call.args, str(self.p.path), str(self.p.repo)):
+            old = "\n".join(getattr(change, "old", ()))
+            if not old or old in text:
+                return False
+        return True
+
+
 def session_step(steps: SessionSteps) -> None:
     p, rng = steps.p, steps.p.rng
     n = len(p.lines)
     if n < 4:
         steps.create(rng.randint(8, 30))
         return
+    if isinstance(steps, RealSessionSteps):
+        if rng.random() < FAILED_SHARE:
+            steps.fail()
+        if rng.random() < SED_SHARE and steps.sed():
+            return
     a = rng.randrange(n)
     kind = rng.choices(["edit", "insert", "delete", "within", "move", "rewrite"], [5, 4, 2, 2, 1, 1])[0]
     k = min(rng.randint(1, 3), n - a)
@@ -280,13 +519,14 @@ def person_step(p: Player) -> None:
     p.set_lines(new, PERSON)
 
 
-def play(base: Path, seed: int, *, git: bool, sessions: int = 4, steps: int = 6) -> History:
+def play(base: Path, seed: int, *, git: bool, sessions: int = 4, steps: int = 6, realistic: bool = False) -> History:
     rng = random.Random(seed)
     repo = base / f"repo{seed}"
     repo.mkdir(parents=True)
     if git:
         subprocess.run(["git", "init", "-q", "-b", "main"], cwd=repo, check=True)
-    p = Player(rng, repo, rng.choice(["app.py", "cart.py", "orders.py"]), git)
+    p = Player(rng, repo, rng.choice(["app.py", "cart.py", "orders.py"]), git, realistic)
+    p.start_branch()
     if rng.random() < 0.5:  # a person's file the sessions then change
         p.set_lines([p.fresh_line() for _ in range(rng.randint(10, 40))], PERSON)
         p.commit("person")
@@ -294,23 +534,39 @@ def play(base: Path, seed: int, *, git: bool, sessions: int = 4, steps: int = 6)
         agent = rng.choice(["claude-code", "codex"])
         log = SessionLog(f"{seed:04d}{s:04d}-0000-4000-8000-{seed:06d}{s:06d}", agent)
         p.sessions.append(log)
-        stepper = SessionSteps(p, log, relative=rng.random() < 0.5)
+        stepper = RealSessionSteps(p, log) if realistic else SessionSteps(p, log, relative=rng.random() < 0.5)
         for _ in range(rng.randint(2, steps)):
             session_step(stepper)
             if rng.random() < 0.15:
                 person_step(p)
             if rng.random() < 0.2:
-                p.commit("agent")
+                p.commit("agent", claude=agent == "claude-code")
         for _ in range(rng.randint(0, 3)):
             person_step(p)
         if rng.random() < 0.7:
             p.commit("person")
+    if realistic and rng.random() < 0.5:
+        p.rebase_onto_teammates()
     logs = write_logs(base / f"logs{seed}", p.sessions, str(repo))
     return History(repo, p.path, logs, list(p.labels), git)
 
 
 def _iso(ts: float) -> str:
     return datetime.fromtimestamp(ts, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+def _codex_call(c: Call, call_id: str) -> list[dict]:
+    """A Codex call and its output: ``apply_patch`` as its own (custom) tool, else ``shell``."""
+    if c.tool == "apply_patch":
+        records = [{"type": "custom_tool_call", "name": "apply_patch", "call_id": call_id, "input": c.args}]
+        if c.output is not None:
+            records.append({"type": "custom_tool_call_output", "call_id": call_id, "output": c.output})
+    else:
+        records = [{"type": "function_call", "name": c.tool, "arguments": json.dumps(c.args), "call_id": call_id}]
+        if c.output is not None:
+            output = {"output": c.output, "metadata": {"exit_code": 1 if c.failed else 0, "duration_seconds": 0.1}}
+            records.append({"type": "function_call_output", "call_id": call_id, "output": json.dumps(output)})
+    return [{"timestamp": _iso(c.ts + k), "type": "response_item", "payload": r} for k, r in enumerate(records)]
 
 
 def write_logs(root: Path, sessions: list[SessionLog], cwd: str) -> dict[str, Path]:
@@ -332,15 +588,14 @@ def write_logs(root: Path, sessions: list[SessionLog], cwd: str) -> dict[str, Pa
                     records.append({"type": "user", "uuid": f"{log.sid}-{i}-r", "sessionId": log.sid, "cwd": cwd,
                                     "parentUuid": records[-1]["uuid"], "timestamp": _iso(c.ts + 0.2), "message": {
                                         "role": "user", "content": [{"type": "tool_result", "tool_use_id": f"toolu_{log.sid}_{i}",
-                                                                     "content": c.output}]}})
+                                                                     "content": c.output, "is_error": c.failed}]}})
             path = roots["claude-code"] / ("-" + cwd.strip("/").replace("/", "-")) / f"{log.sid}.jsonl"
         else:
             records = [{"timestamp": _iso(first), "type": "session_meta", "payload": {"id": log.sid, "cwd": cwd}},
                        {"timestamp": _iso(first), "type": "response_item", "payload": {
                            "type": "message", "role": "user", "content": [{"type": "input_text", "text": "work on the file"}]}}]
             for i, c in enumerate(log.calls):
-                records.append({"timestamp": _iso(c.ts), "type": "response_item", "payload": {
-                    "type": "custom_tool_call", "name": "apply_patch", "call_id": f"call_{log.sid}_{i}", "input": c.args}})
+                records += _codex_call(c, f"call_{log.sid}_{i}")
             day = datetime.fromtimestamp(first, timezone.utc)
             path = roots["codex"] / day.strftime("%Y/%m/%d") / f"rollout-{day.strftime('%Y-%m-%dT%H-%M-%S')}-{log.sid}.jsonl"
         path.parent.mkdir(parents=True, exist_ok=True)
