@@ -23,7 +23,7 @@ from indexer import errors
 from indexer.errors import ThreadbackError
 from indexer.index import Index
 from indexer.models import Message, Session
-from indexer.provenance.edits import Change, Hunk, changes_in_call, distinctive, lines_of, read_of, seen_in_output
+from indexer.provenance.edits import Change, Hunk, boilerplate, changes_in_call, distinctive, lines_of, read_of, seen_in_output
 from indexer.provenance.git_window import LineCommit, git_root, line_commits
 from indexer.provenance.matching import claim_lines
 from indexer.provenance.replay import Written, replay
@@ -113,12 +113,12 @@ def blame_file(index: Index, path: str, *, use_git: bool = True) -> Blame:
 
 def _certain(text: str, edit: Written | None, git: bool, repeated: bool) -> bool:
     """Whether a line's writer is known for certain. A line that says nothing on its own (blank,
-    ``}``) or stands more than once in the file (``return None``) may be a person's beside the
+    ``}``, ``return result``) or stands more than once in the file may be a person's beside the
     edit's lines, git or not; without git's windows, a whole-file write over text no log showed
     may only have kept the line. Those are shown as "written or kept by"."""
     if edit is None:
         return True
-    if repeated or not distinctive(text):
+    if repeated or not distinctive(text) or boilerplate(text):
         return False
     return git or not edit.blind
 

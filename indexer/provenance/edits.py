@@ -119,6 +119,22 @@ def distinctive(line: str) -> bool:
     return sum(1 for c in line if c.isalnum()) >= DISTINCT_CHARS
 
 
+# Words that make up lines found in any code (``return result``, ``continue``, ``} else {``): a
+# line of these alone and punctuation may be anyone's, wherever it stands.
+_BOILERPLATE_WORDS = frozenset("""
+return returns result results res ret none null nil undefined true false else elif elsif endif fi done
+end continue break pass try except finally catch raise throw throws self this super default do then
+begin yield await async new void ok err error data value values args kwargs
+""".split())
+_WORD = re.compile(r"[A-Za-z_]\w*|\d+")
+
+
+def boilerplate(line: str) -> bool:
+    """A line of keywords and the commonest names only (``return None``, ``else:``): its text
+    cannot tell who wrote it."""
+    return all(word.lower() in _BOILERPLATE_WORDS for word in _WORD.findall(line))
+
+
 def lines_of(text: str) -> tuple[str, ...]:
     """Lines as blame compares them: line ends and trailing spaces dropped."""
     return tuple(line.rstrip() for line in text.split("\n")) if text else ()

@@ -11,7 +11,7 @@ import pytest
 from indexer import Index, only_roots
 from indexer.provenance.blame import blame_file
 from indexer.provenance.blame import refused
-from indexer.provenance.edits import Blind, Hunk, Replace, Sed, Whole, changes_in_call
+from indexer.provenance.edits import Blind, Hunk, Replace, Sed, Whole, boilerplate, changes_in_call
 from indexer.provenance.git_window import line_commits
 from indexer.provenance.replay import replay
 
@@ -48,6 +48,14 @@ FILE = "/w/shop/app.py"
 ])
 def test_each_tool_call_says_what_it_wrote(tool, args, expected):
     assert changes_in_call(tool, args, FILE, "/w/shop") == expected
+
+
+@pytest.mark.parametrize("line, expected", [
+    ("    return result", True), ("else:", True), ("} else {", True), ("        continue", True), ("return None;", True),
+    ("    return total_price", False), ("rate_9 = compute_tax(rate, 55)", False), ("except KeyError:", False),
+])
+def test_a_line_of_keywords_cannot_name_its_writer(line, expected):
+    assert boilerplate(line) is expected
 
 
 def test_sed_is_replayed_on_the_known_text():
@@ -171,7 +179,7 @@ def test_attribution_holds_its_floor_on_known_histories(tmp_path, git, realistic
     assert total.session_lines > 150
     # Floors under today's figures, not the targets (95% right, under 1% wrong): see docs/provenance.md.
     assert total.right_share >= (0.96 if git else 0.95), total
-    assert total.wrong_share <= 0.008, total
+    assert total.wrong_share <= (0.005 if realistic else 0.008), total
 
 
 def test_a_person_line_between_session_lines_is_nobodys(tmp_path):
