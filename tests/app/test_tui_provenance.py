@@ -134,7 +134,57 @@ async def test_a_rules_citation_whose_text_changed_says_source_changed(world):
         assert isinstance(app.screen, CitationsScreen)
         [row] = app.screen.rows.values()
         assert row.status == "changed"
+        await pilot.press("escape")
+        await settle(pilot)
+        [option] = [app.screen.query_one("#rules-list").get_option_at_index(0)]
+        assert "[source changed]" in str(option.prompt)
     assert CitationLog(world["memory"]).changed_refs() == {f"rule:{rule.id}"}
+
+
+async def test_the_rules_list_marks_a_changed_source_when_it_opens(world):
+    rules = RuleStore(world["memory"])
+    rule = rules.propose("Store money as integer cents.", now=NOW.timestamp(), agent="test", session_id="hand-1").rule
+    with Index(world["db"]) as index:
+        CitationLog(world["memory"]).add(cite(index, "hand-1:1", f"rule:{rule.id}", NOW))
+    log = next(world["logs"].rglob("hand-1.jsonl"))
+    log.write_text(log.read_text().replace("instead of floats", "instead of decimals"), encoding="utf-8")
+    with Index(world["db"]) as index:
+        index.update(world["roots"], now=FIXED_NOW, archive=False)
+    app = make(world)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f5")
+        await settle(pilot)
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        option = app.screen.query_one("#rules-list").get_option_at_index(0)
+        assert "[source changed]" in str(option.prompt)
+
+
+async def test_an_entry_whose_source_changed_says_so_in_its_row(world):
+    """Opening the Memory screen checks what its entries cite: the row of one whose cited text
+    changed says "source changed" without the citations view being opened."""
+    from tui.widgets.memory_episodic_pane import MemoryEpisodicPane
+
+    (world["memory"] / "episodic.jsonl").write_text(
+        '{"id":"ep-0000ca57","ts":"2026-03-01T10:00:00+00:00","type":"decision","summary":"cents, not floats"}\n'
+        '{"id":"ep-0000beef","ts":"2026-03-01T10:00:00+00:00","type":"note","summary":"refunds need tests"}\n',
+        encoding="utf-8")
+    with Index(world["db"]) as index:
+        CitationLog(world["memory"]).add(cite(index, "hand-1:1", "ep-0000ca57", NOW))
+        CitationLog(world["memory"]).add(cite(index, "hand-1:3", "ep-0000beef", NOW))
+    log = next(world["logs"].rglob("hand-1.jsonl"))
+    log.write_text(log.read_text().replace("instead of floats", "instead of decimals"), encoding="utf-8")
+    with Index(world["db"]) as index:
+        index.update(world["roots"], now=FIXED_NOW, archive=False)
+    app = make(world)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f4", "2")
+        await settle(pilot)
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        table = app.screen.query_one(MemoryEpisodicPane).table
+        summaries = {str(table.get_row(key)[3]) for key in ("ep-0000ca57", "ep-0000beef")}
+    assert summaries == {"[source changed] cents, not floats", "refunds need tests"}
 
 
 async def test_H_hands_the_session_to_an_agent_after_a_confirmation(world, monkeypatch):

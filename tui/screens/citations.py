@@ -19,7 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from indexer.memory.citations import OK, Citation
+from indexer.memory.citations import OK, Citation, CitationLog
 from tui.app_context import AppContext
 from tui.display.log_text import log_text
 
@@ -115,3 +115,21 @@ def selected_fact_key(pane) -> str | None:
     row = pane.editor.cursor_location[0] + 1
     facts = [f for f in pane._facts_all() if f.line <= row]
     return max(facts, key=lambda f: f.line).key if facts else None
+
+
+def recheck_citations(context: AppContext, folder: Path) -> bool:
+    """Check every citation of a memory folder against the index (run in a worker: it reads the
+    cited messages); whether the set of memories whose source changed moved. Problems are left to
+    this screen, which says what is wrong when it is opened."""
+    from indexer.errors import ThreadbackError
+    from indexer.provenance.citing import check_citations
+
+    log = CitationLog(folder)
+    if not log.path.exists():
+        return False
+    try:
+        before = log.changed_refs()
+        check_citations(context.index, folder, context.aware_now())
+        return log.changed_refs() != before
+    except (ThreadbackError, OSError):
+        return False

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual import work
 from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
@@ -146,6 +147,17 @@ class MemoryScreen(Screen[None]):
         self.show_folder()
         if self.context is not None:
             self.context.watch(self, "memory_generation", self._folder_opened_elsewhere, init=False)
+            self.check_citations()
+
+    @work(thread=True, exclusive=True, group="memory-citations", exit_on_error=False)
+    def check_citations(self) -> None:
+        """Check what the folder's memories cite, so an entry whose source changed says so in
+        its row (and decays as the formula allows) without its citations being opened."""
+        from tui.screens.citations import recheck_citations
+
+        assert self.context is not None
+        if recheck_citations(self.context, self.store.folder):
+            self.app.call_from_thread(self.query_one(MemoryEpisodicPane).refresh_view)
 
     def _folder_opened_elsewhere(self, _generation: int) -> None:
         """The app opened another memory folder (the demo's): show it."""

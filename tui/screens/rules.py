@@ -16,6 +16,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -25,6 +26,7 @@ from textual.widgets import OptionList, Static, Tab, Tabs
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from indexer.config import MemoryFolder, resolve_memory_dir, resolve_memory_folder
+from indexer.memory.citations import CitationLog
 from indexer.memory.trust import ALLOWED, FolderNotAllowable, FolderTrust, allow_folder, folder_trust
 from indexer.rules import (
     APPROVED,
@@ -157,6 +159,23 @@ class RulesScreen(Screen[None]):
         self.query_one("#rules-list", OptionList).focus()
         if self.context is not None:
             self.context.watch(self, "memory_generation", self._folder_changed, init=False)
+            self.check_citations()
+
+    def _changed_sources(self) -> set[str]:
+        """The rules whose cited source changed, as last checked (``rule:<id>``)."""
+        try:
+            return CitationLog(self.store.memory_dir).changed_refs()
+        except OSError:
+            return set()
+
+    @work(thread=True, exclusive=True, group="rules-citations", exit_on_error=False)
+    def check_citations(self) -> None:
+        """Check what the rules cite, so one whose source changed says so in its row."""
+        from tui.screens.citations import recheck_citations
+
+        assert self.context is not None
+        if recheck_citations(self.context, self.store.memory_dir):
+            self.app.call_from_thread(self.refresh_rules)
 
     def _folder_changed(self, _generation: int) -> None:
         """Another memory folder was opened: its rules are the ones to review."""
@@ -183,7 +202,8 @@ class RulesScreen(Screen[None]):
         rules = self.visible_rules()
         options = self.query_one("#rules-list", OptionList)
         options.clear_options()
-        options.add_options([Option(rule_line(r), id=r.id) for r in rules])
+        changed = self._changed_sources()
+        options.add_options([Option(rule_line(r, source_changed=f"rule:{r.id}" in changed), id=r.id) for r in rules])
         counts = {name: len(self.store.rules(name)) for name in FILTERS}
         tabs = self.query_one("#rules-filter", Tabs)
         for name in FILTERS:

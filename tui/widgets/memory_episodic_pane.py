@@ -25,6 +25,7 @@ from indexer.memory import (
     ScoredEntry,
     sort_scored,
 )
+from indexer.memory.citations import CitationLog
 from indexer.memory.filter import filter_placeholder
 from tui.worker_errors import severity_of
 from tui.display.log_text import one_line
@@ -123,8 +124,10 @@ class MemoryEpisodicPane(MemoryTierPane):
         self.marked &= {s.entry.id for s in self.rows}
         table = self.table
         table.clear()
+        changed = CitationLog(self.store.folder).changed_refs()
         for s in self.rows:
-            table.add_row(*entry_row(s, now, self.threshold, marked=s.entry.id in self.marked), key=s.entry.id)
+            table.add_row(*entry_row(s, now, self.threshold, marked=s.entry.id in self.marked,
+                                     source_changed=s.entry.id in changed), key=s.entry.id)
         if keep is not None and any(s.entry.id == keep for s in self.rows):
             table.move_cursor(row=table.get_row_index(keep))
         elif self.rows and keep_row > 0:

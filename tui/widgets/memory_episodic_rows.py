@@ -31,14 +31,19 @@ COLUMNS = (
 
 ARCHIVED_LABEL = "archived"  # before the summary: seen without telling italics apart
 PINNED_LABEL = "pinned"  # in place of the bar: a pinned entry does not decay
+SOURCE_CHANGED_LABEL = "source changed"  # before the summary: a session it cites says otherwise now, or is gone
 
 
-def entry_row(s: ScoredEntry, now: datetime, threshold: float, *, marked: bool) -> tuple[str | Text, ...]:
+def entry_row(s: ScoredEntry, now: datetime, threshold: float, *, marked: bool,
+              source_changed: bool = False) -> tuple[str | Text, ...]:
     """The cells of one entry, in ``COLUMNS`` order; an archived entry is dimmed and labelled,
-    a pinned one says so where its strength bar would be."""
+    a pinned one says so where its strength bar would be, one whose cited source changed (as
+    last checked) says so before its summary."""
     e = s.entry
     style = "italic dim" if e.archived else ""
     summary = Text(one_line(e.summary, 80), style=style)
+    if source_changed:
+        summary = Text.assemble((f"[{SOURCE_CHANGED_LABEL}]", "bold yellow"), " ", summary)
     if e.archived:
         summary = Text.assemble((f"[{ARCHIVED_LABEL}]", "bold"), " ", summary)
     if e.pinned:
