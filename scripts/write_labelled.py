@@ -2,7 +2,7 @@
 
     python scripts/write_labelled.py
 
-Sessions (bench/quality/sessions_en.py, sessions_cjk.py) become Claude Code and Codex (envelope
+Sessions (bench/quality/sessions_en.py, sessions_cjk.py, sessions_output.py) become Claude Code and Codex (envelope
 generation) JSONL files under tests/data/recall_search/logs/, in the agents' on-disk layout;
 every query, theirs and those about the real corpus (corpus_queries.py), goes to
 tests/data/recall_search/queries.jsonl with its group and split. About a third is held out
@@ -25,6 +25,7 @@ sys.path.insert(0, str(SET))
 from corpus_queries import QUERIES as CORPUS_QUERIES  # noqa: E402
 from sessions_cjk import SESSIONS as CJK  # noqa: E402
 from sessions_en import SESSIONS as EN  # noqa: E402
+from sessions_output import SESSIONS as OUTPUT  # noqa: E402
 
 OUT = ROOT / "tests" / "data" / "recall_search"
 NAMESPACE = uuid.UUID("6f1c1a52-3c2b-4d7e-9a51-0d7c5f0e2b11")
@@ -50,15 +51,40 @@ def _stamp(day: int, minute: int) -> str:
     return f"2026-02-{day:02d}T09:{minute:02d}:00.000Z"
 
 
+def _turns(spec: dict):
+    """(index, role, text) for text turns, alternating user and assistant; a ``{"run", "output"}``
+    turn is the assistant's shell command and what it printed: (index, "run", (command, output))."""
+    said = 0
+    for i, turn in enumerate(spec["turns"]):
+        if isinstance(turn, dict):
+            yield i, "run", (turn["run"], turn["output"])
+            continue
+        yield i, "user" if said % 2 == 0 else "assistant", turn
+        said += 1
+
+
 def claude_log(spec: dict) -> str:
     sid = session_id(spec["key"])
     cwd = f"/home/dev/{spec['project']}"
     lines, parent = [], None
-    for i, text in enumerate(spec["turns"]):
+    for i, role, text in _turns(spec):
         env = {"parentUuid": parent, "isSidechain": False, "userType": "external", "cwd": cwd, "sessionId": sid,
                "version": "2.0.42", "gitBranch": "main", "uuid": f"{sid[:8]}-0000-4000-8000-{i:012d}",
                "timestamp": _stamp(spec["day"], i)}
-        if i % 2 == 0:
+        if role == "run":
+            command, output = text
+            call_id = f"toolu_{sid[:8]}{i:04d}"
+            lines.append({**env, "type": "assistant", "message": {
+                "id": f"msg_{sid[:8]}{i:04d}", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+                "content": [{"type": "tool_use", "id": call_id, "name": "Bash", "input": {"command": command}}],
+                "stop_reason": "tool_use", "usage": {"input_tokens": 1200, "output_tokens": 40}}})
+            result = {**env, "parentUuid": env["uuid"], "uuid": env["uuid"][:-3] + "999", "type": "user",
+                      "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call_id,
+                                                               "content": output, "is_error": False}]}}
+            lines.append(result)
+            parent = result["uuid"]
+            continue
+        if role == "user":
             lines.append({**env, "type": "user", "message": {"role": "user", "content": text}})
         else:
             lines.append({**env, "type": "assistant", "message": {
@@ -77,9 +103,18 @@ def codex_log(spec: dict) -> str:
         "cli_version": "0.58.0", "source": "cli", "model_provider": "openai"}},
         {"timestamp": _stamp(spec["day"], 0), "type": "turn_context", "payload": {
             "cwd": cwd, "approval_policy": "on-request", "model": "gpt-5-codex", "summary": "auto"}}]
-    for i, text in enumerate(spec["turns"]):
+    for i, role, text in _turns(spec):
         ts = _stamp(spec["day"], i + 1)
-        if i % 2 == 0:
+        if role == "run":
+            command, output = text
+            call_id = f"call_{sid[:8]}{i:04d}"
+            lines.append({"timestamp": ts, "type": "response_item", "payload": {
+                "type": "function_call", "name": "shell", "call_id": call_id,
+                "arguments": json.dumps({"command": ["bash", "-lc", command], "workdir": cwd})}})
+            lines.append({"timestamp": ts, "type": "response_item", "payload": {
+                "type": "function_call_output", "call_id": call_id,
+                "output": json.dumps({"output": output, "metadata": {"exit_code": 1, "duration_seconds": 2.1}})}})
+        elif role == "user":
             lines.append({"timestamp": ts, "type": "response_item", "payload": {
                 "type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}})
             lines.append({"timestamp": ts, "type": "event_msg", "payload": {
@@ -112,7 +147,7 @@ def main() -> None:
     logs = OUT / "logs"
     shutil.rmtree(logs, ignore_errors=True)
     rows = []
-    for spec in [*EN, *CJK]:
+    for spec in [*EN, *CJK, *OUTPUT]:
         path = logs / log_path(spec)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(codex_log(spec) if spec["agent"] == "codex" else claude_log(spec), encoding="utf-8")

@@ -17,7 +17,7 @@ from indexer.ingest.log_read import NewBytes, read_new_bytes
 from indexer.ingest.log_refs import reference_for
 from indexer.ingest.sanitise import sanitise_message, sanitise_meta, storable_path
 from indexer.ingest.side import SideWriter
-from indexer.models import TOOL_CALL
+from indexer.models import TOOL_CALL, TOOL_RESULT
 from indexer.sources import PARSERS, is_whole_document
 from indexer.sources.base import ParseOutput, ParsedMessage, SessionMeta
 from indexer.sources.token_usage import needs_token_reread, start_counting, usage_of
@@ -26,6 +26,7 @@ from indexer.store.rows import FileRow, MessageRow
 from indexer.store.packing import PACK_MIN_CHARS, pack, pack_detail
 from indexer.store.side_file import cjk_bigrams
 from indexer.text.fold import index_form
+from indexer.text.output_excerpt import output_excerpt
 
 
 
@@ -83,15 +84,18 @@ class PreparedFile:
     archive_problem: str | None = None
 
 
-def message_row(m: ParsedMessage, log: LogBytes | None = None) -> tuple[MessageRow, str]:
+def message_row(m: ParsedMessage, log: LogBytes | None = None, call_line: str | None = None) -> tuple[MessageRow, str]:
     """The row the writer inserts and the message's CJK bigrams (for the side file), with the
     CPU work (folding, bigrams, packing, hashing) already done. ``log``: the bytes it was
     parsed from, when the archive keeps them (tool output and a tool call's arguments are
-    then references into them)."""
-    folded = index_form(m.text) if m.indexed else None  # Traditional → Simplified, for the indexes
-    grams = cjk_bigrams(folded or m.text) if m.indexed else ""
+    then references into them); ``call_line``: the call a tool output answers."""
+    excerpt = output_excerpt(m.text, m.tool_name, call_line) if m.kind == TOOL_RESULT and not m.indexed else ""
+    searched = m.text if m.indexed else excerpt
+    folded = index_form(searched) if searched else None  # Traditional → Simplified, for the indexes
+    grams = cjk_bigrams(folded or searched) if searched else ""
     row = MessageRow(m.role, m.kind, m.tool_name, m.ts, m.text if m.indexed else _stored_output(m, log),
-                     _stored_detail(m, log), m.indexed, bool(grams), dedup_digest(m.dedup), m.mark, folded)
+                     _stored_detail(m, log), m.indexed, bool(grams), dedup_digest(m.dedup), m.mark,
+                     folded, excerpt or None)
     return row, grams
 
 
@@ -154,9 +158,12 @@ def prepare_file(job: FileJob, now: float, *, from_start: bool = False) -> Prepa
     out.touches = touches_in(parsed.messages, out.meta.project_path)
     sanitise_meta(out.meta)
     log = LogBytes(read.complete, read.start) if out.archived else None
+    call_line = None  # the last tool call's one-line form: what printed the output that follows
     for m in parsed.messages:
         sanitise_message(m)
-        stored, grams = message_row(m, log)
+        if m.kind == TOOL_CALL:
+            call_line = m.text
+        stored, grams = message_row(m, log, call_line)
         out.rows.append(stored)
         out.grams.append(grams)
     return out

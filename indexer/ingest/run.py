@@ -12,6 +12,7 @@ from indexer.config import SourceRoots
 from indexer.ingest.helper import HelperError
 from indexer.ingest.lock import IndexLock
 from indexer.ingest.progress import IndexSummary, ProgressCallback
+from indexer.upkeep.excerpts_backfill import backfill_excerpts
 from indexer.upkeep.words_backfill import backfill_words
 from indexer.ingest.writer import Ingester
 from indexer.store.errors import IndexCorruptError
@@ -72,6 +73,7 @@ def update_index(
                 summary.problems[:0] = notes
                 if only is None and not summary.stopped:
                     backfill_words(conn, should_stop)  # messages stored before the word index
+                    backfill_excerpts(conn, should_stop)  # tool output stored before it was searchable
                     from indexer.vectors.build import update_meaning  # search by meaning: its vectors
 
                     summary.problems += update_meaning(conn, should_stop, None if one_process else str(db_path))

@@ -6,6 +6,8 @@ this file: every message's CJK bigrams (so 驗收 and 設定 are found from an i
 trigram index of the files it has time for (``fts_side``), while the main process writes
 messages and the main trigram table (``fts``). A message's text is indexed in exactly one
 of the two trigram tables; ``messages.indexed`` says which (1 main, 2 side). Searches ask both.
+A tool output's searchable lines (``indexer.text.output_excerpt``, kept in ``output_excerpts``)
+are always indexed here (``messages.indexed`` 3).
 Both trigram tables and ``cjk2`` take the Traditional/Simplified-folded text (``indexer.text.fold``).
 
 How the two files stay consistent without a shared transaction:
@@ -31,7 +33,9 @@ from typing import Callable, Iterator
 
 from indexer.store.rows import MessageRow
 from indexer.store import word_index as words
-from indexer.store.side_file import IN_SIDE, SCHEMA_NAME, cjk_bigrams, is_paired, next_message_id, side_path
+from indexer.store.side_file import (
+    IN_OUTPUT, IN_SIDE, SCHEMA_NAME, SEARCHED_TEXT, cjk_bigrams, is_paired, next_message_id, side_path,
+)
 from indexer.text.fold import fold, index_form
 from indexer.text.word_tokens import word_string
 
@@ -62,7 +66,7 @@ def ensure_paired(conn: sqlite3.Connection, progress: Callable[[str], None] | No
     try:
         for table in ("cjk2", "fts_side"):
             conn.execute(f"INSERT INTO {s}.{table}({table}) VALUES ('delete-all')")
-        rows = conn.execute("SELECT id, text FROM main.messages WHERE indexed != 0 AND has_cjk = 1")
+        rows = conn.execute(f"SELECT m.id, {SEARCHED_TEXT} FROM main.messages m WHERE m.indexed != 0 AND m.has_cjk = 1")
         conn.executemany(
             f"INSERT INTO {s}.cjk2(rowid, grams) VALUES (?, ?)",
             ((rowid, grams) for rowid, text in rows if (grams := cjk_bigrams(fold(text)))),
@@ -94,7 +98,8 @@ def ensure_paired(conn: sqlite3.Connection, progress: Callable[[str], None] | No
 def side_texts(conn: sqlite3.Connection) -> Iterator[tuple[int, str]]:
     """What the side trigram shard holds, in id order: the folded text (indexer.text.fold) of
     the messages it indexes."""
-    for rowid, text in conn.execute("SELECT id, text FROM main.messages WHERE indexed = ? ORDER BY id", (IN_SIDE,)):
+    for rowid, text in conn.execute(f"SELECT m.id, {SEARCHED_TEXT} FROM main.messages m WHERE m.indexed IN (?, ?)"
+                                    " ORDER BY m.id", (IN_SIDE, IN_OUTPUT)):
         yield rowid, index_form(text) or text
 
 
@@ -130,6 +135,11 @@ class SideWriter:
         pairs = [(first + i, g) for i, g in enumerate(grams) if g]
         texts = [(first + i, r.fts_text or r.text) for i, r in enumerate(rows) if r.indexed] if take_text else []
         terms = [(first + i, word_string(r.text)) for i, r in enumerate(rows) if r.indexed and isinstance(r.text, str)]
+        # A tool output's searchable lines are always indexed here (messages.indexed = IN_OUTPUT).
+        for i, r in enumerate(rows):
+            if r.excerpt:
+                texts.append((first + i, r.fts_text or r.excerpt))
+                terms.append((first + i, word_string(r.excerpt)))
         if pairs or texts or terms:
             self._begin()
             self.conn.executemany("INSERT INTO cjk2(rowid, grams) VALUES (?, ?)", pairs)

@@ -32,7 +32,7 @@ from indexer.ingest.stream import PreparedStream
 from indexer.sources.base import SessionMeta
 from indexer.text.storable import storable
 from indexer.store.rows import FileRow
-from indexer.store.side_file import IN_MAIN, IN_SIDE, next_message_id
+from indexer.store.side_file import IN_MAIN, IN_OUTPUT, IN_SIDE, next_message_id
 from indexer.text.fold import index_form
 
 
@@ -400,11 +400,14 @@ class Ingester:
         )
         where = IN_SIDE if prepared.text_in_side else IN_MAIN
         for rowid, row in enumerate(prepared.rows, prepared.first_id):
+            indexed = where if row.indexed else IN_OUTPUT if row.excerpt else 0
             cur = conn.execute(
                 insert,
                 (rowid, session_rowid, file_id, ordinal, row.role, row.kind, row.tool_name, row.ts, row.text,
-                 row.detail, where if row.indexed else 0, int(row.has_cjk), row.dedup, row.mark),
+                 row.detail, indexed, int(row.has_cjk), row.dedup, row.mark),
             )
+            if cur.rowcount == 1 and row.excerpt:
+                conn.execute("INSERT INTO output_excerpts(id, text) VALUES (?, ?)", (rowid, row.excerpt))
             if cur.rowcount != 1:
                 if not self._copy_for_this_session(session_rowid, rowid, file_id, ordinal, row):
                     continue  # already indexed from another copy of this message, in this session
@@ -442,6 +445,8 @@ class Ingester:
         ).fetchall():
             # fts holds the folded text (indexer.text.fold): delete exactly what was inserted.
             self._file_fts_drops.append((r["id"], index_form(r["text"]) or r["text"]))
+        conn.execute("DELETE FROM output_excerpts WHERE id IN (SELECT id FROM messages WHERE file_id = ? AND indexed = ?)",
+                     (row.id, IN_OUTPUT))
         removed = conn.execute("DELETE FROM messages WHERE file_id = ?", (row.id,)).rowcount
         conn.execute("DELETE FROM files_touched WHERE file_id = ?", (row.id,))
         if row.session_rowid is not None:

@@ -19,6 +19,7 @@ from indexer.search.plan import SHORT, TRIGRAM, PlannedGroup, PlannedTerm, Searc
 from indexer.search.query import Query, is_cjk
 from indexer.search.sparse_phrase import narrowed
 from indexer.store.rows import SESSION_COLUMNS, session_from_row
+from indexer.store.side_file import SEARCHED_TEXT
 from indexer.text.fold import variants
 
 TYPE_CHECKING = False
@@ -159,10 +160,10 @@ def short_condition(terms: tuple[PlannedTerm, ...]) -> tuple[str, list]:
     for t in terms:
         if len(t.typed) == 1 and is_cjk(t.typed):
             for v in variants(t.typed):
-                parts.append("instr(m.text, ?) > 0")
+                parts.append(f"instr({SEARCHED_TEXT}, ?) > 0")
                 params.append(v)
         else:
-            parts.append("instr(lower(m.text), ?) > 0")
+            parts.append(f"instr(lower({SEARCHED_TEXT}), ?) > 0")
             params.append(t.needle)
     return "(" + " OR ".join(parts) + ")", params
 
@@ -240,7 +241,7 @@ def _select(source: Source, filters: Filters, *, ranged: bool, floor: int = 0, c
     ``ceiling``). ``probe``: a table read in place of every trigram table, the source's own and
     its conditions'."""
     join = " JOIN sessions s ON s.id = m.session_rowid" if filters.joins_sessions else ""
-    columns = COLUMNS + (", m.text" if with_text else "")
+    columns = COLUMNS + (f", {SEARCHED_TEXT}" if with_text else "")
     where = [w if isinstance(w, str) else w.sql(probe) for w in (*filters.where, *source.where)]
     params = [v for p in (*filters.params, *source.params) for v in ((floor, ceiling) if p is FLOOR else (p,))]
     if source.table == SCAN:
@@ -358,7 +359,8 @@ def texts_of(conn: sqlite3.Connection, ids: list[int]) -> dict[int, str]:
     out: dict[int, str] = {}
     for i in range(0, len(ids), 500):
         chunk = ids[i : i + 500]
-        out.update(conn.execute(f"SELECT id, text FROM messages WHERE id IN ({','.join('?' * len(chunk))})", chunk))
+        out.update(conn.execute(f"SELECT m.id, {SEARCHED_TEXT} FROM messages m WHERE m.id IN ({','.join('?' * len(chunk))})",
+                                chunk))
     return out
 
 

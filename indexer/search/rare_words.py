@@ -26,7 +26,7 @@ from _thread import LockType, allocate_lock  # what threading.Lock/local are; th
 
 from indexer.search.matching import lowered
 from indexer.search.plan import PlannedGroup, trigram_texts
-from indexer.store.side_file import SCHEMA_NAME
+from indexer.store.side_file import SCHEMA_NAME, SEARCHED_TEXT
 from indexer.store.word_index import words_below
 from indexer.text.fold import index_form
 from indexer.text.word_tokens import query_runs
@@ -228,7 +228,7 @@ def _fill(conn: sqlite3.Connection, ids: list[int], fold: bool, kept: Kept | Non
     try:
         for i in range(0, len(ids), 500):
             chunk = ids[i : i + 500]
-            rows = conn.execute(f"SELECT id, text FROM main.messages WHERE indexed != 0 AND id IN"
+            rows = conn.execute(f"SELECT m.id, {SEARCHED_TEXT} FROM main.messages m WHERE m.indexed != 0 AND m.id IN"
                                 f" ({','.join('?' * len(chunk))})", chunk).fetchall()
             conn.executemany(f"INSERT INTO temp.{PROBE}(rowid, text) VALUES (?, ?)", _probe_rows(rows, fold, kept))
     finally:

@@ -21,7 +21,7 @@ import math
 from collections.abc import Callable
 from itertools import islice
 
-from indexer.models import ERROR, SUMMARY, TEXT, THINKING, TOOL_CALL
+from indexer.models import ERROR, SUMMARY, TEXT, THINKING, TOOL_CALL, TOOL_RESULT
 from indexer.util.named_record import NamedTuple
 from indexer.search.candidates import Candidate
 from indexer.search.matching import lowered
@@ -30,7 +30,7 @@ from indexer.search.plan import SHORT, PlannedTerm, SearchPlan
 K1 = 1.2  # saturation: the 1st whole-word match gives 1, the 3rd brings it to 1.6, the limit is 2.2
 B = 0.75  # how much length matters
 AVG_CHARS = 300  # a typical message (tool lines are shorter, replies longer)
-KIND_WEIGHTS = {TEXT: 1.0, THINKING: 0.8, ERROR: 0.8, SUMMARY: 0.6, TOOL_CALL: 0.5}
+KIND_WEIGHTS = {TEXT: 1.0, THINKING: 0.8, ERROR: 0.8, SUMMARY: 0.6, TOOL_CALL: 0.5, TOOL_RESULT: 0.4}
 WHOLE = 0.75  # an occurrence of at least this quality counts as a whole word
 PARTIAL_SHARE = 0.4  # a term only ever inside longer words gives at most this share
 LINE_WEIGHT = 0.6  # the literal line's evidence, against the sum of its words' idf
@@ -147,9 +147,16 @@ def scanner(plan: SearchPlan) -> Callable[[Candidate, str], Evidence | None]:
             found = line.search(head, found.end()) if count < 8 and line is not None else None
         return Evidence(candidate, tuple(whole), tuple(partial),
                         count * _line_weight(candidate, text, line_length) if count else 0.0,
-                        1 - B + B * len(text) / AVG_CHARS, KIND_WEIGHTS.get(candidate.kind, 0.8), frozenset(groups))
+                        _norm(candidate, text), KIND_WEIGHTS.get(candidate.kind, 0.8), frozenset(groups))
 
     return scan
+
+
+def _norm(candidate: Candidate, text: str) -> float:
+    """Length normalisation: a short message's words weigh more. A tool output is searched by a
+    few of its lines (``indexer.text.output_excerpt``), so it never counts as short."""
+    length = max(len(text), AVG_CHARS) if candidate.kind == TOOL_RESULT else len(text)
+    return 1 - B + B * length / AVG_CHARS
 
 
 def _line_weight(candidate: Candidate, text: str, line_length: int) -> float:

@@ -42,6 +42,8 @@ def migrate(conn: sqlite3.Connection, from_version: int) -> None:
                 _upgrade_to_4(conn)
             if 0 < version < 7:
                 _upgrade_to_7(conn)
+            if 0 < version < 11:
+                _upgrade_to_11(conn)
             # The message count lives in meta, so showing it costs no count(*).
             conn.execute("INSERT OR REPLACE INTO meta(key, value) SELECT 'message_count', count(*) FROM messages")
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -107,3 +109,12 @@ def _upgrade_to_7(conn: sqlite3.Connection) -> None:
     for column in TOKEN_COLUMNS:
         if column not in have:
             conn.execute(f"ALTER TABLE sessions ADD COLUMN {column} INTEGER")
+
+
+def _upgrade_to_11(conn: sqlite3.Connection) -> None:
+    """Tool output is searchable by its error lines now: every stored output below this mark
+    gets them from the next index runs (``indexer.upkeep.excerpts_backfill``)."""
+    conn.execute(
+        "INSERT OR REPLACE INTO meta(key, value)"
+        " SELECT 'excerpts_below', max(id) + 1 FROM messages HAVING count(*) > 0"
+    )

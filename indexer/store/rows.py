@@ -31,6 +31,7 @@ class MessageRow(NamedTuple):
     dedup: int  # 64-bit digest of the parser's dedup key
     mark: str | None = None  # e.g. "abandoned branch", "retracted": shown, see Message.mark
     fts_text: str | None = None  # the folded text when it differs (indexer.text.fold): what the indexes get
+    excerpt: str | None = None  # tool output's searchable lines (indexer.text.output_excerpt), as written
 
 
 class FileRow(NamedTuple):

@@ -8,6 +8,7 @@ Layout (see README "The index"):
                 Traditional/Simplified-folded text (``indexer.text.fold``)
 - ``fts_side``  a second trigram shard, written by the helper process on big runs; each
                 message's text is in one of the two (``messages.indexed``: 1 main, 2 side)
+- ``output_excerpts`` a tool output's searchable lines (``messages.indexed`` 3: in ``fts_side``)
 - ``cjk2``      FTS5 over CJK character bigrams, so 2-character words (驗收, 設定) are found
                 from an index (the trigram index cannot match a 2-character term)
 - ``failures``  log files that could not be stored, as they were when they failed: skipped
@@ -33,7 +34,9 @@ from __future__ import annotations
 #    index run fills it for the messages already stored (``indexer.upkeep.words_backfill``).
 # 10: ``pack_dictionaries``: tool output is packed with zstd and a dictionary the index trains
 #    on its own first outputs (``indexer.store.packing``). Older zlib values stay as they are.
-SCHEMA_VERSION = 10
+# 11: ``output_excerpts``: tool output's searchable lines (indexed = 3); an older index fills
+#     them in for its stored outputs on its next index runs (indexer.upkeep.excerpts_backfill).
+SCHEMA_VERSION = 11
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -129,6 +132,13 @@ CREATE INDEX IF NOT EXISTS messages_by_file ON messages (file_id);
 -- An index made before keeps its counts: both forms answer every query the same.
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (
     text, content='messages', content_rowid='id', tokenize='trigram', columnsize=0
+);
+
+-- A tool output's searchable lines (indexer.text.output_excerpt), as written: its message has
+-- indexed = 3 and the side file's trigram table holds these lines, folded.
+CREATE TABLE IF NOT EXISTS output_excerpts (
+    id   INTEGER PRIMARY KEY,  -- the message's id
+    text TEXT NOT NULL
 );
 
 -- One row per path a tool call touched. A log's rows go when it is read again from its start.

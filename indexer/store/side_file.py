@@ -26,6 +26,13 @@ if TYPE_CHECKING:
 
 SCHEMA_NAME = "side"  # the side file's schema name on a main connection
 IN_MAIN, IN_SIDE = 1, 2  # messages.indexed: which trigram table holds the text (0: not indexed)
+# messages.indexed of a tool output whose searchable lines (``output_excerpts``) the side trigram
+# table holds: its own text is stored packed or as a reference into its log.
+IN_OUTPUT = 3
+# A message's searchable text in SQL, for a query over ``messages m``: a tool output's excerpt,
+# any other message's text.
+SEARCHED_TEXT = ("CASE m.indexed WHEN 3 THEN (SELECT o.text FROM main.output_excerpts o WHERE o.id = m.id)"
+                 " ELSE m.text END")
 SIDE_PAGE_SIZE = 16384  # as the main file's (indexer.store.connection.PAGE_SIZE), set on creation
 
 

@@ -71,7 +71,7 @@ def _train(conn: sqlite3.Connection, jobs: list[FileJob]) -> PackDictionary | No
 def _stored_samples(conn: sqlite3.Connection) -> list[bytes]:
     """The newest tool outputs already stored (an index from before schema 10)."""
     rows = conn.execute(
-        "SELECT text FROM messages WHERE indexed = 0 AND typeof(text) = 'blob' ORDER BY id DESC LIMIT ?",
+        "SELECT text FROM messages WHERE indexed IN (0, 3) AND typeof(text) = 'blob' ORDER BY id DESC LIMIT ?",
         (SAMPLES_WANTED,),
     )
     samples = []

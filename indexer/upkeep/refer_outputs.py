@@ -27,7 +27,7 @@ from indexer.sources import PARSERS, is_whole_document
 from indexer.sources.base import ParsedMessage, SessionMeta
 from indexer.store.packing import LOG_REF_MAGIC, unpack
 
-_PACKED = "indexed = 0 AND typeof(text) = 'blob' AND substr(text, 1, 4) != ?"
+_PACKED = "indexed IN (0, 3) AND typeof(text) = 'blob' AND substr(text, 1, 4) != ?"  # 3: an output with searchable lines
 _PACKED_ARGS = f"kind = '{TOOL_CALL}' AND typeof(detail) = 'blob' AND substr(detail, 1, 4) != ?"
 
 

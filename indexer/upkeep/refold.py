@@ -78,7 +78,7 @@ def _refold_batch(conn: sqlite3.Connection, start: int, end: int, main_done: int
     """Fold the entries of messages ``start`` ≤ id < ``end`` not folded yet in each file."""
     side = SCHEMA_NAME
     rows = conn.execute(
-        "SELECT id, text, indexed, has_cjk FROM main.messages WHERE id >= ? AND id < ? AND indexed != 0 ORDER BY id",
+        "SELECT id, text, indexed, has_cjk FROM main.messages WHERE id >= ? AND id < ? AND indexed IN (1, 2) ORDER BY id",
         (start, end),
     ).fetchall()
     for rowid, text, where, has_cjk in rows:

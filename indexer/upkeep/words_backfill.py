@@ -11,7 +11,7 @@ import sqlite3
 from typing import Callable
 
 from indexer.store import word_index as words
-from indexer.store.side_file import SCHEMA_NAME
+from indexer.store.side_file import SCHEMA_NAME, SEARCHED_TEXT
 from indexer.text.word_tokens import word_string
 
 BATCH = 5000
@@ -25,8 +25,8 @@ def backfill_words(conn: sqlite3.Connection, should_stop: Callable[[], bool] | N
         return below == 0
     writer = words.WordWriter(SCHEMA_NAME)
     while not (should_stop and should_stop()):
-        rows = conn.execute("SELECT id, text FROM main.messages WHERE id < ? AND indexed != 0"
-                            " ORDER BY id DESC LIMIT ?", (below, BATCH)).fetchall()
+        rows = conn.execute(f"SELECT m.id, {SEARCHED_TEXT} FROM main.messages m WHERE m.id < ? AND m.indexed != 0"
+                            " ORDER BY m.id DESC LIMIT ?", (below, BATCH)).fetchall()
         conn.execute("BEGIN")
         try:
             writer.add(conn, ((rowid, word_string(text)) for rowid, text in rows))

@@ -17,7 +17,7 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 QUERIES = DATA / "recall_search" / "queries.jsonl"
 LOGS = DATA / "recall_search" / "logs"
 CORPUS = DATA / "corpus"
-GROUPS = ("exact", "paraphrase", "wrong-detail", "typo", "stack-trace", "cjk-sentence", "zh-variant",
+GROUPS = ("exact", "paraphrase", "wrong-detail", "typo", "stack-trace", "output", "cjk-sentence", "zh-variant",
           "cross-language", "meaning")
 
 

@@ -65,7 +65,8 @@ def reference(candidate: Candidate, text: str, plan) -> Evidence | None:
         count = sum(1 for _ in zip(range(8), plan.line.finditer(head)))
         if count:
             line = count * _line_weight(candidate, text, plan.line_length)
-    norm = 1 - B + B * len(text) / AVG_CHARS
+    length = max(len(text), AVG_CHARS) if candidate.kind == "tool_result" else len(text)  # an output is never short
+    norm = 1 - B + B * length / AVG_CHARS
     return Evidence(candidate, tuple(whole), tuple(partial), line, norm, KIND_WEIGHTS.get(candidate.kind, 0.8),
                     frozenset(groups))
 

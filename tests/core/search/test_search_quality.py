@@ -35,8 +35,17 @@ def test_recall_floor_on_the_written_sessions(labelled_db):
     exact = figures([o for o in outcomes if o.item.group == "exact"])
     recalled = figures([o for o in outcomes if o.item.group != "exact"])
     assert exact.hit1 == exact.n  # no loss on queries copied from the session
-    assert recalled.hit1 >= 0.89 * recalled.n and recalled.hit3 >= 0.90 * recalled.n, recalled  # 90% and 92% now
+    # 87% and 93% now. The set grew by 17 queries for errors seen only in a tool's output (issue
+    # 32), which the code before output search found first for 5 of 17 (15 of 17 now).
+    assert recalled.hit1 >= 0.86 * recalled.n and recalled.hit3 >= 0.92 * recalled.n, recalled
     assert figures(outcomes).empty <= 1
+
+
+def test_errors_seen_only_in_output_are_found(labelled_db):
+    items = [i for i in load("train") if i.group == "output"]
+    with Index(labelled_db, readonly=True) as index:
+        found = figures(score(items, _answer(index)))
+    assert found.n >= 15 and found.hit1 >= 0.85 * found.n and found.hit3 == found.n, found
 
 
 def test_the_same_set_without_closest_matches_is_mostly_empty(labelled_db):

@@ -17,6 +17,7 @@ import pytest
 
 from bench.speed.bench_index import claude_session as generated_session
 from indexer import Index, only_roots
+from indexer.store.schema import SCHEMA_VERSION
 from indexer.upkeep import pack_training
 from indexer.ingest import stream as ingest
 from indexer.store import packing
@@ -66,7 +67,7 @@ def build(root: Path, db: Path) -> Index:
 
 
 def stored_outputs(index: Index) -> list[bytes]:
-    return [r[0] for r in index.conn.execute("SELECT text FROM messages WHERE indexed = 0 AND typeof(text) = 'blob'")]
+    return [r[0] for r in index.conn.execute("SELECT text FROM messages WHERE indexed IN (0, 3) AND typeof(text) = 'blob'")]
 
 
 def transcript_outputs(index: Index) -> list[str]:
@@ -144,7 +145,7 @@ def test_a_damaged_value_or_a_missing_dictionary_is_a_placeholder_not_a_tracebac
     index = build(big_tree, tmp_path / "index.sqlite3")
     conn = index.conn
     rowid, value = conn.execute(
-        "SELECT id, text FROM messages WHERE indexed = 0 AND typeof(text) = 'blob' LIMIT 1").fetchone()
+        "SELECT id, text FROM messages WHERE indexed IN (0, 3) AND typeof(text) = 'blob' LIMIT 1").fetchone()
     damaged = value[:12] + bytes(b ^ 0xFF for b in value[12:40]) + value[40:]
     assert packing.unpack(damaged, conn) == "[stored text could not be read: its stored bytes are damaged]"
     assert packing.unpack(b"\x78\x01garbage", conn) == "[stored text could not be read: its stored bytes are damaged]"
@@ -169,7 +170,7 @@ def test_an_index_from_schema_9_is_upgraded_and_its_zlib_values_still_read(big_t
     index = build(big_tree, db)
     expected = sorted(transcript_outputs(index))
     # Make it what schema 9 wrote: zlib values, no dictionary table.
-    rows = index.conn.execute("SELECT id, text FROM messages WHERE indexed = 0 AND typeof(text) = 'blob'").fetchall()
+    rows = index.conn.execute("SELECT id, text FROM messages WHERE indexed IN (0, 3) AND typeof(text) = 'blob'").fetchall()
     index.conn.executemany("UPDATE messages SET text = ? WHERE id = ?",
                            [(zlib.compress(packing.unpack(v, index.conn).encode(), 1), i) for i, v in rows])
     index.conn.execute("DROP TABLE pack_dictionaries")
@@ -177,7 +178,7 @@ def test_an_index_from_schema_9_is_upgraded_and_its_zlib_values_still_read(big_t
     index.close()
     upgraded = Index(db)
     upgraded.update(only_roots({"claude-code": [big_tree]}), now=FIXED_NOW, archive=False)
-    assert upgraded.conn.execute("PRAGMA user_version").fetchone()[0] == 10
+    assert upgraded.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert sorted(transcript_outputs(upgraded)) == expected
     upgraded.close()
     side = sqlite3.connect(db)
