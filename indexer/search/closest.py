@@ -124,18 +124,19 @@ class _Shares:
     """The share of the query's weight a set of units covers, in the version it covers best
     (``held``: indexes into the units found). The whole of each version is summed once."""
 
-    def __init__(self, found: list[_Found], versions: int, weights: list[float]):
+    def __init__(self, found: list[_Found], versions: list[float], weights: list[float]):
         self.weights = weights
-        self.in_version = [[v in f.unit.versions for f in found] for v in range(versions)]
+        self.versions = versions  # each version's weight (a translation counts for less)
+        self.in_version = [[v in f.unit.versions for f in found] for v in range(len(versions))]
         self.whole = [sum(w for w, inside in zip(weights, row) if inside) for row in self.in_version]
 
     def __call__(self, held: set[int]) -> float:
         if len(self.whole) == 1:
             return sum(self.weights[k] for k in held) / self.whole[0] if self.whole[0] > 0 else 0.0
         best = 0.0
-        for row, whole in zip(self.in_version, self.whole):
+        for row, whole, factor in zip(self.in_version, self.whole, self.versions):
             if whole > 0:
-                best = max(best, sum(self.weights[k] for k in held if row[k]) / whole)
+                best = max(best, factor * sum(self.weights[k] for k in held if row[k]) / whole)
         return best
 
 
@@ -171,8 +172,9 @@ def find_closest(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, *
     if any(len(t.text) < 3 and not t.text[:1].isalpha() for t in plan.query.positive_terms):
         not_searched.append("words under three characters on their own")
     meaning = "not needed"
-    if describes(" ".join(t.text for t in plan.query.positive_terms)):
-        meaning, extra = _meaning(conn, index_path, plan.query, filters, skip_sessions)
+    asked = " ".join(t.text for t in plan.query.positive_terms)
+    if describes(asked):
+        meaning, extra = _meaning(conn, index_path, asked, filters, skip_sessions)
         sessions = _with_meaning(sessions, extra)
         if meaning == "unavailable":
             not_searched.append("meaning (no embedding model or vectors here: search is lexical)")
@@ -258,7 +260,7 @@ def describes(text: str) -> bool:
     return len(_WORD.findall(text)) >= MEANING_MIN_WORDS
 
 
-def _meaning(conn: sqlite3.Connection, index_path: str | None, query: Query, filters: Filters, skip: set[int]
+def _meaning(conn: sqlite3.Connection, index_path: str | None, asked: str, filters: Filters, skip: set[int]
              ) -> tuple[str, list[tuple[float, int, list[int], str]]]:
     """Sessions an embedding search finds (``indexer.search.meaning``, optional), after the rest,
     within the query's filters (agent, project, time, excluded sessions) like every other stage."""
@@ -269,7 +271,7 @@ def _meaning(conn: sqlite3.Connection, index_path: str | None, query: Query, fil
     if not index_path:
         return "unavailable", []
     try:
-        hits = meaning.meaning_hits(index_path, " ".join(t.text for t in query.positive_terms), MEANING_LIMIT)
+        hits = meaning.meaning_hits(index_path, asked, MEANING_LIMIT)
     except Exception:  # noqa: BLE001 - an optional stage fails open: the lexical answer stands
         return "unavailable", []
     if hits is None:

@@ -10,6 +10,8 @@ units that can each be found alone.
   默认/預設, 服务器/伺服器): each Chinese run is also converted with OpenCC's phrase tables
   (``s2twp``, ``tw2sp``), and each conversion is a *version* of the query. A session is judged
   by the version it holds best.
+- A Chinese or Japanese query has one more version in English, from its developer words
+  (``indexer.search.glossary``: 数据库被锁 → database, lock), for sessions written in English.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import re
 
 from indexer.text.cjk import is_cjk
 from indexer.util.named_record import NamedTuple
+from indexer.search.glossary import english_words
 from indexer.search.query import Query
 from indexer.text.fold import fold
 
@@ -99,9 +102,15 @@ def _latin_words(part: str) -> list[str]:
     return out
 
 
-def recall_units(query: Query) -> tuple[list[Unit], int]:
-    """The units of ``query``'s positive words, and how many versions the query has (1 when
-    it has no Chinese to convert)."""
+# A session's share of the English version counts this much: a translation is a guess, and a
+# session holding the query's own words in its own language must stay ahead of one holding two
+# translated words (chosen on the training split, bench/quality/score.py).
+TRANSLATED_SHARE = 0.45  # 0.4-0.5 gave the same; from 0.55 up Chinese and Japanese sentences lost
+
+
+def recall_units(query: Query) -> tuple[list[Unit], list[float]]:
+    """The units of ``query``'s positive words, and the weight of each version of the query (one
+    version when it has no Chinese or Japanese)."""
     found: dict[str, set[int]] = {}
     cjk_runs: list[str] = []
     latin: list[str] = []
@@ -114,15 +123,24 @@ def recall_units(query: Query) -> tuple[list[Unit], int]:
     for word in latin:
         found.setdefault(fold(word).lower(), set()).add(-1)  # -1: every version
     versions = 1 + len(_converters()) if cjk_runs else 1
-    for run in cjk_runs:
-        for v, form in enumerate(script_versions(run)):
-            for piece in _pieces(fold(form)):
+    forms = [[fold(form) for form in script_versions(run)] for run in cjk_runs]
+    english = [w for run_forms in forms for form in run_forms for w in english_words(form)]
+    if english:  # the query in English too: one more version, held by sessions written in English
+        for word in dict.fromkeys(stem(w) for w in english):
+            found.setdefault(word, set()).add(versions)
+        versions += 1
+    for run_forms in forms:
+        for v, form in enumerate(run_forms):
+            for piece in _pieces(form):
                 found.setdefault(piece, set()).add(v)
     units = []
     for text, vs in list(found.items())[:MAX_UNITS]:
         every = -1 in vs or len(vs) == versions
         units.append(Unit(text, frozenset(range(versions)) if every else frozenset(vs), is_cjk(text[0])))
-    return units, versions
+    weights = [1.0] * versions
+    if english:
+        weights[-1] = TRANSLATED_SHARE
+    return units, weights
 
 
 def respelled(raw: str, corrections: dict[str, str]) -> str:
@@ -133,3 +151,4 @@ def respelled(raw: str, corrections: dict[str, str]) -> str:
         fixed = corrections.get(fold(core).lower()) if core else None
         out.append(token.replace(core, fixed) if fixed else token)
     return " ".join(out)
+

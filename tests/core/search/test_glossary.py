@@ -1,0 +1,63 @@
+"""A query in Chinese or Japanese finds a session written in English through its developer words
+(``indexer.search.glossary``), and never pushes a session in the query's own language down."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from indexer import Index, only_roots
+from indexer.search.glossary import english_words
+from indexer.search.recall_words import script_versions
+from indexer.text.fold import fold
+
+
+@pytest.mark.parametrize("run, expected", [
+    ("数据库被锁住了", ["database", "locked"]),
+    ("タイムアウトでテストが落ちる", ["timeout", "test"]),
+    ("内存泄漏", ["memory", "leak"]),  # the longest term wins over its parts
+])
+def test_developer_words_have_their_english(run, expected):
+    assert english_words(fold(run)) == expected
+
+
+def test_a_traditional_query_reaches_the_list_through_its_simplified_form():
+    words = [w for form in script_versions("資料庫被鎖") for w in english_words(fold(form))]
+    assert "database" in words and "locked" in words
+
+
+def test_plain_words_have_none():
+    assert english_words(fold("今天天气很好")) == []
+
+
+def _session(folder, sid: str, texts: list[str]) -> None:
+    records, parent = [], None
+    for i, text in enumerate(texts):
+        role = "user" if i % 2 == 0 else "assistant"
+        message = {"role": role, "content": text if role == "user" else [{"type": "text", "text": text}],
+                   **({"id": f"m{sid}{i}", "model": "x"} if role == "assistant" else {})}
+        records.append({"type": role, "uuid": f"{sid}-{i}", "parentUuid": parent, "sessionId": sid, "cwd": "/w/app",
+                        "timestamp": f"2026-03-0{i + 1}T10:00:00.000Z", "message": message})
+        parent = f"{sid}-{i}"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{sid}.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
+
+
+def test_a_chinese_query_finds_the_english_session_and_the_chinese_one_first(tmp_path):
+    logs = tmp_path / "logs" / "-w-app"
+    english = "aaaa0000-0000-4000-8000-000000000001"
+    chinese = "bbbb0000-0000-4000-8000-000000000002"
+    other = "cccc0000-0000-4000-8000-000000000003"
+    _session(logs, english, ["the workers fail: the database is locked when two jobs write",
+                             "Turned on WAL and a busy timeout so the second writer waits."])
+    _session(logs, chinese, ["数据库被锁住了，两个任务同时写入时报错", "打开 WAL 并设置 busy_timeout。"])
+    _session(logs, other, ["make the login page load faster", "Cached the avatar images."])
+    with Index(tmp_path / "index.sqlite3") as index:
+        index.update(only_roots({"claude-code": [tmp_path / "logs"]}), now=0, archive=False)
+        found = [s.session.session_id for s in index.search("数据库锁住", by_session=True, limit=10).sessions]
+        english_only = [s.session.session_id for s in index.search("数据库 锁", by_session=True, limit=10,
+                                                                   ).sessions if s.session.session_id != chinese]
+    assert found[0] == chinese
+    assert english in found and other not in found
+    assert english_only[:1] == [english]
