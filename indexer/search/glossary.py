@@ -93,7 +93,8 @@ def _table() -> dict[str, tuple[str, ...]]:
 def english_words(run: str) -> list[str]:
     """The English words for the developer terms in a CJK run (folded), longest term first at
     each place, each word once, in the order found."""
-    table, words, i = _table(), [], 0
+    table, i = _table(), 0
+    words: list[str] = []
     while i < len(run):
         for size in range(min(LONGEST, len(run) - i), 0, -1):
             found = table.get(run[i:i + size])
