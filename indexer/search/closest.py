@@ -101,7 +101,7 @@ def _lookups(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, units
         got = _read(conn, filters, plan.query, unit, top_id, total)
         if got is None:
             continue
-        if got.rows or unit.cjk:
+        if got.rows or unit.cjk or unit.translated:
             found.append(got)
             continue
         if can_spell is None:

@@ -43,6 +43,7 @@ class Unit(NamedTuple):
     text: str
     versions: frozenset[int]
     cjk: bool
+    translated: bool = False  # an English word for a Chinese or Japanese one (never respelled)
 
 
 @functools.cache
@@ -134,9 +135,11 @@ def recall_units(query: Query) -> tuple[list[Unit], list[float]]:
             for piece in _pieces(form):
                 found.setdefault(piece, set()).add(v)
     units = []
+    english_version = versions - 1 if english else -2
     for text, vs in list(found.items())[:MAX_UNITS]:
         every = -1 in vs or len(vs) == versions
-        units.append(Unit(text, frozenset(range(versions)) if every else frozenset(vs), is_cjk(text[0])))
+        units.append(Unit(text, frozenset(range(versions)) if every else frozenset(vs), is_cjk(text[0]),
+                          vs == {english_version}))
     weights = [1.0] * versions
     if english:
         weights[-1] = TRANSLATED_SHARE

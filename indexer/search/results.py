@@ -53,7 +53,8 @@ class SearchResult(NamedTuple):
             return None
         from indexer.search.recall_words import respelled
 
-        return respelled(self.query.raw, dict(self.corrections))
+        shown = respelled(self.query.raw, dict(self.corrections))
+        return shown if shown != self.query.raw else None  # a correction of no word typed says nothing
 
     def map_hits(self, change: Callable[[Hit], Hit]) -> "SearchResult":
         """The same result with ``change`` applied to every hit, the session view's evidence

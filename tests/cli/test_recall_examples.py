@@ -37,6 +37,8 @@ EXAMPLES = [
     ("Chinese sentence", "导出的文件中文变成乱码", "zh-export-garbled", "some words"),
     ("Simplified for Taiwan vocabulary", "软件安装程序被防毒软件删掉", "zh-software-install", "some words"),
     ("Taiwan for Simplified vocabulary", "伺服器啟動找不到預設設定檔", "zh-default-config", "some words"),
+    ("error seen only in tool output", "test_bulk_checkout failing", "out-bulk-checkout", "some words"),
+    ("a query in another language", "数据库被锁住了", "sqlite-locked", "some words"),
 ]
 IDS = [e[0] for e in EXAMPLES]
 
