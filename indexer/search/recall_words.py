@@ -21,7 +21,6 @@ import re
 
 from indexer.text.cjk import is_cjk
 from indexer.util.named_record import NamedTuple
-from indexer.search.glossary import english_words
 from indexer.search.query import Query
 from indexer.text.fold import fold
 
@@ -125,7 +124,11 @@ def recall_units(query: Query) -> tuple[list[Unit], list[float]]:
         found.setdefault(fold(word).lower(), set()).add(-1)  # -1: every version
     versions = 1 + len(_converters()) if cjk_runs else 1
     forms = [[fold(form) for form in script_versions(run)] for run in cjk_runs]
-    english = [w for run_forms in forms for form in run_forms for w in english_words(form)]
+    english: list[str] = []
+    if forms:
+        from indexer.search.glossary import english_words  # a query in Latin letters never needs it
+
+        english = [w for run_forms in forms for form in run_forms for w in english_words(form)]
     if english:  # the query in English too: one more version, held by sessions written in English
         for word in dict.fromkeys(stem(w) for w in english):
             found.setdefault(word, set()).add(versions)
