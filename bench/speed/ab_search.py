@@ -1,6 +1,7 @@
 """Search latency of two checkouts on the same index, interleaved. Prints figures.
 
     python bench/speed/ab_search.py --db INDEX --before DIR --after DIR [--runs 5] [--rounds 3] QUERY...
+    python bench/speed/ab_search.py --db NEW --before-db OLD --before DIR ...   # a checkout whose schema differs
 
 Each round runs every query (message view, then session view as the app asks) in a fresh
 process per checkout, before then after, so the machine's drift hits both alike; each figure is
@@ -40,6 +41,7 @@ print(json.dumps(out))
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--db", type=Path, required=True)
+    ap.add_argument("--before-db", type=Path, help="the index the before checkout reads (default: --db)")
     ap.add_argument("--before", type=Path, required=True)
     ap.add_argument("--after", type=Path, default=Path(__file__).resolve().parents[2])
     ap.add_argument("--runs", type=int, default=5)
@@ -49,8 +51,10 @@ def main() -> None:
     rounds: dict[str, list[dict]] = {"before": [], "after": []}
     for _ in range(args.rounds):
         for name in rounds:
-            done = subprocess.run([sys.executable, "-c", ONE, str(getattr(args, name)), str(args.db), str(args.runs),
-                                   json.dumps(args.queries)], capture_output=True, text=True, check=True)
+            db = args.before_db if name == "before" and args.before_db else args.db
+            done = subprocess.run([sys.executable, "-c", ONE, str(getattr(args, name)), str(db), str(args.runs),
+                                   json.dumps(args.queries)], capture_output=True, text=True, check=True,
+                                  cwd=getattr(args, name))  # its own ``indexer``, not the one beside this script
             rounds[name].append(json.loads(done.stdout))
     print(f"warm p50 ms, median of {args.rounds} interleaved rounds of {args.runs}")
     for query in args.queries:
