@@ -64,7 +64,8 @@ def _store(conn: sqlite3.Connection, writer: words.WordWriter, found: list[tuple
     word_mark = words.words_below(conn, SCHEMA_NAME) or 0  # below it, the word backfill adds them
     conn.execute("BEGIN")
     try:
-        # The side file's entries first: an entry without its message is harmless, the reverse is not.
+        # One transaction over both files, each committed whole (WAL: not atomic across them): an
+        # entry without its message's mark is never reached; a mark without its entry only misses.
         conn.executemany(f"INSERT INTO {SCHEMA_NAME}.fts_side(rowid, text) VALUES (?, ?)",
                          [(rowid, folded) for rowid, _, folded in found])
         grams = [(rowid, g) for rowid, _, folded in found if (g := cjk_bigrams(folded))]
