@@ -173,7 +173,10 @@ def find_closest(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, *
         not_searched.append("words under three characters on their own")
     meaning = "not needed"
     asked = " ".join(t.text for t in plan.query.positive_terms)
-    if describes(asked):
+    # A command line with its flags (``grep -rn timeout src/``) describes nothing: its words are
+    # matched as typed, and the meaning search was most of its time (42 of 55 ms at 1 GB).
+    command = any(t.text.startswith("-") for t in plan.query.positive_terms)
+    if describes(asked) and not command:
         meaning, extra = _meaning(conn, index_path, asked, filters, skip_sessions)
         sessions = _with_meaning(sessions, extra)
         if meaning == "unavailable":

@@ -159,3 +159,15 @@ def test_the_app_gets_the_exact_answer_first_then_the_closest(recall_db):
         assert len(more.sessions.hits) > len(first.sessions.hits)
         full = search_everything(index, lambda: None, SearchRequest(text="docker"), FIXED_NOW, closest=False)
         assert with_closest(index, full, FIXED_NOW) is None  # one word found: nothing to add
+
+
+def test_a_command_line_is_not_read_for_its_meaning(recall_db):
+    """``docker buildx build --platform linux/arm64`` describes nothing: its words are matched as
+    typed; a description of as many words is read for its meaning too."""
+    with Index(recall_db, readonly=True) as index:
+        command = index.search("docker buildx build --platform linux/arm64 missing", by_session=True, limit=20,
+                               now=FIXED_NOW)
+        described = index.search("docker buildx build platform linux arm64 missing", by_session=True, limit=20,
+                                 now=FIXED_NOW)
+    assert command.meaning == "not needed"
+    assert described.meaning != "not needed"
