@@ -12,7 +12,9 @@ and its CJK bigrams into a bigram table (the floor of issue 38, written here so 
 checkout is held to the same one): the ratio
 per pair is what survives this machine's drift. Also printed: the CPU time of the main process
 and of the helper (its children), less sensitive to other work than the wall time, and the peak
-resident set of each (``ru_maxrss``).
+resident set of each (``ru_maxrss``). "Helper" is every child: the parse helper and, on a big
+run, the embedding process (``indexer.vectors.build``); run with ``THREADBACK_CONFIG`` naming a
+file that holds ``[meaning]`` / ``enabled = false`` to see the parse helper alone.
 """
 
 from __future__ import annotations
