@@ -98,8 +98,10 @@ def main() -> None:
     results: dict[str, list[dict]] = {name: [] for name, _ in checkouts}
     for n in range(1, args.rounds + 1):
         for name, tree in checkouts:
-            done = subprocess.run([sys.executable, "-c", ONE, tree, str(args.scratch / name), str(args.logs)],
-                                  capture_output=True, text=True, check=True)
+            # Run from the checkout: a helper started with ``-m`` finds ``indexer`` in the current
+            # folder first unless the checkout starts it with ``-P``.
+            done = subprocess.run([sys.executable, "-c", ONE, tree, str(args.scratch.resolve() / name),
+                                   str(args.logs.resolve())], capture_output=True, text=True, check=True, cwd=tree)
             r = json.loads(done.stdout.strip().splitlines()[-1])
             results[name].append(r)
             print(f"[{n}] {name:10} cold {r['cold']:5.1f} s, baseline {r['base']:5.1f} s: {r['cold'] / r['base']:.2f}x; "
