@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
+import orjson
+
 from indexer.store.log_ref import LogRef, literal_digest
 
 # How a log may write a value: compact (JavaScript, Rust), or with Python's default spaces;
@@ -25,9 +27,16 @@ def args_reference_for(detail: str, chunk: bytes, span: tuple[int, int], chunk_o
     """The encoded reference for the arguments ``detail`` parsed from ``chunk[span]`` (``chunk``
     starts at ``chunk_offset`` in the log), or None when no bytes in that line rebuild it."""
     try:
-        value = json.loads(detail)
-    except (ValueError, RecursionError):
-        return None  # not JSON: the parser's note that the arguments were too deep to show
+        # orjson reads what the stdlib reads, but ints beyond 64 bits (floats to it: the literal
+        # written from them is then not found, as the stdlib's would not rebuild ``detail``);
+        # what it refuses (NaN, a lone surrogate) goes to the stdlib. Either way the reference
+        # is kept only when it rebuilds ``detail`` exactly, below.
+        value = orjson.loads(detail)
+    except orjson.JSONDecodeError:
+        try:
+            value = json.loads(detail)
+        except (ValueError, RecursionError):
+            return None  # not JSON: the parser's note that the arguments were too deep to show
     for literal, nested in _written(value):
         at = chunk.find(literal, span[0], span[1])
         if at < 0:

@@ -100,7 +100,9 @@ class HelperProcess:
         # Its stderr goes to a file: on a terminal app it would scribble over the screen.
         self._stderr = tempfile.TemporaryFile()
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "indexer.ingest.helper", str(db_path), str(next_id), str(dictionary_id)],
+            # -P: no current folder first on its path, or ``-m`` would run an ``indexer`` found
+            # there (a checkout the app was started in) instead of this code.
+            [sys.executable, "-P", "-m", "indexer.ingest.helper", str(db_path), str(next_id), str(dictionary_id)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._stderr,

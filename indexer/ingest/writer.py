@@ -393,12 +393,12 @@ class Ingester:
                 "SELECT coalesce(max(ordinal) + 1, 0) FROM messages WHERE session_rowid = ?",
                 (session_rowid,),
             ).fetchone()[0]
-        added = 0
-        insert = (
-            "INSERT OR IGNORE INTO messages(id, session_rowid, file_id, ordinal, role, kind, tool_name,"
-            " ts, text, detail, indexed, has_cjk, dedup, mark) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
-        )
         where = IN_SIDE if prepared.text_in_side else IN_MAIN
+        if self._insert_all(session_rowid, file_id, ordinal, where, prepared):
+            self._next_ordinal[session_rowid] = ordinal + len(prepared.rows)
+            return len(prepared.rows)
+        added = 0
+        insert = _INSERT_MESSAGE
         for rowid, row in enumerate(prepared.rows, prepared.first_id):
             indexed = where if row.indexed else IN_OUTPUT if row.excerpt else 0
             cur = conn.execute(
@@ -420,6 +420,35 @@ class Ingester:
                 self._file_fts_adds.append((rowid, row.fts_text or row.text))  # the folded text (indexer.text.fold)
         self._next_ordinal[session_rowid] = ordinal
         return added
+
+    def _insert_all(self, session_rowid: int, file_id: int, ordinal: int, where: int, prepared: PreparedFile) -> bool:
+        """The common case in one ``executemany``: every row is new. False, with nothing
+        written, when any is not (a copy of a message already stored): the caller then goes
+        row by row, as every row once did (a statement per row cost a fifth of this process's
+        time on a cold build)."""
+        rows = prepared.rows
+        if not rows:
+            return False
+        conn = self.conn
+        values = [
+            (rowid, session_rowid, file_id, ordinal + i, row.role, row.kind, row.tool_name, row.ts, row.text,
+             row.detail, where if row.indexed else IN_OUTPUT if row.excerpt else 0, int(row.has_cjk), row.dedup,
+             row.mark)
+            for i, (rowid, row) in enumerate(enumerate(rows, prepared.first_id))
+        ]
+        conn.execute("SAVEPOINT all_rows")
+        if conn.executemany(_INSERT_MESSAGE, values).rowcount != len(values):
+            conn.execute("ROLLBACK TO all_rows")
+            conn.execute("RELEASE all_rows")
+            return False
+        conn.execute("RELEASE all_rows")
+        excerpts = [(rowid, row.excerpt) for rowid, row in enumerate(rows, prepared.first_id) if row.excerpt]
+        if excerpts:
+            conn.executemany("INSERT INTO output_excerpts(id, text) VALUES (?, ?)", excerpts)
+        if where == IN_MAIN:  # indexed text is str; fts holds the folded text (indexer.text.fold)
+            self._file_fts_adds += [(rowid, row.fts_text or row.text) for rowid, row in enumerate(rows, prepared.first_id)
+                                    if row.indexed and isinstance(row.text, str)]
+        return True
 
     def _copy_for_this_session(self, session_rowid: int, rowid: int, file_id: int, ordinal: int, row) -> bool:
         """A message another session holds already (a resumed or forked session copies its
@@ -459,6 +488,12 @@ class Ingester:
             " (SELECT count(*), min(ts), max(ts) FROM messages WHERE session_rowid = ?) WHERE id = ?",
             (session_rowid, session_rowid),
         )
+
+
+_INSERT_MESSAGE = (
+    "INSERT OR IGNORE INTO messages(id, session_rowid, file_id, ordinal, role, kind, tool_name,"
+    " ts, text, detail, indexed, has_cjk, dedup, mark) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+)
 
 
 def _once(listed):

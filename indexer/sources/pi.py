@@ -124,12 +124,16 @@ def _header(rec: dict, state: dict, meta: SessionMeta) -> None:
 
 
 def _entry(rec: dict, etype: object, entry_key: str, meta: SessionMeta, out: ParseOutput) -> None:
-    ts = parse_iso(rec.get("timestamp"))
     if etype == "message":
         message = rec.get("message")
         if isinstance(message, dict):
+            # The message's own time (epoch ms) first: the entry's ISO time is parsed only
+            # when it has none, the slower of the two, once per message in a big history.
+            ts = parse_iso(message.get("timestamp")) or parse_iso(rec.get("timestamp"))
             _message(message, entry_key, ts, meta, out)
-    elif etype == "model_change":
+        return
+    ts = parse_iso(rec.get("timestamp"))
+    if etype == "model_change":
         model = as_str(rec.get("modelId"))
         if model:
             meta.model = model
@@ -160,9 +164,8 @@ def _key(meta: SessionMeta, entry_key: str, index: int) -> str:
     return dedup_key(AGENT, meta.session_id, entry_key, index)
 
 
-def _message(msg: dict, entry_key: str, entry_ts: float | None, meta: SessionMeta, out: ParseOutput) -> None:
+def _message(msg: dict, entry_key: str, ts: float | None, meta: SessionMeta, out: ParseOutput) -> None:
     role = msg.get("role")
-    ts = parse_iso(msg.get("timestamp")) or entry_ts
     content = msg.get("content")
 
     def add(role: str, kind: str, text: str, index: int, **extra) -> None:

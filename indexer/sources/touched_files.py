@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+import orjson
+
 READ, EDIT, WRITE, DELETE, SHELL = "read", "edit", "write", "delete", "shell"
 KINDS = (READ, EDIT, WRITE, DELETE, SHELL)
 MAX_TOUCHES_PER_CALL = 50
@@ -219,7 +221,10 @@ def paths_in_call(tool_name: str | None, detail: str | None, cwd: str | None) ->
     if not detail:
         return []
     try:
-        args = json.loads(detail)
-    except (ValueError, RecursionError):
-        return []
+        args = orjson.loads(detail)  # several times faster; what it reads differently (ints
+    except orjson.JSONDecodeError:  # beyond 64 bits) is never a path
+        try:
+            args = json.loads(detail)  # NaN, a lone surrogate, nesting orjson refuses
+        except (ValueError, RecursionError):
+            return []
     return touches_of(tool_name, args, cwd)
