@@ -160,6 +160,8 @@ def test_an_output_gives_a_bounded_excerpt():
     ("[Bash] cd app && pytest -q 2>&1 | tail -40", False),
     ("[Bash] npm run build", False),
     ("[Bash] git commit -m 'fix'", False),
+    ("[Bash] tail -n 50 /var/log/nginx/error.log", False),  # a log shown: what a program said
+    ("[shell] bash -lc 'grep -n ERROR logs/worker.txt'", False),
 ])
 def test_a_command_that_prints_files_gives_no_output_to_search(call_line, shows):
     failing = "src/cart.ts(3,1): error TS2304: Cannot find name 'total'."
