@@ -27,7 +27,7 @@ import time
 import traceback
 from collections import deque
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Iterator
 
 from indexer.ingest.prepare import prepare_with_side
 from indexer.ingest.side import SideWriter
@@ -37,6 +37,10 @@ _FRAME = struct.Struct("<Q")
 _EOF = object()
 QUEUED_AT_HELPER = 3  # jobs sent and not yet prepared: enough to never idle, few to steer by
 PREFETCH_BYTES = 64 * 1024 * 1024  # log bytes prepared ahead of the writer, at most
+# And prepared files waiting for the writer, in bytes as they came: a small log's file is bigger
+# prepared than read (its job, rows and state), so 64 MB of 1.5 KB logs held 43,000 replies and
+# 75 MB of a build's main process (126,000 small logs; issue 38: under 120 MB a process).
+REPLIES_AHEAD_BYTES = 8 * 1024 * 1024
 # How much text the helper takes into the side trigram table is steered by how long the writer
 # waits for prepared files: the writer's work per file grows with the index, the helper's not.
 SHARE_START = 0.25  # fraction of files whose text the helper takes, at first
@@ -109,31 +113,34 @@ class HelperProcess:
             env=env,
         )
         self._lock = threading.Lock()  # guards the pipe to the helper and the counters below
-        self._jobs: deque = deque()
+        self._jobs: Iterator = iter(())  # each job is made when it is sent (indexer.ingest.job_list)
+        self._next_job: Any = None
         self._now = 0.0
         self._sent: deque = deque()  # per request without a received reply: its job's size, or None
         self._unanswered = 0  # requests whose reply has not even arrived
         self._ahead_bytes = 0  # log bytes sent and not yet taken by the writer
+        self._replied_bytes = 0  # replies arrived and not yet taken by the writer
         self.sharing = TextSharing(time.monotonic())
         self._replies: queue.SimpleQueue = queue.SimpleQueue()
         self._reader = threading.Thread(target=self._drain, name="index-helper-replies", daemon=True)
         self._reader.start()
 
-    def prepare_all(self, jobs: list, now: float) -> None:
+    def prepare_all(self, jobs: Iterator, now: float) -> None:
         """Queue jobs; ``receive`` returns their ``PreparedFile``s in the same order."""
         with self._lock:
-            self._jobs.extend(jobs)
+            self._jobs, self._next_job = jobs, next(jobs, None)
             self._now = now
         self._feed()
 
     def _feed(self) -> None:
         with self._lock:
             while (
-                self._jobs
+                self._next_job is not None
                 and self._unanswered < QUEUED_AT_HELPER
-                and (self._ahead_bytes < PREFETCH_BYTES or not self._sent)
+                and ((self._ahead_bytes < PREFETCH_BYTES and self._replied_bytes < REPLIES_AHEAD_BYTES)
+                     or not self._sent)
             ):
-                job = self._jobs.popleft()
+                job, self._next_job = self._next_job, next(self._jobs, None)
                 # Prepared files piling up here means the writer is the slower side: the helper
                 # takes this file's text into the side trigram table.
                 self._send_locked(("prepare", job, self._now, self._take_text()), job.size)
@@ -165,6 +172,7 @@ class HelperProcess:
                 self._replies.put(payload)
                 with self._lock:
                     self._unanswered -= 1
+                    self._replied_bytes += size
                 self._feed()
         except (OSError, ValueError):
             pass
@@ -183,6 +191,7 @@ class HelperProcess:
         with self._lock:
             size = self._sent.popleft() if self._sent else None
             self._ahead_bytes -= size or 0
+            self._replied_bytes -= len(payload)
         self._feed()
         reply = pickle.loads(payload)
         if isinstance(reply, tuple) and reply and reply[0] == "error":
@@ -192,7 +201,7 @@ class HelperProcess:
     def request(self, *request: Any) -> Any:
         """Send one request after every queued job is dropped, and wait for its answer."""
         with self._lock:
-            self._jobs.clear()
+            self._drop_jobs()
             self._send_locked(request, None)
             waiting = len(self._sent)
         for _ in range(waiting - 1):  # results of jobs already sent: no longer wanted
@@ -207,7 +216,7 @@ class HelperProcess:
     def close(self) -> None:
         """Ask it to stop (it drops what it did not commit) and reap it."""
         with self._lock:
-            self._jobs.clear()
+            self._drop_jobs()
             try:
                 if self._proc.stdin:
                     self._proc.stdin.close()
@@ -222,6 +231,9 @@ class HelperProcess:
         if self._proc.stdout:
             self._proc.stdout.close()
         self._stderr.close()
+
+    def _drop_jobs(self) -> None:
+        self._jobs, self._next_job = iter(()), None
 
     def _death_note(self, what: str) -> str:
         code = self._proc.poll()

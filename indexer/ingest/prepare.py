@@ -36,18 +36,19 @@ def dedup_digest(key: str) -> int:
     return int.from_bytes(hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "big", signed=True)
 
 
-@dataclass
+@dataclass(slots=True)
 class FileJob:
-    """What reading one file needs: where it is, what it looked like, what we knew of it."""
+    """What reading one file needs: where it is, what it looked like, what we knew of it. A
+    build holds one per log to read until the run ends, so it keeps no more than this (slots;
+    no session for a new file)."""
 
     agent: str
     path: str
     size: int
-    mtime: float
     mtime_ns: int
     inode: int
     row: FileRow | None
-    meta: SessionMeta  # the session as indexed so far (empty for a new file)
+    meta: SessionMeta | None  # the session as indexed so far (None for a new file)
     ctime_ns: int = 0
     from_start: bool = False  # read it whole even if it only seems to have grown
     key: str = ""  # ``path`` as stored in the index and shown (see ``storable_path``)
@@ -56,6 +57,11 @@ class FileJob:
     def __post_init__(self) -> None:
         if not self.key:
             self.key = storable_path(self.path)
+
+    @property
+    def mtime(self) -> float:
+        """Seconds, for how long ago it was written."""
+        return self.mtime_ns / 1e9
 
 
 @dataclass
@@ -179,7 +185,7 @@ def _parse(out: PreparedFile, read: NewBytes, previous_state: dict) -> ParseOutp
     if read.whole:
         state["_whole"] = True
     out.first_line = int(state.get("_lines", 0)) + 1 if out.append else 1
-    meta = job.meta
+    meta = job.meta if job.meta is not None else SessionMeta()
     if not out.append:
         meta.session_id = None  # let the parser name it from the file again
     out.state, out.meta = state, meta

@@ -8,7 +8,8 @@ from typing import Iterator
 
 from indexer.ingest.helper import HelperProcess
 from indexer.upkeep.pack_training import prepare_packing
-from indexer.ingest.prepare import FileJob, PreparedFile, prepare_with_side
+from indexer.ingest.job_list import JobList
+from indexer.ingest.prepare import PreparedFile, prepare_with_side
 from indexer.ingest.side import SideWriter
 
 PARALLEL_MIN_BYTES = 32 * 1024 * 1024  # below this a helper process costs more than it saves
@@ -22,7 +23,7 @@ class PreparedStream:
     messages and the main trigram table.
     """
 
-    def __init__(self, jobs: list[FileJob], now: float, db_path: Path, next_id: int, *, bytes_total: int,
+    def __init__(self, jobs: JobList, now: float, db_path: Path, next_id: int, *, bytes_total: int,
                  conn: sqlite3.Connection, allow_helper: bool = True):
         """``conn``: the index, whose packing dictionary both processes pack with (trained
         first if it has none, ``indexer.upkeep.pack_training``)."""
@@ -44,8 +45,8 @@ class PreparedStream:
         helper = self._helper
         if helper is None:
             return
-        helper.prepare_all(self.jobs, self.now)
-        for _ in self.jobs:
+        helper.prepare_all(iter(self.jobs), self.now)
+        for _ in range(len(self.jobs)):
             yield helper.receive()
 
     def commit_side(self) -> None:

@@ -13,7 +13,7 @@ import os
 import sqlite3
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
 from indexer.archive.seal import seal_links
 from indexer.config import SourceRoots
@@ -22,7 +22,8 @@ from indexer.ingest import failures
 from indexer.upkeep.archive_backfill import backfill_archive
 from indexer.ingest.discover import discover, discover_paths, project_log_files, resolved_roots
 from indexer.ingest.log_read import indexed_bytes_unchanged
-from indexer.ingest.prepare import FileJob, PreparedFile
+from indexer.ingest.job_list import JobList
+from indexer.ingest.prepare import PreparedFile
 from indexer.ingest.progress import IndexProgress, IndexSummary, ProgressCallback
 from indexer.upkeep.refold import refold_index
 from indexer.ingest.sanitise import storable_path
@@ -36,6 +37,12 @@ from indexer.store.side_file import IN_MAIN, IN_OUTPUT, IN_SIDE, next_message_id
 from indexer.text.fold import index_form
 
 
+# Sessions whose next message number is kept between their files (a session's subagent logs,
+# appends); one per session of a build held 5 MB at 126,000 logs, and a number not kept is one
+# indexed lookup.
+ORDINALS_KEPT = 4096
+
+
 class Ingester:
     """One index run over a connection. Not thread-safe; one per run."""
 
@@ -43,6 +50,7 @@ class Ingester:
                  archive_dir: Path | None = None):
         self.conn = conn
         self.archive_dir = archive_dir  # where log copies are kept (indexer.archive); None: off
+        self._archive_root = str(archive_dir) if archive_dir else ""  # one string every job shares
         self.one_process = one_process  # no helper process (after one died)
         self.db_path = Path(db_path)
         self.now = now if now is not None else time.time()
@@ -82,39 +90,20 @@ class Ingester:
         if only is None:  # an agent's own store (opencode.db): its sessions mirrored as files first
             roots = self._with_store_mirrors(roots)
         failed = failures.load_failures(conn)
-        listed = discover(roots, self.summary.problems) if only is None else discover_paths(roots, only, self.summary.problems)
-        if only is None:
-            listed = _once(itertools.chain(listed, project_log_files(roots, self._project_folders(), self.summary.problems)))
-        found = [(agent, path, st, path if path.isascii() else storable_path(path)) for agent, path, st in listed]
-        known = self._known_files(None if only is None else [key for _, _, _, key in found])
-        self.summary.files_seen = len(found)
-        work = []
-        ctime_moved: list[tuple[int, int, int]] = []  # (new change time, lone link, file id): bytes as they were
-        for agent, path, st, key in found:
-            if key in failed and failed[key] == failures.stat_key(st):
-                continue  # failed as it is now: tried again when it changes
-            seen = known.get(key)
-            from_start = False
-            if seen and (seen[1], seen[2], seen[4], seen[5]) == (st.st_size, st.st_mtime_ns, st.st_ino, 0):
-                if seen[3] == st.st_ctime_ns:
-                    continue
-                # Indexed before inode change times were kept (0), or its inode changed since (a
-                # chmod, a hard link made and removed) with the bytes the hashes cover as they were.
-                if seen[3] == 0 or self._bytes_unchanged(path, seen[0]):
-                    # A log with no other link may have lost its archived copy (the archive's
-                    # hard link removed): ``backfill_archive`` checks it, and links it again.
-                    ctime_moved.append((st.st_ctime_ns, int(st.st_nlink < 2), seen[0]))
-                    continue
-                # Same size and mtime, other bytes: rewritten with its mtime put back.
-                from_start = True
-            work.append((agent, path, st, self._file_row(seen[0]) if seen else None, from_start))
-        if ctime_moved:
-            conn.executemany("UPDATE files SET ctime_ns = ?, archived = archived * (1 - ?) WHERE id = ?",
-                             ctime_moved if self.archive_dir else [(c, 0, i) for c, _, i in ctime_moved])
-            self.summary.files_confirmed = len(ctime_moved)
+        listed: Iterable[tuple[str, str, os.stat_result]]
+        if only is None:  # each file once, however it was reached (a root, a known project folder)
+            reached: set[int] = set()
+            listed = itertools.chain(discover(roots, self.summary.problems, reached),
+                                     project_log_files(roots, self._project_folders(), self.summary.problems, reached))
+        else:
+            listed = discover_paths(roots, only, self.summary.problems)
+        if only is not None:
+            listed = list(listed)
+        known = self._known_files(None if only is None else [_key(path) for _, path, _ in listed])
+        jobs, failed_gone = self._jobs_for(listed, known, failed)
         # Newest first: the sessions people look for are mostly recent ones.
-        work.sort(key=lambda w: w[2].st_mtime_ns, reverse=True)
-        prog = IndexProgress(files_total=len(work), bytes_total=sum(max(0, w[2].st_size - (w[3].offset if w[3] and not w[4] else 0)) for w in work))
+        jobs.sort_newest_first()
+        prog = IndexProgress(files_total=len(jobs), bytes_total=jobs.bytes_to_read())
         if progress:
             progress(prog)
 
@@ -128,7 +117,6 @@ class Ingester:
             self.summary.stopped = True  # asked to stop while folding an older index
             return self.summary
         touched: set[int] = set()
-        jobs = [self._job(agent, path, st, row, from_start) for agent, path, st, row, from_start in work]
         stream = PreparedStream(
             jobs, self.now, self.db_path, next_message_id(conn), bytes_total=prog.bytes_total,
             allow_helper=not self.one_process, conn=conn,
@@ -137,7 +125,7 @@ class Ingester:
             # Deferred, not IMMEDIATE: IMMEDIATE would also lock the attached side file, which
             # the helper process writes. The index lock already keeps other writers out.
             conn.execute("BEGIN")
-            self._write_all(stream, roots, known, found if only is None else None, prog, touched, progress, should_stop)
+            self._write_all(stream, roots, known if only is None else None, failed_gone, prog, touched, progress, should_stop)
         finally:
             stream.close()
         if self.archive_dir and not self.summary.stopped:
@@ -149,6 +137,48 @@ class Ingester:
         self.summary.sessions_touched = len(touched)
         self.summary.seconds = time.monotonic() - started
         return self.summary
+
+    def _jobs_for(self, listed: Iterable[tuple[str, str, os.stat_result]], known: dict[str, tuple],
+                  failed: dict[str, failures.StatKey]) -> tuple[JobList, set[str]]:
+        """The files to read, and the failed files that are gone. Takes from ``known`` each file
+        found: what it keeps are the indexed files this run did not find. A file whose inode
+        changed with its bytes as they were is confirmed here, not read.
+
+        Nothing is kept of a file that needs no reading, and of one that does only its compact
+        job: 112,340 logs' stat results and tuples held ~100 MB of a 20 GB build's main process
+        (issue 38: under 120 MB a process)."""
+        files_seen = 0
+        failed_present: set[str] = set()
+        jobs = JobList(self._archive_root)
+        ctime_moved: list[tuple[int, int, int]] = []  # (new change time, lone link, file id): bytes as they were
+        for agent, path, st in listed:
+            key = _key(path)
+            files_seen += 1
+            seen = known.pop(key, None)
+            if key in failed:
+                failed_present.add(key)
+                if failed[key] == failures.stat_key(st):
+                    continue  # failed as it is now: tried again when it changes
+            from_start = False
+            if seen and (seen[1], seen[2], seen[4], seen[5]) == (st.st_size, st.st_mtime_ns, st.st_ino, 0):
+                if seen[3] == st.st_ctime_ns:
+                    continue
+                # Indexed before inode change times were kept (0), or its inode changed since (a
+                # chmod, a hard link made and removed) with the bytes the hashes cover as they were.
+                if seen[3] == 0 or self._bytes_unchanged(path, seen[0]):
+                    # A log with no other link may have lost its archived copy (the archive's
+                    # hard link removed): ``backfill_archive`` checks it, and links it again.
+                    ctime_moved.append((st.st_ctime_ns, int(st.st_nlink < 2), seen[0]))
+                    continue
+                # Same size and mtime, other bytes: rewritten with its mtime put back.
+                from_start = True
+            jobs.add(agent, path, key, st, self._known_job(seen[0]) if seen else None, from_start)
+        self.summary.files_seen = files_seen
+        if ctime_moved:
+            self.conn.executemany("UPDATE files SET ctime_ns = ?, archived = archived * (1 - ?) WHERE id = ?",
+                                  ctime_moved if self.archive_dir else [(c, 0, i) for c, _, i in ctime_moved])
+            self.summary.files_confirmed = len(ctime_moved)
+        return jobs, set(failed) - failed_present
 
     def _project_folders(self) -> list[str]:
         """The folders sessions were held in: where an agent that keeps its log inside the
@@ -173,8 +203,8 @@ class Ingester:
         self,
         stream: PreparedStream,
         roots: SourceRoots,
-        known: dict[str, tuple],
-        found: list | None,
+        not_found: dict[str, tuple] | None,
+        failed_gone: set[str],
         prog: IndexProgress,
         touched: set[int],
         progress: ProgressCallback | None,
@@ -203,10 +233,9 @@ class Ingester:
                     if progress:
                         progress(prog)
             stream.commit_side()
-            if not self.summary.stopped and found is not None:  # None: only some files were looked at
-                present = {key for _, _, _, key in found}
-                self._mark_missing(roots, known, present)
-                self._forget_gone_failures(present)
+            if not self.summary.stopped and not_found is not None:  # None: only some files were looked at
+                self._mark_missing(roots, not_found)
+                self._forget_gone_failures(failed_gone)
             conn.execute(
                 "INSERT INTO meta(key, value) VALUES('last_indexed', ?)"
                 " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -245,28 +274,30 @@ class Ingester:
         ).fetchone()
         return FileRow(*r)
 
-    def _mark_missing(self, roots: SourceRoots, known: dict[str, tuple], present: set[str]) -> None:
+    def _mark_missing(self, roots: SourceRoots, not_found: dict[str, tuple]) -> None:
+        """Mark the indexed files this run did not find under its roots as missing."""
         root_prefixes = tuple(storable_path(str(p)).rstrip("/") + "/" for p in roots.all_paths())
-        for path, (file_id, _size, _mtime, _ctime, _inode, missing) in known.items():
-            if path in present or missing or not path.startswith(root_prefixes):
+        for path, (file_id, _size, _mtime, _ctime, _inode, missing) in not_found.items():
+            if missing or not path.startswith(root_prefixes):
                 continue
             self.conn.execute("UPDATE files SET missing = 1 WHERE id = ?", (file_id,))
             self.summary.files_missing += 1
             self._gone.append(path)
 
-    def _forget_gone_failures(self, present: set[str]) -> None:
-        for path in failures.load_failures(self.conn):
-            if path not in present:
-                failures.clear_failure(self.conn, path)
+    def _forget_gone_failures(self, gone: set[str]) -> None:
+        """Forget the failures of files that failed before this run and are gone now."""
+        for path in gone:
+            failures.clear_failure(self.conn, path)
 
     # -- one file --------------------------------------------------------------
-    def _job(self, agent: str, path: str, st: os.stat_result, row: FileRow | None, from_start: bool = False) -> FileJob:
-        meta = SessionMeta()
-        if row and row.session_rowid is not None:
+    def _known_job(self, file_id: int) -> tuple[FileRow, SessionMeta | None]:
+        """A log indexed before: its row and its session as indexed so far."""
+        row = self._file_row(file_id)
+        meta = None
+        if row.session_rowid is not None:
+            meta = SessionMeta()
             load_meta(self.conn, row.session_rowid, meta)
-        return FileJob(agent, path, st.st_size, st.st_mtime, st.st_mtime_ns, st.st_ino, row, meta,
-                       ctime_ns=st.st_ctime_ns, from_start=from_start,
-                       archive_root=str(self.archive_dir) if self.archive_dir else "")
+        return row, meta
 
     def _store_one(self, prepared: PreparedFile, touched: set[int]) -> None:
         """Store one file inside a savepoint: what one file raises rolls back that file only,
@@ -394,6 +425,8 @@ class Ingester:
                 (session_rowid,),
             ).fetchone()[0]
         where = IN_SIDE if prepared.text_in_side else IN_MAIN
+        if len(self._next_ordinal) >= ORDINALS_KEPT:
+            self._next_ordinal.clear()
         if self._insert_all(session_rowid, file_id, ordinal, where, prepared):
             self._next_ordinal[session_rowid] = ordinal + len(prepared.rows)
             return len(prepared.rows)
@@ -496,12 +529,6 @@ _INSERT_MESSAGE = (
 )
 
 
-def _once(listed):
-    """Each file once, however many ways it was found (a root and a known project folder)."""
-    seen: set[tuple[int, int]] = set()
-    for agent, path, st in listed:
-        key = (st.st_dev, st.st_ino)
-        if key in seen and st.st_ino:
-            continue
-        seen.add(key)
-        yield agent, path, st
+def _key(path: str) -> str:
+    """A file's path as the index stores it."""
+    return path if path.isascii() else storable_path(path)

@@ -12,6 +12,7 @@ import sqlite3
 from pathlib import Path
 
 from indexer.ingest.log_read import is_one_json_document
+from indexer.ingest.job_list import JobList
 from indexer.ingest.prepare import FileJob
 from indexer.sources import PARSERS, is_whole_document
 from indexer.sources.base import SessionMeta
@@ -24,9 +25,13 @@ SAMPLE_BYTES_WANTED = 16 * 1024 * 1024
 MIN_SAMPLES = 300  # fewer: no dictionary yet (zstd trains poorly on fewer; a later run tries again)
 SAMPLE_MAX_BYTES = 64 * 1024  # one sample's head: a long output teaches no more than its start
 READ_PER_LOG = 8 * 1024 * 1024
+# Logs looked at, at most: a history of small logs with little tool output (126,000 logs of
+# 1.5 KB) was parsed whole here, 26 s before the build began, when a few thousand logs teach
+# what there is to teach.
+LOGS_AT_MOST = 2000
 
 
-def prepare_packing(conn: sqlite3.Connection, jobs: list[FileJob], now: float) -> int:
+def prepare_packing(conn: sqlite3.Connection, jobs: JobList, now: float) -> int:
     """Make this process pack with the index's dictionary, training one if it has none and
     there is enough to train on. Returns its id for the helper process (0: pack with zlib).
     A run with nothing to read does nothing here: a no-change run must not load zstandard."""
@@ -59,7 +64,7 @@ def use_index_dictionary(db_path: Path, dictionary_id: int) -> None:
     packing.use_dictionary(dictionary_id, bytes(row[0]))
 
 
-def _train(conn: sqlite3.Connection, jobs: list[FileJob]) -> PackDictionary | None:
+def _train(conn: sqlite3.Connection, jobs: JobList) -> PackDictionary | None:
     samples = _stored_samples(conn)
     if len(samples) < SAMPLES_WANTED:
         samples += _log_samples(jobs, SAMPLES_WANTED - len(samples))
@@ -82,12 +87,14 @@ def _stored_samples(conn: sqlite3.Connection) -> list[bytes]:
     return samples
 
 
-def _log_samples(jobs: list[FileJob], wanted: int) -> list[bytes]:
+def _log_samples(jobs: JobList, wanted: int) -> list[bytes]:
     """Tool outputs of the first logs this run reads, parsed here once more (their real read
     packs them, on the helper process too)."""
     samples: list[bytes] = []
     total = 0
-    for job in jobs:
+    for n, job in enumerate(jobs):
+        if n >= LOGS_AT_MOST:
+            break
         for text in _outputs_of(job):
             sample = text.encode("utf-8", "surrogatepass")[:SAMPLE_MAX_BYTES]
             samples.append(sample)

@@ -1,0 +1,87 @@
+"""The logs a run has to read, kept compact until each is read.
+
+A cold build knows every log before it reads the first (it reads the newest first), so it holds
+one entry per log for the whole run. As ``FileJob`` objects with their stat numbers, 126,000
+small logs held ~110 MB of the main process; here an entry is its path, four numbers in an
+array and two bytes, and a ``FileJob`` is made only when the log is read (issue 38: under
+120 MB a process at any size).
+"""
+
+from __future__ import annotations
+
+import os
+from array import array
+from typing import Iterator
+
+from indexer.ingest.prepare import FileJob
+from indexer.sources.base import SessionMeta
+from indexer.store.rows import FileRow
+
+_FIELDS = 4  # size, mtime_ns, inode, ctime_ns
+
+
+class JobList:
+    """Logs to read, in the order they were added until ``sort_newest_first``."""
+
+    def __init__(self, archive_root: str = ""):
+        self._archive_root = archive_root
+        self._agents: list[str] = []  # the few agent names; each entry keeps its position
+        self._agent_of = bytearray()
+        self._from_start = bytearray()
+        self._paths: list[str] = []
+        self._numbers = array("q")
+        self._keys: dict[int, str] = {}  # only where the stored key differs from the path
+        self._known: dict[int, tuple[FileRow, SessionMeta | None]] = {}  # logs indexed before
+
+    def add(self, agent: str, path: str, key: str, st: os.stat_result, known: tuple[FileRow, SessionMeta | None] | None,
+            from_start: bool = False) -> None:
+        """One log to read; ``known``: its row and session as indexed (None for a new log)."""
+        at = len(self._paths)
+        if agent not in self._agents:
+            self._agents.append(agent)
+        self._agent_of.append(self._agents.index(agent))
+        self._from_start.append(int(from_start))
+        self._paths.append(path)
+        self._numbers.extend((st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns))
+        if key != path:
+            self._keys[at] = key
+        if known is not None:
+            self._known[at] = known
+
+    def sort_newest_first(self) -> None:
+        numbers = self._numbers
+        order = sorted(range(len(self._paths)), key=lambda i: numbers[i * _FIELDS + 1], reverse=True)
+        self._agent_of = bytearray(self._agent_of[i] for i in order)
+        self._from_start = bytearray(self._from_start[i] for i in order)
+        self._paths = [self._paths[i] for i in order]
+        self._numbers = array("q", (numbers[i * _FIELDS + k] for i in order for k in range(_FIELDS)))
+        at = {old: new for new, old in enumerate(order) if old in self._keys or old in self._known}
+        self._keys = {at[old]: key for old, key in self._keys.items()}
+        self._known = {at[old]: known for old, known in self._known.items()}
+
+    def bytes_to_read(self) -> int:
+        """Log bytes the run reads: a known log's from where it was read up to, unless read whole."""
+        total = 0
+        for i in range(len(self._paths)):
+            known = self._known.get(i)
+            done = known[0].offset if known and not self._from_start[i] else 0
+            total += max(0, self._numbers[i * _FIELDS] - done)
+        return total
+
+    def __len__(self) -> int:
+        return len(self._paths)
+
+    def __bool__(self) -> bool:
+        return bool(self._paths)
+
+    def __getitem__(self, i: int) -> FileJob:
+        size, mtime_ns, inode, ctime_ns = self._numbers[i * _FIELDS:(i + 1) * _FIELDS]
+        path = self._paths[i]
+        row, meta = self._known.get(i, (None, None))
+        return FileJob(self._agents[self._agent_of[i]], path, size, mtime_ns, inode, row, meta,
+                       ctime_ns=ctime_ns, from_start=bool(self._from_start[i]), key=self._keys.get(i, path),
+                       archive_root=self._archive_root)
+
+    def __iter__(self) -> Iterator[FileJob]:
+        for i in range(len(self._paths)):
+            yield self[i]
