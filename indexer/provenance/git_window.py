@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import subprocess
 from dataclasses import dataclass
+from typing import Iterator
 
 GIT_TIMEOUT_S = 20
 NOT_COMMITTED = "0" * 40
@@ -86,15 +87,9 @@ def _originals(root: str, rewritten: dict[str, CommitTimes]) -> dict[str, tuple[
     it for months): (when that version was committed, its parent's author time). The version is the
     same author's commit with the same author time on another parent (an amend keeps the parent and
     makes the commit anew: its own times hold), committed last before this one."""
-    try:
-        done = subprocess.run(["git", "-C", root, "log", "-g", f"-n{REFLOG_ENTRIES}",
-                               "--format=%H%x00%an%x00%at%x00%ct%x00%P", "HEAD"],
-                              capture_output=True, text=True, timeout=GIT_TIMEOUT_S)
-    except (OSError, subprocess.SubprocessError):
-        return {}
     wanted = {(t.author, t.authored): sha for sha, t in rewritten.items()}
     found: dict[str, tuple[float, str]] = {}
-    for version, times in _times_rows(done.stdout):
+    for version, times in _times_of(root, "log", "-g", f"-n{REFLOG_ENTRIES}", "HEAD"):
         sha = wanted.get((times.author, times.authored))
         if sha is None or version == sha or times.committed >= rewritten[sha].committed or times.parent == rewritten[sha].parent:
             continue
@@ -159,18 +154,17 @@ def _parse_porcelain(text: str) -> tuple[dict[str, dict[str, str]], list[str], d
 
 
 def _commit_times(root: str, shas: list[str]) -> dict[str, CommitTimes]:
-    if not shas:
-        return {}
+    return dict(_times_of(root, "show", "-s", *shas)) if shas else {}
+
+
+def _times_of(root: str, *command: str) -> Iterator[tuple[str, CommitTimes]]:
+    """(sha, times) of each commit a ``git log``-like command lists; none if git cannot run."""
     try:
-        done = subprocess.run(["git", "-C", root, "show", "-s", "--format=%H%x00%an%x00%at%x00%ct%x00%P", *shas],
+        done = subprocess.run(["git", "-C", root, *command[:1], "--format=%H%x00%an%x00%at%x00%ct%x00%P", *command[1:]],
                               capture_output=True, text=True, timeout=GIT_TIMEOUT_S)
     except (OSError, subprocess.SubprocessError):
-        return {}
-    return dict(_times_rows(done.stdout))
-
-
-def _times_rows(text: str):
-    for line in text.splitlines():
+        return
+    for line in done.stdout.splitlines():
         fields = line.split("\0")
         if len(fields) == 5 and (authored := _float(fields[2])) is not None and (committed := _float(fields[3])) is not None:
             yield fields[0], CommitTimes(fields[1], authored, committed, fields[4].split(" ")[0])
@@ -182,15 +176,9 @@ NEXT_SEARCH_COMMITS = 5000  # how far back HEAD's branch is read for the commit 
 def _next_authored(root: str, known: dict[str, CommitTimes]) -> dict[str, float]:
     """For each rewritten commit on HEAD's first-parent line (within NEXT_SEARCH_COMMITS), the
     author time of the commit after it on that line."""
-    try:
-        done = subprocess.run(["git", "-C", root, "log", "--first-parent", f"-n{NEXT_SEARCH_COMMITS}",
-                               "--format=%H%x00%an%x00%at%x00%ct%x00%P", "HEAD"],
-                              capture_output=True, text=True, timeout=GIT_TIMEOUT_S)
-    except (OSError, subprocess.SubprocessError):
-        return {}
     after: dict[str, float] = {}
     newer: float | None = None
-    for sha, times in _times_rows(done.stdout):  # newest first
+    for sha, times in _times_of(root, "log", "--first-parent", f"-n{NEXT_SEARCH_COMMITS}", "HEAD"):  # newest first
         if newer is not None and sha in known and known[sha].rewritten:
             after[sha] = newer
         newer = times.authored

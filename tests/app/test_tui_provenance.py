@@ -116,7 +116,8 @@ async def test_V_then_M_remembers_a_range(world):
     assert entry.summary.startswith("Noted: the refund path")  # the message M was pressed on
 
 
-async def test_a_rules_citation_whose_text_changed_says_source_changed(world):
+def _rule_whose_cited_text_changed(world):
+    """A proposed rule citing hand-1's first message, whose log was then edited and indexed."""
     rules = RuleStore(world["memory"])
     rule = rules.propose("Store money as integer cents.", now=NOW.timestamp(), agent="test", session_id="hand-1").rule
     with Index(world["db"]) as index:
@@ -125,6 +126,11 @@ async def test_a_rules_citation_whose_text_changed_says_source_changed(world):
     log.write_text(log.read_text().replace("instead of floats", "instead of decimals"), encoding="utf-8")
     with Index(world["db"]) as index:
         index.update(world["roots"], now=FIXED_NOW, archive=False)
+    return rule
+
+
+async def test_a_rules_citation_whose_text_changed_says_source_changed(world):
+    rule = _rule_whose_cited_text_changed(world)
     app = make(world)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f5")
@@ -142,14 +148,7 @@ async def test_a_rules_citation_whose_text_changed_says_source_changed(world):
 
 
 async def test_the_rules_list_marks_a_changed_source_when_it_opens(world):
-    rules = RuleStore(world["memory"])
-    rule = rules.propose("Store money as integer cents.", now=NOW.timestamp(), agent="test", session_id="hand-1").rule
-    with Index(world["db"]) as index:
-        CitationLog(world["memory"]).add(cite(index, "hand-1:1", f"rule:{rule.id}", NOW))
-    log = next(world["logs"].rglob("hand-1.jsonl"))
-    log.write_text(log.read_text().replace("instead of floats", "instead of decimals"), encoding="utf-8")
-    with Index(world["db"]) as index:
-        index.update(world["roots"], now=FIXED_NOW, archive=False)
+    rule = _rule_whose_cited_text_changed(world)
     app = make(world)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f5")
