@@ -148,7 +148,7 @@ async def test_a_rules_citation_whose_text_changed_says_source_changed(world):
 
 
 async def test_the_rules_list_marks_a_changed_source_when_it_opens(world):
-    rule = _rule_whose_cited_text_changed(world)
+    _rule_whose_cited_text_changed(world)
     app = make(world)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f5")
