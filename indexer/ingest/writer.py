@@ -95,10 +95,8 @@ class Ingester:
             reached: set[int] = set()
             listed = itertools.chain(discover(roots, self.summary.problems, reached),
                                      project_log_files(roots, self._project_folders(), self.summary.problems, reached))
-        else:
-            listed = discover_paths(roots, only, self.summary.problems)
-        if only is not None:
-            listed = list(listed)
+        else:  # the few files a live update names: their rows are read by key
+            listed = list(discover_paths(roots, only, self.summary.problems))
         known = self._known_files(None if only is None else [_key(path) for _, path, _ in listed])
         jobs, failed_gone = self._jobs_for(listed, known, failed)
         # Newest first: the sessions people look for are mostly recent ones.
