@@ -85,3 +85,12 @@ class JobList:
     def __iter__(self) -> Iterator[FileJob]:
         for i in range(len(self._paths)):
             yield self[i]
+
+    def take_all(self) -> Iterator[FileJob]:
+        """Each job once, in order, its entry let go as it is made: the writer's page cache
+        fills as a build goes on, while what the list holds shrinks."""
+        for i in range(len(self._paths)):
+            job = self[i]
+            self._paths[i] = ""
+            self._known.pop(i, None)
+            yield job

@@ -40,12 +40,12 @@ class PreparedStream:
 
     def __iter__(self) -> Iterator[PreparedFile]:
         if self._inline is not None:
-            for job in self.jobs:
+            for job in self.jobs.take_all():
                 yield prepare_with_side(self._inline, job, self.now, take_text=False)
         helper = self._helper
         if helper is None:
             return
-        helper.prepare_all(iter(self.jobs), self.now)
+        helper.prepare_all(self.jobs.take_all(), self.now)
         for _ in range(len(self.jobs)):
             yield helper.receive()
 

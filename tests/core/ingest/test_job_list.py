@@ -41,6 +41,8 @@ def test_jobs_come_back_as_added_newest_first(tmp_path):
     assert third.row is row and third.meta is meta and third.archive_root == "/archive"
     assert abs(third.mtime - st.st_mtime) < 1e-6
     assert pickle.loads(pickle.dumps(third)).path == str(old)  # it goes to the helper process
+    assert [j.path for j in jobs.take_all()] == [str(new), str(odd), str(old)]
+    assert [j.path for j in jobs] == ["", "", ""] and len(jobs) == 3  # let go once taken
 
 
 def test_many_small_logs_with_little_output_are_read_whole(tmp_path, monkeypatch):
