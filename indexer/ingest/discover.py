@@ -25,7 +25,7 @@ def discover(roots: SourceRoots, problems: list[str], seen: set[int] | None = No
     """Yield (agent, path, stat) for every log file under the roots; errors are collected.
     A file reached twice (nested roots, a symlink to a file) is yielded once. A root that holds
     files but none of its agent's gets a one-line warning (``indexer.ingest.root_check``)."""
-    seen = set() if seen is None else seen  # device and inode (``file_identity``): one file however it is reached
+    seen = set() if seen is None else seen  # one file however it is reached (``_first_reach``)
     for agent, paths in roots.items():
         parser = PARSERS[agent]
         for root in paths:
@@ -36,11 +36,8 @@ def discover(roots: SourceRoots, problems: list[str], seen: set[int] | None = No
             for path, st in _walk(str(root), parser, problems, others):
                 if len(found) < _SAMPLE:
                     found.append(os.path.basename(path))
-                key = file_identity(st)
-                if key in seen and st.st_ino:  # some file systems give every file inode 0
-                    continue
-                seen.add(key)
-                yield agent, path, st
+                if _first_reach(st, seen):
+                    yield agent, path, st
             if others or found:
                 from indexer.ingest.root_check import root_warning
 
@@ -52,10 +49,17 @@ def discover(roots: SourceRoots, problems: list[str], seen: set[int] | None = No
 _SAMPLE = 200  # file names kept from a root to say what it holds
 
 
-def file_identity(st: os.stat_result) -> int:
-    """A file's device and inode as one number: a set of 100,000 (device, inode) tuples held
-    ~15 MB, of these numbers ~6 MB."""
-    return (st.st_dev << 64) | st.st_ino
+def _first_reach(st: os.stat_result, seen: set[int]) -> bool:
+    """Whether this is the first time the run reaches this file, noting it in ``seen``: its
+    device and inode as one number (a set of 100,000 (device, inode) tuples held ~15 MB, of
+    these numbers ~6 MB). Some file systems give every file inode 0: such a file always counts."""
+    if not st.st_ino:
+        return True
+    identity = (st.st_dev << 64) | st.st_ino
+    if identity in seen:
+        return False
+    seen.add(identity)
+    return True
 
 
 def _walk(root: str, parser, problems: list[str], others: list[str]) -> Iterator[tuple[str, os.stat_result]]:
@@ -76,13 +80,16 @@ def _walk(root: str, parser, problems: list[str], others: list[str]) -> Iterator
                     if entry.is_dir(follow_symlinks=False):
                         if entry.name not in skip_dirs and (max_depth is None or depth < max_depth):
                             stack.append((entry.path, depth + 1))
-                    elif entry.is_file() and not is_log_file(entry.name):
+                        continue
+                    if not entry.is_file():
+                        continue
+                    if not is_log_file(entry.name):
                         if len(others) < _SAMPLE:
                             others.append(os.path.relpath(entry.path, root))
-                    elif entry.is_file():
-                        stat = _stat(entry, problems)
-                        if stat is not None:
-                            yield entry.path, stat
+                        continue
+                    stat = _stat(entry, problems)
+                    if stat is not None:
+                        yield entry.path, stat
         except OSError as exc:
             problems.append(f"{folder}: cannot list folder ({exc.strerror or exc})")
 
@@ -136,10 +143,6 @@ def project_log_files(roots: SourceRoots, projects: list[str], problems: list[st
                 st = os.stat(path)
             except OSError:
                 continue
-            if not os.path.isfile(path):
-                continue
-            if seen is not None and st.st_ino:  # also reached under a root, or from another folder
-                if file_identity(st) in seen:
-                    continue
-                seen.add(file_identity(st))
-            yield agent, os.path.realpath(path), st
+            # Once, though also reached under a root or from another folder.
+            if os.path.isfile(path) and (seen is None or _first_reach(st, seen)):
+                yield agent, os.path.realpath(path), st

@@ -71,9 +71,6 @@ class JobList:
     def __len__(self) -> int:
         return len(self._paths)
 
-    def __bool__(self) -> bool:
-        return bool(self._paths)
-
     def __getitem__(self, i: int) -> FileJob:
         size, mtime_ns, inode, ctime_ns = self._numbers[i * _FIELDS:(i + 1) * _FIELDS]
         path = self._paths[i]

@@ -97,7 +97,7 @@ class Ingester:
                                      project_log_files(roots, self._project_folders(), self.summary.problems, reached))
         else:  # the few files a live update names: their rows are read by key
             listed = list(discover_paths(roots, only, self.summary.problems))
-        known = self._known_files(None if only is None else [_key(path) for _, path, _ in listed])
+        known = self._known_files(None if only is None else [storable_path(path) for _, path, _ in listed])
         jobs, failed_gone = self._jobs_for(listed, known, failed)
         # Newest first: the sessions people look for are mostly recent ones.
         jobs.sort_newest_first()
@@ -150,7 +150,7 @@ class Ingester:
         jobs = JobList(self._archive_root)
         ctime_moved: list[tuple[int, int, int]] = []  # (new change time, lone link, file id): bytes as they were
         for agent, path, st in listed:
-            key = _key(path)
+            key = storable_path(path)  # the path itself unless it holds bytes that are not UTF-8
             files_seen += 1
             seen = known.pop(key, None)
             if key in failed:
@@ -525,8 +525,3 @@ _INSERT_MESSAGE = (
     "INSERT OR IGNORE INTO messages(id, session_rowid, file_id, ordinal, role, kind, tool_name,"
     " ts, text, detail, indexed, has_cjk, dedup, mark) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 )
-
-
-def _key(path: str) -> str:
-    """A file's path as the index stores it."""
-    return path if path.isascii() else storable_path(path)
