@@ -45,8 +45,9 @@ class PreparedStream:
         helper = self._helper
         if helper is None:
             return
+        count = len(self.jobs)  # take_all empties the list as the helper is fed
         helper.prepare_all(self.jobs.take_all(), self.now)
-        for _ in range(len(self.jobs)):
+        for _ in range(count):
             yield helper.receive()
 
     def commit_side(self) -> None:

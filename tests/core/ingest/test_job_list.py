@@ -42,7 +42,21 @@ def test_jobs_come_back_as_added_newest_first(tmp_path):
     assert abs(third.mtime - st.st_mtime) < 1e-6
     assert pickle.loads(pickle.dumps(third)).path == str(old)  # it goes to the helper process
     assert [j.path for j in jobs.take_all()] == [str(new), str(odd), str(old)]
-    assert [j.path for j in jobs] == ["", "", ""] and len(jobs) == 3  # let go once taken
+    assert list(jobs) == [] and len(jobs) == 0  # let go once taken
+
+
+def test_every_path_comes_back_exactly(tmp_path):
+    """Paths are kept as a folder and a name's bytes: any str a path can be returns as it was,
+    at the root, with names that are not UTF-8 (surrogate-escaped) and folders shared."""
+    st = os.stat(tmp_path)
+    paths = ["/top.jsonl", "/a/b/s1.jsonl", "/a/b/s2.jsonl", "/a/b\u00e9/\u65e5\u672c.jsonl",
+             "/a/\udcff\udc80.jsonl", "/a/b/x\ud800y.jsonl", "relative.jsonl", "/a/b/"]
+    jobs = JobList()
+    for path in paths:
+        jobs.add("claude-code", path, path, st, None)
+    assert [j.path for j in jobs] == paths
+    jobs.sort_newest_first()  # one mtime: the order is kept
+    assert [j.path for j in jobs] == paths
 
 
 def test_many_small_logs_with_little_output_are_read_whole(tmp_path, monkeypatch):
