@@ -62,24 +62,44 @@ def folded(conn: sqlite3.Connection) -> bool:
 
 def candidate_ids(conn: sqlite3.Connection, groups: Sequence[PlannedGroup]) -> list[int] | None:
     """Every message that can match every group's trigram terms (an OR group: any of them),
-    newest first; None when the word index cannot narrow it (no word of 4+ characters in some
-    alternative, a common word, the index not complete)."""
+    newest first; None when the word index cannot narrow it (no word of 4+ characters in any
+    group, or more than ``MAX_MESSAGES`` messages hold them all, or the index not complete).
+
+    The groups are asked together: ``grep`` and ``timeout`` are each in thousands of messages
+    but together in a few hundred, and a message can match only where all of them are."""
     if not groups or not ready(conn):
         return None
-    chosen: set[int] | None = None
+    parts = []
     for group in groups:
-        ids = _group_ids(conn, trigram_texts(group))
-        if ids is not None:
-            chosen = ids if chosen is None else chosen & ids
-    return None if chosen is None else sorted(chosen, reverse=True)
+        part = _group_match(conn, trigram_texts(group))
+        if part == "":
+            return []  # no message holds this group
+        if part is not None:
+            parts.append(part)
+    if not parts:
+        return None
+    match = " AND ".join(parts)
+    key = (id(conn), match, MAX_TERMS, MAX_MESSAGES)
+    if key in _common:
+        return None
+    # Counted before they are read: a common word's 4,001 ids take ~1.5 ms to bring into Python
+    # (a row object each), their count ~0.3 ms.
+    if conn.execute(f"SELECT count(*) FROM (SELECT 1 FROM {SCHEMA_NAME}.words WHERE words MATCH ? LIMIT ?)",
+                    (match, MAX_MESSAGES + 1)).fetchone()[0] > MAX_MESSAGES:
+        _too_common(key)
+        return None
+    ids = [r[0] for r in conn.execute(f"SELECT rowid FROM {SCHEMA_NAME}.words WHERE words MATCH ?", (match,))]
+    return sorted(ids, reverse=True)
 
 
-def _group_ids(conn: sqlite3.Connection, alternatives: list[str]) -> set[int] | None:
-    """The messages holding, for some alternative, a word containing each of its runs (a
-    phrase's words all occur in a matching message); None when they are too many."""
+def _group_match(conn: sqlite3.Connection, alternatives: list[str]) -> str | None:
+    """The word-index expression naming the messages that hold, for some alternative, a word
+    containing each of its runs (a phrase's words all occur in a matching message); "" when
+    no message can; None when it cannot narrow (an alternative without a run of 4, or with
+    every run in too many words)."""
     runs = [query_runs(needle) for needle in alternatives]
-    keys = [(id(conn), " ".join(r), MAX_TERMS, MAX_MESSAGES) for r in runs]
-    if any(not r or key in _common for r, key in zip(runs, keys)):
+    key = (id(conn), " | ".join(" ".join(r) for r in runs), MAX_TERMS, MAX_MESSAGES)
+    if any(not r for r in runs) or key in _common:
         return None
     parts = []
     for alternative in runs:
@@ -93,24 +113,10 @@ def _group_ids(conn: sqlite3.Connection, alternatives: list[str]) -> set[int] | 
             held.append("(" + " OR ".join(f'"{t}"' for t in terms) + ")")
         else:
             if not held:
-                _too_common(conn, keys)
+                _too_common(key)
                 return None
             parts.append("(" + " AND ".join(held) + ")")
-    if not parts:
-        return set()
-    match = " OR ".join(parts)
-    # Counted before they are read: a common word's 4,001 ids take ~1.5 ms to bring into Python
-    # (a row object each), their count ~0.3 ms.
-    if conn.execute(f"SELECT count(*) FROM (SELECT 1 FROM {SCHEMA_NAME}.words WHERE words MATCH ? LIMIT ?)",
-                    (match, MAX_MESSAGES + 1)).fetchone()[0] > MAX_MESSAGES:
-        _too_common(conn, keys)
-        return None
-    ids = [r[0] for r in conn.execute(f"SELECT rowid FROM {SCHEMA_NAME}.words WHERE words MATCH ? LIMIT ?",
-                                      (match, MAX_MESSAGES + 1))]
-    if len(ids) > MAX_MESSAGES:
-        _too_common(conn, keys)
-        return None
-    return set(ids)
+    return "(" + " OR ".join(parts) + ")" if parts else ""
 
 
 def _terms_holding(conn: sqlite3.Connection, run: str) -> list[str]:
@@ -120,11 +126,10 @@ def _terms_holding(conn: sqlite3.Connection, run: str) -> list[str]:
         " WHERE vocab_tri MATCH ? AND instr(v.term, ?) > 0 LIMIT ?", (f'"{run}"', run, MAX_TERMS + 1))]
 
 
-def _too_common(conn: sqlite3.Connection, keys: list[tuple[int, str, int, int]]) -> None:
+def _too_common(key: tuple[int, str, int, int]) -> None:
     if len(_common) > 10_000:
         _common.clear()
-    if len(keys) == 1:  # an OR group's verdict is its own, not each alternative's
-        _common[keys[0]] = None
+    _common[key] = None
 
 
 def in_ranges(ids: list[int], ranges: list[tuple[int, int]] | None) -> list[int]:
