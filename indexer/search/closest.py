@@ -31,6 +31,7 @@ from indexer.search.candidates import Candidate, Filters, group_sources, message
 from indexer.search.plan import SearchPlan, make_plan
 from indexer.search.query import Query, Term
 from indexer.search.recall_words import Unit, recall_units
+from indexer.store.side_file import SCHEMA_NAME
 
 MATCH_ALL, MATCH_SOME, MATCH_SPELLING, MATCH_MEANING = "all words", "some words", "spelling", "meaning"
 PER_UNIT = 120  # newest matches read per unit
@@ -85,6 +86,15 @@ def _read(conn: sqlite3.Connection, filters: Filters, query: Query, unit: Unit, 
     found = newest(conn, group_sources(plan.indexed[0]), filters, PER_UNIT)
     weight = _idf(len(found.rows), found.capped, found.oldest, top_id, total)
     return _Found(unit, weight, found.rows, spelled_from)
+
+
+def holds_cjk(conn: sqlite3.Connection) -> bool:
+    """Whether any indexed message holds Chinese or Japanese (the side file's bigram index has a
+    segment): only then is an English query also looked for in those languages."""
+    try:
+        return conn.execute(f"SELECT 1 FROM {SCHEMA_NAME}.cjk2_idx LIMIT 1").fetchone() is not None
+    except sqlite3.Error:
+        return False
 
 
 def _lookups(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, units: list[Unit]
@@ -145,7 +155,7 @@ def find_closest(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, *
     """Messages and sessions holding part of the query, best first, without those the exact
     search already gave (``skip_*``); for a query that describes something (three words or
     more), meaning raises the sessions it also finds and adds those only it finds, after them."""
-    units, versions = recall_units(plan.query)
+    units, versions = recall_units(plan.query, holds_cjk(conn))
     found, corrections, unspelled = _lookups(conn, plan, filters, units)
     # A unit no message holds still counts in the query's weight, but only once: at the weight
     # of the rarest word found (a typo is not worth more than the rarest real word).

@@ -1,6 +1,6 @@
 """Developer words in Chinese and Japanese with the English a session held in English uses for
 them, so a query typed in one language finds a session written in the other (数据库被锁住了 →
-database, lock; タイムアウトで落ちる → timeout).
+database, lock; タイムアウトで落ちる → timeout), and the other way (timezone → 时区, タイムゾーン).
 
 Why a hand-kept list and not a dictionary package: the general dictionaries on PyPI (CC-CEDICT
 readers, JMdict through ``jamdict``) are unmaintained or ship 100 MB of data, and they give every
@@ -80,14 +80,49 @@ _ENTRIES = """
 """
 
 
+_JAPANESE_FROM = "データベース database"  # the entries from here on are Japanese
+
+
+def _entries() -> list[tuple[str, str, bool]]:
+    """(term, English, is Japanese) for every entry, in the order listed."""
+    japanese_at = _ENTRIES.index(_JAPANESE_FROM)
+    out = []
+    for part, japanese in ((_ENTRIES[:japanese_at], False), (_ENTRIES[japanese_at:], True)):
+        for entry in part.replace("\n", "|").split("|"):
+            term, _, english = entry.strip().partition(" ")
+            if term and english:
+                out.append((term, english, japanese))
+    return out
+
+
 @functools.cache
 def _table() -> dict[str, tuple[str, ...]]:
-    table: dict[str, tuple[str, ...]] = {}
-    for entry in _ENTRIES.replace("\n", "|").split("|"):
-        term, _, english = entry.strip().partition(" ")
-        if term and english:
-            table[fold(term)] = tuple(english.split())
-    return table
+    return {fold(term): tuple(english.split()) for term, english, _ in _entries()}
+
+
+@functools.cache
+def _reverse() -> dict[str, tuple[str, str]]:
+    """An English word's (Chinese, Japanese) term ("" where none): the first entry whose English
+    is that word alone (数据库 for database, not 数据表 for "table"), else the first holding it."""
+    alone: dict[str, list[str]] = {}
+    within: dict[str, list[str]] = {}
+    for term, english, japanese in _entries():
+        words = english.split()
+        for word in words:
+            slot = (alone if len(words) == 1 else within).setdefault(word, ["", ""])
+            if not slot[japanese]:
+                slot[japanese] = fold(term)
+    out = {}
+    for word in {*alone, *within}:
+        first, second = alone.get(word, ["", ""]), within.get(word, ["", ""])
+        out[word] = (first[0] or second[0], first[1] or second[1])
+    return out
+
+
+def cjk_words(word: str) -> tuple[str, str]:
+    """The Chinese and Japanese developer terms for an English word (lower case; "" where the
+    glossary has none): what a session written in that language would hold instead."""
+    return _reverse().get(word, ("", ""))
 
 
 def english_words(run: str) -> list[str]:

@@ -39,6 +39,8 @@ EXAMPLES = [
     ("Taiwan for Simplified vocabulary", "伺服器啟動找不到預設設定檔", "zh-default-config", "some words"),
     ("error seen only in tool output", "test_bulk_checkout failing", "out-bulk-checkout", "some words"),
     ("a query in another language", "数据库被锁住了", "sqlite-locked", "some words"),
+    ("an English query for a Chinese session", "database connection pool exhausted under load", "zh-db-pool",
+     "some words"),
 ]
 IDS = [e[0] for e in EXAMPLES]
 

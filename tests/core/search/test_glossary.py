@@ -1,5 +1,6 @@
 """A query in Chinese or Japanese finds a session written in English through its developer words
-(``indexer.search.glossary``), and never pushes a session in the query's own language down."""
+(``indexer.search.glossary``), an English query finds one written in Chinese or Japanese, and
+neither pushes a session in the query's own language down."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import json
 import pytest
 
 from indexer import Index, only_roots
-from indexer.search.glossary import english_words
+from indexer.search.glossary import cjk_words, english_words
 from indexer.search.recall_words import script_versions
 from indexer.text.fold import fold
 
@@ -29,6 +30,17 @@ def test_a_traditional_query_reaches_the_list_through_its_simplified_form():
 
 def test_plain_words_have_none():
     assert english_words(fold("今天天气很好")) == []
+    assert cjk_words("systemd") == ("", "")
+
+
+@pytest.mark.parametrize("word, expected", [
+    ("database", ("数据库", "データベース")),  # the entry that is the word alone, not 数据表 "table"
+    ("timezone", ("时区", "タイムゾーン")),
+    ("config", ("配置", fold("設定"))),  # Japanese kanji as the index holds them (folded)
+    ("start", ("启动", "")),
+])
+def test_english_words_have_their_chinese_and_japanese(word, expected):
+    assert cjk_words(word) == expected
 
 
 def _session(folder, sid: str, texts: list[str]) -> None:
@@ -61,3 +73,21 @@ def test_a_chinese_query_finds_the_english_session_and_the_chinese_one_first(tmp
     assert found[0] == chinese
     assert english in found and other not in found
     assert english_only[:1] == [english]
+
+
+def test_an_english_query_finds_the_chinese_session_and_the_english_one_first(tmp_path):
+    logs = tmp_path / "logs" / "-w-app"
+    english = "aaaa0000-0000-4000-8000-000000000001"
+    chinese = "bbbb0000-0000-4000-8000-000000000002"
+    other = "cccc0000-0000-4000-8000-000000000003"
+    _session(logs, english, ["the new deploy broke checkout: do a rollback of the release",
+                             "Reverted to the previous image and redeployed."])
+    _session(logs, chinese, ["新版本部署以后页面报错，需要回滚", "已经回滚到上一个版本。"])
+    _session(logs, other, ["make the login page load faster", "Cached the avatar images."])
+    with Index(tmp_path / "index.sqlite3") as index:
+        index.update(only_roots({"claude-code": [tmp_path / "logs"]}), now=0, archive=False)
+        found = [s.session.session_id for s in index.search("deploy rollback", by_session=True, limit=10).sessions]
+        chinese_only = [s.session.session_id for s in index.search("rollback version", by_session=True, limit=10).sessions]
+    assert found[0] == english  # it holds the query's own words
+    assert chinese in found and other not in found
+    assert chinese_only[0] == chinese
