@@ -164,34 +164,52 @@ def _shell_touches(command: str) -> tuple[Touch, ...]:
 
 
 def _command_touches(words: list[str]) -> list[Touch]:
-    while words and (re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", words[0]) or words[0] in ("sudo", "command", "time")):
+    """What one simple command (no separators, no redirections) touched, by its program."""
+    while words and (_ASSIGNMENT.match(words[0]) or words[0] in ("sudo", "command", "time")):
         words = words[1:]
     if not words:
         return []
     program, args = posixpath.basename(words[0]), words[1:]
-    paths = [a for a in args if not a.startswith("-") and _plain_path(a)]
-    if program in _READERS:
-        return [Touch(p, READ) for p in paths]
-    if program in _EDITORS:
-        return [Touch(p, EDIT) for p in paths]
-    if program == "sed":
-        in_place = any(a.startswith("-i") or a == "--in-place" for a in args)
-        scripted = any(a in ("-e", "-f") or a.startswith("--expression") for a in args)
-        operands = [a for a in args if not a.startswith("-")]
-        files = operands if scripted else operands[1:]  # without -e the first operand is the script
-        return [Touch(p, EDIT if in_place else READ) for p in files if _plain_path(p)]
-    if program in ("rm", "unlink"):
-        return [Touch(p, DELETE) for p in paths]
-    if program in ("touch", "tee"):
-        return [Touch(p, WRITE) for p in paths]
-    if program in ("mv", "cp") and len(paths) >= 2:
-        first = DELETE if program == "mv" else READ
-        return [*(Touch(p, first) for p in paths[:-1]), Touch(paths[-1], WRITE)]
-    if program == "git" and args and args[0] in ("add", "rm", "checkout", "restore", "diff", "log", "blame"):
-        kind = DELETE if args[0] == "rm" else SHELL
-        rest = [a for a in args[1:] if not a.startswith("-") and _plain_path(a)]
-        return [Touch(p, kind) for p in rest]
-    return []
+    special = _SPECIAL_PROGRAMS.get(program)
+    if special is not None:
+        return special(program, args)
+    kind = _KIND_OF_PROGRAM.get(program)
+    return [] if kind is None else [Touch(p, kind) for p in _path_operands(args)]
+
+
+def _path_operands(args: list[str]) -> list[str]:
+    return [a for a in args if not a.startswith("-") and _plain_path(a)]
+
+
+def _sed_touches(_program: str, args: list[str]) -> list[Touch]:
+    in_place = any(a.startswith("-i") or a == "--in-place" for a in args)
+    scripted = any(a in ("-e", "-f") or a.startswith("--expression") for a in args)
+    operands = [a for a in args if not a.startswith("-")]
+    files = operands if scripted else operands[1:]  # without -e the first operand is the script
+    return [Touch(p, EDIT if in_place else READ) for p in files if _plain_path(p)]
+
+
+def _move_or_copy_touches(program: str, args: list[str]) -> list[Touch]:
+    paths = _path_operands(args)
+    if len(paths) < 2:
+        return []
+    first = DELETE if program == "mv" else READ
+    return [*(Touch(p, first) for p in paths[:-1]), Touch(paths[-1], WRITE)]
+
+
+def _git_touches(_program: str, args: list[str]) -> list[Touch]:
+    if not args or args[0] not in _GIT_FILE_COMMANDS:
+        return []
+    kind = DELETE if args[0] == "rm" else SHELL
+    return [Touch(p, kind) for p in _path_operands(args[1:])]
+
+
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")  # VAR=value before the program
+_GIT_FILE_COMMANDS = frozenset(("add", "rm", "checkout", "restore", "diff", "log", "blame"))
+_KIND_OF_PROGRAM = {**dict.fromkeys(_READERS, READ), **dict.fromkeys(_EDITORS, EDIT),
+                    "rm": DELETE, "unlink": DELETE, "touch": WRITE, "tee": WRITE}
+_SPECIAL_PROGRAMS = {"sed": _sed_touches, "mv": _move_or_copy_touches, "cp": _move_or_copy_touches,
+                     "git": _git_touches}
 
 
 def _plain_path(token: str) -> bool:
