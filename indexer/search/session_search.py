@@ -54,39 +54,78 @@ def rank_sessions(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, 
     """Sessions holding every group, best first. ``wanted_sessions`` (offset + limit): when the
     windows already hold that many complete sessions and more, no session is probed."""
     groups = plan.indexed
-    # One group: every candidate counts, so read the text with it.
-    per_group = GROUP_CANDIDATES if len(groups) <= 1 else max(GROUP_CANDIDATES // 3, 2 * GROUP_CANDIDATES // len(groups))
-    found: list[Found] = [newest(conn, group_sources(g), filters, per_group, with_text=len(groups) == 1)
-                          for g in groups]
-    if len(groups) != 1:  # several groups, or only short words: messages holding them all
-        trigram, bigram, mixed = and_expressions(plan)
-        found.append(newest(conn, all_groups_sources(plan, trigram, bigram, mixed), filters, GROUP_CANDIDATES))
-    wanted = frozenset(g.index for g in groups)
-    candidates: dict[int, Candidate] = {}
-    member: dict[int, set[int]] = defaultdict(set)  # message id -> the groups it was found for
-    cover: dict[int, set[int]] = defaultdict(set)
-    for k, f in enumerate(found):
-        covers = {groups[k].index} if k < len(groups) else set(wanted)
-        for c in f.rows:
-            candidates[c.id] = c
-            member[c.id] |= covers
-            cover[c.session_rowid] |= covers
-    complete = {s for s, got in cover.items() if got >= wanted}
-    probing = len(complete) < wanted_sessions + PROBE_SESSIONS  # else enough sessions have every word
+    found = _windows(conn, plan, filters)
+    found_by = _FoundBy.of(found, groups)
+    probing = len(found_by.complete) < wanted_sessions + PROBE_SESSIONS  # else enough sessions have every word
     if probing and any(f.capped for f in found[: len(groups)]) and len(groups) > 1:
-        _probe(conn, plan, filters, found[: len(groups)], candidates, member, cover, complete)
+        _probe(conn, plan, filters, found[: len(groups)], found_by)
 
     total = message_total(conn)
     top_id = conn.execute("SELECT coalesce(max(id), 1) FROM messages").fetchone()[0]
     group_idf = {g.index: idf(_matching(found[k], top_id, total), total) for k, g in enumerate(groups)}
     weights = Weights.of(plan, group_idf)
+    evidence = _evidence(conn, plan, found, found_by)
+    ranked = _ranked(plan, evidence, weights, found_by)
+    return SessionRanking(ranked, weights, any(f.capped for f in found))
 
+
+def _windows(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters) -> list[Found]:
+    """Each group's newest matches, then (several groups, or only short words) the newest
+    messages holding them all."""
+    groups = plan.indexed
+    # One group: every candidate counts, so read the text with it.
+    per_group = GROUP_CANDIDATES if len(groups) <= 1 else max(GROUP_CANDIDATES // 3, 2 * GROUP_CANDIDATES // len(groups))
+    found: list[Found] = [newest(conn, group_sources(g), filters, per_group, with_text=len(groups) == 1)
+                          for g in groups]
+    if len(groups) != 1:
+        trigram, bigram, mixed = and_expressions(plan)
+        found.append(newest(conn, all_groups_sources(plan, trigram, bigram, mixed), filters, GROUP_CANDIDATES))
+    return found
+
+
+class _FoundBy:
+    """The candidates found so far: each message with the groups it was found for, each
+    session with the groups its messages cover, and the sessions that cover every group."""
+
+    def __init__(self, wanted: frozenset[int]):
+        self.wanted = wanted
+        self.candidates: dict[int, Candidate] = {}
+        self.member: dict[int, set[int]] = defaultdict(set)  # message id -> the groups it was found for
+        self.cover: dict[int, set[int]] = defaultdict(set)  # session -> the groups it holds
+        self.complete: set[int] = set()
+
+    @classmethod
+    def of(cls, found: list[Found], groups) -> _FoundBy:
+        out = cls(frozenset(g.index for g in groups))
+        for k, f in enumerate(found):
+            covers = {groups[k].index} if k < len(groups) else set(out.wanted)
+            for c in f.rows:
+                out.add(c, covers)
+        out.complete = {s for s, got in out.cover.items() if got >= out.wanted}
+        return out
+
+    def add(self, c: Candidate, groups: set[int]) -> None:
+        self.candidates[c.id] = c
+        self.member[c.id] |= groups
+        self.cover[c.session_rowid] |= groups
+
+    def per_session(self) -> dict[int, int]:
+        """How many candidates each session has."""
+        counts: dict[int, int] = defaultdict(int)
+        for c in self.candidates.values():
+            counts[c.session_rowid] += 1
+        return counts
+
+
+def _evidence(conn: sqlite3.Connection, plan: SearchPlan, found: list[Found], found_by: _FoundBy
+              ) -> dict[int, list[Evidence]]:
+    """What the chosen matches of each complete session hold (their text read and scanned)."""
     by_session: dict[int, list[Candidate]] = defaultdict(list)
-    for c in candidates.values():
-        if c.session_rowid in complete:
+    for c in found_by.candidates.values():
+        if c.session_rowid in found_by.complete:
             by_session[c.session_rowid].append(c)
-    chosen = [c for cs in by_session.values() for c in _to_read(cs, member, wanted)]
-    known = found[0].texts if len(groups) == 1 else {}
+    chosen = [c for cs in by_session.values() for c in _to_read(cs, found_by.member, found_by.wanted)]
+    known = found[0].texts if len(plan.indexed) == 1 else {}
     texts = known if all(c.id in known for c in chosen) else texts_of(conn, [c.id for c in chosen])
     evs: dict[int, list[Evidence]] = defaultdict(list)
     scan = scanner(plan)
@@ -94,12 +133,15 @@ def rank_sessions(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, 
         ev = scan(c, texts.get(c.id, ""))
         if ev is not None:
             evs[c.session_rowid].append(ev)
+    return evs
+
+
+def _ranked(plan: SearchPlan, evidence: dict[int, list[Evidence]], weights: Weights, found_by: _FoundBy
+            ) -> list[RankedSession]:
     short = [g.index for g in plan.short]
-    found_in: defaultdict[int, int] = defaultdict(int)
-    for c in candidates.values():
-        found_in[c.session_rowid] += 1
+    found_in = found_by.per_session()
     ranked = []
-    for s, items in evs.items():
+    for s, items in evidence.items():
         held = frozenset().union(*(ev.groups for ev in items))
         if any(g not in held for g in short):
             continue  # a short word must be in the messages the other words found
@@ -108,7 +150,7 @@ def rank_sessions(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, 
         ranked.append(RankedSession(s, session_score(items, weights, best), max(ev.ts for ev in items), scored,
                                     found_in[s]))
     ranked.sort(key=lambda r: (round(r.score, 3), r.newest), reverse=True)
-    return SessionRanking(ranked, weights, any(f.capped for f in found))
+    return ranked
 
 
 def _to_read(found: list[Candidate], member: dict[int, set[int]], wanted: frozenset[int]) -> list[Candidate]:
@@ -140,15 +182,11 @@ def _matching(found: Found, top_id: int, total: int) -> float:
     return min(float(total), count * top_id / span)
 
 
-def _probe(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, found: list[Found],
-           candidates: dict[int, Candidate], member: dict[int, set[int]], cover: dict[int, set[int]],
-           complete: set[int]) -> None:
+def _probe(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, found: list[Found], found_by: _FoundBy) -> None:
     """Check the sessions holding the most groups for the groups missing from their windows."""
     groups = plan.indexed
-    wanted = {g.index for g in groups}
-    per_session: dict[int, int] = defaultdict(int)
-    for c in candidates.values():
-        per_session[c.session_rowid] += 1
+    cover, complete = found_by.cover, found_by.complete
+    per_session = found_by.per_session()
     undecided = sorted((s for s in cover if s not in complete),
                        key=lambda s: (len(cover[s]), per_session[s], s), reverse=True)
     undecided = [s for s in undecided if all(found[k].capped for k, g in enumerate(groups) if g.index not in cover[s])]
@@ -162,8 +200,6 @@ def _probe(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, found: 
             if not got:
                 break
             for c in got:
-                candidates[c.id] = c
-                member[c.id].add(g.index)
-            cover[s].add(g.index)
-        if cover[s] >= wanted:
+                found_by.add(c, {g.index})
+        if cover[s] >= found_by.wanted:
             complete.add(s)
