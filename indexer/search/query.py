@@ -151,7 +151,10 @@ def _clean(text: str, notes: list[str]) -> str:
 class _Builder:
     """What ``parse_query`` collects, token by token."""
 
-    def __init__(self) -> None:
+    def __init__(self, now: float, command_line: bool) -> None:
+        self.now = now
+        self.command_line = command_line  # a pasted command: its -flags are words, not exclusions
+        self.negate_next = False  # NOT was the token before
         self.groups: list[list[Term]] = []
         self.excluded: list[Term] = []
         self.ambiguous: list[tuple[Term, str]] = []
@@ -196,6 +199,53 @@ class _Builder:
             return
         self.filters[entry.field] = parsed
 
+    def take(self, token: str) -> None:
+        """One token of the query: an operator, a filter, or a word (searched or excluded)."""
+        if not (self._operator(token) or self._filter(token)):
+            self._word(token)
+
+    def _operator(self, token: str) -> bool:
+        if token in ("OR", "AND"):
+            self.pending_or = token == "OR" and bool(self.groups)
+            return True
+        if token == "NOT":
+            self.negate_next = True
+            return True
+        return False
+
+    def _filter(self, token: str) -> bool:
+        """``key:value`` of the filter registry, or a filter's negated form (``-in:output`` /
+        ``NOT in:output``: leave tool output out)."""
+        if not self.negated_filter(token, self.negate_next):
+            key, sep, value = token.partition(":")
+            entry = registry.named(key) if sep and not token.startswith(('"', "-")) else None
+            if entry is None:
+                return False
+            self.add_filter(entry, key.lower(), _unquote(value), self.now)
+        self.pending_or, self.negate_next, self.previous_word = False, False, None
+        return True
+
+    def _word(self, token: str) -> None:
+        phrase = token.lstrip("-").startswith('"')
+        dash = token.startswith("-") and len(token) > 1
+        body = _unquote(token[1:] if dash and phrase else token)
+        body = body.strip() if phrase else body
+        if not body:
+            self.negate_next = False
+            return
+        if self.negate_next:
+            self.exclude(Term(body, phrase=phrase))
+            self.negate_next, self.previous_word = False, None
+            return
+        if dash and not self.command_line and (phrase or _is_exclusion(body)):
+            word = body if phrase else body[1:]
+            flag_like = not phrase and word.isascii()
+            self.exclude(Term(word, phrase=phrase), maybe_flag_of=self.previous_word if flag_like else None)
+            self.previous_word = token if flag_like and self.previous_word else None  # -noout -dates: a chain
+            return
+        self.add(Term(body, phrase=phrase), as_typed=token if self.command_line else body)
+        self.previous_word = None if phrase else body
+
     def negated_filter(self, token: str, negated: bool) -> bool:
         """``-in:output`` / ``NOT in:output``: a filter's negated form, when it has one."""
         key, sep, value = token.partition(":")
@@ -217,43 +267,9 @@ def parse_query(text: str, now: float) -> Query:
     text = _clean(text, notes)
     tokens = _TOKEN.findall(text)
     command_line = looks_like_command_line(tokens)
-    b = _Builder()
-    negate_next = False
+    b = _Builder(now, command_line)
     for token in tokens:
-        if token in ("OR", "AND"):
-            b.pending_or = token == "OR" and bool(b.groups)
-            continue
-        if token == "NOT":
-            negate_next = True
-            continue
-        if b.negated_filter(token, negate_next):  # -in:output / NOT in:output: leave tool output out
-            b.pending_or, negate_next, b.previous_word = False, False, None
-            continue
-        key, sep, value = token.partition(":")
-        entry = registry.named(key) if sep and not token.startswith(('"', "-")) else None
-        if entry is not None:
-            b.add_filter(entry, key.lower(), _unquote(value), now)
-            b.pending_or, negate_next, b.previous_word = False, False, None
-            continue
-        phrase = token.lstrip("-").startswith('"')
-        dash = token.startswith("-") and len(token) > 1
-        body = _unquote(token[1:] if dash and phrase else token)
-        body = body.strip() if phrase else body
-        if not body:
-            negate_next = False
-            continue
-        if negate_next:
-            b.exclude(Term(body, phrase=phrase))
-            negate_next, b.previous_word = False, None
-            continue
-        if dash and not command_line and (phrase or _is_exclusion(body)):
-            word = body if phrase else body[1:]
-            flag_like = not phrase and word.isascii()
-            b.exclude(Term(word, phrase=phrase), maybe_flag_of=b.previous_word if flag_like else None)
-            b.previous_word = token if flag_like and b.previous_word else None  # -noout -dates: a chain
-            continue
-        b.add(Term(body, phrase=phrase), as_typed=token if command_line else body)
-        b.previous_word = None if phrase else body
+        b.take(token)
     return _finish(text, b, notes, command_line)
 
 
