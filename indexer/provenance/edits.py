@@ -297,28 +297,40 @@ def sed_in_place(command: str, path: str, cwd: str | None) -> Sed | None:
         return None
     if len(words) < 3 or words[0] != "sed" or not any(w == "-i" or w.startswith("-i") for w in words[1:]):
         return None
+    operands = _sed_operands(words[1:])
+    if operands is None:
+        return None
+    scripts, files = operands
+    if len(scripts) != 1 or len(files) != 1 or normalised(files[0], cwd) != path:
+        return None
+    return _sed_script(scripts[0].strip())
+
+
+def _sed_operands(words: list[str]) -> tuple[list[str], list[str]] | None:
+    """(scripts, files) of sed's arguments; None where an option we do not read is given
+    (-n, -f, -z ...)."""
     scripts: list[str] = []
     files: list[str] = []
-    i = 1
+    i = 0
     while i < len(words):
         word = words[i]
         if word == "-i" and i + 1 < len(words) and words[i + 1] == "":
             i += 2  # BSD: -i '' (no backup suffix)
-            continue
-        if word == "-e" and i + 1 < len(words):
+        elif word == "-e" and i + 1 < len(words):
             scripts.append(words[i + 1])
             i += 2
-            continue
-        if word.startswith("-"):
+        elif word.startswith("-"):
             if word not in ("-i", "-E", "-r") and not word.startswith("-i."):
-                return None  # -n, -f, -z ...: not read
+                return None
             i += 1
-            continue
-        (files if scripts else scripts).append(word)
-        i += 1
-    if len(scripts) != 1 or len(files) != 1 or normalised(files[0], cwd) != path:
-        return None
-    script = scripts[0].strip()
+        else:
+            (files if scripts else scripts).append(word)
+            i += 1
+    return scripts, files
+
+
+def _sed_script(script: str) -> Sed | None:
+    """One ``Nd`` / ``N,Md`` or a plain ``s/old/new/[g]``; None for anything else."""
     if m := _DELETE_LINES.match(script):
         first = int(m.group(1))
         return Sed(delete=(first, int(m.group(2) or first)))
