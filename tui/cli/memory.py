@@ -212,9 +212,7 @@ def cmd_list(args: argparse.Namespace, store: MemoryStore) -> int:
     scored: list[ScoredEntry] = []
     items: list[ScratchpadItem] = []
     if "fact" in tiers:
-        if store.fact_error() is not None and args.tier != "fact":
-            pass  # already warned; the other tiers still list
-        else:
+        if store.fact_error() is None or args.tier == "fact":  # else already warned; the other tiers still list
             facts = store.facts(include_archived=args.archived)
         payload["fact"] = [output.fact_json(f) for f in facts]
     if "episodic" in tiers:
@@ -228,24 +226,28 @@ def cmd_list(args: argparse.Namespace, store: MemoryStore) -> int:
         payload["scratchpad"] = [output.item_json(i) for i in items]
 
     def human() -> None:
-        sections = [
+        _print_tiers(tiers, [
             ("fact", store.fact_path, [fact_line(f) for f in facts]),
-            ("episodic", store.episodic_path,
-             [entry_line(s.entry, s.strength) for s in scored]),
+            ("episodic", store.episodic_path, [entry_line(s.entry, s.strength) for s in scored]),
             ("scratchpad", store.scratchpad_path, [item_line(i) for i in items]),
-        ]
-        first = True
-        for tier, path, lines in sections:
-            if tier not in tiers or (not lines and len(tiers) > 1):
-                continue
-            if len(tiers) > 1:
-                print(("" if first else "\n") + f"{tier} ({path})")
-            first = False
-            for line in lines:
-                print(line)
+        ])
 
     _emit(args, payload, human)
     return OK if (facts or scored or items) else NOTHING_FOUND
+
+
+def _print_tiers(tiers: list[str], sections: list[tuple[str, Path, list[str]]]) -> None:
+    """Each listed tier's lines; with several tiers, each under its name and file (an empty
+    one left out)."""
+    first = True
+    for tier, path, lines in sections:
+        if tier not in tiers or (not lines and len(tiers) > 1):
+            continue
+        if len(tiers) > 1:
+            print(("" if first else "\n") + f"{tier} ({path})")
+        first = False
+        for line in lines:
+            print(line)
 
 
 @_handler
