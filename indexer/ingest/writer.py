@@ -23,6 +23,7 @@ from indexer.upkeep.archive_backfill import backfill_archive
 from indexer.ingest.discover import discover, discover_paths, project_log_files, resolved_roots
 from indexer.ingest.log_read import indexed_bytes_unchanged
 from indexer.ingest.job_list import JobList
+from indexer.util.id_set import IdSet
 from indexer.ingest.prepare import PreparedFile
 from indexer.ingest.progress import IndexProgress, IndexSummary, ProgressCallback
 from indexer.upkeep.refold import refold_index
@@ -116,7 +117,7 @@ class Ingester:
         if not refold_index(conn, announce, should_stop):
             self.summary.stopped = True  # asked to stop while folding an older index
             return self.summary
-        touched: set[int] = set()
+        touched = IdSet()  # the sessions this run wrote to, counted once each
         stream = PreparedStream(
             jobs, self.now, self.db_path, next_message_id(conn), bytes_total=prog.bytes_total,
             allow_helper=not self.one_process, conn=conn,
@@ -206,7 +207,7 @@ class Ingester:
         not_found: dict[str, tuple] | None,
         failed_gone: set[str],
         prog: IndexProgress,
-        touched: set[int],
+        touched: IdSet,
         progress: ProgressCallback | None,
         should_stop: Callable[[], bool] | None,
     ) -> None:
@@ -299,7 +300,7 @@ class Ingester:
             load_meta(self.conn, row.session_rowid, meta)
         return row, meta
 
-    def _store_one(self, prepared: PreparedFile, touched: set[int]) -> None:
+    def _store_one(self, prepared: PreparedFile, touched: IdSet) -> None:
         """Store one file inside a savepoint: what one file raises rolls back that file only,
         and the file is recorded as failing (see ``indexer.ingest.failures``)."""
         job = prepared.job
