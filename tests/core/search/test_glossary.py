@@ -56,38 +56,42 @@ def _session(folder, sid: str, texts: list[str]) -> None:
     (folder / f"{sid}.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
 
 
-def test_a_chinese_query_finds_the_english_session_and_the_chinese_one_first(tmp_path):
+ENGLISH = "aaaa0000-0000-4000-8000-000000000001"
+CHINESE = "bbbb0000-0000-4000-8000-000000000002"
+OTHER = "cccc0000-0000-4000-8000-000000000003"
+
+
+def _three_sessions(tmp_path, english: list[str], chinese: list[str]):
+    """An index of a session in English, one in Chinese and one about something else; returns
+    a function giving the sessions a query finds, best first."""
     logs = tmp_path / "logs" / "-w-app"
-    english = "aaaa0000-0000-4000-8000-000000000001"
-    chinese = "bbbb0000-0000-4000-8000-000000000002"
-    other = "cccc0000-0000-4000-8000-000000000003"
-    _session(logs, english, ["the workers fail: the database is locked when two jobs write",
-                             "Turned on WAL and a busy timeout so the second writer waits."])
-    _session(logs, chinese, ["数据库被锁住了，两个任务同时写入时报错", "打开 WAL 并设置 busy_timeout。"])
-    _session(logs, other, ["make the login page load faster", "Cached the avatar images."])
+    _session(logs, ENGLISH, english)
+    _session(logs, CHINESE, chinese)
+    _session(logs, OTHER, ["make the login page load faster", "Cached the avatar images."])
     with Index(tmp_path / "index.sqlite3") as index:
         index.update(only_roots({"claude-code": [tmp_path / "logs"]}), now=0, archive=False)
-        found = [s.session.session_id for s in index.search("数据库锁住", by_session=True, limit=10).sessions]
-        english_only = [s.session.session_id for s in index.search("数据库 锁", by_session=True, limit=10,
-                                                                   ).sessions if s.session.session_id != chinese]
-    assert found[0] == chinese
-    assert english in found and other not in found
-    assert english_only[:1] == [english]
+
+    def found(query: str) -> list[str]:
+        with Index(tmp_path / "index.sqlite3", readonly=True) as index:
+            return [s.session.session_id for s in index.search(query, by_session=True, limit=10).sessions]
+    return found
+
+
+def test_a_chinese_query_finds_the_english_session_and_the_chinese_one_first(tmp_path):
+    found = _three_sessions(tmp_path, ["the workers fail: the database is locked when two jobs write",
+                                       "Turned on WAL and a busy timeout so the second writer waits."],
+                            ["数据库被锁住了，两个任务同时写入时报错", "打开 WAL 并设置 busy_timeout。"])
+    chinese_query = found("数据库锁住")
+    assert chinese_query[0] == CHINESE
+    assert ENGLISH in chinese_query and OTHER not in chinese_query
+    assert [s for s in found("数据库 锁") if s != CHINESE][:1] == [ENGLISH]
 
 
 def test_an_english_query_finds_the_chinese_session_and_the_english_one_first(tmp_path):
-    logs = tmp_path / "logs" / "-w-app"
-    english = "aaaa0000-0000-4000-8000-000000000001"
-    chinese = "bbbb0000-0000-4000-8000-000000000002"
-    other = "cccc0000-0000-4000-8000-000000000003"
-    _session(logs, english, ["the new deploy broke checkout: do a rollback of the release",
-                             "Reverted to the previous image and redeployed."])
-    _session(logs, chinese, ["新版本部署以后页面报错，需要回滚", "已经回滚到上一个版本。"])
-    _session(logs, other, ["make the login page load faster", "Cached the avatar images."])
-    with Index(tmp_path / "index.sqlite3") as index:
-        index.update(only_roots({"claude-code": [tmp_path / "logs"]}), now=0, archive=False)
-        found = [s.session.session_id for s in index.search("deploy rollback", by_session=True, limit=10).sessions]
-        chinese_only = [s.session.session_id for s in index.search("rollback version", by_session=True, limit=10).sessions]
-    assert found[0] == english  # it holds the query's own words
-    assert chinese in found and other not in found
-    assert chinese_only[0] == chinese
+    found = _three_sessions(tmp_path, ["the new deploy broke checkout: do a rollback of the release",
+                                       "Reverted to the previous image and redeployed."],
+                            ["新版本部署以后页面报错，需要回滚", "已经回滚到上一个版本。"])
+    english_query = found("deploy rollback")
+    assert english_query[0] == ENGLISH  # it holds the query's own words
+    assert CHINESE in english_query and OTHER not in english_query
+    assert found("rollback version")[0] == CHINESE
