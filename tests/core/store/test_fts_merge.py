@@ -179,11 +179,22 @@ def test_a_live_update_of_named_files_merges_nothing(tmp_path, monkeypatch):
     assert _segments(db)["main.fts"] >= before["main.fts"]
 
 
-def test_a_big_run_leaves_the_merging_to_the_next(tmp_path, monkeypatch):
+def test_a_big_run_merges_for_a_share_of_its_own_time(tmp_path, monkeypatch):
     db = tmp_path / "index.sqlite3"
     monkeypatch.setattr(run, "BULK_BYTES", 1)  # every run counts as a build
+    monkeypatch.setattr(run, "MERGE_SECONDS", 0.0)  # a small run's slice would merge too
+    monkeypatch.setattr(run, "BULK_MERGE_SHARE", 0.0)
     _grow_in_runs(db, tmp_path / "logs", runs=4)
-    assert _segments(db)["main.fts"] >= 4
+    before, hits = _segments(db), _hits(db)
+    assert before["main.fts"] >= 4
+    monkeypatch.setattr(run, "BULK_MERGE_SHARE", 1000.0)  # time enough to finish, on a loaded machine too
+    one = next((tmp_path / "logs").rglob("*.jsonl"))
+    with one.open("a", encoding="utf-8") as log:
+        log.write('{"type": "summary", "summary": "websocket retries", "leafUuid": "x"}\n')
+    summary = Index(db).update(corpus_roots(tmp_path / "logs"), now=FIXED_NOW, archive=False)
+    assert summary.files_changed == 1 and summary.segments_left is False
+    assert max(_segments(db).values()) <= run.MERGED_SEGMENTS < before["main.fts"]
+    assert _hits(db) == hits
 
 
 def test_compact_leaves_one_segment_a_table(tmp_path, monkeypatch):
