@@ -16,6 +16,7 @@ class IndexProgress:
     sessions_touched: int = 0
     messages_added: int = 0
     current: str = ""
+    step: str = ""  # what the run does once every log is read (search by meaning, merging)
     started: float = field(default_factory=time.monotonic)
 
     @property

@@ -11,7 +11,7 @@ from typing import Callable
 from indexer.config import SourceRoots
 from indexer.ingest.helper import HelperError
 from indexer.ingest.lock import IndexLock
-from indexer.ingest.progress import IndexSummary, ProgressCallback
+from indexer.ingest.progress import IndexProgress, IndexSummary, ProgressCallback
 from indexer.upkeep.excerpts_backfill import backfill_excerpts
 from indexer.upkeep.words_backfill import backfill_words
 from indexer.ingest.writer import Ingester
@@ -71,19 +71,23 @@ def update_index(
             replace_side(conn, db_path)
             marker.unlink(missing_ok=True)
             notes.append(f"the side index beside {db_path} was found damaged; it has been rebuilt")
+        seen = _LastProgress(progress)
         for attempt in range(3):
             try:
                 one_process = any("helper" in note for note in notes)
                 summary = Ingester(conn, db_path, now=now, one_process=one_process,
-                                   archive_dir=archive_dir).run(roots, progress, should_stop, only)
+                                   archive_dir=archive_dir).run(roots, seen if progress else None, should_stop, only)
                 summary.problems[:0] = notes
                 if only is None and not summary.stopped:
                     backfill_words(conn, should_stop)  # messages stored before the word index
                     backfill_excerpts(conn, should_stop)  # tool output stored before it was searchable
                     from indexer.vectors.build import update_meaning  # search by meaning: its vectors
 
+                    seen.step("search by meaning")
                     summary.problems += update_meaning(conn, should_stop, None if one_process else str(db_path))
+                    seen.step("merging the index")
                     _merge_a_slice(conn, summary, should_stop)
+                    seen.step("")
                 return summary
             except HelperError as exc:
                 first = str(exc).splitlines()[0]
@@ -94,6 +98,25 @@ def update_index(
                     raise
                 notes.append(f"the side index beside {db_path} was damaged and has been rebuilt")
         raise HelperError("the index run could not finish after its helper process failed twice")
+
+
+class _LastProgress:
+    """The run's progress callback, remembering what it was last told, so the steps after the
+    logs are read (a long build's embedding and merging) are told on the same line."""
+
+    def __init__(self, progress: ProgressCallback | None):
+        self.progress = progress
+        self.last: IndexProgress | None = None
+
+    def __call__(self, prog: IndexProgress) -> None:
+        self.last = prog
+        if self.progress:
+            self.progress(prog)
+
+    def step(self, step: str) -> None:
+        if self.progress and self.last is not None and self.last.step != step:
+            self.last.step = step
+            self.progress(self.last)
 
 
 def _merge_a_slice(conn: sqlite3.Connection, summary: IndexSummary, should_stop: Callable[[], bool] | None) -> None:

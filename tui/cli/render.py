@@ -273,6 +273,7 @@ class ProgressLine(StatusLine):
         self.show(
             f"{progress_bar(p.fraction)} {p.fraction * 100:5.1f}%  {p.files_done:,}/{p.files_total:,} files · "
             f"{p.bytes_done / 1e6:,.1f}/{p.bytes_total / 1e6:,.1f} MB · {p.sessions_touched:,} sessions"
-            + (f" · ~{eta:.0f}s left" if eta is not None else ""),
+            + (f" · ~{eta:.0f}s left" if eta is not None and not p.step else "")
+            + (f" · {p.step}…" if p.step else ""),
             now=p.files_done >= p.files_total,
         )
