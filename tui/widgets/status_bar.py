@@ -28,7 +28,8 @@ def describe_activity(activity: "IndexActivity") -> str:
     p = activity.progress
     return (
         f"indexing {p.files_done:,}/{p.files_total:,} files · {p.bytes_done / 1e6:,.1f}/"
-        f"{p.bytes_total / 1e6:,.1f} MB · {plural(p.sessions_touched, 'session')}{_eta(p.eta_seconds)}"
+        f"{p.bytes_total / 1e6:,.1f} MB · {plural(p.sessions_touched, 'session')}"
+        + (f" · {p.step}…" if p.step else _eta(p.eta_seconds))
     )
 
 

@@ -1,6 +1,6 @@
 """The steps a run takes once every log is read (search by meaning, merging the index) reach the
 progress callback, and the command line's progress line says them: a long build's last minutes
-are not a silent 100%."""
+are not a silent 100%, in the app either."""
 
 from __future__ import annotations
 
@@ -31,3 +31,13 @@ def test_the_progress_line_shows_the_step(monkeypatch):
     line(IndexProgress(files_total=3, files_done=1, bytes_total=10, bytes_done=4))
     assert lines[0].endswith("· merging the index…") and "left" not in lines[0]
     assert "…" not in lines[1]
+
+
+def test_the_app_status_shows_the_step():
+    from tui.app_context import IndexActivity
+    from tui.widgets.status_bar import describe_activity
+
+    done = IndexProgress(files_total=3, files_done=3, bytes_total=10, bytes_done=10, step="search by meaning")
+    assert describe_activity(IndexActivity(done, show_bar=True)).endswith("· search by meaning…")
+    reading = IndexProgress(files_total=3, files_done=1, bytes_total=10, bytes_done=4)
+    assert "…" not in describe_activity(IndexActivity(reading, show_bar=True))
