@@ -112,7 +112,6 @@ TRANSLATED_SHARE = 0.45  # 0.4-0.5 gave the same; from 0.55 up Chinese and Japan
 CJK_SHARE = 0.9
 
 
-
 def recall_units(query: Query, cjk_sessions: bool = False) -> tuple[list[Unit], list[float]]:
     """The units of ``query``'s positive words, and the weight of each version of the query (one
     version when it has no Chinese or Japanese, and the index holds none: ``cjk_sessions``)."""
