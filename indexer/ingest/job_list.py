@@ -67,8 +67,20 @@ class JobList:
             self._known[at] = known
 
     def sort_newest_first(self) -> None:
+        """Newest modification first; logs modified in the same clock tick (a checkout, a copy:
+        the file system's clock moves every few ms) by path, last first, so their order, and the
+        ids their messages get, do not depend on the order a folder lists them in."""
         numbers = self._numbers
         order = sorted(range(len(self)), key=lambda i: numbers[i * _FIELDS + 1], reverse=True)
+        start = 0
+        while start < len(order):
+            end = start + 1
+            mtime = numbers[order[start] * _FIELDS + 1]
+            while end < len(order) and numbers[order[end] * _FIELDS + 1] == mtime:
+                end += 1
+            if end - start > 1:
+                order[start:end] = sorted(order[start:end], key=self.path, reverse=True)
+            start = end
         self._agent_of = bytearray(self._agent_of[i] for i in order)
         self._from_start = bytearray(self._from_start[i] for i in order)
         self._folder_of = array("I", (self._folder_of[i] for i in order))

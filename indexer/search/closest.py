@@ -241,7 +241,9 @@ def _score_messages(per_message: dict[int, set[int]], rows: dict[int, Candidate]
     for mid, score in scores.items():
         if mid not in skip and score >= least:
             messages.append((round(score, 4), mid, _label(per_message[mid], found)))
-    messages.sort(key=lambda m: (m[0], m[1]), reverse=True)
+    # Equal shares, newest first: ids follow the order logs were read in, which a checkout or a
+    # copy may change, and the same index must answer in the same order.
+    messages.sort(key=lambda m: (m[0], rows[m[1]].ts or 0.0, m[1]), reverse=True)
     return messages, by_session
 
 

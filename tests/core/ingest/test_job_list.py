@@ -55,8 +55,8 @@ def test_every_path_comes_back_exactly(tmp_path):
     for path in paths:
         jobs.add("claude-code", path, path, st, None)
     assert [j.path for j in jobs] == paths
-    jobs.sort_newest_first()  # one mtime: the order is kept
-    assert [j.path for j in jobs] == paths
+    jobs.sort_newest_first()  # one mtime: by path, last first
+    assert [j.path for j in jobs] == sorted(paths, reverse=True)
 
 
 def test_many_small_logs_with_little_output_are_read_whole(tmp_path, monkeypatch):
@@ -78,3 +78,15 @@ def test_many_small_logs_with_little_output_are_read_whole(tmp_path, monkeypatch
         (root / "s3.jsonl").unlink()
         again = index.update(only_roots({"claude-code": [tmp_path / "projects"]}))
         assert again.files_missing == 1 and again.messages_added == 0
+
+
+def test_logs_of_one_clock_tick_are_ordered_by_path(tmp_path):
+    """Same modification time (a checkout writes many files in one tick of the file system's
+    clock): by path, last first, whatever order they were found in."""
+    paths = [_touch(tmp_path / name, 1_700_000_000_000_000_000) for name in ("b.jsonl", "c.jsonl", "a.jsonl")]
+    newer = _touch(tmp_path / "0.jsonl", 1_700_000_000_000_000_001)
+    jobs = JobList()
+    for path in [*paths, newer]:
+        jobs.add("claude-code", str(path), str(path), os.stat(path), None)
+    jobs.sort_newest_first()
+    assert [os.path.basename(j.path) for j in jobs] == ["0.jsonl", "c.jsonl", "b.jsonl", "a.jsonl"]
