@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 
 from indexer.text.cjk import is_cjk
 from indexer.util.named_record import NamedTuple
@@ -113,9 +114,8 @@ CJK_SHARE = 0.9
 
 
 def recall_units(query: Query, cjk_sessions: bool = False) -> tuple[list[Unit], list[float]]:
-    """The units of ``query``'s positive words, and the weight of each version of the query (one
-    version when it has no Chinese or Japanese, and the index holds none: ``cjk_sessions``)."""
-    found: dict[str, set[int]] = {}
+    """The units of ``query``'s positive words, and the weight of each version of the query: one
+    version for Latin words alone, unless the index holds Chinese or Japanese (``cjk_sessions``)."""
     cjk_runs: list[str] = []
     latin: list[str] = []
     for term in query.positive_terms:
@@ -124,18 +124,34 @@ def recall_units(query: Query, cjk_sessions: bool = False) -> tuple[list[Unit], 
                 cjk_runs.append(part)
             else:
                 latin.extend(_latin_words(part))
-    if latin and not cjk_runs and cjk_sessions:
+    if cjk_runs:
+        return _with_script_versions(latin, cjk_runs)
+    if latin and cjk_sessions:
         return _with_cjk_versions(latin)
-    for word in latin:
-        found.setdefault(fold(word).lower(), set()).add(-1)  # -1: every version
-    versions = 1 + len(_converters()) if cjk_runs else 1
-    forms = [[fold(form) for form in script_versions(run)] for run in cjk_runs]
-    english: list[str] = []
-    if forms:
-        from indexer.search.glossary import english_words  # a query in Latin letters never needs it
+    return _units({fold(word).lower(): {-1} for word in latin}.items(), 1, set()), [1.0]
 
-        english = [w for run_forms in forms for form in run_forms for w in english_words(form)]
-    if english:  # the query in English too: one more version, held by sessions written in English
+
+def _units(found: Iterable[tuple[str, set[int]]], versions: int, translated: set[str]) -> list[Unit]:
+    """The first ``MAX_UNITS`` of ``found`` (text, the versions it counts in; -1: every one)."""
+    units = []
+    for text, vs in list(found)[:MAX_UNITS]:
+        every = -1 in vs or len(vs) == versions
+        units.append(Unit(text, frozenset(range(versions)) if every else frozenset(vs), is_cjk(text[0]),
+                          text in translated))
+    return units
+
+
+def _with_script_versions(latin: list[str], cjk_runs: list[str]) -> tuple[list[Unit], list[float]]:
+    """A Chinese or Japanese query's units: each run in its OpenCC conversions (a version each)
+    as two-character pieces, and in English from the glossary (one more version, for sessions
+    written in English), the Latin words counting in every version."""
+    found: dict[str, set[int]] = {fold(word).lower(): {-1} for word in latin}
+    versions = 1 + len(_converters())
+    forms = [[fold(form) for form in script_versions(run)] for run in cjk_runs]
+    from indexer.search.glossary import english_words  # a query in Latin letters never needs it
+
+    english = [w for run_forms in forms for form in run_forms for w in english_words(form)]
+    if english:
         for word in dict.fromkeys(stem(w) for w in english):
             found.setdefault(word, set()).add(versions)
         versions += 1
@@ -143,16 +159,11 @@ def recall_units(query: Query, cjk_sessions: bool = False) -> tuple[list[Unit], 
         for v, form in enumerate(run_forms):
             for piece in _pieces(form):
                 found.setdefault(piece, set()).add(v)
-    units = []
-    english_version = versions - 1 if english else -2
-    for text, vs in list(found.items())[:MAX_UNITS]:
-        every = -1 in vs or len(vs) == versions
-        units.append(Unit(text, frozenset(range(versions)) if every else frozenset(vs), is_cjk(text[0]),
-                          vs == {english_version}))
+    translated = {text for text, vs in found.items() if vs == {versions - 1}} if english else set()
     weights = [1.0] * versions
     if english:
         weights[-1] = TRANSLATED_SHARE
-    return units, weights
+    return _units(found.items(), versions, translated), weights
 
 
 def _with_cjk_versions(latin: list[str]) -> tuple[list[Unit], list[float]]:
@@ -171,11 +182,7 @@ def _with_cjk_versions(latin: list[str]) -> tuple[list[Unit], list[float]]:
         for version, term in enumerate(translations, 1):
             if term:
                 terms.setdefault(term, set()).add(version)
-    units = []
-    for text, vs in [*found.items(), *terms.items()][:MAX_UNITS]:
-        every = -1 in vs
-        units.append(Unit(text, frozenset(range(3)) if every else frozenset(vs), is_cjk(text[0]), text in terms))
-    return units, [1.0, CJK_SHARE, CJK_SHARE]
+    return _units([*found.items(), *terms.items()], 3, set(terms)), [1.0, CJK_SHARE, CJK_SHARE]
 
 
 def respelled(raw: str, corrections: dict[str, str]) -> str:
