@@ -5,8 +5,10 @@ holding every group at once; a session whose matches cover every group qualifies
 word's window may not reach back far enough: a session that has the rarer words but no match
 of a common one inside that word's window, while it has older messages, is checked directly
 (its id range in that word's index, a bounded FTS5 range read) for the sessions that already
-hold the most groups, at most ``PROBE_SESSIONS`` of them. Short words (``-s``, 表) are matched
-in the messages found, and the session's evidence is added up in ``indexer.search.scoring``.
+hold the most groups, at most ``PROBE_SESSIONS`` of them, group by group (all of them in one
+read where that word's index holds few matches across their ranges, ``candidates.within``).
+Short words (``-s``, 表) are matched in the messages found, and the session's evidence is
+added up in ``indexer.search.scoring``.
 """
 
 from __future__ import annotations
@@ -191,15 +193,16 @@ def _probe(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, found: 
                        key=lambda s: (len(cover[s]), per_session[s], s), reverse=True)
     undecided = [s for s in undecided if all(found[k].capped for k, g in enumerate(groups) if g.index not in cover[s])]
     ranges = session_bounds(conn, undecided[:PROBE_SESSIONS])
-    for s, (low, high) in ranges.items():
-        for k, g in enumerate(groups):
-            if g.index in cover[s]:
-                continue
-            top = min(high, found[k].oldest - 1)
-            got = within(conn, group_sources(g), filters, s, low, top, PROBE_HITS) if low <= top else []
-            if not got:
-                break
-            for c in got:
+    for k, g in enumerate(groups):  # group by group: a session that lacks one is not asked the next
+        spans = {s: (low, min(high, found[k].oldest - 1)) for s, (low, high) in ranges.items()
+                 if g.index not in cover[s]}
+        readable = {s: span for s, span in spans.items() if span[0] <= span[1]}
+        got = within(conn, group_sources(g), filters, readable, PROBE_HITS) if readable else {}
+        for s in spans:
+            for c in got.get(s, ()):
                 found_by.add(c, {g.index})
+            if not got.get(s):
+                del ranges[s]
+    for s in ranges:
         if cover[s] >= found_by.wanted:
             complete.add(s)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from indexer import Index, only_roots
-from indexer.search import session_search
+from indexer.search import candidates, session_search
 from tui.cli import exits
 from tui.cli.main import main
 
@@ -85,6 +85,37 @@ def test_a_common_word_outside_its_window_is_checked_in_the_session(tmp_path, mo
     assert [s.session.session_id for s in found.sessions] == ["s-old"] and found.capped
     monkeypatch.setattr(session_search, "PROBE_SESSIONS", 0)
     assert not index.search("zebrafish common", by_session=True, now=FIXED_NOW, closest=False).sessions
+    index.close()
+
+
+def test_probed_sessions_read_together_or_one_by_one_give_the_same_answer(tmp_path, monkeypatch):
+    """Old sessions missing a common word from its window are checked in one read across all
+    of them when that holds few matches, else one by one; the filters apply to both."""
+    root = tmp_path / "projects"
+    write_session(root, "s-old-1", ["zebrafish bug", "a reply", "common words from the user"], day=1)
+    write_session(root, "s-old-2", ["zebrafish again", "nothing here"], day=1)
+    write_session(root, "s-old-3", ["zebrafish three", "common in a reply"], day=1)
+    for n in range(6):
+        write_session(root, f"s-new-{n}", ["common " * 3, "more common talk"], day=10 + n)
+    for n, log in enumerate(sorted(root.rglob("*.jsonl"))):
+        old = log.stem.startswith("s-old")
+        os.utime(log, (1_700_000_000 + n, 1_700_000_000 + (10**6 + n if old else n)))
+    index = index_of(root, tmp_path / "index.sqlite3")
+    monkeypatch.setattr(session_search, "GROUP_CANDIDATES", 3)
+    reads: list[str] = []
+    across, one = candidates._read_across, candidates._within_one
+    monkeypatch.setattr(candidates, "_read_across", lambda *a: reads.append("across") or across(*a))
+    monkeypatch.setattr(candidates, "_within_one", lambda *a: reads.append("one") or one(*a))
+
+    def found(query: str) -> set[str]:
+        return {s.session.session_id for s in index.search(query, by_session=True, now=FIXED_NOW, closest=False).sessions}
+
+    for share, path in ((10**6, "across"), (0, "one")):
+        monkeypatch.setattr(candidates, "ACROSS_SHARE", share)
+        reads.clear()
+        assert found("zebrafish common") == {"s-old-1", "s-old-3"}
+        assert found("zebrafish common role:user") == {"s-old-1"}
+        assert path in reads
     index.close()
 
 
