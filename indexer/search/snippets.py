@@ -6,7 +6,7 @@ import re
 from bisect import bisect_left, bisect_right
 from itertools import compress, repeat
 
-from indexer.search.matching import line_pattern, term_pattern
+from indexer.search.matching import line_pattern, lowered, term_pattern
 from indexer.search.query import Term, is_cjk, match_spans
 
 SNIPPET_COLUMNS = 160  # display width: about 160 Latin or 80 CJK characters
@@ -77,8 +77,12 @@ def _anchor(text: str, terms: list[Term], line: str) -> int:
         if m:
             return m.start()
     found = []
+    low = lowered(head) if any(t.text.isascii() for t in terms) else None
     for t in terms:
         if not t.text:
+            continue
+        if low is not None and t.text.isascii():
+            found += _ascii_matches(head, low, t.text.lower())
             continue
         pattern = term_pattern(t.text)
         first = pattern.search(head)
@@ -94,6 +98,26 @@ def _anchor(text: str, terms: list[Term], line: str) -> int:
             if whole:
                 found.append((0, whole.start()))
     return min(found)[1] if found else 0
+
+
+def _ascii_matches(head: str, low: str, needle: str) -> list[tuple[int, int]]:
+    """An ASCII word's first match in ``head`` (rank 1) and its first whole-word one (rank 0),
+    found by ``str.find`` in the lower-cased text (``matching.lowered``): what the patterns of
+    ``_anchor`` find, without running a case-insensitive regex over 20,000 characters for
+    each word of each hit (a fifth of a session page's time on long messages)."""
+    first = low.find(needle)
+    if first < 0:
+        return []
+    out = [(1, first)]
+    if needle[0].isalnum():  # a word character on either side makes it part of a longer word
+        at = first
+        while at >= 0:
+            end = at + len(needle)
+            if not (at and head[at - 1].isalnum()) and not (end < len(head) and head[end].isalnum()):
+                out.append((0, at))
+                break
+            at = low.find(needle, at + 1)
+    return out
 
 
 def make_snippet(text: str, terms: list[Term], columns: int = SNIPPET_COLUMNS, *,
