@@ -153,7 +153,9 @@ def _embedder(name: str):
     if name not in _embedders:
         from indexer.vectors.model import load_embedder
 
-        _embedders[name] = load_embedder(name)
+        embedder = load_embedder(name)
+        embedder.for_search()
+        _embedders[name] = embedder
     return _embedders[name]
 
 

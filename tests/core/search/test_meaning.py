@@ -334,3 +334,22 @@ def test_much_waiting_work_is_embedded_in_a_process_of_its_own(logs: Path, tmp_p
                    day=4)
     update(logs, db)  # the same way for what a later run adds
     assert embedded == [] and stored(db) == expected(db)
+
+
+def test_a_text_vector_is_the_mean_of_its_token_rows_in_either_width_of_table():
+    """Pooling, a text at a time, against the plain mean of each text's rows of the table; the
+    float32 table a search widens to gives the float16 one's vectors."""
+    embedder = vector_model.load_embedder(vector_model.DEFAULT_MODEL)
+    texts = ["the database is locked", "", "retry", "a longer text " * 40, "数据库"]
+    flat, lengths = embedder._token_ids(texts)
+    ids = np.frombuffer(flat, dtype=np.uint16).astype(np.int64)
+    rows = embedder.table[ids].astype(np.float64)
+    ends = np.cumsum(lengths)
+    expected = np.array([rows[end - n:end].mean(axis=0) if n else np.zeros(embedder.dim)
+                         for n, end in zip(lengths, ends)])
+    pooled = np.zeros((len(texts), embedder.dim), dtype=np.float32)
+    embedder._pool(ids, np.array(lengths), pooled)
+    assert 0 in lengths and np.abs(pooled - expected).max() < 1e-5
+    narrow = embedder.embed(texts)
+    embedder.for_search()
+    assert embedder.table.dtype == np.float32 and np.abs(embedder.embed(texts) - narrow).max() < 1e-6
