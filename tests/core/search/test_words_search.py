@@ -14,6 +14,7 @@ from indexer.search import candidates, fts, sparse_phrase
 from indexer.search import rare_words as words
 from indexer.search.plan import make_plan, trigram_groups
 from indexer.search.query import parse_query
+from indexer.search.session_search import GROUP_CANDIDATES
 from indexer.store.side_file import side_path
 
 from agent_logs import build_index, claude_session
@@ -294,3 +295,31 @@ def test_a_phrase_of_common_words_is_narrowed_to_messages_holding_them_all(index
     taken = compare(index, monkeypatch, ['"deploy; timeout"', '"retry the connection to the serverrors pool"',
                                          '"the serverror came"', '"retry the connection"'])
     assert taken == {'"deploy; timeout"', '"retry the connection to the serverrors pool"', '"the serverror came"'}
+
+
+def test_a_word_whose_candidates_rarely_match_is_walked_instead_of_probed(tmp_path, monkeypatch):
+    """``'Report'`` in quotes: the word index names every message holding "report", and the
+    newest of them hold too few matches; past ``WALK_PAST`` more, the walk answers (its
+    rare trigrams find the match) instead of the probe reading every one. Same answer."""
+    for n in range(22):
+        texts = [f"cannot import name report from the module, try {n} {i}" for i in range(60)]
+        if n == 0:
+            texts[3] = "ImportError: cannot import name 'Report' from the module"
+        claude_session(tmp_path / "logs", f"s{n:02d}", "alpha", texts, day=1 + n % 20)
+    index = Index(build_index(tmp_path / "logs", tmp_path / "index.sqlite3"), readonly=True)
+    probed: list[int] = []
+    fill = words._fill
+    monkeypatch.setattr(words, "_fill", lambda conn, ids, *rest: probed.append(len(ids)) or fill(conn, ids, *rest))
+
+    def found(query: str) -> list[tuple[str, str]]:
+        return [(s.session.session_id, s.evidence[0].message.text) for s in
+                index.search(query, limit=50, by_session=True, closest=False).sessions]
+
+    expected = [("s00", "ImportError: cannot import name 'Report' from the module")]
+    named = words.candidate_ids(index.conn, groups("'Report'"))
+    assert named is not None and len(named) == 1320  # every message holds "report"
+    assert found("'Report'") == expected and sum(probed) <= 2 * (GROUP_CANDIDATES + 1)
+    monkeypatch.setattr(words, "WALK_PAST", 10**6)
+    probed.clear()
+    assert found("'Report'") == expected and sum(probed) == 1320
+    index.close()
