@@ -24,7 +24,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from _thread import LockType, allocate_lock  # what threading.Lock/local are; threading costs ~1-2 ms to import
 
-from indexer.search.matching import lowered
+from indexer.search.matching import ASCII_LOOKALIKES
 from indexer.search.plan import PlannedGroup, trigram_texts
 from indexer.store.side_file import SCHEMA_NAME, SEARCHED_TEXT
 from indexer.store.word_index import words_below
@@ -220,12 +220,23 @@ def _probe_rows(rows: list[tuple[int, str]], fold: bool, kept: Kept | None) -> I
 def _held(rowid: int, text: str, kept: Kept) -> tuple[int, str] | None:
     """The strings of ``kept`` the message holds, its probe text (None: none, so no
     expression can match it); its whole text where lower-casing would misread it, or where
-    a NUL is (FTS5's trigram tokenizer reads no further)."""
-    low = lowered(text)
-    if low is None or "\0" in text:
+    a NUL is (FTS5's trigram tokenizer reads no further).
+
+    The strings are ASCII (``probe_strings``): a text outside ASCII is lower-cased as its UTF-8
+    bytes, ASCII letters only, which holds one exactly where ``text.lower()`` does once no
+    lookalike is in it (``matching.lowered``), in about half the time (4 MB of a probe's
+    texts: 27.6 -> 16.0 ms)."""
+    if "\0" in text:
         return rowid, text
     strings, joint = kept
-    held = [t for t in strings if t in low]
+    if text.isascii():
+        low = text.lower()
+        held = [t for t in strings if t in low]
+    elif any(ch in text for ch in ASCII_LOOKALIKES):
+        return rowid, text
+    else:
+        low_bytes = text.encode("utf-8", "surrogatepass").lower()
+        held = [t for t in strings if t.encode() in low_bytes]
     return (rowid, joint.join(held)) if held else None
 
 
@@ -250,15 +261,21 @@ def newest_among(conn: sqlite3.Connection, ids: list[int], filters: Any, limit: 
                  ask: Callable[[str, int], Any], asked: tuple[object, ...]) -> Any:
     """``candidates.newest`` for a source whose matches are all among ``ids`` (newest first):
     ``ask(probe, floor)`` (its SELECT above ``floor``, reading the table ``probe`` for the
-    trigram tables) run on the newest ``2 * (limit + 1)`` of them, then on all."""
-    first = 2 * (limit + 1)
-    if len(ids) <= first:
+    trigram tables) run on the newest ``limit + 1`` of them, then the newest ``2 * (limit + 1)``,
+    then on all: where most candidates match, the first batch answers (a candidate's text
+    costs ~10-60 µs to read and check)."""
+    size = limit + 1
+    if len(ids) <= size:
         return probe_walk(conn, [(ids, 0)], filters, ask, asked)
 
     def batches() -> Iterator[tuple[list[int], int]]:
-        yield ids[:first], ids[first - 1]
-        if len(ids) - first <= WALK_PAST:
-            yield ids[first:], 0
+        yield ids[:size], ids[size - 1]
+        if len(ids) <= 2 * size:
+            yield ids[size:], 0
+            return
+        yield ids[size:2 * size], ids[2 * size - 1]
+        if len(ids) - 2 * size <= WALK_PAST:
+            yield ids[2 * size:], 0
 
     return probe_walk(conn, batches(), filters, ask, asked)
 
