@@ -9,7 +9,6 @@ SQLITE.md). A message whose folded text differs has an entry in both trigram sha
 
 from __future__ import annotations
 
-import bisect
 import sqlite3
 
 from indexer.models import Session
@@ -18,6 +17,7 @@ from indexer.search import filters as registry
 from indexer.search.conditions import TRIGRAM_TABLES, Condition, InIndex
 from indexer.search.plan import SHORT, TRIGRAM, PlannedGroup, PlannedTerm, SearchPlan, fts_string, trigram_groups
 from indexer.search.query import Query, is_cjk
+from indexer.search.rare_words import in_ranges
 from indexer.search.sparse_phrase import narrowed
 from indexer.store.rows import SESSION_COLUMNS, session_from_row
 from indexer.store.side_file import SEARCHED_TEXT
@@ -370,6 +370,8 @@ def _read_across(conn: sqlite3.Connection, source: Source, filters: Filters, spa
     """The first ``cap`` matches of ``source`` from the lowest span up (ids alone, ~0.5 µs
     each), kept in ``rows`` where they lie in their own session's span; returns the sessions
     whose whole span that read covered."""
+    from indexer.search.narrowing import merged_newest_first  # loaded by the session view, the one caller
+
     if cap < 1:
         return set()
     low, high = min(lo for lo, _ in spans.values()), max(hi for _, hi in spans.values())
@@ -379,14 +381,7 @@ def _read_across(conn: sqlite3.Connection, source: Source, filters: Filters, spa
         (source.match, low, high, cap))]
     reached = ids[-1] if len(ids) == cap else high  # every match up to here was read
     settled = {s for s, (_, hi) in spans.items() if hi <= reached}
-    merged: list[list[int]] = []  # the settled spans, joined where they overlap (sessions that ran at once)
-    for lo, hi in sorted(spans[s] for s in settled):
-        if merged and lo <= merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], hi)
-        else:
-            merged.append([lo, hi])
-    lows = [lo for lo, _ in merged]
-    inside = [i for i in ids if (k := bisect.bisect_right(lows, i) - 1) >= 0 and i <= merged[k][1]]
+    inside = in_ranges(ids, merged_newest_first([spans[s] for s in settled]))  # sessions may overlap
     join = " JOIN sessions s ON s.id = m.session_rowid" if filters.joins_sessions else ""
     where = [w if isinstance(w, str) else w.sql(None) for w in (*filters.where, *source.where)]
     params = [v for p in (*filters.params, *source.params) for v in ((low, high) if p is FLOOR else (p,))]
@@ -395,8 +390,7 @@ def _read_across(conn: sqlite3.Connection, source: Source, filters: Filters, spa
         sql = (f"SELECT {COLUMNS} FROM messages m{join} WHERE m.id IN ({','.join('?' * len(chunk))}) AND "
                + " AND ".join(where))
         for r in conn.execute(sql, [*chunk, *params]):
-            span = spans.get(r[1])
-            if r[1] in settled and span is not None and span[0] <= r[0] <= span[1]:
+            if r[1] in settled and spans[r[1]][0] <= r[0] <= spans[r[1]][1]:
                 rows[r[1]][r[0]] = Candidate(*r)
     return settled
 
