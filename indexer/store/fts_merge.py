@@ -64,19 +64,45 @@ def fts5_tables(conn: sqlite3.Connection, schema: str = "main") -> list[str]:
 
 
 def segment_count(conn: sqlite3.Connection, table: str) -> int:
-    """How many segments ``table`` (``schema.name``) is in: the count its structure record
-    (``%_data`` row 10) starts with, after a 4-byte cookie, an optional 4-byte version marker
-    and the number of levels (FTS5's file format, ``fts5_index.c``)."""
+    """How many segments ``table`` (``schema.name``) is in."""
+    return _structure(conn, table)[0]
+
+
+def leaf_pages(conn: sqlite3.Connection, table: str) -> int:
+    """How many leaf pages ``table``'s segments hold: its size, from one small read (counting
+    its ``%_data`` rows walks the whole b-tree, 0.2 s for an unmerged 1 GB index)."""
+    return _structure(conn, table)[1]
+
+
+def _structure(conn: sqlite3.Connection, table: str) -> tuple[int, int]:
+    """The segments and leaf pages in ``table``'s structure record (``%_data`` row 10, FTS5's
+    file format, ``fts5StructureRead`` in ``fts5_index.c``): a 4-byte cookie, an optional
+    4-byte version marker, the number of levels and of segments, a write counter, then per
+    level its merge count and segments, each with its id, first and last page (and with the
+    marker, five more numbers)."""
     schema, name = table.split(".")
     row = conn.execute(f"SELECT block FROM {schema}.{name}_data WHERE id = 10").fetchone()
     if row is None:
-        return 0
+        return 0, 0
     data, pos = bytes(row[0]), 4
-    if data[4:8] == b"\xff\x00\x00\x01":  # FTS5_STRUCTURE_V2
+    v2 = data[4:8] == b"\xff\x00\x00\x01"  # FTS5_STRUCTURE_V2
+    if v2:
         pos = 8
-    _levels, pos = _varint(data, pos)
-    segments, _ = _varint(data, pos)
-    return segments
+    levels, pos = _varint(data, pos)
+    segments, pos = _varint(data, pos)
+    _writes, pos = _varint(data, pos)
+    pages = 0
+    for _ in range(levels):
+        _merging, pos = _varint(data, pos)
+        in_level, pos = _varint(data, pos)
+        for _ in range(in_level):
+            _segid, pos = _varint(data, pos)
+            first, pos = _varint(data, pos)
+            last, pos = _varint(data, pos)
+            pages += last - first + 1
+            for _ in range(5 if v2 else 0):
+                _, pos = _varint(data, pos)
+    return segments, pages
 
 
 def _varint(data: bytes, pos: int) -> tuple[int, int]:

@@ -53,6 +53,36 @@ def test_merging_joins_segments_and_keeps_every_match(tmp_path):
     conn.execute("INSERT INTO t(t) VALUES ('integrity-check')")  # raises if the merge damaged it
 
 
+def test_a_tables_size_is_read_from_its_structure_record(tmp_path):
+    """Leaf pages summed over the segments the structure record lists: every ``%_data`` row
+    but the structure and averages records, where no doclist is long enough for an index
+    page of its own; the same after merging, and more for a bigger table."""
+    conn = fragmented_table(tmp_path / "t.sqlite3")
+    conn.execute("CREATE VIRTUAL TABLE small USING fts5 (text, tokenize='trigram')")
+    conn.execute("INSERT INTO small(rowid, text) VALUES (1, 'a few words')")
+
+    def data_rows(table: str) -> int:
+        return conn.execute(f"SELECT count(*) FROM {table}_data WHERE id NOT IN (1, 10)").fetchone()[0]
+
+    assert fts_merge.leaf_pages(conn, "main.t") == data_rows("t") > segment_count(conn, "main.t") >= 8
+    merge_segments(conn, ["main.t"], seconds=None)
+    assert fts_merge.leaf_pages(conn, "main.t") == data_rows("t")
+    assert 0 < fts_merge.leaf_pages(conn, "main.small") == data_rows("small") < data_rows("t")
+
+
+def test_the_smallest_crowded_table_is_merged_first(tmp_path, monkeypatch):
+    """The trigram table takes most of a build's merging: the small tables go first, so a
+    budget that runs out in it has merged them."""
+    db, logs = tmp_path / "index.sqlite3", tmp_path / "logs"
+    monkeypatch.setattr(run, "MERGE_SECONDS", 0.0)
+    _grow_in_runs(db, logs, runs=5)
+    with Index(db) as index:
+        crowded = run.crowded_tables(index.conn)
+        sizes = [fts_merge.leaf_pages(index.conn, t) for t in crowded]
+    assert len(crowded) >= 3 and "main.fts" in crowded and sizes == sorted(sizes)
+    assert crowded[-1] == "main.fts"  # the corpus's trigram table is its biggest
+
+
 def test_a_merge_stopped_midway_goes_on_next_time(tmp_path, monkeypatch):
     monkeypatch.setattr(fts_merge, "MERGE_PAGES", 2)  # steps small enough to stop between
     conn = fragmented_table(tmp_path / "t.sqlite3")
