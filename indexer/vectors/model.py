@@ -126,14 +126,10 @@ class WordLlamaEmbedder(Embedder):
         flat = bytearray()
         lengths = []
         most = 2 * MAX_TOKENS
-        for words in split:
-            before = len(flat)
-            for word in words:
-                flat += cache[word]
-                if len(flat) - before >= most:
-                    del flat[before + most:]
-                    break
-            lengths.append((len(flat) - before) // 2)
+        for words in split:  # the words' ids joined in C, then cut: a word at a time was a fifth of embedding
+            ids = b"".join(map(cache.__getitem__, words))[:most]
+            flat += ids
+            lengths.append(len(ids) // 2)
         return flat, lengths
 
     def for_search(self) -> None:
