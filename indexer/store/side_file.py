@@ -58,6 +58,8 @@ SIDE_TABLES = {"meta", "cjk2", "fts_side"}
 
 def cjk_bigrams(text: str) -> str:
     """Space-separated distinct 2-character pairs from every CJK run in ``text``."""
+    if text.isascii():  # a flag of the string, no pass over it: most messages
+        return ""
     runs = _cjk_run().findall(text)
     if not runs:
         return ""
