@@ -16,7 +16,7 @@ from indexer.upkeep.excerpts_backfill import backfill_excerpts
 from indexer.upkeep.words_backfill import backfill_words
 from indexer.ingest.writer import Ingester
 from indexer.store.errors import IndexCorruptError
-from indexer.store.fts_merge import index_tables, leaf_pages, merge_segments, segment_count
+from indexer.store.fts_merge import index_tables, merge_segments, table_structure
 from indexer.store.health import damage_marker, quick_check, side_damage_marker
 from indexer.store.side_file import replace_side, side_path
 
@@ -162,8 +162,9 @@ def crowded_tables(conn: sqlite3.Connection) -> list[str]:
     has merged the rest, where most segments first once left a build's bigram and side
     trigram tables in 11 and 8 (``agent:codex error`` asks each of ~140 session ranges of
     both trigram tables: 48 -> 60 ms). One small read of each table's structure record."""
-    crowded = [t for t in index_tables(conn) if segment_count(conn, t) > MERGED_SEGMENTS]
-    return sorted(crowded, key=lambda t: leaf_pages(conn, t))
+    structures = {t: table_structure(conn, t) for t in index_tables(conn)}  # (segments, leaf pages)
+    crowded = [t for t, (segments, _) in structures.items() if segments > MERGED_SEGMENTS]
+    return sorted(crowded, key=lambda t: structures[t][1])
 
 
 def merge_while_idle(conn: sqlite3.Connection, db_path: Path, *, seconds: float,

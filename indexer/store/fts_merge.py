@@ -65,16 +65,16 @@ def fts5_tables(conn: sqlite3.Connection, schema: str = "main") -> list[str]:
 
 def segment_count(conn: sqlite3.Connection, table: str) -> int:
     """How many segments ``table`` (``schema.name``) is in."""
-    return _structure(conn, table)[0]
+    return table_structure(conn, table)[0]
 
 
 def leaf_pages(conn: sqlite3.Connection, table: str) -> int:
     """How many leaf pages ``table``'s segments hold: its size, from one small read (counting
     its ``%_data`` rows walks the whole b-tree, 0.2 s for an unmerged 1 GB index)."""
-    return _structure(conn, table)[1]
+    return table_structure(conn, table)[1]
 
 
-def _structure(conn: sqlite3.Connection, table: str) -> tuple[int, int]:
+def table_structure(conn: sqlite3.Connection, table: str) -> tuple[int, int]:
     """The segments and leaf pages in ``table``'s structure record (``%_data`` row 10, FTS5's
     file format, ``fts5StructureRead`` in ``fts5_index.c``): a 4-byte cookie, an optional
     4-byte version marker, the number of levels and of segments, a write counter, then per
