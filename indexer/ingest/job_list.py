@@ -69,7 +69,9 @@ class JobList:
     def sort_newest_first(self) -> None:
         """Newest modification first; logs modified in the same clock tick (a checkout, a copy:
         the file system's clock moves every few ms) by path, last first, so their order, and the
-        ids their messages get, do not depend on the order a folder lists them in."""
+        ids their messages get, do not depend on the order a folder lists them in. Paths are
+        built for the ties alone: a key with every log's path would hold them all at once, the
+        memory this list's packed form saves (issue 38)."""
         numbers = self._numbers
         order = sorted(range(len(self)), key=lambda i: numbers[i * _FIELDS + 1], reverse=True)
         start = 0
