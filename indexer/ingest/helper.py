@@ -6,7 +6,9 @@ open (nor run from the app's indexing thread), and multiprocessing's spawn re-ru
 caller's main script, which a library cannot ask of its callers.
 
 The protocol is pickled tuples over the pipes, in order: ``("prepare", job, now, take_text)``
-gets a ``PreparedFile``, ``("commit",)`` gets ``"committed"``; a failure gets ``("error", text)``.
+gets a ``PreparedFile``; ``("side", entries, size)`` (a file the parent prepared itself,
+``indexer.ingest.side.side_entries``) gets ``(first id, committed)``; ``("commit",)`` gets
+``"committed"``; a failure gets ``("error", text)``.
 Each side drains its incoming pipe with a thread as things arrive: a pipe holds 64 KB, about
 one prepared file or a hundred requests, and a side blocked on a full pipe stops working
 (the helper could not work ahead while the writer commits; the writer could not write while
@@ -29,8 +31,8 @@ from collections import deque
 from pathlib import Path
 from typing import Any, BinaryIO, Iterator
 
-from indexer.ingest.prepare import prepare_with_side
-from indexer.ingest.side import SideWriter
+from indexer.ingest.prepare import PreparedFile, prepare_safely, prepare_with_side
+from indexer.ingest.side import SideWriter, side_entries
 from indexer.store.errors import IndexError_
 
 _FRAME = struct.Struct("<Q")
@@ -41,6 +43,10 @@ PREFETCH_BYTES = 64 * 1024 * 1024  # log bytes prepared ahead of the writer, at 
 # prepared than read (its job, rows and state), so 64 MB of 1.5 KB logs held 43,000 replies and
 # 75 MB of a build's main process (126,000 small logs; issue 38: under 120 MB a process).
 REPLIES_AHEAD_BYTES = 8 * 1024 * 1024
+# A parent that would wait for the helper prepares the next file itself (the helper, parsing,
+# was the slower side: the writer waited 15 s of a 1 GB build's 46 s of reading). Not a big
+# one: the writer stores nothing while it parses.
+PREPARE_HERE_MAX_BYTES = 8 * 1024 * 1024
 # How much text the helper takes into the side trigram table is steered by how long the writer
 # waits for prepared files: the writer's work per file grows with the index, the helper's not.
 SHARE_START = 0.25  # fraction of files whose text the helper takes, at first
@@ -89,7 +95,8 @@ class HelperError(IndexError_):
 
 
 class HelperProcess:
-    """The parent's handle on one helper: feeds it jobs and hands their results over in order.
+    """The parent's handle on one helper: feeds it jobs and hands their results over in the
+    order they were sent; while none has arrived the parent prepares the next job itself.
 
     Feeding runs from both parent threads (when a reply arrives, and when the writer takes
     one), so the helper always has a few jobs queued without the writer's help, while what it
@@ -116,8 +123,11 @@ class HelperProcess:
         self._jobs: Iterator = iter(())  # each job is made when it is sent (indexer.ingest.job_list)
         self._next_job: Any = None
         self._now = 0.0
-        self._sent: deque = deque()  # per request without a received reply: its job's size, or None
+        # Per request whose reply the writer has not taken: (its job's size or None, and the
+        # file itself when the parent prepared it, ``_prepare_here``).
+        self._sent: deque[tuple[int | None, PreparedFile | None]] = deque()
         self._unanswered = 0  # requests whose reply has not even arrived
+        self.prepared_here = 0  # files the parent prepared itself
         self._ahead_bytes = 0  # log bytes sent and not yet taken by the writer
         self._replied_bytes = 0  # replies arrived and not yet taken by the writer
         self.sharing = TextSharing(time.monotonic())
@@ -126,7 +136,9 @@ class HelperProcess:
         self._reader.start()
 
     def prepare_all(self, jobs: Iterator, now: float) -> None:
-        """Queue jobs; ``receive`` returns their ``PreparedFile``s in the same order."""
+        """Queue jobs; ``receive`` returns their ``PreparedFile``s, nearly in the same order: a
+        job the parent prepares itself comes after the few already sent (a session in two
+        logs next to each other may then take them in the other order)."""
         with self._lock:
             self._jobs, self._next_job = jobs, next(jobs, None)
             self._now = now
@@ -145,14 +157,14 @@ class HelperProcess:
                 # takes this file's text into the side trigram table.
                 self._send_locked(("prepare", job, self._now, self._take_text()), job.size)
 
-    def _send_locked(self, request: tuple, size: int | None) -> None:
+    def _send_locked(self, request: tuple, size: int | None, prepared_here: PreparedFile | None = None) -> None:
         assert self._proc.stdin is not None
         try:
             pickle.dump(request, self._proc.stdin, protocol=pickle.HIGHEST_PROTOCOL)
             self._proc.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
             return  # it died: receive() reports why
-        self._sent.append(size)
+        self._sent.append((size, prepared_here))
         self._unanswered += 1
         self._ahead_bytes += size or 0
 
@@ -182,21 +194,52 @@ class HelperProcess:
         return self.sharing.take_text()
 
     def receive(self) -> Any:
+        """The next reply in order: a ``PreparedFile`` for each job. While none has arrived
+        the parent prepares the next job itself rather than wait (``_prepare_here``); that time
+        counts as waiting for ``sharing``, which keeps the text with the parent then."""
         started = time.monotonic()
+        while self._nothing_arrived() and self._prepare_here():
+            pass
         payload = self._replies.get()
         self.sharing.writer_waited(time.monotonic() - started, time.monotonic())
         if payload is _EOF:
             self._replies.put(_EOF)  # any later receive fails the same way
             raise HelperError(self._death_note("it stopped answering"))
         with self._lock:
-            size = self._sent.popleft() if self._sent else None
+            size, prepared_here = self._sent.popleft() if self._sent else (None, None)
             self._ahead_bytes -= size or 0
             self._replied_bytes -= len(payload)
         self._feed()
         reply = pickle.loads(payload)
         if isinstance(reply, tuple) and reply and reply[0] == "error":
             raise HelperError(f"the index helper process failed:\n{reply[1]}")
+        if prepared_here is not None:  # the helper's answer to its "side" request: its ids
+            prepared_here.first_id, prepared_here.side_committed = reply
+            return prepared_here
         return reply
+
+    def _nothing_arrived(self) -> bool:
+        return self._replies.empty()
+
+    def _prepare_here(self) -> bool:
+        """Prepare the next job in this process, and send the helper only its side-file entries
+        (it hands out the ids, in the order requests come). Not a job over
+        ``PREPARE_HERE_MAX_BYTES``, nor past ``PREFETCH_BYTES``. True if it did."""
+        with self._lock:
+            job = self._next_job
+            if job is None or self._ahead_bytes >= PREFETCH_BYTES or job.size > PREPARE_HERE_MAX_BYTES:
+                return False
+            self._next_job = next(self._jobs, None)
+        prepared = prepare_safely(job, self._now)
+        with self._lock:
+            take_text = self._take_text()
+        entries = side_entries(prepared.rows, prepared.grams, take_text=take_text)
+        prepared.grams, prepared.text_in_side = [], take_text
+        with self._lock:
+            self._send_locked(("side", entries, prepared.bytes_read), job.size, prepared)
+            self.prepared_here += 1
+        self._feed()
+        return True
 
     def request(self, *request: Any) -> Any:
         """Send one request after every queued job is dropped, and wait for its answer."""
@@ -273,6 +316,9 @@ def serve(db_path: Path, next_id: int, requests: BinaryIO, replies: BinaryIO) ->
                 if request[0] == "prepare":
                     _, job, now, take_text = request
                     reply: Any = prepare_with_side(writer, job, now, take_text=take_text)
+                elif request[0] == "side":
+                    _, entries, size = request
+                    reply = writer.write(entries, size)
                 elif request[0] == "commit":
                     writer.commit()
                     reply = "committed"

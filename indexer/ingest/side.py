@@ -29,7 +29,7 @@ import secrets
 import sqlite3
 import time
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, NamedTuple, TypeVar
 
 from indexer.store.rows import MessageRow
 from indexer.store import word_index as words
@@ -103,6 +103,36 @@ def side_texts(conn: sqlite3.Connection) -> Iterator[tuple[int, str]]:
         yield rowid, index_form(text) or text
 
 
+T = TypeVar("T")
+
+
+class SideEntries(NamedTuple):
+    """What one file adds to the side file, by each row's place in the file (its id is the
+    first id plus that place): CJK bigrams, text for ``fts_side``, terms for the word index."""
+
+    row_count: int  # rows in the file: ids handed out
+    grams: list[tuple[int, str]]
+    texts: list[tuple[int, str | bytes]]  # str, as indexed text is
+    terms: list[tuple[int, str]]
+
+
+def side_entries(rows: list[MessageRow], grams: list[str], *, take_text: bool) -> SideEntries:
+    """The side file's entries for one file's rows; ``take_text``: its text goes to ``fts_side``."""
+    pairs = [(i, g) for i, g in enumerate(grams) if g]
+    texts = [(i, r.fts_text or r.text) for i, r in enumerate(rows) if r.indexed] if take_text else []
+    terms = [(i, word_string(r.text)) for i, r in enumerate(rows) if r.indexed and isinstance(r.text, str)]
+    # A tool output's searchable lines are always indexed here (messages.indexed = IN_OUTPUT).
+    for i, r in enumerate(rows):
+        if r.excerpt:
+            texts.append((i, r.fts_text or r.excerpt))
+            terms.append((i, word_string(r.excerpt)))
+    return SideEntries(len(rows), pairs, texts, terms)
+
+
+def _from(first: int, entries: list[tuple[int, T]]) -> list[tuple[int, T]]:
+    return [(first + i, value) for i, value in entries]
+
+
 class SideWriter:
     """Hands out message ids and writes the side file, in the helper process or inline.
 
@@ -130,21 +160,18 @@ class SideWriter:
 
         Returns (first id, whether everything added so far is now committed).
         """
+        return self.write(side_entries(rows, grams, take_text=take_text), size)
+
+    def write(self, entries: SideEntries, size: int) -> tuple[int, bool]:
+        """``add`` for entries made elsewhere (``side_entries``): the main process makes them
+        for a file it prepared itself (``indexer.ingest.helper``)."""
         first = self.next_id
-        self.next_id += len(rows)
-        pairs = [(first + i, g) for i, g in enumerate(grams) if g]
-        texts = [(first + i, r.fts_text or r.text) for i, r in enumerate(rows) if r.indexed] if take_text else []
-        terms = [(first + i, word_string(r.text)) for i, r in enumerate(rows) if r.indexed and isinstance(r.text, str)]
-        # A tool output's searchable lines are always indexed here (messages.indexed = IN_OUTPUT).
-        for i, r in enumerate(rows):
-            if r.excerpt:
-                texts.append((first + i, r.fts_text or r.excerpt))
-                terms.append((first + i, word_string(r.excerpt)))
-        if pairs or texts or terms:
+        self.next_id += entries.row_count
+        if entries.grams or entries.texts or entries.terms:
             self._begin()
-            self.conn.executemany("INSERT INTO cjk2(rowid, grams) VALUES (?, ?)", pairs)
-            self.conn.executemany("INSERT INTO fts_side(rowid, text) VALUES (?, ?)", texts)
-            self._words.add(self.conn, terms)
+            self.conn.executemany("INSERT INTO cjk2(rowid, grams) VALUES (?, ?)", _from(first, entries.grams))
+            self.conn.executemany("INSERT INTO fts_side(rowid, text) VALUES (?, ?)", _from(first, entries.texts))
+            self._words.add(self.conn, _from(first, entries.terms))
         self._pending_bytes += size
         due = self._pending_bytes >= BATCH_BYTES or time.monotonic() - self._last_commit >= BATCH_SECONDS
         if due:

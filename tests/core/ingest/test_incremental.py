@@ -16,6 +16,8 @@ import pytest
 from indexer import Index, IndexBusyError, IndexCorruptError, only_roots
 from indexer.ingest import IndexLock
 from indexer.store.packing import unpack
+from indexer.store.side_file import cjk_bigrams
+from indexer.text.fold import index_form
 
 from conftest import FIXED_NOW
 
@@ -243,7 +245,8 @@ def test_last_line_without_newline_is_taken_once_the_writer_is_long_gone(tree):
 
 def test_a_helper_process_prepares_files_exactly_as_inline(tmp_path, monkeypatch, private_corpus):
     """Big runs parse in a helper process, also from a thread as the app runs them, and the
-    helper indexes some files' text in the side trigram shard: searches must come out the
+    helper indexes some files' text in the side trigram shard, and the main process prepares
+    files itself when it would wait for the helper: searches must come out the
     same, also after the side file is lost and refilled. (Its own copy of the corpus: a log
     read again by the last run takes new message ids, which changes which 500 of the many
     messages holding "the" come first.)"""
@@ -253,13 +256,14 @@ def test_a_helper_process_prepares_files_exactly_as_inline(tmp_path, monkeypatch
     def corpus_roots():
         return roots_of(private_corpus)
     from indexer.ingest import stream as ingest
+    from indexer.ingest.helper import QUEUED_AT_HELPER
 
     used = []
     real_helper = ingest.HelperProcess
 
     def counting_helper(*args, **kwargs):
-        used.append(True)
-        return real_helper(*args, **kwargs)
+        used.append(real_helper(*args, **kwargs))
+        return used[-1]
 
     def contents(index: Index) -> list[tuple]:
         """Unpacked: each index trains its own packing dictionary, so the stored bytes differ."""
@@ -277,10 +281,15 @@ def test_a_helper_process_prepares_files_exactly_as_inline(tmp_path, monkeypatch
     # trigram shards hold texts whatever the machine's speed.
     turns = itertools.cycle([True, False])
     monkeypatch.setattr(real_helper, "_take_text", lambda self: next(turns))
+    # And the main process prepares files itself whenever it would wait for the helper: make
+    # that every other time it asks (it gives the helper only their side-file entries).
+    idle = itertools.cycle([True, False])
+    monkeypatch.setattr(real_helper, "_nothing_arrived", lambda self: next(idle))
     helped = Index(tmp_path / "helped.sqlite3")
     with ThreadPoolExecutor(1) as thread:
         summary = thread.submit(helped.update, corpus_roots(), now=FIXED_NOW).result()
     assert used, "the helper process was not used"
+    assert 0 < used[0].prepared_here < summary.files_new, "both processes should prepare files"
     assert summary.messages_added == inline.stats().messages
     assert [tuple(r) for r in contents(helped)] == [tuple(r) for r in contents(inline)]
     shards = dict(helped.conn.execute("SELECT indexed, count(*) FROM messages WHERE indexed != 0 GROUP BY 1").fetchall())
@@ -293,6 +302,33 @@ def test_a_helper_process_prepares_files_exactly_as_inline(tmp_path, monkeypatch
     expected = answers(inline)
     assert all(expected[:4])
     assert answers(helped) == expected
+
+    def side_rows(index: Index, table: str, term: str) -> list[tuple]:
+        """What the side file's bigram or word table finds for ``term``, as (session, ordinal)."""
+        return sorted(tuple(r) for r in index.conn.execute(
+            f"SELECT s.session_id, m.ordinal FROM side.{table} t JOIN messages m ON m.id = t.rowid"
+            f" JOIN sessions s ON s.id = m.session_rowid WHERE t.{table} MATCH ?", (f'"{term}"',)).fetchall())
+
+    cjk = [r[0] for r in inline.conn.execute("SELECT text FROM messages WHERE has_cjk = 1 AND indexed = 1")]
+    bigrams = sorted({gram for t in cjk for gram in cjk_bigrams(index_form(t) or t).split()})[:40]
+    vocabulary = [r[0] for r in inline.conn.execute("SELECT term FROM side.vocab ORDER BY id")]
+    assert len(bigrams) > 10 and len(vocabulary) > 300
+    lookups = [("cjk2", term) for term in bigrams] + [("words", term) for term in vocabulary[::len(vocabulary) // 40]]
+    expected_side = [side_rows(inline, table, term) for table, term in lookups]
+    assert all(expected_side)
+    assert [side_rows(helped, table, term) for table, term in lookups] == expected_side
+
+    # Every file prepared by the main process but those sent before it first asks, the helper
+    # writing only their side entries.
+    monkeypatch.setattr(real_helper, "_nothing_arrived", lambda self: True)
+    all_here = Index(tmp_path / "all_here.sqlite3")
+    summary = all_here.update(corpus_roots(), now=FIXED_NOW)
+    assert used[-1].prepared_here == summary.files_new - QUEUED_AT_HELPER
+    assert [tuple(r) for r in contents(all_here)] == [tuple(r) for r in contents(inline)]
+    assert answers(all_here) == expected
+    assert [side_rows(all_here, table, term) for table, term in lookups] == expected_side
+    all_here.close()
+
     path = helped.path
     helped.close()
     from indexer.store import side_file
