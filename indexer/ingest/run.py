@@ -19,6 +19,7 @@ from indexer.store.errors import IndexCorruptError
 from indexer.store.fts_merge import index_tables, merge_segments, table_structure
 from indexer.store.health import damage_marker, quick_check, side_damage_marker
 from indexer.store.side_file import replace_side, side_path
+from indexer.vectors.follow import EmbeddingAlongside, start_alongside
 
 # 128 MB of page cache put the writer at 172 MB resident, 64 MB at 113 MB on the generated 1 GB
 # tree but 122 MB on the 2.9 GB real-format one; at 48 MB that build's main process peaks at 107 MB
@@ -74,10 +75,17 @@ def update_index(
             notes.append(f"the side index beside {db_path} was found damaged; it has been rebuilt")
         seen = _LastProgress(progress)
         for attempt in range(3):
+            embedding: list[EmbeddingAlongside] = []  # embedding while the logs are read, on a big run
+
+            def embed_alongside(bytes_to_read: int) -> None:
+                if (started := start_alongside(db_path, bytes_to_read)) is not None:
+                    embedding.append(started)
+
             try:
                 one_process = any("helper" in note for note in notes)
-                summary = Ingester(conn, db_path, now=now, one_process=one_process,
-                                   archive_dir=archive_dir).run(roots, seen if progress else None, should_stop, only)
+                summary = Ingester(conn, db_path, now=now, one_process=one_process, archive_dir=archive_dir,
+                                   alongside=None if one_process else embed_alongside,
+                                   ).run(roots, seen if progress else None, should_stop, only)
                 summary.problems[:0] = notes
                 if only is None and not summary.stopped:
                     backfill_words(conn, should_stop)  # messages stored before the word index
@@ -85,6 +93,8 @@ def update_index(
                     from indexer.vectors.build import update_meaning  # search by meaning: its vectors
 
                     seen.step("search by meaning")
+                    for process in embedding:
+                        summary.problems += process.finish(should_stop)
                     summary.problems += update_meaning(conn, should_stop, None if one_process else str(db_path))
                     seen.step("merging the index")
                     _merge_a_slice(conn, summary, should_stop)
@@ -98,6 +108,9 @@ def update_index(
                 if attempt or not _rebuild_side_if_damaged(conn, db_path):
                     raise
                 notes.append(f"the side index beside {db_path} was damaged and has been rebuilt")
+            finally:
+                for process in embedding:
+                    process.stop()  # finished already, or the run failed or was stopped
         raise HelperError("the index run could not finish after its helper process failed twice")
 
 

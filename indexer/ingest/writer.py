@@ -48,8 +48,11 @@ class Ingester:
     """One index run over a connection. Not thread-safe; one per run."""
 
     def __init__(self, conn: sqlite3.Connection, db_path: Path, now: float | None = None, *, one_process: bool = False,
-                 archive_dir: Path | None = None):
+                 archive_dir: Path | None = None, alongside: Callable[[int], None] | None = None):
+        """``alongside``: told the bytes a full run is about to read, before it reads them (what
+        works beside the reading starts there: ``indexer.vectors.follow``)."""
         self.conn = conn
+        self.alongside = alongside
         self.archive_dir = archive_dir  # where log copies are kept (indexer.archive); None: off
         self._archive_root = str(archive_dir) if archive_dir else ""  # one string every job shares
         self.one_process = one_process  # no helper process (after one died)
@@ -118,6 +121,8 @@ class Ingester:
             self.summary.stopped = True  # asked to stop while folding an older index
             return self.summary
         touched = IdSet()  # the sessions this run wrote to, counted once each
+        if only is None and self.alongside is not None and jobs:
+            self.alongside(prog.bytes_total)
         stream = PreparedStream(
             jobs, self.now, self.db_path, next_message_id(conn), bytes_total=prog.bytes_total,
             allow_helper=not self.one_process, conn=conn,

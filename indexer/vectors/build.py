@@ -7,7 +7,8 @@ appended line embeds that line's messages.
 from __future__ import annotations
 
 import sqlite3
-from typing import Callable
+import subprocess
+from typing import IO, Callable
 
 from indexer.vectors import store
 from indexer.vectors.codes import EMBEDDED_WHERE, embedded_text, to_codes
@@ -30,7 +31,7 @@ def update_codes(conn: sqlite3.Connection, embedder: Embedder, should_stop: Call
     """Embed what is new, forget what is gone; returns how many messages were embedded. Call
     with the index lock held (the only writer), on a connection in autocommit mode."""
     width = embedder.dim // 8
-    _in_transaction(conn, lambda: store.ensure(conn, embedder.name))
+    in_transaction(conn, lambda: store.ensure(conn, embedder.name))
     embedded = _redo_gone(conn, embedder, width)
     through = int(store.meta_value(conn, "meaning_through") or 0)
     while not (should_stop and should_stop()):
@@ -41,8 +42,8 @@ def update_codes(conn: sqlite3.Connection, embedder: Embedder, should_stop: Call
             through = max(through, top)
         else:
             through = rows[-1][0]
-        codes = _codes_of(embedder, [r[1] for r in rows])
-        _in_transaction(conn, lambda: _store(conn, [r[0] for r in rows], codes, (), width, through))
+        codes = codes_of(embedder, [r[1] for r in rows])
+        in_transaction(conn, lambda: store_codes(conn, [r[0] for r in rows], codes, (), width, through))
         embedded += len(rows)
         if len(rows) < BATCH:
             break
@@ -61,17 +62,17 @@ def _redo_gone(conn: sqlite3.Connection, embedder: Embedder, width: int) -> int:
         if chunk:
             again += conn.execute(f"SELECT id, text FROM main.messages WHERE id IN ({','.join('?' * len(chunk))})"
                                   f" AND {EMBEDDED_WHERE}", chunk).fetchall()
-    codes = _codes_of(embedder, [r[1] for r in again])
-    _in_transaction(conn, lambda: _store(conn, [r[0] for r in again], codes, gone, width, through, clear_gone=True))
+    codes = codes_of(embedder, [r[1] for r in again])
+    in_transaction(conn, lambda: store_codes(conn, [r[0] for r in again], codes, gone, width, through, clear_gone=True))
     return len(again)
 
 
-def _codes_of(embedder: Embedder, texts: list[str]) -> np.ndarray:
+def codes_of(embedder: Embedder, texts: list[str]) -> np.ndarray:
     keep = embedder.keeps_all_scripts
     return to_codes(embedder.embed([embedded_text(t, keep) for t in texts]))
 
 
-def _store(conn: sqlite3.Connection, ids: list[int], codes: np.ndarray, gone: list[int] | tuple, width: int,
+def store_codes(conn: sqlite3.Connection, ids: list[int], codes: np.ndarray, gone: list[int] | tuple, width: int,
            through: int, clear_gone: bool = False) -> None:
     """Merge new codes into their blocks and drop the gone ids', then move the mark."""
     import numpy as np
@@ -96,7 +97,7 @@ def _store(conn: sqlite3.Connection, ids: list[int], codes: np.ndarray, gone: li
     store.set_meta(conn, "meaning_serial", str(int(store.meta_value(conn, "meaning_serial") or 0) + 1))
 
 
-def _in_transaction(conn: sqlite3.Connection, work: Callable[[], object]) -> None:
+def in_transaction(conn: sqlite3.Connection, work: Callable[[], object]) -> None:
     conn.execute("BEGIN IMMEDIATE")
     try:
         work()
@@ -119,12 +120,12 @@ def update_meaning(conn: sqlite3.Connection, should_stop: Callable[[], bool] | N
     problems = [setting.problem] if setting.problem else []
     try:
         if not setting.enabled:
-            _in_transaction(conn, lambda: store.drop(conn))
+            in_transaction(conn, lambda: store.drop(conn))
             return problems
         problems += _rebuild_if_damaged(conn)
         problems += _update_if_waiting(conn, should_stop, db_path)
     except store.VectorsDamaged as exc:  # codes of a width the model does not make
-        _in_transaction(conn, lambda: store.drop(conn))
+        in_transaction(conn, lambda: store.drop(conn))
         problems.append(f"the vectors for search by meaning were damaged ({exc}); the next index run builds them again")
     except sqlite3.OperationalError as exc:  # a full disk, a busy file: the messages are stored, the next run embeds
         problems.append(f"search by meaning could not store its vectors: {exc}")
@@ -159,10 +160,18 @@ def _embed_apart(db_path: str, should_stop: Callable[[], bool] | None) -> list[s
     """``python -m indexer.vectors.build DB`` does the embedding; the caller holds the index lock
     and waits. Stopped, the child is ended: each batch it finished is committed, the next run
     goes on from there."""
-    import subprocess
     import sys
-    import time
+    import tempfile
 
+    # Its output goes to files, not pipes: a pipe nobody reads until the end could fill and stall it.
+    with tempfile.TemporaryFile("w+") as out_file, tempfile.TemporaryFile("w+") as err_file:
+        child = subprocess.Popen([sys.executable, "-P", "-m", "indexer.vectors.build", str(db_path)],
+                                 stdout=out_file, stderr=err_file, text=True, env=child_env())
+        return wait_for_child(child, out_file, err_file, should_stop)
+
+
+def child_env() -> dict[str, str]:
+    """The environment of an embedding process (``python -P -m ...``)."""
     import os
 
     # The tokenizer's thread pool keeps memory per thread and buys nothing here: it only reads
@@ -172,21 +181,24 @@ def _embed_apart(db_path: str, should_stop: Callable[[], bool] | None) -> list[s
     # that folder first on the child's path), as the index helper does.
     package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
-    import tempfile
+    return env
 
-    # Its output goes to files, not pipes: a pipe nobody reads until the end could fill and stall it.
-    with tempfile.TemporaryFile("w+") as out_file, tempfile.TemporaryFile("w+") as err_file:
-        child = subprocess.Popen([sys.executable, "-P", "-m", "indexer.vectors.build", str(db_path)],
-                                 stdout=out_file, stderr=err_file, text=True, env=env)
-        while child.poll() is None:
-            if should_stop is not None and should_stop():
-                child.terminate()
-                child.wait()
-                return []
-            time.sleep(APART_POLL_S)
-        out_file.seek(0)
-        err_file.seek(0)
-        out, err = out_file.read(), err_file.read()
+
+def wait_for_child(child: subprocess.Popen, out_file: IO[str], err_file: IO[str],
+                   should_stop: Callable[[], bool] | None) -> list[str]:
+    """Wait for an embedding process, ending it when asked to stop; the problems it printed,
+    or why it failed."""
+    import time
+
+    while child.poll() is None:
+        if should_stop is not None and should_stop():
+            child.terminate()
+            child.wait()
+            return []
+        time.sleep(APART_POLL_S)
+    out_file.seek(0)
+    err_file.seek(0)
+    out, err = out_file.read(), err_file.read()
     if child.returncode != 0:
         last = (err.strip().splitlines() or ["no message"])[-1]
         return [f"search by meaning could not build its vectors in its own process ({last}); "
@@ -216,7 +228,7 @@ def _rebuild_if_damaged(conn: sqlite3.Connection) -> list[str]:
     try:
         store.check(conn)
     except store.VectorsDamaged as exc:
-        _in_transaction(conn, lambda: store.drop(conn))
+        in_transaction(conn, lambda: store.drop(conn))
         return [f"the vectors for search by meaning were damaged ({exc}); they are built again"]
     return []
 
@@ -233,7 +245,7 @@ def _work_waiting(conn: sqlite3.Connection, model: str) -> bool:
         return True
     top = conn.execute("SELECT max(id) FROM main.messages").fetchone()[0] or 0
     if top > through:
-        _in_transaction(conn, lambda: store.set_meta(conn, "meaning_through", str(top)))
+        in_transaction(conn, lambda: store.set_meta(conn, "meaning_through", str(top)))
     return False
 
 

@@ -50,8 +50,8 @@ def embedded(monkeypatch) -> list[str]:
 
     import indexer.vectors.build as build
 
-    real_codes_of = build._codes_of
-    monkeypatch.setattr(build, "_codes_of", lambda embedder, texts: (seen.extend(texts), real_codes_of(embedder, texts))[1])
+    real_codes_of = build.codes_of
+    monkeypatch.setattr(build, "codes_of", lambda embedder, texts: (seen.extend(texts), real_codes_of(embedder, texts))[1])
     return seen
 
 
@@ -334,6 +334,70 @@ def test_much_waiting_work_is_embedded_in_a_process_of_its_own(logs: Path, tmp_p
                    day=4)
     update(logs, db)  # the same way for what a later run adds
     assert embedded == [] and stored(db) == expected(db)
+
+
+def test_a_big_run_embeds_while_it_reads_in_a_process_beside_it(logs: Path, tmp_path: Path, monkeypatch, embedded):
+    """A run reading much starts an embedding process before it reads (``indexer.vectors.follow``):
+    the codes are the ones the run would have made itself, nothing is embedded in this process,
+    and the run's own embedding step finds nothing left."""
+    import indexer.vectors.follow as follow
+
+    started = []
+    real_start = follow.EmbeddingAlongside.__init__
+
+    def counting_start(self, db_path):
+        started.append(db_path)
+        real_start(self, db_path)
+
+    monkeypatch.setattr(follow, "ALONGSIDE_FROM_BYTES", 1)  # this small history counts as a big one
+    monkeypatch.setattr(follow.EmbeddingAlongside, "__init__", counting_start)
+    db = tmp_path / "index.sqlite3"
+    update(logs, db)
+    assert len(started) == 1 and embedded == []
+    assert stored(db) == expected(db) and len(stored(db)) >= 6
+    update(logs, db)  # nothing to read: nothing started
+    assert len(started) == 1
+
+
+def test_the_embedding_beside_a_run_takes_messages_as_they_are_committed(logs: Path, tmp_path: Path, embedded,
+                                                                         private_threadback_home):
+    """``follow`` embeds what the runs commit until told they are done, then stores it all and
+    embeds the rest: messages committed while it waits are embedded, a message deleted after it
+    was embedded loses its code, and what is stored is what an embedding after the run stores."""
+    import threading
+    import time
+
+    from indexer.vectors.follow import follow
+
+    config = private_threadback_home / "config.toml"
+    config.write_text("[meaning]\nenabled = false\n")  # the runs below embed nothing themselves
+    db = tmp_path / "index.sqlite3"
+    update(logs, db)
+    first = LOCKED + CRON + BUTTON
+    done = threading.Event()
+    problems: list[list[str]] = []
+    worker = threading.Thread(target=lambda: problems.append(follow(str(db), done)))
+    worker.start()
+    try:
+        deadline = time.monotonic() + 30
+        while len(embedded) < len(first) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert sorted(embedded) == sorted(first)  # the first run's messages, before the next run commits
+        more = ["the navbar overlaps the hero image on phones", "Gave the hero a top margin"]
+        claude_session(logs, "s-more", "web", more, day=4)
+        update(logs, db)  # committed while it follows
+        conn = sqlite3.connect(db)
+        conn.execute("DELETE FROM messages WHERE text = ?", (LOCKED[0],))
+        conn.commit()
+        conn.close()
+        config.write_text("[meaning]\nenabled = true\n")
+    finally:
+        done.set()
+        worker.join(timeout=60)
+    assert problems == [[]]
+    assert embedded[len(first):] == more
+    codes = stored(db)
+    assert codes == expected(db) and len(codes) == len(first) - 1 + len(more)
 
 
 def test_a_text_vector_is_the_mean_of_its_token_rows_in_either_width_of_table():
