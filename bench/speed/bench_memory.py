@@ -78,10 +78,11 @@ def build_peaks(logs: Path, scratch: Path) -> dict[str, float]:
 
 
 def _role(child: psutil.Process) -> str:
-    """The parse helper (``indexer.ingest.helper``) or the embedding process
-    (``indexer.vectors.build``), which a big build starts after the helper has ended."""
+    """The parse helper (``indexer.ingest.helper``) or an embedding process: the one beside the
+    reading (``indexer.vectors.follow``), or ``indexer.vectors.build`` after it."""
     try:
-        return "embedding" if "indexer.vectors.build" in child.cmdline() else "helper"
+        command = child.cmdline()
+        return "embedding" if "indexer.vectors.build" in command or "indexer.vectors.follow" in command else "helper"
     except psutil.Error:
         return "helper"
 
