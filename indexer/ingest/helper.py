@@ -46,8 +46,9 @@ REPLIES_AHEAD_BYTES = 8 * 1024 * 1024
 # A parent that would wait for the helper prepares the next file itself (the helper, parsing,
 # was the slower side: the writer waited 15 s of a 1 GB build's 46 s of reading). Log bytes it
 # has prepared and the writer has not taken, at most: it may prepare several while the helper
-# parses a big one, and a prepared file is held as objects, not pickled bytes (with files up to
-# 8 MB and no such bound the main process peaked at 119 MB at 20x, against 105 before).
+# parses a big one, and a prepared file is held as objects, not pickled bytes. The main process
+# peaked at 117 MB at 20x with this bound, 119 MB without, 105 MB when it prepared nothing
+# (issue 38: under 120 MB a process); 1 MB kept no less and left the writer waiting again.
 PREPARED_HERE_BYTES = 4 * 1024 * 1024
 # How much text the helper takes into the side trigram table is steered by how long the writer
 # waits for prepared files: the writer's work per file grows with the index, the helper's not.

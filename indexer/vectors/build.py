@@ -73,7 +73,7 @@ def codes_of(embedder: Embedder, texts: list[str]) -> np.ndarray:
 
 
 def store_codes(conn: sqlite3.Connection, ids: list[int], codes: np.ndarray, gone: list[int] | tuple, width: int,
-           through: int, clear_gone: bool = False) -> None:
+                through: int, clear_gone: bool = False) -> None:
     """Merge new codes into their blocks and drop the gone ids', then move the mark."""
     import numpy as np
 

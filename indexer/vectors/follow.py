@@ -22,7 +22,10 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
-from typing import IO, Callable
+from typing import IO, TYPE_CHECKING, Callable
+
+if TYPE_CHECKING:
+    from indexer.vectors.model import Embedder
 
 # A run reading less embeds after reading, in a process of its own from ``APART_FROM`` messages
 # waiting (``indexer.vectors.build``); one reading more starts this process beside it.
@@ -123,7 +126,7 @@ def _embedded_through(conn: sqlite3.Connection, model: str) -> int:
     return int(store.meta_value(conn, "meaning_through") or 0)
 
 
-def _embed_as_committed(conn: sqlite3.Connection, embedder, through: int, done: threading.Event,
+def _embed_as_committed(conn: sqlite3.Connection, embedder: Embedder, through: int, done: threading.Event,
                         ids_file: IO[bytes], codes_file: IO[bytes]) -> int:
     """Embed every message above ``through`` as it is committed, until ``done`` and nothing is
     left; codes go to the files. The run commits messages in id order (the ids are handed out
@@ -147,7 +150,7 @@ def _embed_as_committed(conn: sqlite3.Connection, embedder, through: int, done: 
         through = rows[-1][0]
 
 
-def _store_spilled(conn: sqlite3.Connection, embedder, start: int, through: int,
+def _store_spilled(conn: sqlite3.Connection, embedder: Embedder, start: int, through: int,
                    ids_file: IO[bytes], codes_file: IO[bytes]) -> None:
     """Store the codes written to the files, dropping those of messages deleted since; nothing
     when the index's codes moved meanwhile (another model, another writer): ``update_codes``
