@@ -138,7 +138,7 @@ def _codes(conn, file: str, embedder):
     """(ids, codes) of the index, read once per change of the index (None: not built yet)."""
     from indexer.vectors import store
 
-    if not store.has_tables(conn) or store.meta_value(conn, "meaning_model") != embedder.name:
+    if not store.holds_codes_of(conn, embedder.name):
         return None
     stamp = store.meta_value(conn, "meaning_serial")
     cached = _loaded.get(file)

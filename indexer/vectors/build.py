@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 import subprocess
-from typing import IO, Callable
+from typing import IO, Callable, TypeVar
 
 from indexer.vectors import store
 from indexer.vectors.codes import EMBEDDED_WHERE, embedded_text, to_codes
@@ -18,6 +18,8 @@ if TYPE_CHECKING:  # numpy and the model load only when there is something to em
     import numpy as np
 
     from indexer.vectors.model import Embedder
+
+T = TypeVar("T")
 
 BATCH = 1000  # messages embedded and committed together (5000 long texts held ~12 MB more at 3 GB)
 # More messages than this waiting (a cold build, a big catch-up) are embedded in a process of
@@ -97,11 +99,13 @@ def store_codes(conn: sqlite3.Connection, ids: list[int], codes: np.ndarray, gon
     store.set_meta(conn, "meaning_serial", str(int(store.meta_value(conn, "meaning_serial") or 0) + 1))
 
 
-def in_transaction(conn: sqlite3.Connection, work: Callable[[], object]) -> None:
+def in_transaction(conn: sqlite3.Connection, work: Callable[[], T]) -> T:
+    """``work()``, committed; rolled back if it raises. Returns what it returned."""
     conn.execute("BEGIN IMMEDIATE")
     try:
-        work()
+        result = work()
         conn.execute("COMMIT")
+        return result
     except BaseException:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
@@ -236,7 +240,7 @@ def _rebuild_if_damaged(conn: sqlite3.Connection) -> list[str]:
 def _work_waiting(conn: sqlite3.Connection, model: str) -> bool:
     """Whether anything needs embedding or forgetting, found without loading the model; when the
     messages stored since are all tool calls and output, the mark moves past them here."""
-    if not store.has_tables(conn) or store.meta_value(conn, "meaning_model") != model:
+    if not store.holds_codes_of(conn, model):
         return True
     if conn.execute("SELECT 1 FROM main.meaning_gone LIMIT 1").fetchone():
         return True

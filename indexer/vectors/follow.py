@@ -121,9 +121,7 @@ def _embedded_through(conn: sqlite3.Connection, model: str) -> int:
     """Where the index's codes stop: 0 when it has none, or another model's."""
     from indexer.vectors import store
 
-    if not store.has_tables(conn) or store.meta_value(conn, "meaning_model") != model:
-        return 0
-    return int(store.meta_value(conn, "meaning_through") or 0)
+    return int(store.meta_value(conn, "meaning_through") or 0) if store.holds_codes_of(conn, model) else 0
 
 
 def _embed_as_committed(conn: sqlite3.Connection, embedder: Embedder, through: int, done: threading.Event,
@@ -162,9 +160,7 @@ def _store_spilled(conn: sqlite3.Connection, embedder: Embedder, start: int, thr
     from indexer.vectors.codes import EMBEDDED_WHERE
 
     width = embedder.dim // 8
-    marks: list[int] = []
-    in_transaction(conn, lambda: marks.append(store.ensure(conn, embedder.name)))
-    if marks[0] != start or through == start:
+    if in_transaction(conn, lambda: store.ensure(conn, embedder.name)) != start or through == start:
         return
     ids_file.seek(0)
     codes_file.seek(0)

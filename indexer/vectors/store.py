@@ -66,11 +66,15 @@ def set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
                  " ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, value))
 
 
+def holds_codes_of(conn: sqlite3.Connection, model: str) -> bool:
+    """Whether the tables are all there and their codes are ``model``'s."""
+    return has_tables(conn) and meta_value(conn, "meaning_model") == model
+
+
 def ensure(conn: sqlite3.Connection, model: str) -> int:
     """Create the tables (and start over when they hold another model's codes, or when the
     trigger was missing, so deletions may have gone unlogged). Returns ``meaning_through``."""
-    fresh = not has_tables(conn) or meta_value(conn, "meaning_model") != model
-    if fresh:
+    if not holds_codes_of(conn, model):
         for statement in DROP + TABLES:
             conn.execute(statement)
         set_meta(conn, "meaning_model", model)
