@@ -68,18 +68,13 @@ def segment_count(conn: sqlite3.Connection, table: str) -> int:
     return table_structure(conn, table)[0]
 
 
-def leaf_pages(conn: sqlite3.Connection, table: str) -> int:
-    """How many leaf pages ``table``'s segments hold: its size, from one small read (counting
-    its ``%_data`` rows walks the whole b-tree, 0.2 s for an unmerged 1 GB index)."""
-    return table_structure(conn, table)[1]
-
-
 def table_structure(conn: sqlite3.Connection, table: str) -> tuple[int, int]:
     """The segments and leaf pages in ``table``'s structure record (``%_data`` row 10, FTS5's
     file format, ``fts5StructureRead`` in ``fts5_index.c``): a 4-byte cookie, an optional
     4-byte version marker, the number of levels and of segments, a write counter, then per
     level its merge count and segments, each with its id, first and last page (and with the
-    marker, five more numbers)."""
+    marker, five more numbers). The leaf pages are the table's size from one small read
+    (counting its ``%_data`` rows walks the whole b-tree, 0.2 s for an unmerged 1 GB index)."""
     schema, name = table.split(".")
     row = conn.execute(f"SELECT block FROM {schema}.{name}_data WHERE id = 10").fetchone()
     if row is None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from indexer import Index
 from indexer.ingest import run
 from indexer.store import fts_merge
-from indexer.store.fts_merge import fts5_tables, index_tables, merge_segments, segment_count
+from indexer.store.fts_merge import fts5_tables, index_tables, merge_segments, segment_count, table_structure
 
 from cli_process import threadback
 from conftest import CORPUS, FIXED_NOW, corpus_roots
@@ -64,10 +64,10 @@ def test_a_tables_size_is_read_from_its_structure_record(tmp_path):
     def data_rows(table: str) -> int:
         return conn.execute(f"SELECT count(*) FROM {table}_data WHERE id NOT IN (1, 10)").fetchone()[0]
 
-    assert fts_merge.leaf_pages(conn, "main.t") == data_rows("t") > segment_count(conn, "main.t") >= 8
+    assert table_structure(conn, "main.t")[1] == data_rows("t") > segment_count(conn, "main.t") >= 8
     merge_segments(conn, ["main.t"], seconds=None)
-    assert fts_merge.leaf_pages(conn, "main.t") == data_rows("t")
-    assert 0 < fts_merge.leaf_pages(conn, "main.small") == data_rows("small") < data_rows("t")
+    assert table_structure(conn, "main.t")[1] == data_rows("t")
+    assert 0 < table_structure(conn, "main.small")[1] == data_rows("small") < data_rows("t")
 
 
 def test_the_smallest_crowded_table_is_merged_first(tmp_path, monkeypatch):
@@ -78,7 +78,7 @@ def test_the_smallest_crowded_table_is_merged_first(tmp_path, monkeypatch):
     _grow_in_runs(db, logs, runs=5)
     with Index(db) as index:
         crowded = run.crowded_tables(index.conn)
-        sizes = [fts_merge.leaf_pages(index.conn, t) for t in crowded]
+        sizes = [table_structure(index.conn, t)[1] for t in crowded]
     assert len(crowded) >= 3 and "main.fts" in crowded and sizes == sorted(sizes)
     assert crowded[-1] == "main.fts"  # the corpus's trigram table is its biggest
 
