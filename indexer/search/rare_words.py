@@ -24,7 +24,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from _thread import LockType, allocate_lock  # what threading.Lock/local are; threading costs ~1-2 ms to import
 
-from indexer.search.matching import ASCII_LOOKALIKES
+from indexer.search.matching import has_ascii_lookalike
 from indexer.search.plan import PlannedGroup, trigram_texts
 from indexer.store.side_file import SCHEMA_NAME, SEARCHED_TEXT
 from indexer.store.word_index import words_below
@@ -232,7 +232,7 @@ def _held(rowid: int, text: str, kept: Kept) -> tuple[int, str] | None:
     if text.isascii():
         low = text.lower()
         held = [t for t in strings if t in low]
-    elif any(ch in text for ch in ASCII_LOOKALIKES):
+    elif has_ascii_lookalike(text):
         return rowid, text
     else:
         low_bytes = text.encode("utf-8", "surrogatepass").lower()
