@@ -3,7 +3,8 @@ figures; asserts nothing.
 
     python bench/speed/bench_build_cost.py --logs TREE/logs --scratch DIR [--rounds 3] NAME=CHECKOUT ...
 
-A tree comes from ``bench_index.py`` (its ``logs``); a checkout is a directory holding
+A tree comes from ``bench_index.py`` (its ``logs``: ``claude/``) or is a real-format one
+(``claude-code/``, ``codex/``, ``pi/``; the appends go to Claude Code logs); a checkout is a directory holding
 ``indexer/`` (``git archive REV | tar -x -C DIR``). Each checkout builds its own index of the
 tree cold (the archive on, as a person's config has it), then every round runs, for each
 checkout in turn (the order flips every round, so the machine's drift falls on both):
@@ -42,9 +43,12 @@ sys.path.insert(0, sys.argv[1])
 from pathlib import Path
 t0 = time.perf_counter()
 from indexer import Index, only_roots
+logs = Path(sys.argv[3])
+folders = {"claude-code": ["claude", "claude-code"], "codex": ["codex"], "pi": ["pi"]}  # bench_index / real_tree
+roots = {agent: [logs / n for n in names if (logs / n).is_dir()] for agent, names in folders.items()}
 index = Index(Path(sys.argv[2]))
 t1 = time.perf_counter()
-summary = index.update(only_roots({"claude-code": [Path(sys.argv[3]) / "claude"]}))
+summary = index.update(only_roots({agent: paths for agent, paths in roots.items() if paths}))
 update = time.perf_counter() - t1
 index.close()
 seconds = time.perf_counter() - t0
@@ -71,7 +75,8 @@ def append_lines(logs: Path, files: int, lines: int, seed: int) -> None:
     """``lines`` new lines at the end of each of ``files`` logs (a fresh session's records,
     as an agent writes them; taken whole from a generated session)."""
     rng = random.Random(seed)
-    victims = sorted((logs / "claude").rglob("*.jsonl"))
+    claude = logs / "claude" if (logs / "claude").is_dir() else logs / "claude-code"  # generated / real format
+    victims = sorted(claude.rglob("*.jsonl"))
     for path in rng.sample(victims, files):
         records = claude_session(rng, f"append-{time.time_ns()}", "/home/dev/proj0", 20000, time.time())
         with path.open("ab") as fh:
@@ -80,7 +85,7 @@ def append_lines(logs: Path, files: int, lines: int, seed: int) -> None:
 
 def chmod_all(logs: Path) -> int:
     count = 0
-    for path in (logs / "claude").rglob("*.jsonl"):
+    for path in (p for p in logs.rglob("*") if p.is_file()):
         os.chmod(path, path.stat().st_mode & 0o7777)
         count += 1
     return count

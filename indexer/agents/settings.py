@@ -21,7 +21,6 @@ import json
 import os
 import re
 import shlex
-import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -136,6 +135,8 @@ def hook_program(launched_as: str | None) -> tuple[str, str | None]:
 
     ``launched_as`` is how this program was started (``sys.argv[0]``): when ``threadback`` is
     not on PATH but that is a ``threadback`` executable, the hooks run it by its full path."""
+    import shutil  # here: every index run reads these settings (retention), never this (~3 ms)
+
     if shutil.which(DEFAULT_PROGRAM):
         return DEFAULT_PROGRAM, None
     launched = Path(launched_as).resolve() if launched_as else None

@@ -33,7 +33,7 @@ from typing import Any, BinaryIO, Iterator
 
 from indexer.ingest.prepare import PreparedFile, prepare_safely, prepare_with_side
 from indexer.ingest.side import SideWriter, side_entries
-from indexer.store.errors import IndexError_
+from indexer.store.errors import HelperError
 
 _FRAME = struct.Struct("<Q")
 _EOF = object()
@@ -91,10 +91,6 @@ class TextSharing:
         elif idle > WRITER_IDLE_HIGH:
             self.share = max(0.0, self.share - SHARE_STEP)
         self._window_start, self._window_wait = now, 0.0
-
-
-class HelperError(IndexError_):
-    """The helper failed or died; the message says why (the run's batch is rolled back)."""
 
 
 class HelperProcess:

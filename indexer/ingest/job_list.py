@@ -13,14 +13,43 @@ from __future__ import annotations
 
 import os
 from array import array
+from dataclasses import dataclass
 from typing import Iterator
 
-from indexer.ingest.prepare import FileJob
 from indexer.sources.base import SessionMeta
 from indexer.store.rows import FileRow
+from indexer.text.storable import storable_path
 
 _FIELDS = 4  # size, mtime_ns, inode, ctime_ns
 _NAME_ERRORS = "surrogatepass"  # any str a path can be comes back as it went in
+
+
+@dataclass(slots=True)
+class FileJob:
+    """What reading one file needs: where it is, what it looked like, what we knew of it. A
+    build holds one per log to read until the run ends, so it keeps no more than this (slots;
+    no session for a new file)."""
+
+    agent: str
+    path: str
+    size: int
+    mtime_ns: int
+    inode: int
+    row: FileRow | None
+    meta: SessionMeta | None  # the session as indexed so far (None for a new file)
+    ctime_ns: int = 0
+    from_start: bool = False  # read it whole even if it only seems to have grown
+    key: str = ""  # ``path`` as stored in the index and shown (see ``storable_path``)
+    archive_root: str = ""  # where the file's archived copy is kept; "" when the archive is off
+
+    def __post_init__(self) -> None:
+        if not self.key:
+            self.key = storable_path(self.path)
+
+    @property
+    def mtime(self) -> float:
+        """Seconds, for how long ago it was written."""
+        return self.mtime_ns / 1e9
 
 
 class JobList:

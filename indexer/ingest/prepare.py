@@ -13,16 +13,17 @@ from pathlib import Path
 
 from indexer.archive import ArchiveOutcome, start_archiving
 from indexer.ingest.args_refs import args_reference_for
+from indexer.ingest.job_list import FileJob
 from indexer.ingest.log_read import NewBytes, read_new_bytes
 from indexer.ingest.log_refs import reference_for
-from indexer.ingest.sanitise import sanitise_message, sanitise_meta, storable_path
+from indexer.ingest.sanitise import sanitise_message, sanitise_meta
 from indexer.ingest.side import SideWriter
 from indexer.models import TOOL_CALL, TOOL_RESULT
 from indexer.sources import PARSERS, is_whole_document
 from indexer.sources.base import ParseOutput, ParsedMessage, SessionMeta
 from indexer.sources.token_usage import needs_token_reread, start_counting, usage_of
 from indexer.sources.touched_files import touches_in
-from indexer.store.rows import FileRow, MessageRow
+from indexer.store.rows import MessageRow
 from indexer.store.packing import PACK_MIN_CHARS, pack, pack_detail
 from indexer.store.side_file import cjk_bigrams
 from indexer.text.fold import index_form
@@ -34,34 +35,6 @@ def dedup_digest(key: str) -> int:
     """A 64-bit key: an integer index is cheaper to keep than a blob one (collisions at
     ten million messages: about one in 300,000)."""
     return int.from_bytes(hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "big", signed=True)
-
-
-@dataclass(slots=True)
-class FileJob:
-    """What reading one file needs: where it is, what it looked like, what we knew of it. A
-    build holds one per log to read until the run ends, so it keeps no more than this (slots;
-    no session for a new file)."""
-
-    agent: str
-    path: str
-    size: int
-    mtime_ns: int
-    inode: int
-    row: FileRow | None
-    meta: SessionMeta | None  # the session as indexed so far (None for a new file)
-    ctime_ns: int = 0
-    from_start: bool = False  # read it whole even if it only seems to have grown
-    key: str = ""  # ``path`` as stored in the index and shown (see ``storable_path``)
-    archive_root: str = ""  # where the file's archived copy is kept; "" when the archive is off
-
-    def __post_init__(self) -> None:
-        if not self.key:
-            self.key = storable_path(self.path)
-
-    @property
-    def mtime(self) -> float:
-        """Seconds, for how long ago it was written."""
-        return self.mtime_ns / 1e9
 
 
 @dataclass

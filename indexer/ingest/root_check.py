@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from pathlib import Path, PurePath
+from pathlib import Path
 
 from indexer.sources import AGENTS, BY_NAME
 
@@ -21,7 +21,7 @@ def looks_like(names: list[str]) -> dict[str, int]:
         parser = agent.parser
         if any(parser.is_log_file(generic) for generic in _GENERIC_NAMES):
             continue
-        matched = sum(1 for name in names if parser.is_log_file(PurePath(name).name))
+        matched = sum(1 for name in names if parser.is_log_file(os.path.basename(name)))
         if matched:
             counts[agent.label] = matched
     return counts
@@ -41,7 +41,7 @@ def root_warning(agent: str, root: Path, names: list[str], found: Sequence[str] 
         return (f"{root}: its {len(found)} log(s) are named as {owner} names its own, not as {label}'s: "
                 f"is it the right folder for {label}?")
     store_files = getattr(entry.parser, "STORE_FILES", ()) if entry is not None else ()
-    names = [n for n in names if PurePath(n).name not in store_files]  # e.g. opencode.db: read, not a log
+    names = [n for n in names if os.path.basename(n) not in store_files]  # e.g. opencode.db: read, not a log
     if not names:
         return ""
     others = looks_like(names)

@@ -6,20 +6,21 @@ from __future__ import annotations
 import sqlite3
 import time
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from indexer.config import SourceRoots
-from indexer.ingest.helper import HelperError
 from indexer.ingest.lock import IndexLock
 from indexer.ingest.progress import IndexProgress, IndexSummary, ProgressCallback
 from indexer.upkeep.excerpts_backfill import backfill_excerpts
 from indexer.upkeep.words_backfill import backfill_words
 from indexer.ingest.writer import Ingester
-from indexer.store.errors import IndexCorruptError
+from indexer.store.errors import HelperError, IndexCorruptError
 from indexer.store.fts_merge import index_tables, merge_segments, table_structure
 from indexer.store.health import damage_marker, quick_check, side_damage_marker
 from indexer.store.side_file import replace_side, side_path
-from indexer.vectors.follow import EmbeddingAlongside, start_alongside
+
+if TYPE_CHECKING:
+    from indexer.vectors.follow import EmbeddingAlongside
 
 # 128 MB of page cache put the writer at 172 MB resident, 64 MB at 113 MB on the generated 1 GB
 # tree but 122 MB on the 2.9 GB real-format one; at 48 MB that build's main process peaks at 107 MB
@@ -78,6 +79,8 @@ def update_index(
             embedding: list[EmbeddingAlongside] = []  # embedding while the logs are read, on a big run
 
             def embed_alongside(bytes_to_read: int) -> None:
+                from indexer.vectors.follow import start_alongside  # subprocess: loaded for a run that reads
+
                 if (started := start_alongside(db_path, bytes_to_read)) is not None:
                     embedding.append(started)
 

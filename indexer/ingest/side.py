@@ -25,7 +25,6 @@ How the two files stay consistent without a shared transaction:
 
 from __future__ import annotations
 
-import secrets
 import sqlite3
 import time
 from pathlib import Path
@@ -60,6 +59,8 @@ def ensure_paired(conn: sqlite3.Connection, progress: Callable[[str], None] | No
         return False
     if progress:
         progress("rebuilding the side index from stored messages")
+    import secrets  # here: it loads OpenSSL (~3 ms), and a side file is rarely refilled
+
     token = secrets.token_hex(8)
     s = SCHEMA_NAME
     conn.execute("BEGIN")

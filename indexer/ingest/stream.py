@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
-from indexer.ingest.helper import HelperProcess
 from indexer.upkeep.pack_training import prepare_packing
 from indexer.ingest.job_list import JobList
-from indexer.ingest.prepare import PreparedFile, prepare_with_side
-from indexer.ingest.side import SideWriter
+
+if TYPE_CHECKING:
+    from indexer.ingest.helper import HelperProcess
+    from indexer.ingest.prepare import PreparedFile
+    from indexer.ingest.side import SideWriter
+
+# Parsing, the helper and the side file are imported where a run has logs to read: a no-change
+# run (a hook's, every few seconds) never loads them (~40 ms of a fresh process).
 
 PARALLEL_MIN_BYTES = 32 * 1024 * 1024  # below this a helper process costs more than it saves
 
@@ -34,12 +39,18 @@ class PreparedStream:
         if not jobs:
             pass  # nothing to prepare: a no-change run opens nothing
         elif allow_helper and bytes_total >= PARALLEL_MIN_BYTES and len(jobs) >= 2:
+            from indexer.ingest.helper import HelperProcess
+
             self._helper = HelperProcess(db_path, next_id, dictionary_id)
         else:
+            from indexer.ingest.side import SideWriter
+
             self._inline = SideWriter(db_path, next_id)
 
     def __iter__(self) -> Iterator[PreparedFile]:
         if self._inline is not None:
+            from indexer.ingest.prepare import prepare_with_side
+
             for job in self.jobs.take_all():
                 yield prepare_with_side(self._inline, job, self.now, take_text=False)
         helper = self._helper

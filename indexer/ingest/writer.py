@@ -13,9 +13,8 @@ import os
 import sqlite3
 import time
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
-from indexer.archive.seal import seal_links
 from indexer.config import SourceRoots
 from indexer.sources import PARSERS
 from indexer.ingest import failures
@@ -24,7 +23,6 @@ from indexer.ingest.discover import discover, discover_paths, project_log_files,
 from indexer.ingest.log_read import indexed_bytes_unchanged
 from indexer.ingest.job_list import JobList
 from indexer.util.id_set import IdSet
-from indexer.ingest.prepare import PreparedFile
 from indexer.ingest.progress import IndexProgress, IndexSummary, ProgressCallback
 from indexer.upkeep.refold import refold_index
 from indexer.ingest.sanitise import storable_path
@@ -36,6 +34,9 @@ from indexer.text.storable import storable
 from indexer.store.rows import FileRow
 from indexer.store.side_file import IN_MAIN, IN_OUTPUT, IN_SIDE, next_message_id
 from indexer.text.fold import index_form
+
+if TYPE_CHECKING:
+    from indexer.ingest.prepare import PreparedFile
 
 
 # Sessions whose next message number is kept between their files (a session's subagent logs,
@@ -135,7 +136,10 @@ class Ingester:
         finally:
             stream.close()
         if self.archive_dir and not self.summary.stopped:
-            self.summary.problems += seal_links(self.archive_dir, self._gone)
+            if self._gone:  # the archive's code loads where it has work (~25 ms of a no-change run)
+                from indexer.archive.seal import seal_links
+
+                self.summary.problems += seal_links(self.archive_dir, self._gone)
             backfill_archive(conn, self.archive_dir, self.summary.problems, should_stop)
         if progress:
             progress(prog)

@@ -40,6 +40,12 @@ class IndexCorruptError(IndexError_):
         self.path = path
 
 
+class HelperError(IndexError_):
+    """The index run's helper process (``indexer.ingest.helper``) failed or died; the message
+    says why (the run's batch is rolled back). Here, not beside the helper, so the run that
+    catches it need not load the helper to do so."""
+
+
 class IndexOutdatedError(IndexError_):
     def __init__(self, path: str | Path, version: int):
         path = _as_path(path)

@@ -7,14 +7,16 @@ import sqlite3
 from pathlib import Path
 from typing import Callable
 
-from indexer.archive import archive_read_bytes
-
 
 def backfill_archive(conn: sqlite3.Connection, archive_dir: Path, problems: list[str],
                      should_stop: Callable[[], bool] | None = None) -> int:
     """Archive every log on disk the index holds without a copy, up to what was indexed of it.
     Returns how many were copied; a log that cannot be read is left for the next run."""
     rows = conn.execute("SELECT id, path, offset FROM files WHERE archived = 0 AND missing = 0 AND offset > 0").fetchall()
+    if not rows:
+        return 0  # the usual case: the archive's code is not loaded
+    from indexer.archive import archive_read_bytes
+
     copied = 0
     for file_id, path, offset in rows:
         if should_stop and should_stop():

@@ -12,8 +12,7 @@ import sqlite3
 from pathlib import Path
 
 from indexer.ingest.log_read import is_one_json_document
-from indexer.ingest.job_list import JobList
-from indexer.ingest.prepare import FileJob
+from indexer.ingest.job_list import FileJob, JobList
 from indexer.sources import PARSERS, is_whole_document
 from indexer.sources.base import SessionMeta
 from indexer.store import packing

@@ -7,7 +7,6 @@ appended line embeds that line's messages.
 from __future__ import annotations
 
 import sqlite3
-import subprocess
 from typing import IO, Callable, TypeVar
 
 from indexer.vectors import store
@@ -15,6 +14,8 @@ from indexer.vectors.codes import EMBEDDED_WHERE, embedded_text, to_codes
 
 from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # numpy and the model load only when there is something to embed
+    import subprocess
+
     import numpy as np
 
     from indexer.vectors.model import Embedder
@@ -164,6 +165,7 @@ def _embed_apart(db_path: str, should_stop: Callable[[], bool] | None) -> list[s
     """``python -m indexer.vectors.build DB`` does the embedding; the caller holds the index lock
     and waits. Stopped, the child is ended: each batch it finished is committed, the next run
     goes on from there."""
+    import subprocess  # here, not on top: a run with nothing to embed never loads it (~4 ms)
     import sys
     import tempfile
 

@@ -166,7 +166,7 @@ async def test_without_threadback_on_path_the_hooks_run_it_by_its_full_path(corp
     launched = tmp_path / "venv bin" / "threadback"  # a space, so the path must be quoted
     launched.parent.mkdir()
     launched.write_text("#!/bin/sh\n")
-    monkeypatch.setattr("indexer.agents.settings.shutil.which", lambda name: None)
+    monkeypatch.setattr("shutil.which", lambda name: None)  # loaded where the hooks are installed
     monkeypatch.setattr("sys.argv", [str(launched)])
     home.user_settings.parent.mkdir(parents=True)
     home.user_settings.write_text("{}\n")

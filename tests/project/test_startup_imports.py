@@ -126,6 +126,31 @@ def test_prompt_hook_loads_only_what_it_needs(index_env, argv):
     assert loaded(modules, STDLIB_NOT_NEEDED) == []
 
 
+# What only a run that reads a log uses: parsing, the helper process, the archive's copying,
+# sealing and restoring, zstandard, the embedding process beside the reading (~35 ms of the
+# fresh process a hook or the CLI starts, where a no-change run over 4,796 logs takes ~125).
+ONLY_WHEN_A_LOG_IS_READ = ("indexer.ingest.prepare", "indexer.ingest.helper", "indexer.archive.writer",
+                           "indexer.archive.ranges", "indexer.archive.restore", "indexer.archive.seal",
+                           "indexer.vectors.follow", "zstandard", "subprocess", "tempfile", "concurrent")
+
+
+def test_a_no_change_index_run_loads_no_parsing_helper_or_archive_copying(tmp_path):
+    """``threadback index`` with nothing new loads none of the reading code; an append to one
+    log (the check can fail) loads parsing, the archive's copying and zstandard."""
+    logs = tmp_path / "logs"
+    log = claude_session(logs, "s1", "alpha", ["the websocket timeout again", "raised the timeout to 30 s"])
+    db = build_index(logs, tmp_path / "index.sqlite3")
+    env = cli_env(THREADBACK_DB=str(db), THREADBACK_HOME=str(tmp_path / "home"), HOME=str(tmp_path / "home"))
+    modules, out = imported_modules(["index", "--claude-dir", str(logs)], env)
+    assert "0 new, 0 grown" in out and "(+0)" in out
+    assert loaded(modules, ONLY_WHEN_A_LOG_IS_READ) == []
+    with log.open("a", encoding="utf-8") as fh:
+        fh.write(log.read_text(encoding="utf-8").splitlines()[0].replace("s1-0", "s1-9") + "\n")
+    modules, out = imported_modules(["index", "--claude-dir", str(logs)], env)
+    assert "1 grown" in out and "(+1)" in out
+    assert {"indexer.ingest.prepare", "indexer.archive.writer", "zstandard"} <= set(loaded(modules, ONLY_WHEN_A_LOG_IS_READ))
+
+
 def test_session_start_hook_loads_no_ui_or_mcp(index_env):
     """session-start reads memory and rules (so YAML), but nothing else heavy."""
     event = {"session_id": "other", "cwd": "/w/alpha", "hook_event_name": "SessionStart", "source": "startup"}

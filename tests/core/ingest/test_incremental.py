@@ -255,11 +255,12 @@ def test_a_helper_process_prepares_files_exactly_as_inline(tmp_path, monkeypatch
 
     def corpus_roots():
         return roots_of(private_corpus)
+    from indexer.ingest import helper
     from indexer.ingest import stream as ingest
     from indexer.ingest.helper import QUEUED_AT_HELPER
 
     used = []
-    real_helper = ingest.HelperProcess
+    real_helper = helper.HelperProcess  # the stream loads it when a run starts one
 
     def counting_helper(*args, **kwargs):
         used.append(real_helper(*args, **kwargs))
@@ -276,7 +277,7 @@ def test_a_helper_process_prepares_files_exactly_as_inline(tmp_path, monkeypatch
     inline = Index(tmp_path / "inline.sqlite3")
     inline.update(corpus_roots(), now=FIXED_NOW)
     monkeypatch.setattr(ingest, "PARALLEL_MIN_BYTES", 0)
-    monkeypatch.setattr(ingest, "HelperProcess", counting_helper)
+    monkeypatch.setattr(helper, "HelperProcess", counting_helper)
     # Which files the helper takes depends on timing: make it every other one, so both
     # trigram shards hold texts whatever the machine's speed.
     turns = itertools.cycle([True, False])

@@ -102,14 +102,16 @@ def test_an_index_packs_with_its_own_dictionary_and_reads_back_exactly(big_tree,
 
 def test_the_helper_process_packs_with_the_same_dictionary(big_tree, tmp_path, monkeypatch):
     used = []
-    real = ingest.HelperProcess
+    from indexer.ingest import helper  # the stream loads it when a run starts one
+
+    real = helper.HelperProcess
 
     def counting_helper(*args):
         used.append(args)
         return real(*args)
 
     monkeypatch.setattr(ingest, "PARALLEL_MIN_BYTES", 0)
-    monkeypatch.setattr(ingest, "HelperProcess", counting_helper)
+    monkeypatch.setattr(helper, "HelperProcess", counting_helper)
     index = build(big_tree, tmp_path / "index.sqlite3")
     assert used and used[0][2] != 0, "the helper was not started with the dictionary"
     (dictionary,) = index.conn.execute("SELECT id FROM pack_dictionaries").fetchone()

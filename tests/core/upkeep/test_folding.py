@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from indexer import Index, only_roots
-from indexer.ingest import stream
+from indexer.ingest import prepare
 from indexer.upkeep import refold
 from indexer.store import side_file
 from indexer.store.schema import SCHEMA_VERSION
@@ -75,8 +75,8 @@ def unfolded_index(monkeypatch, logs: Path, path: Path) -> None:
     (schema 5); every other log's text in the side shard."""
     monkeypatch.setattr("indexer.ingest.prepare.index_form", lambda text: None)
     turns = itertools.cycle([True, False])
-    real = stream.prepare_with_side
-    monkeypatch.setattr(stream, "prepare_with_side",
+    real = prepare.prepare_with_side  # the stream takes it from there when it has logs to read
+    monkeypatch.setattr(prepare, "prepare_with_side",
                         lambda writer, job, now, take_text: real(writer, job, now, take_text=next(turns)))
     index = Index(path)
     update(index, logs)
