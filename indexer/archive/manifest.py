@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -200,12 +201,15 @@ def forget_size(root: Path) -> None:
         pass  # a read-only archive: nothing will change under the figure either
 
 
-def archive_size_cached(root: Path, *, refresh: bool) -> ArchiveSize:
+def archive_size_cached(root: Path, *, refresh: bool, max_age: float | None = None) -> ArchiveSize:
     """``archive_size``, remembered in ``<archive>/size.json`` so a run that changed nothing
-    (50,000 logs: 50,000 stats) reads one small file instead; ``refresh`` walks again."""
+    (50,000 logs: 50,000 stats) reads one small file instead; ``refresh`` walks again, and so
+    does a figure older than ``max_age`` seconds."""
     cache = Path(root) / SIZE_CACHE
     if not refresh:
         try:
+            if max_age is not None and time.time() - cache.stat().st_mtime > max_age:
+                raise ValueError("walked again")
             data = json.loads(cache.read_bytes())
             lone = tuple(Path(root) / str(name) for name in data.get("lone", []))
             return ArchiveSize(int(data["files"]), int(data["bytes"]), lone)

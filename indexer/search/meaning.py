@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 RESCORE = 400  # codes re-scored exactly: the Hamming ranking's best, re-embedded from their text
+# Messages stored since the codes, embedded from their text at each search: an index run leaves
+# fewer than ``indexer.vectors.build.EMBED_FROM`` for a later one. The newest this many.
+WAITING_SEARCHED = 512
 MIN_SIMILARITY = 0.0  # below it a message is no nearer than an unrelated one
 
 _embedders: dict = {}
@@ -80,8 +83,11 @@ def _status(file: str) -> str:
                                (through,)).fetchone()[0]
     finally:
         conn.close()
-    if waiting:
+    if waiting > WAITING_SEARCHED:
         return f"search by meaning covers {vectors:,} messages; {waiting:,} newer ones wait for the next index run"
+    if waiting:
+        return (f"search by meaning is ready ({vectors:,} messages, and the {waiting:,} newest embedded as they are "
+                "searched until an index run stores theirs)")
     return _why.get(file) or f"search by meaning is ready ({vectors:,} messages)"
 
 
@@ -109,16 +115,22 @@ def _hits(file: str, query: str, limit: int) -> list[tuple[int, float]] | None:
 def _rank(conn, embedder, ids, codes, query: str, limit: int) -> list[tuple[int, float]]:
     import numpy as np
 
+    from indexer.vectors import store
     from indexer.vectors.codes import EMBEDDED_WHERE, embedded_text, hamming, to_codes
 
     keep = embedder.keeps_all_scripts
     query_vector = embedder.embed_queries([embedded_text(query, keep)])
-    if limit <= 0 or not len(ids) or not query_vector.any():
+    through = int(store.meta_value(conn, "meaning_through") or 0)
+    waiting = [r[0] for r in conn.execute(f"SELECT id FROM main.messages WHERE id > ? AND {EMBEDDED_WHERE}"
+                                          " ORDER BY id DESC LIMIT ?", (through, WAITING_SEARCHED))]
+    if limit <= 0 or not (len(ids) or waiting) or not query_vector.any():
         return []
-    distance = hamming(codes, to_codes(query_vector)[0])
-    take = min(len(ids), max(RESCORE, limit))
-    best = np.argpartition(distance, take - 1)[:take] if take < len(ids) else np.arange(len(ids))
-    candidates = [int(i) for i in ids[best]]
+    candidates = waiting
+    if len(ids):
+        distance = hamming(codes, to_codes(query_vector)[0])
+        take = min(len(ids), max(RESCORE, limit))
+        best = np.argpartition(distance, take - 1)[:take] if take < len(ids) else np.arange(len(ids))
+        candidates = list(dict.fromkeys([*(int(i) for i in ids[best]), *waiting]))  # each once
     texts: dict[int, str] = {}
     for start in range(0, len(candidates), 500):
         chunk = candidates[start:start + 500]

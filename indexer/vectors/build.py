@@ -28,6 +28,11 @@ BATCH = 1000  # messages embedded and committed together (5000 long texts held ~
 # process at ~200 MB, where each process alone stays under 120 MB (bench/speed/bench_memory.py).
 APART_FROM = 20_000
 APART_POLL_S = 0.2
+# Fewer messages than this waiting are left for a later run: loading the model (numpy and the
+# tokenizer, ~170 ms) doubled what a hook's run after one turn costs (10 lines appended to 5
+# logs: ~390 ms, ~180 without). A search by meaning embeds the waiting ones itself
+# (``indexer.search.meaning``), so they are found all the same.
+EMBED_FROM = 256
 
 
 def update_codes(conn: sqlite3.Connection, embedder: Embedder, should_stop: Callable[[], bool] | None = None) -> int:
@@ -138,12 +143,14 @@ def update_meaning(conn: sqlite3.Connection, should_stop: Callable[[], bool] | N
 
 
 def _update_if_waiting(conn: sqlite3.Connection, should_stop: Callable[[], bool] | None,
-                       db_path: str | None) -> list[str]:
+                       db_path: str | None, *, leave_few: bool = True) -> list[str]:
+    """``leave_few``: leave fewer than ``EMBED_FROM`` new messages for a later run (False in the
+    process a run started to embed: the run decided there was work)."""
     try:
         from indexer.vectors.model import DEFAULT_MODEL, ModelUnavailable, load_embedder
     except ImportError:
         return []
-    if not _work_waiting(conn, DEFAULT_MODEL):
+    if not _work_waiting(conn, DEFAULT_MODEL) or (leave_few and _may_wait(conn, DEFAULT_MODEL)):
         return []
     if db_path is not None and _waiting_count(conn, APART_FROM + 1) > APART_FROM:
         return _embed_apart(db_path, should_stop)
@@ -153,6 +160,14 @@ def _update_if_waiting(conn: sqlite3.Connection, should_stop: Callable[[], bool]
         return []
     update_codes(conn, embedder, should_stop)
     return []
+
+
+def _may_wait(conn: sqlite3.Connection, model: str) -> bool:
+    """Whether what waits is few new messages (``EMBED_FROM``) and nothing to forget, on codes
+    of this model: left for a run that finds more."""
+    return (store.holds_codes_of(conn, model)
+            and not conn.execute("SELECT 1 FROM main.meaning_gone LIMIT 1").fetchone()
+            and _waiting_count(conn, EMBED_FROM) < EMBED_FROM)
 
 
 def _waiting_count(conn: sqlite3.Connection, at_most: int) -> int:
@@ -225,7 +240,7 @@ def _embed_here(db_path: str) -> None:
 
 def _update_if_waiting_here(conn: sqlite3.Connection) -> list[str]:
     try:
-        return _update_if_waiting(conn, None, None)
+        return _update_if_waiting(conn, None, None, leave_few=False)
     except sqlite3.OperationalError as exc:
         return [f"search by meaning could not store its vectors: {exc}"]
 

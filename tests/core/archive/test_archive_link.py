@@ -215,3 +215,26 @@ def test_a_kill_during_sealing_leaves_the_rest_for_the_next_run_and_the_size_rig
     for log in logs:
         restore(db, log.stem)
         assert log.read_bytes() == originals[log]
+
+
+def test_a_run_that_only_grew_logs_reports_the_archive_size_it_remembered_for_ten_minutes(tmp_path):
+    """The archive's size is a walk with a stat per copy (50,000 logs: 50,000 stats), so a run
+    that only found logs grown (a hook's, after each turn: no copy added or gone) reports the
+    figure remembered in ``size.json`` while it is under 10 minutes old; a new log, or an older
+    figure, walks again."""
+    db, root = tmp_path / "i.sqlite3", tmp_path / "logs"
+    log = claude_session(root, "s1", "demo", ["one", "two"])
+    assert index_logs(db, root).archive_files == 1
+    remembered = tmp_path / "archive" / "size.json"
+    figure = json.loads(remembered.read_text())
+    remembered.write_text(json.dumps({**figure, "files": 7}))  # a walk would say 1
+    append_turn(log, "s1", 5, "three")
+    summary = index_logs(db, root)
+    assert summary.files_appended == 1 and summary.archive_files == 7  # remembered
+    eleven_minutes_ago = remembered.stat().st_mtime - 660
+    os.utime(remembered, (eleven_minutes_ago, eleven_minutes_ago))
+    append_turn(log, "s1", 6, "four")
+    assert index_logs(db, root).archive_files == 1  # walked again
+    remembered.write_text(json.dumps({**figure, "files": 7}))
+    claude_session(root, "s2", "demo", ["a new log"])
+    assert index_logs(db, root).archive_files == 2  # a copy added: walked

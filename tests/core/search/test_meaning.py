@@ -103,8 +103,11 @@ def test_the_paraphrase_finds_the_session_that_shares_no_words_with_it(logs, tmp
     assert len(meaning_hits(db, "styling the sign in control", 1)) == 1
 
 
-def test_an_appended_line_is_the_only_message_embedded(logs, tmp_path, embedded):
+def test_an_appended_line_is_the_only_message_embedded(logs, tmp_path, embedded, monkeypatch):
+    import indexer.vectors.build as build
+
     db = build_index(logs, tmp_path / "index.sqlite3")
+    monkeypatch.setattr(build, "EMBED_FROM", 1)  # one new message is enough to embed
     embedded.clear()
     log = next(logs.rglob("s-button.jsonl"))
     with log.open("a", encoding="utf-8") as fh:
@@ -117,6 +120,30 @@ def test_an_appended_line_is_the_only_message_embedded(logs, tmp_path, embedded)
     embedded.clear()
     update(logs, db)  # nothing new: the model is not even loaded
     assert embedded == []
+
+
+def test_a_few_new_messages_wait_for_a_later_run_and_a_search_by_meaning_finds_them(logs, tmp_path, monkeypatch,
+                                                                                     embedded):
+    """A run that finds fewer than ``EMBED_FROM`` new messages leaves them (a hook's run after a
+    turn would pay ~170 ms to load the model); a search by meaning embeds them from their text
+    meanwhile, and the run that finds ``EMBED_FROM`` embeds them all."""
+    import indexer.vectors.build as build
+
+    db = build_index(logs, tmp_path / "index.sqlite3")
+    before = stored(db)
+    embedded.clear()
+    claude_session(logs, "s-docker", "deploy", ["the docker image is far too big to push to the registry",
+                                                "Moved to a slim base image with a multi-stage build"], day=4)
+    update(logs, db)
+    assert embedded == [] and stored(db) == before  # left waiting
+    assert "the 2 newest embedded as they are searched" in meaning_status(db)
+    hits = meaning_hits(db, "shrinking the container so the upload is smaller", 3)
+    assert hits and session_of(db, hits[0][0]) == "s-docker"
+    monkeypatch.setattr(build, "EMBED_FROM", 3)
+    claude_session(logs, "s-docker-2", "deploy", ["and the layer cache keeps missing on CI"], day=5)
+    update(logs, db)
+    assert len(embedded) == 3 and stored(db) == expected(db)
+    assert "ready (" in meaning_status(db) and "newest" not in meaning_status(db)
 
 
 def test_new_tool_calls_and_output_alone_do_not_load_the_model(logs, tmp_path, monkeypatch):
@@ -326,6 +353,7 @@ def test_much_waiting_work_is_embedded_in_a_process_of_its_own(logs: Path, tmp_p
     import indexer.vectors.build as build
 
     monkeypatch.setattr(build, "APART_FROM", 1)  # this small history counts as a big one
+    monkeypatch.setattr(build, "EMBED_FROM", 1)  # and what a later run adds is embedded at once
     db = tmp_path / "index.sqlite3"
     update(logs, db)
     assert embedded == []  # not here: in the child
