@@ -8,13 +8,18 @@ of a substring. That is why it is a per-character table rather than OpenCC's phr
 conversion, which maps 乾淨 → 干净 but leaves 乾隆 alone depending on the neighbours.
 
 The table comes from OpenCC's Traditional → Simplified conversion (the ``opencc`` package),
-each character converted alone; it is built on first use (~7 ms), only by a process that meets
-a CJK character. Japanese kanji fold too (設定 → 设定): harmless, since both sides fold alike.
+each character converted alone. It ships beside this module (``fold_table.txt``, written by
+``scripts/make_fold_table.py``; a test checks it is what OpenCC gives) and is read on first use
+(~1 ms), only by a process that meets a CJK character: converting every character with OpenCC
+took ~22 ms of each such process (a hook's index run, a search typed in Chinese). Being a file,
+it also folds alike whatever OpenCC version is installed when the index is searched. Japanese
+kanji fold too (設定 → 设定): harmless, since both sides fold alike.
 """
 
 from __future__ import annotations
 
 import functools
+import os
 import re
 from _thread import allocate_lock  # what threading.Lock/local are; threading costs ~1-2 ms to import
 
@@ -34,8 +39,29 @@ _variants: dict[str, tuple[str, ...]] | None = None
 _lock = allocate_lock()
 
 
+TABLE_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fold_table.txt")
+
+
 def _build() -> dict[int, str]:
-    import opencc  # loaded only when CJK text is met: an English search never pays for it
+    try:
+        with open(TABLE_FILE, encoding="utf-8") as fh:
+            return table_from_text(fh.read())
+    except OSError:  # an install without its data file: what the file would hold
+        return table_from_opencc()
+
+
+def table_from_text(text: str) -> dict[int, str]:
+    """``fold_table.txt``'s lines: a Traditional character, then its Simplified one."""
+    return {ord(line[0]): line[1] for line in text.split("\n") if len(line) == 2}
+
+
+def table_text(table: dict[int, str]) -> str:
+    return "".join(f"{chr(code)}{target}\n" for code, target in sorted(table.items()))
+
+
+def table_from_opencc() -> dict[int, str]:
+    """The table as OpenCC's ``t2s`` makes it, one character at a time."""
+    import opencc
 
     chars = [chr(c) for lo, hi in _RANGES for c in range(lo, hi + 1)]
     # One conversion call for every character, a newline between each: no phrase can form.

@@ -1,0 +1,21 @@
+"""The Traditional → Simplified table the indexes fold with ships as a file
+(``indexer/text/fold_table.txt``): it must be what OpenCC's ``t2s`` gives one character at a
+time (``scripts/make_fold_table.py`` writes it again after an OpenCC upgrade)."""
+
+from __future__ import annotations
+
+from indexer.text import fold
+
+
+def test_the_shipped_table_is_what_opencc_makes():
+    with open(fold.TABLE_FILE, encoding="utf-8") as fh:
+        shipped = fold.table_from_text(fh.read())
+    made = fold.table_from_opencc()
+    assert len(made) > 4000
+    assert shipped == made, f"{len(set(shipped.items()) ^ set(made.items()))} entries differ: run scripts/make_fold_table.py"
+
+
+def test_the_table_a_process_folds_with_is_the_shipped_one():
+    assert fold.fold_table() == fold.table_from_text(fold.table_text(fold.table_from_opencc()))
+    assert fold.fold("遷移到新的資料庫") == "迁移到新的资料库"
+    assert fold.index_form("迁移") is None and fold.index_form("設定") == "设定"
