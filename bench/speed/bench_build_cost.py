@@ -105,6 +105,9 @@ def main() -> None:
     ap.add_argument("checkouts", nargs="+", help="NAME=DIR")
     args = ap.parse_args()
     checkouts = [c.split("=", 1) for c in args.checkouts]
+    for _, tree in checkouts:  # as an install is: a fresh process must not compile what it imports
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(tree) / "indexer")], check=True,
+                       stdout=subprocess.DEVNULL)
     dbs = {name: args.shared_db or args.scratch / name / "index.sqlite3" for name, _ in checkouts}
     if args.shared_db:  # the checkout that confirms moved change times by hashes goes first
         name, tree = checkouts[-1]
