@@ -10,7 +10,7 @@ conversion, which maps 乾淨 → 干净 but leaves 乾隆 alone depending on th
 The table comes from OpenCC's Traditional → Simplified conversion (the ``opencc`` package),
 each character converted alone. It ships beside this module (``fold_table.txt``, written by
 ``scripts/make_fold_table.py``; a test checks it is what OpenCC gives) and is read on first use
-(~1 ms), only by a process that meets a CJK character: converting every character with OpenCC
+(~2 ms), only by a process that meets a CJK character: converting every character with OpenCC
 took ~22 ms of each such process (a hook's index run, a search typed in Chinese). Being a file,
 it also folds alike whatever OpenCC version is installed when the index is searched. Japanese
 kanji fold too (設定 → 设定): harmless, since both sides fold alike.
