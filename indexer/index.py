@@ -18,8 +18,6 @@ from _thread import _local, allocate_lock  # what threading.Lock/local are; thre
 
 from indexer.config import ConfigError, SourceRoots, archive_enabled
 from indexer.models import Message, Session
-from indexer.search.fts import SearchResult, run_search
-from indexer.search.query import Query, QueryError, parse_query
 from indexer.store.connection import BUSY_TIMEOUT_MS, connect, remove_index_files
 from indexer.store.errors import IndexBusyError, IndexError_
 from indexer.store.health import diagnose
@@ -38,6 +36,8 @@ if TYPE_CHECKING:  # the archive loads zstandard, the run's records tempfile: im
     from indexer.ingest.progress import IndexSummary, ProgressCallback
     from indexer.models import FileTouches
     from indexer.project_scope import ProjectScope
+    from indexer.search.fts import SearchResult
+    from indexer.search.query import Query
     from indexer.store.browse import IndexStats, ProjectSummary
 
 __all__ = ["AmbiguousSessionError", "Index", "IndexStats", "ProjectSummary"]
@@ -279,6 +279,9 @@ class Index:
 
         Raises ``QueryError`` (with a message for the user) when nothing in the query is
         searchable."""
+        from indexer.search.fts import run_search  # here: an index run (a hook's) never searches (~8 ms)
+        from indexer.search.query import QueryError, parse_query
+
         if isinstance(query, str):
             query = parse_query(query, now if now is not None else time.time())
         try:
