@@ -8,6 +8,7 @@ are read from that report. What they cost in milliseconds is ``bench/speed/bench
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -149,6 +150,30 @@ def test_a_no_change_index_run_loads_no_parsing_helper_or_archive_copying(tmp_pa
     modules, out = imported_modules(["index", "--claude-dir", str(logs)], env)
     assert "1 grown" in out and "(+1)" in out
     assert {"indexer.ingest.prepare", "indexer.archive.writer", "zstandard"} <= set(loaded(modules, ONLY_WHEN_A_LOG_IS_READ))
+
+
+def test_the_hooks_background_refresh_with_nothing_new_loads_no_reading_or_searching_code(tmp_path):
+    """What the Stop hook starts after a turn (``python -m indexer.agents.refresh DB``, over the
+    configured folders): with nothing new it loads none of the reading code, nor the search."""
+    home = tmp_path / "home"
+    claude_session(home / ".claude" / "projects", "s1", "alpha", ["the websocket timeout again", "raised it"])
+    db = tmp_path / "index.sqlite3"
+    env = cli_env(THREADBACK_HOME=str(home / "tb"), HOME=str(home))
+    argv = [sys.executable, "-X", "importtime", "-m", "indexer.agents.refresh", str(db)]
+
+    def refreshed() -> set[str]:
+        proc = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=REPO, timeout=60)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        names = [line.rsplit("|", 1)[1].strip() for line in proc.stderr.splitlines()
+                 if line.startswith("import time:") and "|" in line]
+        return set(names[names.index("site") + 1:] if "site" in names else names)
+
+    first = refreshed()  # the first run reads the log (the check can fail: it loads them)
+    assert {"indexer.ingest.prepare", "zstandard"} <= set(loaded(first, ONLY_WHEN_A_LOG_IS_READ))
+    assert "s1" in json.dumps(sqlite3.connect(db).execute("SELECT session_id FROM sessions").fetchall())
+    again = refreshed()
+    assert loaded(again, ONLY_WHEN_A_LOG_IS_READ) == []
+    assert loaded(again, ("indexer.search", "indexer.memory", "textual", "rich")) == []
 
 
 def test_session_start_hook_loads_no_ui_or_mcp(index_env):
