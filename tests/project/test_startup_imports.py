@@ -17,6 +17,7 @@ import pytest
 
 from agent_logs import build_index, claude_session
 from cli_process import REPO, cli_env
+from indexer.sources import AGENTS
 
 # Libraries a search or a hook must not load, and the parts of the core they do not use.
 HEAVY = ("ruamel", "textual", "rich", "pygments", "humanize", "tomlkit", "mcp", "psutil", "opencc",
@@ -159,6 +160,11 @@ def test_the_hooks_background_refresh_with_nothing_new_loads_no_reading_or_searc
     claude_session(home / ".claude" / "projects", "s1", "alpha", ["the websocket timeout again", "raised it"])
     db = tmp_path / "index.sqlite3"
     env = cli_env(THREADBACK_HOME=str(home / "tb"), HOME=str(home))
+    for agent in AGENTS:  # each agent's folders under this home, whatever the machine's environment says
+        for variable in agent.home_env:
+            env.pop(variable, None)
+    env.pop("THREADBACK_CONFIG", None)
+    env.pop("XDG_CONFIG_HOME", None)  # the config file under this home: none
     argv = [sys.executable, "-X", "importtime", "-m", "indexer.agents.refresh", str(db)]
 
     def refreshed() -> set[str]:
