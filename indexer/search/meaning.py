@@ -77,7 +77,7 @@ def _status(file: str) -> str:
     try:
         if not store.has_tables(conn):
             return "search by meaning is not ready: its vectors are built by the next index run"
-        through = int(store.meta_value(conn, "meaning_through") or 0)
+        through = store.embedded_through(conn)
         vectors = conn.execute("SELECT coalesce(sum(length(ids)), 0) / 2 FROM main.meaning_blocks").fetchone()[0]
         waiting = conn.execute(f"SELECT count(*) FROM main.messages WHERE id > ? AND {EMBEDDED_WHERE}",
                                (through,)).fetchone()[0]
@@ -120,7 +120,7 @@ def _rank(conn, embedder, ids, codes, query: str, limit: int) -> list[tuple[int,
 
     keep = embedder.keeps_all_scripts
     query_vector = embedder.embed_queries([embedded_text(query, keep)])
-    through = int(store.meta_value(conn, "meaning_through") or 0)
+    through = store.embedded_through(conn)
     waiting = [r[0] for r in conn.execute(f"SELECT id FROM main.messages WHERE id > ? AND {EMBEDDED_WHERE}"
                                           " ORDER BY id DESC LIMIT ?", (through, WAITING_SEARCHED))]
     if limit <= 0 or not (len(ids) or waiting) or not query_vector.any():

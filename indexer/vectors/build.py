@@ -41,7 +41,7 @@ def update_codes(conn: sqlite3.Connection, embedder: Embedder, should_stop: Call
     width = embedder.dim // 8
     in_transaction(conn, lambda: store.ensure(conn, embedder.name))
     embedded = _redo_gone(conn, embedder, width)
-    through = int(store.meta_value(conn, "meaning_through") or 0)
+    through = store.embedded_through(conn)
     while not (should_stop and should_stop()):
         rows = conn.execute(f"SELECT id, text FROM main.messages WHERE id > ? AND {EMBEDDED_WHERE}"
                             " ORDER BY id LIMIT ?", (through, BATCH)).fetchall()
@@ -63,7 +63,7 @@ def _redo_gone(conn: sqlite3.Connection, embedder: Embedder, width: int) -> int:
     gone = [r[0] for r in conn.execute("SELECT DISTINCT id FROM main.meaning_gone")]
     if not gone:
         return 0
-    through = int(store.meta_value(conn, "meaning_through") or 0)
+    through = store.embedded_through(conn)
     again: list[tuple[int, str]] = []
     for start in range(0, len(gone), 500):
         chunk = [i for i in gone[start:start + 500] if i <= through]  # above: the main loop embeds them
@@ -171,7 +171,7 @@ def _may_wait(conn: sqlite3.Connection, model: str) -> bool:
 
 
 def _waiting_count(conn: sqlite3.Connection, at_most: int) -> int:
-    through = int(store.meta_value(conn, "meaning_through") or 0) if store.has_tables(conn) else 0
+    through = store.embedded_through(conn) if store.has_tables(conn) else 0
     return conn.execute(f"SELECT count(*) FROM (SELECT 1 FROM main.messages WHERE id > ? AND {EMBEDDED_WHERE}"
                         " LIMIT ?)", (through, at_most)).fetchone()[0]
 
@@ -261,7 +261,7 @@ def _work_waiting(conn: sqlite3.Connection, model: str) -> bool:
         return True
     if conn.execute("SELECT 1 FROM main.meaning_gone LIMIT 1").fetchone():
         return True
-    through = int(store.meta_value(conn, "meaning_through") or 0)
+    through = store.embedded_through(conn)
     if conn.execute(f"SELECT 1 FROM main.messages WHERE id > ? AND {EMBEDDED_WHERE} LIMIT 1", (through,)).fetchone():
         return True
     top = conn.execute("SELECT max(id) FROM main.messages").fetchone()[0] or 0

@@ -121,7 +121,7 @@ def _embedded_through(conn: sqlite3.Connection, model: str) -> int:
     """Where the index's codes stop: 0 when it has none, or another model's."""
     from indexer.vectors import store
 
-    return int(store.meta_value(conn, "meaning_through") or 0) if store.holds_codes_of(conn, model) else 0
+    return store.embedded_through(conn) if store.holds_codes_of(conn, model) else 0
 
 
 def _embed_as_committed(conn: sqlite3.Connection, embedder: Embedder, through: int, done: threading.Event,

@@ -71,6 +71,11 @@ def holds_codes_of(conn: sqlite3.Connection, model: str) -> bool:
     return has_tables(conn) and meta_value(conn, "meaning_model") == model
 
 
+def embedded_through(conn: sqlite3.Connection) -> int:
+    """``meaning_through``: every message up to this id has its code, or needs none (0: unset)."""
+    return int(meta_value(conn, "meaning_through") or 0)
+
+
 def ensure(conn: sqlite3.Connection, model: str) -> int:
     """Create the tables (and start over when they hold another model's codes, or when the
     trigger was missing, so deletions may have gone unlogged). Returns ``meaning_through``."""
@@ -79,7 +84,7 @@ def ensure(conn: sqlite3.Connection, model: str) -> int:
             conn.execute(statement)
         set_meta(conn, "meaning_model", model)
         set_meta(conn, "meaning_through", "0")
-    return int(meta_value(conn, "meaning_through") or 0)
+    return embedded_through(conn)
 
 
 def drop(conn: sqlite3.Connection) -> bool:
