@@ -33,6 +33,7 @@ APART_POLL_S = 0.2
 # logs: ~390 ms, ~180 without). A search by meaning embeds the waiting ones itself
 # (``indexer.search.meaning``), so they are found all the same.
 EMBED_FROM = 256
+ALL, FORGET, NEW_ONLY = "all", "forget", "new only"  # what waits (``_waiting_work``)
 
 
 def update_codes(conn: sqlite3.Connection, embedder: Embedder, should_stop: Callable[[], bool] | None = None) -> int:
@@ -150,8 +151,9 @@ def _update_if_waiting(conn: sqlite3.Connection, should_stop: Callable[[], bool]
         from indexer.vectors.model import DEFAULT_MODEL, ModelUnavailable, load_embedder
     except ImportError:
         return []
-    if not _work_waiting(conn, DEFAULT_MODEL) or (leave_few and _may_wait(conn, DEFAULT_MODEL)):
-        return []
+    work = _waiting_work(conn, DEFAULT_MODEL)
+    if not work or (leave_few and work == NEW_ONLY and _waiting_count(conn, EMBED_FROM) < EMBED_FROM):
+        return []  # nothing, or few new messages: left for a run that finds more
     if db_path is not None and _waiting_count(conn, APART_FROM + 1) > APART_FROM:
         return _embed_apart(db_path, should_stop)
     try:
@@ -160,14 +162,6 @@ def _update_if_waiting(conn: sqlite3.Connection, should_stop: Callable[[], bool]
         return []
     update_codes(conn, embedder, should_stop)
     return []
-
-
-def _may_wait(conn: sqlite3.Connection, model: str) -> bool:
-    """Whether what waits is few new messages (``EMBED_FROM``) and nothing to forget, on codes
-    of this model: left for a run that finds more."""
-    return (store.holds_codes_of(conn, model)
-            and not conn.execute("SELECT 1 FROM main.meaning_gone LIMIT 1").fetchone()
-            and _waiting_count(conn, EMBED_FROM) < EMBED_FROM)
 
 
 def _waiting_count(conn: sqlite3.Connection, at_most: int) -> int:
@@ -254,20 +248,21 @@ def _rebuild_if_damaged(conn: sqlite3.Connection) -> list[str]:
     return []
 
 
-def _work_waiting(conn: sqlite3.Connection, model: str) -> bool:
-    """Whether anything needs embedding or forgetting, found without loading the model; when the
-    messages stored since are all tool calls and output, the mark moves past them here."""
+def _waiting_work(conn: sqlite3.Connection, model: str) -> str:
+    """What needs doing, found without loading the model: ``ALL`` (no codes of this model),
+    ``FORGET`` (messages deleted, maybe with new ones), ``NEW_ONLY`` (new messages), "" nothing.
+    When the messages stored since are all tool calls and output, the mark moves past them here."""
     if not store.holds_codes_of(conn, model):
-        return True
+        return ALL
     if conn.execute("SELECT 1 FROM main.meaning_gone LIMIT 1").fetchone():
-        return True
+        return FORGET
     through = store.embedded_through(conn)
     if conn.execute(f"SELECT 1 FROM main.messages WHERE id > ? AND {EMBEDDED_WHERE} LIMIT 1", (through,)).fetchone():
-        return True
+        return NEW_ONLY
     top = conn.execute("SELECT max(id) FROM main.messages").fetchone()[0] or 0
     if top > through:
         in_transaction(conn, lambda: store.set_meta(conn, "meaning_through", str(top)))
-    return False
+    return ""
 
 
 if __name__ == "__main__":
