@@ -4,8 +4,9 @@ Per file the index keeps the byte offset of the last complete line, plus hashes 
 head and of the bytes just before that offset. A file that grew with both hashes intact is
 read from the offset; anything else (rewritten in place, shrunk, replaced) is read again from
 scratch. A file whose inode change time moved with its size and mtime as they were (a
-``chmod``, a backup tool, a hard link made and removed) is checked against the same two
-hashes: a read of those 2 KB at most, not a re-index.
+``chmod``, a backup tool, a hard link made and removed), or one back with its size, mtime and
+inode where a run found it gone, is checked against the same two hashes: a read of those 2 KB
+at most, not a re-index.
 """
 
 from __future__ import annotations

@@ -40,7 +40,8 @@ class IndexSummary:
     files_appended: int = 0
     files_reindexed: int = 0
     files_missing: int = 0
-    files_confirmed: int = 0  # change time moved, bytes as indexed (their hashes read, nothing re-indexed)
+    files_confirmed: int = 0  # change time moved or back after gone, bytes as indexed (hashes read, nothing re-indexed)
+    files_returned: int = 0  # of those, back where a run found them gone (moved away and back)
     sessions_touched: int = 0
     messages_added: int = 0
     bytes_read: int = 0

@@ -162,7 +162,7 @@ class Ingester:
         failed_present: set[str] = set()
         jobs = JobList(self._archive_root)
         ctime_moved: list[tuple[int, int, int]] = []  # (new change time, lone link, file id): bytes as they were
-        to_confirm: list[tuple[str, str, str, os.stat_result, int]] = []  # change time moved: hashes to check
+        to_confirm: list[tuple[str, str, str, os.stat_result, int, int]] = []  # hashes to check (the last: it was gone)
         for agent, path, st in listed:
             key = storable_path(path)  # the path itself unless it holds bytes that are not UTF-8
             files_seen += 1
@@ -171,15 +171,16 @@ class Ingester:
                 failed_present.add(key)
                 if failed[key] == failures.stat_key(st):
                     continue  # failed as it is now: tried again when it changes
-            if seen and (seen[1], seen[2], seen[4], seen[5]) == (st.st_size, st.st_mtime_ns, st.st_ino, 0):
-                if seen[3] == st.st_ctime_ns:
+            if seen and (seen[1], seen[2], seen[4]) == (st.st_size, st.st_mtime_ns, st.st_ino):
+                if not seen[5] and seen[3] == st.st_ctime_ns:
                     continue
-                if seen[3] == 0:  # indexed before inode change times were kept
+                if not seen[5] and seen[3] == 0:  # indexed before inode change times were kept
                     ctime_moved.append((st.st_ctime_ns, int(st.st_nlink < 2), seen[0]))
                     continue
-                # Its inode changed (a chmod, a hard link made and removed): the bytes the hashes
-                # cover are checked, a batch at a time.
-                to_confirm.append((agent, path, key, st, seen[0]))
+                # Its inode changed (a chmod, a hard link made and removed), or it is back where a
+                # run found it gone (moved away and back, its folder away for a while): the bytes
+                # the hashes cover are checked, a batch at a time.
+                to_confirm.append((agent, path, key, st, seen[0], seen[5]))
                 if len(to_confirm) >= CONFIRMED_AT_ONCE:
                     self._confirm_by_hashes(to_confirm, jobs, ctime_moved)
                     to_confirm = []
@@ -192,7 +193,7 @@ class Ingester:
             # its own, 138 us each, 6.9 s of the 11 s a run took after a chmod of 50,000 logs.
             self.conn.execute("SAVEPOINT confirmed")
             try:
-                self.conn.executemany("UPDATE files SET ctime_ns = ?, archived = archived * (1 - ?) WHERE id = ?",
+                self.conn.executemany("UPDATE files SET ctime_ns = ?, archived = archived * (1 - ?), missing = 0 WHERE id = ?",
                                       ctime_moved if self.archive_dir else [(c, 0, i) for c, _, i in ctime_moved])
             except BaseException:
                 if self.conn.in_transaction:
@@ -282,23 +283,24 @@ class Ingester:
             self.conn.executemany("INSERT INTO fts(rowid, text) VALUES (?, ?)", self._fts_adds)
         self._fts_adds, self._fts_drops = [], []
 
-    def _confirm_by_hashes(self, logs: list[tuple[str, str, str, os.stat_result, int]], jobs: JobList,
+    def _confirm_by_hashes(self, logs: list[tuple[str, str, str, os.stat_result, int, int]], jobs: JobList,
                            ctime_moved: list[tuple[int, int, int]]) -> None:
-        """Logs whose change time moved, (agent, path, key, stat, file id): one that still holds
-        what was indexed (its head and the bytes before its offset against the hashes kept, 2 KB
-        read) goes to ``ctime_moved``, one rewritten with its mtime put back to ``jobs``, to be
-        read from its start. Their hashes come in one query (a query a log was 0.9 s of a run
-        after a chmod of 50,000 logs)."""
+        """Logs whose change time moved or that are back after a run found them gone, (agent,
+        path, key, stat, file id, gone): one that still holds what was indexed (its head and the
+        bytes before its offset against the hashes kept, 2 KB read) goes to ``ctime_moved``, one
+        rewritten with its mtime put back to ``jobs``, to be read from its start. Their hashes
+        come in one query (a query a log was 0.9 s of a run after a chmod of 50,000 logs)."""
         if not logs:
             return
-        ids = [file_id for *_, file_id in logs]
+        ids = [log[4] for log in logs]
         kept = {r[0]: r[1:] for r in self.conn.execute(
             f"SELECT id, offset, head_hash, tail_hash FROM files WHERE id IN ({','.join('?' * len(ids))})", ids)}
-        for agent, path, key, st, file_id in logs:
+        for agent, path, key, st, file_id, gone in logs:
             if indexed_bytes_unchanged(path, *kept[file_id]):
                 # A log with no other link may have lost its archived copy (the archive's hard
                 # link removed): ``backfill_archive`` checks it, and links it again.
                 ctime_moved.append((st.st_ctime_ns, int(st.st_nlink < 2), file_id))
+                self.summary.files_returned += gone
             else:  # same size and mtime, other bytes: rewritten with its mtime put back
                 jobs.add(agent, path, key, st, self._known_job(file_id), True)
 

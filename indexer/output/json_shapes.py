@@ -200,6 +200,7 @@ def index_run_json(db: str, summary: IndexSummary, stats: IndexStats) -> dict:
         "files_appended": summary.files_appended,
         "files_reindexed": summary.files_reindexed,
         "files_missing": summary.files_missing,
+        "files_returned": summary.files_returned,
         "sessions_touched": summary.sessions_touched,
         "messages_added": summary.messages_added,
         "bytes_read": summary.bytes_read,

@@ -42,6 +42,25 @@ def test_index_prints_a_summary_line(tmp_path, private_corpus, capsys):
     assert summary["files_new"] == 0 and summary["bytes_read"] == 0 and summary["sessions"] > 20
 
 
+def test_index_says_how_many_logs_came_back_after_a_run_found_them_gone(tmp_path, private_corpus, capsys):
+    db, args = tmp_path / "i.sqlite3", root_args(private_corpus)
+    log = sorted((private_corpus / "claude-code" / "projects").rglob("*.jsonl"))[0]
+    assert main(["--db", str(db), *args, "index", "-q"]) == exits.OK
+    away = tmp_path / "away.jsonl"
+    os.rename(log, away)
+    assert main(["--db", str(db), *args, "index"]) == exits.OK
+    assert ", 1 gone) · " in capsys.readouterr().out
+    os.rename(away, log)
+    assert main(["--db", str(db), *args, "index"]) == exits.OK
+    assert " rewritten, 0 gone, 1 back) · " in capsys.readouterr().out
+    os.rename(log, away)
+    assert main(["--db", str(db), *args, "index", "-q"]) == exits.OK
+    os.rename(away, log)
+    assert main(["--db", str(db), *args, "index", "--json"]) == exits.OK
+    summary = json.loads(capsys.readouterr().out)
+    assert (summary["files_returned"], summary["files_appended"], summary["bytes_read"]) == (1, 0, 0)
+
+
 def test_index_while_locked_exits_busy(tmp_path, capsys):
     db = tmp_path / "i.sqlite3"
     with IndexLock(db):

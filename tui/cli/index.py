@@ -157,7 +157,8 @@ def cmd_index(args: argparse.Namespace) -> int:
             print(f"no agent logs found (looked in {where}); try `threadback --demo`", file=sys.stderr)
         print(
             f"{summary.files_seen:,} files ({summary.files_new:,} new, {summary.files_appended:,} grown, "
-            f"{summary.files_reindexed:,} rewritten, {summary.files_missing:,} gone) · "
+            f"{summary.files_reindexed:,} rewritten, {summary.files_missing:,} gone"
+            f"{f', {summary.files_returned:,} back' if summary.files_returned else ''}) · "
             f"{stats.sessions:,} sessions · {stats.messages:,} messages "
             f"(+{summary.messages_added:,}) · {summary.bytes_read / 1e6:.1f} MB read in {summary.seconds:.2f} s"
             f"{archive_note(summary)}"

@@ -10,10 +10,12 @@ import shutil
 import sqlite3
 from pathlib import Path
 
+from indexer import Index
 from indexer.archive import archive_size
 from indexer.archive.manifest import data_path, link_path, load_manifest, manifest_path
 
 from agent_logs import claude_session
+from conftest import FIXED_NOW
 from test_archive import append_turn, index_logs, restore
 
 
@@ -40,6 +42,36 @@ def test_a_kept_log_is_linked_and_its_deletion_seals_it_into_frames(tmp_path):
     assert not sealed.linked and len(sealed.frames) == 1 and sealed.length == len(original)
     assert sealed.generation == manifest.generation + 1 and not link.exists()
     assert 0 < summary.archive_bytes == data_path(mf, sealed.generation).stat().st_size
+    restore(db, "s1")
+    assert log.read_bytes() == original
+
+
+def test_a_log_moved_away_and_back_is_confirmed_by_its_hashes_not_read_again(tmp_path):
+    """Its folder away for a run (moved, unmounted): the run marks it gone and seals its copy.
+    Back as it was, the next run checks its hashes and marks it present; nothing is read again
+    (20,000 logs back once took 40 s, each read and stored again) and its copy still restores."""
+    db, root = tmp_path / "i.sqlite3", tmp_path / "logs"
+    log = claude_session(root, "s1", "demo", ["the pelican notes", "two"])
+    kept = claude_session(root, "s2", "demo", ["other words"])
+    index_logs(db, root)
+    with Index(db) as index:
+        ids = [r[0] for r in index.conn.execute("SELECT id FROM messages ORDER BY id")]
+    original = log.read_bytes()
+    away = tmp_path / "away.jsonl"
+    os.rename(log, away)
+    assert index_logs(db, root).files_missing == 1
+    os.rename(away, log)
+    back = index_logs(db, root)
+    assert (back.files_returned, back.files_confirmed, back.files_changed, back.bytes_read) == (1, 1, 0, 0)
+    with Index(db) as index:
+        assert [r[0] for r in index.conn.execute("SELECT id FROM messages ORDER BY id")] == ids
+        hits = index.search("pelican", now=FIXED_NOW, closest=False).hits
+        assert hits and not hits[0].session.source_missing
+    again = index_logs(db, root)
+    assert (again.files_returned, again.files_confirmed, again.files_changed) == (0, 0, 0)
+    assert kept.exists()
+    log.unlink()
+    index_logs(db, root)
     restore(db, "s1")
     assert log.read_bytes() == original
 
