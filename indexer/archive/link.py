@@ -30,9 +30,17 @@ def link_is_current(manifest_file: Path, manifest: Manifest, path: str) -> bool:
 
 
 def make_link(manifest_file: Path, generation: int, path: str) -> os.stat_result | None:
-    """Hard-link the log as ``generation`` (temp name + rename); the linked inode's stat (a new
-    link moves its change time), or None when no link can be made here (frames instead)."""
+    """Hard-link the log as ``generation``; the linked inode's stat (a new link moves its change
+    time), or None when no link can be made here (frames instead). A link is made whole or not
+    at all, so a new name is linked directly (a cold build makes one a log: the temp name and
+    the rename were two of its archive's five file operations); a name left by a crash is
+    replaced through a temp name and a rename."""
     target = link_path(manifest_file, generation)
+    try:
+        os.link(path, target)
+        return os.stat(target)
+    except OSError:
+        pass  # the name is taken, the shard is new, the log vanished, or no link can be made here
     tmp = target.with_name(f".{target.name}.tmp")
     remove_if_present(tmp)  # left by a crash
     try:

@@ -76,6 +76,25 @@ def test_a_log_moved_away_and_back_is_confirmed_by_its_hashes_not_read_again(tmp
     assert log.read_bytes() == original
 
 
+def test_a_name_left_by_a_crash_before_the_manifest_is_replaced_by_the_new_link(tmp_path):
+    """A crash between making the link and writing the manifest leaves the link's name taken:
+    the next copy links the log through a temp name over it."""
+    db, root = tmp_path / "i.sqlite3", tmp_path / "logs"
+    log = claude_session(root, "s1", "demo", ["one", "two"])
+    mf = manifest_path(tmp_path / "archive", str(log))
+    stale = link_path(mf, 0)
+    stale.parent.mkdir(parents=True)
+    stale.write_bytes(b"left by a crash")
+    assert index_logs(db, root).archive_bytes == 0
+    manifest = load_manifest(mf)
+    assert manifest.linked and link_path(mf, manifest.generation).stat().st_ino == log.stat().st_ino
+    original = log.read_bytes()
+    log.unlink()
+    index_logs(db, root)
+    restore(db, "s1")
+    assert log.read_bytes() == original
+
+
 def test_a_link_left_unsealed_restores_and_counts_its_size_when_alone(tmp_path):
     """A crash (or no run yet) between the deletion and the sealing: the link is the copy."""
     db, root = tmp_path / "i.sqlite3", tmp_path / "logs"
