@@ -236,7 +236,7 @@ class HelperProcess:
         prepared = prepare_safely(job, self._now)
         with self._lock:
             take_text = self._take_text()
-        entries = side_entries(prepared.rows, prepared.grams, take_text=take_text)
+        entries = side_entries(prepared.rows, prepared.grams, take_text=take_text, skip=prepared.kept)
         prepared.grams, prepared.text_in_side = [], take_text
         with self._lock:
             self._send_locked(("side", entries, prepared.bytes_read), job.size, prepared)

@@ -41,6 +41,8 @@ class FileJob:
     from_start: bool = False  # read it whole even if it only seems to have grown
     key: str = ""  # ``path`` as stored in the index and shown (see ``storable_path``)
     archive_root: str = ""  # where the file's archived copy is kept; "" when the archive is off
+    # A whole-document log read again: its stored messages' fingerprints (indexer.ingest.kept_rows)
+    kept_prints: bytes = b""
 
     def __post_init__(self) -> None:
         if not self.key:
@@ -70,11 +72,14 @@ class JobList:
         self._name_ends = array("Q")
         self._numbers = array("q")
         self._keys: dict[int, str] = {}  # only where the stored key differs from the path
-        self._known: dict[int, tuple[FileRow, SessionMeta | None]] = {}  # logs indexed before
+        # Logs indexed before: their row, session, and for a whole document its messages' prints
+        self._known: dict[int, tuple[FileRow, SessionMeta | None, bytes]] = {}
 
-    def add(self, agent: str, path: str, key: str, st: os.stat_result, known: tuple[FileRow, SessionMeta | None] | None,
+    def add(self, agent: str, path: str, key: str, st: os.stat_result,
+            known: tuple[FileRow, SessionMeta | None] | tuple[FileRow, SessionMeta | None, bytes] | None,
             from_start: bool = False) -> None:
-        """One log to read; ``known``: its row and session as indexed (None for a new log)."""
+        """One log to read; ``known``: its row and session as indexed (None for a new log), and
+        for a whole document its stored messages' prints (``indexer.ingest.kept_rows``)."""
         at = len(self._folder_of)
         if agent not in self._agents:
             self._agents.append(agent)
@@ -93,7 +98,7 @@ class JobList:
         if key != path:
             self._keys[at] = key
         if known is not None:
-            self._known[at] = known
+            self._known[at] = (known[0], known[1], known[2] if len(known) > 2 else b"")
 
     def sort_newest_first(self) -> None:
         """Newest modification first; logs modified in the same clock tick (a checkout, a copy:
@@ -148,10 +153,10 @@ class JobList:
     def __getitem__(self, i: int) -> FileJob:
         size, mtime_ns, inode, ctime_ns = self._numbers[i * _FIELDS:(i + 1) * _FIELDS]
         path = self.path(i)
-        row, meta = self._known.get(i, (None, None))
+        row, meta, prints = self._known.get(i, (None, None, b""))
         return FileJob(self._agents[self._agent_of[i]], path, size, mtime_ns, inode, row, meta,
                        ctime_ns=ctime_ns, from_start=bool(self._from_start[i]), key=self._keys.get(i, path),
-                       archive_root=self._archive_root)
+                       archive_root=self._archive_root, kept_prints=prints)
 
     def __iter__(self) -> Iterator[FileJob]:
         for i in range(len(self)):

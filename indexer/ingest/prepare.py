@@ -50,7 +50,7 @@ class PreparedFile:
     meta: SessionMeta = field(default_factory=SessionMeta)
     rows: list[MessageRow] = field(default_factory=list)
     grams: list[str] = field(default_factory=list)  # each row's CJK bigrams, until the side file has them
-    first_id: int = 0  # message id of rows[0]; the rows take consecutive ids
+    first_id: int = 0  # message id of rows[kept]; the rows from there take consecutive ids
     text_in_side: bool = False  # the side file's trigram table holds this file's text
     side_committed: bool = False  # the side file is committed up to this file
     head_hash: str = ""
@@ -61,6 +61,7 @@ class PreparedFile:
     archived: bool = False  # the archive holds the file up to ``consumed``
     touches: list[tuple[str, str, float | None, int]] = field(default_factory=list)  # files its tool calls touched
     archive_problem: str | None = None
+    kept: int = 0  # its first rows are stored as they are: a whole document read again (indexer.ingest.kept_rows)
 
 
 def message_row(m: ParsedMessage, log: LogBytes | None = None, call_line: str | None = None) -> tuple[MessageRow, str]:
@@ -112,6 +113,7 @@ def prepare_file(job: FileJob, now: float, *, from_start: bool = False) -> Prepa
     ``from_start``: read the whole file even if it only grew."""
     row, path = job.row, job.path
     out = PreparedFile(job)
+    stored_session = job.meta.session_id if job.meta is not None else None  # the parse names it again
     previous_state: dict = json.loads(row.parser_state) if row and row.parser_state else {}
     whole = is_whole_document(job.agent, Path(path)) or bool(previous_state.get("_whole"))
     try:
@@ -145,6 +147,10 @@ def prepare_file(job: FileJob, now: float, *, from_start: bool = False) -> Prepa
         stored, grams = message_row(m, log, call_line)
         out.rows.append(stored)
         out.grams.append(grams)
+    if job.kept_prints and not out.append and out.meta.session_id == stored_session:
+        from indexer.ingest.kept_rows import kept_count
+
+        out.kept = kept_count(out.rows, job.kept_prints)
     return out
 
 
@@ -231,7 +237,7 @@ def prepare_with_side(writer: SideWriter, job: FileJob, now: float, *, take_text
     side file's trigram table takes the file's text, sparing the main writer."""
     prepared = prepare_safely(job, now)
     prepared.first_id, prepared.side_committed = writer.add(
-        prepared.rows, prepared.grams, prepared.bytes_read, take_text=take_text
+        prepared.rows, prepared.grams, prepared.bytes_read, take_text=take_text, skip=prepared.kept
     )
     prepared.text_in_side = take_text
     prepared.grams = []  # in the side file now; the writer needs only each row's has_cjk

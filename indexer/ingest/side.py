@@ -117,8 +117,11 @@ class SideEntries(NamedTuple):
     terms: list[tuple[int, str]]
 
 
-def side_entries(rows: list[MessageRow], grams: list[str], *, take_text: bool) -> SideEntries:
-    """The side file's entries for one file's rows; ``take_text``: its text goes to ``fts_side``."""
+def side_entries(rows: list[MessageRow], grams: list[str], *, take_text: bool, skip: int = 0) -> SideEntries:
+    """The side file's entries for one file's rows; ``take_text``: its text goes to ``fts_side``;
+    ``skip``: its first rows are stored already, ids, entries and all (a whole document read
+    again, ``indexer.ingest.kept_rows``): ids and entries go to the rest."""
+    rows, grams = rows[skip:], grams[skip:]
     pairs = [(i, g) for i, g in enumerate(grams) if g]
     texts = [(i, r.fts_text or r.text) for i, r in enumerate(rows) if r.indexed] if take_text else []
     terms = [(i, word_string(r.text)) for i, r in enumerate(rows) if r.indexed and isinstance(r.text, str)]
@@ -154,14 +157,14 @@ class SideWriter:
         self._words = words.WordWriter("main")
 
     def add(
-        self, rows: list[MessageRow], grams: list[str], size: int, *, take_text: bool
+        self, rows: list[MessageRow], grams: list[str], size: int, *, take_text: bool, skip: int = 0
     ) -> tuple[int, bool]:
         """Give ``rows`` consecutive ids, index their bigrams (``grams``, one string per row)
-        and, with ``take_text``, their text.
+        and, with ``take_text``, their text; all but the first ``skip`` rows (stored already).
 
         Returns (first id, whether everything added so far is now committed).
         """
-        return self.write(side_entries(rows, grams, take_text=take_text), size)
+        return self.write(side_entries(rows, grams, take_text=take_text, skip=skip), size)
 
     def write(self, entries: SideEntries, size: int) -> tuple[int, bool]:
         """``add`` for entries made elsewhere (``side_entries``): the main process makes them

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
 
 from indexer.config import SourceRoots
-from indexer.sources import PARSERS
+from indexer.sources import PARSERS, is_whole_document
 from indexer.ingest import failures
 from indexer.upkeep.archive_backfill import backfill_archive
 from indexer.ingest.discover import discover, discover_paths, project_log_files, resolved_roots
@@ -44,6 +44,10 @@ if TYPE_CHECKING:
 # indexed lookup.
 ORDINALS_KEPT = 4096
 CONFIRMED_AT_ONCE = 500  # logs whose change time moved, checked against their hashes per query
+# Stored messages' prints held for whole-document logs to read again, at most (16 bytes each:
+# half a million messages). Past it a log's messages are all stored again, as they once all were:
+# a run that reads every log again (a parser's upgrade) must not hold them all (120 MB a process).
+PRINTS_HELD_BYTES = 8 * 1024 * 1024
 
 
 class Ingester:
@@ -75,6 +79,7 @@ class Ingester:
         self._count_change = 0
         self._file_count_change = 0
         self._failing: set[str] = set()  # logs that failed before this run: a stored one is cleared
+        self._prints_held = 0  # bytes of ``kept_rows`` prints in this run's jobs
 
     # -- the run ---------------------------------------------------------------
     def _with_store_mirrors(self, roots: SourceRoots) -> SourceRoots:
@@ -339,14 +344,22 @@ class Ingester:
             failures.clear_failure(self.conn, path)
 
     # -- one file --------------------------------------------------------------
-    def _known_job(self, file_id: int) -> tuple[FileRow, SessionMeta | None]:
-        """A log indexed before: its row and its session as indexed so far."""
+    def _known_job(self, file_id: int) -> tuple[FileRow, SessionMeta | None, bytes]:
+        """A log indexed before: its row, its session as indexed so far, and for a log read as
+        one document its stored messages' prints (what its re-read keeps, ``kept_rows``)."""
         row = self._file_row(file_id)
         meta = None
         if row.session_rowid is not None:
             meta = SessionMeta()
             load_meta(self.conn, row.session_rowid, meta)
-        return row, meta
+        if self._prints_held >= PRINTS_HELD_BYTES or not (
+                is_whole_document(row.agent, Path(row.path)) or '"_whole": true' in (row.parser_state or "")):
+            return row, meta, b""
+        from indexer.ingest.kept_rows import stored_prints  # hashlib: loaded where a log is read again
+
+        prints = stored_prints(self.conn, row.id)
+        self._prints_held += len(prints)
+        return row, meta, prints
 
     def _store_one(self, prepared: PreparedFile, touched: IdSet) -> None:
         """Store one file inside a savepoint: what one file raises rolls back that file only,
@@ -395,7 +408,8 @@ class Ingester:
             self.summary.problems.append(prepared.bad_lines)
         removed = 0
         if row and not prepared.append:
-            removed = self._remove_file_rows(row)
+            removed = self._remove_file_rows(row, keep=prepared.kept)
+            del prepared.rows[:prepared.kept]  # stored as they are; ids were handed out from the next
             self.summary.files_reindexed += 1
         elif row:
             self.summary.files_appended += 1
@@ -549,18 +563,25 @@ class Ingester:
         )
         return True
 
-    def _remove_file_rows(self, row: FileRow) -> int:
-        """Drop a file's messages by rowid: never scan the whole FTS table. Their entries in
-        the side file stay behind, unreachable (see ``indexer.ingest.side``)."""
+    def _remove_file_rows(self, row: FileRow, keep: int = 0) -> int:
+        """Drop a file's messages by rowid, all but its first ``keep`` (``indexer.ingest.kept_rows``):
+        never scan the whole FTS table. Their entries in the side file stay behind, unreachable
+        (see ``indexer.ingest.side``)."""
         conn = self.conn
+        first_dropped = 0  # the ordinal messages are dropped from
+        if keep:
+            at = conn.execute("SELECT ordinal FROM messages WHERE file_id = ? ORDER BY ordinal LIMIT 1 OFFSET ?",
+                              (row.id, keep)).fetchone()
+            first_dropped = at[0] if at else 1 << 62  # all of them kept
         for r in conn.execute(
-            "SELECT id, text FROM messages WHERE file_id = ? AND indexed = ?", (row.id, IN_MAIN)
+            "SELECT id, text FROM messages WHERE file_id = ? AND indexed = ? AND ordinal >= ?", (row.id, IN_MAIN, first_dropped)
         ).fetchall():
             # fts holds the folded text (indexer.text.fold): delete exactly what was inserted.
             self._file_fts_drops.append((r["id"], index_form(r["text"]) or r["text"]))
-        conn.execute("DELETE FROM output_excerpts WHERE id IN (SELECT id FROM messages WHERE file_id = ? AND indexed = ?)",
-                     (row.id, IN_OUTPUT))
-        removed = conn.execute("DELETE FROM messages WHERE file_id = ?", (row.id,)).rowcount
+        conn.execute("DELETE FROM output_excerpts WHERE id IN"
+                     " (SELECT id FROM messages WHERE file_id = ? AND indexed = ? AND ordinal >= ?)",
+                     (row.id, IN_OUTPUT, first_dropped))
+        removed = conn.execute("DELETE FROM messages WHERE file_id = ? AND ordinal >= ?", (row.id, first_dropped)).rowcount
         conn.execute("DELETE FROM files_touched WHERE file_id = ?", (row.id,))
         if row.session_rowid is not None:
             self._next_ordinal.pop(row.session_rowid, None)

@@ -1,0 +1,125 @@
+"""A log written as one JSON document (here Gemini's chat files) is rewritten whole every turn: its
+messages stored as they are keep their ids and index entries, and only what changed is stored
+again (indexer.ingest.kept_rows)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from indexer import Index, only_roots
+
+from conftest import FIXED_NOW
+
+WORDS = ["alder", "birch", "cedar", "dogwood", "elm", "fir", "ginkgo", "hazel", "ilex", "juniper", "larch", "maple"]
+
+
+def _message(i: int, word: str | None = None) -> dict:
+    text = f"heron notes, part {i}: the {word or WORDS[i % len(WORDS)]}{i} grove"
+    return {"id": f"m{i}", "timestamp": f"2024-01-01T10:{i // 60:02d}:{i % 60:02d}Z",
+            "type": "user" if i % 2 == 0 else "gemini", "content": text}
+
+
+def _write(home: Path, messages: list[dict]) -> Path:
+    chats = home / "tmp" / "abc123def456" / "chats"
+    chats.mkdir(parents=True, exist_ok=True)
+    (chats.parent / ".project_root").write_text("/w/grove")
+    log = chats / "session-2024-01-01T10-00-grove.json"
+    log.write_text(json.dumps({"sessionId": "grove-1", "projectHash": "abc123def456", "startTime": "2024-01-01T10:00:00Z",
+                               "lastUpdated": "2024-01-01T11:00:00Z", "messages": messages}, indent=2))
+    return log
+
+
+def _ids(index: Index) -> list[int]:
+    return [r[0] for r in index.conn.execute("SELECT id FROM messages ORDER BY ordinal")]
+
+
+def _word_index_entries(index: Index, word: str) -> int:
+    """Entries for ``word`` in the side file's word index, those of removed messages included."""
+    return index.conn.execute("SELECT count(*) FROM side.words WHERE words MATCH ?", (word,)).fetchone()[0]
+
+
+def _found(index: Index, word: str) -> bool:
+    return bool(index.search(word, now=FIXED_NOW, closest=False).hits)
+
+
+def _setup(tmp_path: Path, count: int) -> tuple[Path, dict, list[dict]]:
+    home = tmp_path / "gemini"
+    messages = [_message(i) for i in range(count)]
+    _write(home, messages)
+    return home, only_roots({"gemini": [home / "tmp"]}), messages
+
+
+def test_a_document_rewritten_with_one_more_message_stores_that_one_alone(tmp_path):
+    home, roots, messages = _setup(tmp_path, 30)
+    with Index(tmp_path / "i.sqlite3") as index:
+        assert index.update(roots, now=FIXED_NOW).messages_added == 30
+        ids = _ids(index)
+        _write(home, [*messages, _message(30, "sequoia")])
+        summary = index.update(roots, now=FIXED_NOW)
+        assert (summary.files_reindexed, summary.messages_added) == (1, 1)
+        assert _ids(index)[:30] == ids and len(_ids(index)) == 31
+        assert _found(index, "sequoia30") and _found(index, "alder0")
+        assert _word_index_entries(index, "heron") == 31  # 61 when every message was stored again
+        assert index.session("grove-1").message_count == 31
+
+
+def test_a_message_changed_inside_the_document_is_stored_again_from_there(tmp_path):
+    home, roots, messages = _setup(tmp_path, 30)
+    with Index(tmp_path / "i.sqlite3") as index:
+        index.update(roots, now=FIXED_NOW)
+        ids = _ids(index)
+        messages[10] = _message(10, "willow")
+        _write(home, messages)
+        summary = index.update(roots, now=FIXED_NOW)
+        assert summary.messages_added == 20
+        now = _ids(index)
+        assert now[:10] == ids[:10] and not set(now[10:]) & set(ids) and len(now) == 30
+        assert _found(index, "willow10") and not _found(index, "ilex10") and _found(index, "ilex20")
+        assert index.session("grove-1").message_count == 30
+
+
+def test_a_document_that_lost_its_last_messages_keeps_the_rest(tmp_path):
+    home, roots, messages = _setup(tmp_path, 30)
+    with Index(tmp_path / "i.sqlite3") as index:
+        index.update(roots, now=FIXED_NOW)
+        ids = _ids(index)
+        _write(home, messages[:20])
+        summary = index.update(roots, now=FIXED_NOW)
+        assert summary.messages_added == 0
+        assert _ids(index) == ids[:20]
+        assert not _found(index, "juniper21") and _found(index, "juniper9")
+        assert index.session("grove-1").message_count == 20
+        assert index.stats().messages == 20
+
+
+def test_tool_output_kept_as_a_reference_into_the_document_still_reads_back(tmp_path):
+    """With the archive on, a tool's output is stored as a reference to its bytes in the log:
+    kept, it must still read back from the rewritten document."""
+    home = tmp_path / "gemini"
+    output = "\n".join(f"line {n}: the heron grove report, sector {n}" for n in range(40))
+    call = {"id": "c1", "name": "run_command", "args": {"command": "cat grove.txt"}, "status": "success",
+            "result": [{"functionResponse": {"id": "c1", "name": "run_command", "response": {"output": output}}}]}
+    messages = [_message(0), {**_message(1), "toolCalls": [call]}, _message(2)]
+    _write(home, messages)
+    roots = only_roots({"gemini": [home / "tmp"]})
+    with Index(tmp_path / "i.sqlite3") as index:
+        index.update(roots, now=FIXED_NOW, archive=True)
+        before = [(m.id, m.kind, m.text) for m in index.messages(index.session("grove-1"))]
+        assert any(output in text for _, _, text in before)
+        assert index.conn.execute("SELECT count(*) FROM messages WHERE typeof(text) = 'blob'").fetchone()[0]
+        _write(home, [*messages, _message(3, "sequoia")])
+        assert index.update(roots, now=FIXED_NOW, archive=True).messages_added == 1
+        after = [(m.id, m.kind, m.text) for m in index.messages(index.session("grove-1"))]
+        assert after[:len(before)] == before and len(after) == len(before) + 1
+
+
+def test_past_the_bound_on_prints_held_a_document_is_stored_again_whole(tmp_path, monkeypatch):
+    monkeypatch.setattr("indexer.ingest.writer.PRINTS_HELD_BYTES", 0)
+    home, roots, messages = _setup(tmp_path, 30)
+    with Index(tmp_path / "i.sqlite3") as index:
+        index.update(roots, now=FIXED_NOW)
+        ids = _ids(index)
+        _write(home, [*messages, _message(30, "sequoia")])
+        assert index.update(roots, now=FIXED_NOW).messages_added == 31
+        assert not set(_ids(index)) & set(ids) and _found(index, "sequoia30") and _found(index, "alder0")
