@@ -11,7 +11,9 @@ checkout in turn (the order flips every round, so the machine's drift falls on b
   - a no-change run;
   - 10 lines appended to 5 logs, then a run;
   - ``chmod`` of every log to the mode it has (its inode change time moves, its bytes do not),
-    then a run: it must re-add no message.
+    then a run: it must re-add no message;
+  - with ``--steps ...,back``: ``--back`` logs moved away, a run of each index (they are gone),
+    the logs moved back, then the timed run: nothing to read again.
 Every index's archive links the same logs: building one moves the change time of every log
 for the others (the hard-link case above). Each run is a fresh process (as a hook's or the
 CLI's), timed inside it around ``update`` alone, around import, ``Index`` open, ``update`` and
@@ -91,6 +93,23 @@ def chmod_all(logs: Path) -> int:
     return count
 
 
+def move_away(logs: Path, away: Path, count: int) -> list[Path]:
+    """The first ``count`` logs (by path) moved to ``away``, their folders kept: a rename keeps
+    each one's inode, as a folder renamed for a while or unmounted does."""
+    moved = []
+    for path in sorted(p for p in logs.rglob("*") if p.is_file())[:count]:
+        target = away / path.relative_to(logs)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.rename(path, target)
+        moved.append(path)
+    return moved
+
+
+def move_back(logs: Path, away: Path, moved: list[Path]) -> None:
+    for path in moved:
+        os.rename(away / path.relative_to(logs), path)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--logs", type=Path, required=True)
@@ -101,7 +120,9 @@ def main() -> None:
                     help="one index every checkout runs on in turn (no builds): a no-change run compared on the "
                          "same segments; the last checkout runs once first, not counted")
     ap.add_argument("--steps", default="no-change,append,chmod",
-                    help="which steps each round runs (a checkout that re-reads every log after chmod takes long)")
+                    help="which steps each round runs (a checkout that re-reads every log after chmod takes long); "
+                         "also: back (--back logs moved away, a run of each index finds them gone, then back)")
+    ap.add_argument("--back", type=int, default=1000, help="logs the back step moves away and back")
     ap.add_argument("checkouts", nargs="+", help="NAME=DIR")
     args = ap.parse_args()
     checkouts = [c.split("=", 1) for c in args.checkouts]
@@ -121,9 +142,17 @@ def main() -> None:
         r = run_once(tree, dbs[name], args.logs, args.scratch / name)
         print(f"{name:8} cold build {r['seconds']:6.1f} s, {r['added']:,} messages, peak RSS main {r['main_mb']:.0f} MB, "
               f"helper {r['helper_mb']:.0f} MB", flush=True)
+    def away_and_back(n: int) -> None:
+        away = args.scratch / "away"
+        moved = move_away(args.logs, away, args.back)
+        for name, tree in checkouts:  # each index finds them gone (not timed)
+            run_once(tree, dbs[name], args.logs, args.scratch / name)
+        move_back(args.logs, away, moved)
+
     every = {"no-change": ("no-change", None),
              "append": ("append 10 lines x 5 logs", lambda n: append_lines(args.logs, 5, 10, n)),
-             "chmod": ("after chmod of every log", lambda n: chmod_all(args.logs))}
+             "chmod": ("after chmod of every log", lambda n: chmod_all(args.logs)),
+             "back": (f"{args.back:,} logs back after gone", away_and_back)}
     steps = dict(every[name] for name in args.steps.split(","))
     figures: dict[tuple[str, str], list[dict]] = {}
     for n in range(1, args.rounds + 1):
