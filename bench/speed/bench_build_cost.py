@@ -38,6 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bench.speed.bench_index import claude_session  # noqa: E402
+from bench.speed.checkouts import compiled_checkouts  # noqa: E402
 
 ONE = r'''
 import json, resource, sys, time
@@ -125,10 +126,7 @@ def main() -> None:
     ap.add_argument("--back", type=int, default=1000, help="logs the back step moves away and back")
     ap.add_argument("checkouts", nargs="+", help="NAME=DIR")
     args = ap.parse_args()
-    checkouts = [c.split("=", 1) for c in args.checkouts]
-    for _, tree in checkouts:  # as an install is: a fresh process must not compile what it imports
-        subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(tree) / "indexer")], check=True,
-                       stdout=subprocess.DEVNULL)
+    checkouts = compiled_checkouts(args.checkouts)
     dbs = {name: args.shared_db or args.scratch / name / "index.sqlite3" for name, _ in checkouts}
     if args.shared_db:  # the checkout that confirms moved change times by hashes goes first
         name, tree = checkouts[-1]

@@ -20,6 +20,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from bench.speed.checkouts import compiled_checkouts  # noqa: E402
+
 ONE = r'''
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
@@ -66,10 +70,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("checkouts", nargs="+", help="NAME=DIR")
     args = ap.parse_args()
-    checkouts = [c.split("=", 1) for c in args.checkouts]
-    for _, tree in checkouts:  # as an install is: a fresh process must not compile what it imports
-        subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(tree) / "indexer")], check=True,
-                       stdout=subprocess.DEVNULL)
+    checkouts = compiled_checkouts(args.checkouts)
     times: dict[str, list[float]] = {name: [] for name, _ in checkouts}
     for n in range(1, args.rounds + 1):
         for name, tree in checkouts if n % 2 else checkouts[::-1]:

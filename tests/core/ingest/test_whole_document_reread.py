@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Callable
 
 from indexer import Index, only_roots
+from indexer.ingest.progress import IndexSummary
 
 from conftest import FIXED_NOW
 
@@ -43,20 +45,23 @@ def _found(index: Index, word: str) -> bool:
     return bool(index.search(word, now=FIXED_NOW, closest=False).hits)
 
 
-def _setup(tmp_path: Path, count: int) -> tuple[Path, dict, list[dict]]:
+def _rewritten(tmp_path: Path, rewrite: Callable[[list[dict]], list[dict]]) -> tuple[Index, list[int], IndexSummary]:
+    """A 30-message session indexed, then its document written again as ``rewrite`` makes it
+    and indexed again: the open index, the message ids before, the second run's summary."""
     home = tmp_path / "gemini"
-    messages = [_message(i) for i in range(count)]
+    messages = [_message(i) for i in range(30)]
     _write(home, messages)
-    return home, only_roots({"gemini": [home / "tmp"]}), messages
+    roots = only_roots({"gemini": [home / "tmp"]})
+    index = Index(tmp_path / "i.sqlite3")
+    index.update(roots, now=FIXED_NOW)
+    ids = _ids(index)
+    _write(home, rewrite(messages))
+    return index, ids, index.update(roots, now=FIXED_NOW)
 
 
 def test_a_document_rewritten_with_one_more_message_stores_that_one_alone(tmp_path):
-    home, roots, messages = _setup(tmp_path, 30)
-    with Index(tmp_path / "i.sqlite3") as index:
-        assert index.update(roots, now=FIXED_NOW).messages_added == 30
-        ids = _ids(index)
-        _write(home, [*messages, _message(30, "sequoia")])
-        summary = index.update(roots, now=FIXED_NOW)
+    index, ids, summary = _rewritten(tmp_path, lambda messages: [*messages, _message(30, "sequoia")])
+    with index:
         assert (summary.files_reindexed, summary.messages_added) == (1, 1)
         assert _ids(index)[:30] == ids and len(_ids(index)) == 31
         assert _found(index, "sequoia30") and _found(index, "alder0")
@@ -65,13 +70,8 @@ def test_a_document_rewritten_with_one_more_message_stores_that_one_alone(tmp_pa
 
 
 def test_a_message_changed_inside_the_document_is_stored_again_from_there(tmp_path):
-    home, roots, messages = _setup(tmp_path, 30)
-    with Index(tmp_path / "i.sqlite3") as index:
-        index.update(roots, now=FIXED_NOW)
-        ids = _ids(index)
-        messages[10] = _message(10, "willow")
-        _write(home, messages)
-        summary = index.update(roots, now=FIXED_NOW)
+    index, ids, summary = _rewritten(tmp_path, lambda messages: [*messages[:10], _message(10, "willow"), *messages[11:]])
+    with index:
         assert summary.messages_added == 20
         now = _ids(index)
         assert now[:10] == ids[:10] and not set(now[10:]) & set(ids) and len(now) == 30
@@ -80,17 +80,21 @@ def test_a_message_changed_inside_the_document_is_stored_again_from_there(tmp_pa
 
 
 def test_a_document_that_lost_its_last_messages_keeps_the_rest(tmp_path):
-    home, roots, messages = _setup(tmp_path, 30)
-    with Index(tmp_path / "i.sqlite3") as index:
-        index.update(roots, now=FIXED_NOW)
-        ids = _ids(index)
-        _write(home, messages[:20])
-        summary = index.update(roots, now=FIXED_NOW)
+    index, ids, summary = _rewritten(tmp_path, lambda messages: messages[:20])
+    with index:
         assert summary.messages_added == 0
         assert _ids(index) == ids[:20]
         assert not _found(index, "juniper21") and _found(index, "juniper9")
         assert index.session("grove-1").message_count == 20
         assert index.stats().messages == 20
+
+
+def test_past_the_bound_on_prints_held_a_document_is_stored_again_whole(tmp_path, monkeypatch):
+    monkeypatch.setattr("indexer.ingest.writer.PRINTS_HELD_BYTES", 0)
+    index, ids, summary = _rewritten(tmp_path, lambda messages: [*messages, _message(30, "sequoia")])
+    with index:
+        assert summary.messages_added == 31
+        assert not set(_ids(index)) & set(ids) and _found(index, "sequoia30") and _found(index, "alder0")
 
 
 def test_tool_output_kept_as_a_reference_into_the_document_still_reads_back(tmp_path):
@@ -113,13 +117,3 @@ def test_tool_output_kept_as_a_reference_into_the_document_still_reads_back(tmp_
         after = [(m.id, m.kind, m.text) for m in index.messages(index.session("grove-1"))]
         assert after[:len(before)] == before and len(after) == len(before) + 1
 
-
-def test_past_the_bound_on_prints_held_a_document_is_stored_again_whole(tmp_path, monkeypatch):
-    monkeypatch.setattr("indexer.ingest.writer.PRINTS_HELD_BYTES", 0)
-    home, roots, messages = _setup(tmp_path, 30)
-    with Index(tmp_path / "i.sqlite3") as index:
-        index.update(roots, now=FIXED_NOW)
-        ids = _ids(index)
-        _write(home, [*messages, _message(30, "sequoia")])
-        assert index.update(roots, now=FIXED_NOW).messages_added == 31
-        assert not set(_ids(index)) & set(ids) and _found(index, "sequoia30") and _found(index, "alder0")
