@@ -5,6 +5,7 @@ again (indexer.ingest.kept_rows)."""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Callable
 
@@ -117,3 +118,37 @@ def test_tool_output_kept_as_a_reference_into_the_document_still_reads_back(tmp_
         after = [(m.id, m.kind, m.text) for m in index.messages(index.session("grove-1"))]
         assert after[:len(before)] == before and len(after) == len(before) + 1
 
+
+
+def test_any_run_of_rewrites_leaves_what_a_fresh_index_of_the_last_document_holds(tmp_path):
+    """Messages added, changed, dropped and cut off in turn: after each rewrite the session reads
+    as a fresh index of that document reads, and each message's own word finds it."""
+    rng = random.Random(7)
+    home = tmp_path / "gemini"
+    roots = only_roots({"gemini": [home / "tmp"]})
+    messages = [_message(i) for i in range(12)]
+    serial = 100
+    with Index(tmp_path / "i.sqlite3") as index:
+        for turn in range(8):
+            op = turn % 4
+            if op == 0:  # more messages
+                messages += [_message(serial + k, "sequoia") for k in range(rng.randint(1, 3))]
+            elif op == 1:  # one changed
+                messages[rng.randrange(len(messages))] = _message(serial, "willow")
+            elif op == 2:  # one dropped from the middle
+                del messages[rng.randrange(len(messages))]
+            else:  # the last few cut off
+                messages = messages[: max(1, len(messages) - rng.randint(1, 3))]
+            serial += 10
+            _write(home, messages)
+            index.update(roots, now=FIXED_NOW)
+            fresh_db = tmp_path / f"fresh{turn}.sqlite3"
+            with Index(fresh_db) as fresh:
+                fresh.update(roots, now=FIXED_NOW)
+                expected = [(m.role, m.kind, m.text) for m in fresh.messages(fresh.session("grove-1"))]
+            got = [(m.role, m.kind, m.text) for m in index.messages(index.session("grove-1"))]
+            assert got == expected, f"turn {turn}"
+            assert index.session("grove-1").message_count == len(messages) == index.stats().messages
+            for m in messages:
+                word = m["content"].split(" the ")[1].split()[0]
+                assert _found(index, word), (turn, word)
