@@ -14,6 +14,9 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
+from pathlib import Path
+
+from indexer.sources import is_whole_document
 from indexer.sources.base import load_whole_json
 from indexer.store.rows import FileRow
 
@@ -50,6 +53,12 @@ def is_one_json_document(data: bytes) -> bool:
         return False
     # Line 1 opens a value it does not close, and the whole file is one value.
     return load_whole_json(first) is None and load_whole_json(data) is not None
+
+
+def read_whole(agent: str, path: str, state: dict) -> bool:
+    """Whether a log is read whole every time: its agent writes one JSON document, or a read
+    found it to be one (``state``: its parser state as the index kept it)."""
+    return is_whole_document(agent, Path(path)) or bool(state.get("_whole"))
 
 
 def read_new_bytes(path: str, size: int, mtime: float, inode: int, row: FileRow | None, *,

@@ -14,12 +14,12 @@ from pathlib import Path
 from indexer.archive import ArchiveOutcome, start_archiving
 from indexer.ingest.args_refs import args_reference_for
 from indexer.ingest.job_list import FileJob
-from indexer.ingest.log_read import NewBytes, read_new_bytes
+from indexer.ingest.log_read import NewBytes, read_new_bytes, read_whole
 from indexer.ingest.log_refs import reference_for
 from indexer.ingest.sanitise import sanitise_message, sanitise_meta
 from indexer.ingest.side import SideWriter
 from indexer.models import TOOL_CALL, TOOL_RESULT
-from indexer.sources import PARSERS, is_whole_document
+from indexer.sources import PARSERS
 from indexer.sources.base import ParseOutput, ParsedMessage, SessionMeta
 from indexer.sources.token_usage import needs_token_reread, start_counting, usage_of
 from indexer.sources.touched_files import touches_in
@@ -115,7 +115,7 @@ def prepare_file(job: FileJob, now: float, *, from_start: bool = False) -> Prepa
     out = PreparedFile(job)
     stored_session = job.meta.session_id if job.meta is not None else None  # the parse names it again
     previous_state: dict = json.loads(row.parser_state) if row and row.parser_state else {}
-    whole = is_whole_document(job.agent, Path(path)) or bool(previous_state.get("_whole"))
+    whole = read_whole(job.agent, path, previous_state)
     try:
         read = read_new_bytes(path, job.size, job.mtime, job.inode, row, whole=whole,
                               from_start=from_start or job.from_start, now=now)

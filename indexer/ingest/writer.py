@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
 
 from indexer.config import SourceRoots
-from indexer.sources import PARSERS, is_whole_document
+from indexer.sources import PARSERS
 from indexer.ingest import failures
 from indexer.upkeep.archive_backfill import backfill_archive
 from indexer.ingest.discover import discover, discover_paths, project_log_files, resolved_roots
-from indexer.ingest.log_read import indexed_bytes_unchanged
+from indexer.ingest.log_read import indexed_bytes_unchanged, read_whole
 from indexer.ingest.job_list import JobList
 from indexer.util.id_set import IdSet
 from indexer.ingest.progress import IndexProgress, IndexSummary, ProgressCallback
@@ -352,8 +352,8 @@ class Ingester:
         if row.session_rowid is not None:
             meta = SessionMeta()
             load_meta(self.conn, row.session_rowid, meta)
-        if self._prints_held >= PRINTS_HELD_BYTES or not (
-                is_whole_document(row.agent, Path(row.path)) or '"_whole": true' in (row.parser_state or "")):
+        state = json.loads(row.parser_state) if row.parser_state else {}
+        if self._prints_held >= PRINTS_HELD_BYTES or not read_whole(row.agent, row.path, state):
             return row, meta, b""
         from indexer.ingest.kept_rows import stored_prints  # hashlib: loaded where a log is read again
 
