@@ -76,8 +76,7 @@ class JobList:
         self._known: dict[int, tuple[FileRow, SessionMeta | None, bytes]] = {}
 
     def add(self, agent: str, path: str, key: str, st: os.stat_result,
-            known: tuple[FileRow, SessionMeta | None] | tuple[FileRow, SessionMeta | None, bytes] | None,
-            from_start: bool = False) -> None:
+            known: tuple[FileRow, SessionMeta | None, bytes] | None, from_start: bool = False) -> None:
         """One log to read; ``known``: its row and session as indexed (None for a new log), and
         for a whole document its stored messages' prints (``indexer.ingest.kept_rows``)."""
         at = len(self._folder_of)
@@ -98,7 +97,7 @@ class JobList:
         if key != path:
             self._keys[at] = key
         if known is not None:
-            self._known[at] = (known[0], known[1], known[2] if len(known) > 2 else b"")
+            self._known[at] = known
 
     def sort_newest_first(self) -> None:
         """Newest modification first; logs modified in the same clock tick (a checkout, a copy:

@@ -27,7 +27,7 @@ def test_jobs_come_back_as_added_newest_first(tmp_path):
     row = FileRow(7, str(old), "claude-code", 20, 1, 2, 12, "h", "t", "{}", 3, 0)
     meta = SessionMeta(session_id="s1")
     jobs = JobList("/archive")
-    jobs.add("claude-code", str(old), str(old), os.stat(old), (row, meta))
+    jobs.add("claude-code", str(old), str(old), os.stat(old), (row, meta, b""))
     jobs.add("codex", str(new), str(new), os.stat(new), None, from_start=True)
     jobs.add("pi", str(odd), "stored-as-this", os.stat(odd), None)
     assert jobs.bytes_to_read() == (20 - 12) + 6 + 2
