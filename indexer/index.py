@@ -179,9 +179,10 @@ class Index:
         size = archive_size_cached(self.archive_dir, refresh=added_or_gone and only is None,
                                    max_age=ARCHIVE_SIZE_MAX_AGE if summary.files_appended and only is None else None)
         if size.lone_links and enabled:  # left by a crash before sealing, or a run without the archive
-            from indexer.archive.seal import seal_copies
+            from indexer.archive.seal import seal_copies, with_keys
 
-            summary.problems += seal_copies(size.lone_links)
+            keys = (row[0] for row in self.conn.execute("SELECT path FROM files"))
+            summary.problems += seal_copies(with_keys(size.lone_links, keys))
             size = archive_size_cached(self.archive_dir, refresh=True)
         summary.archive_files, summary.archive_bytes = size.files, size.bytes
         if only is None:

@@ -143,7 +143,7 @@ def _signature(st: os.stat_result) -> tuple[int, int, int, int]:
 def archived_log_path(root: Path, key: str) -> str | None:
     """The log's original path as its manifest records it (None: no archived copy), so a
     caller can read the live log instead. Raises ``ArchiveError`` for an unreadable manifest."""
-    manifest = load_manifest(manifest_path(Path(root), key))
+    manifest = load_manifest(manifest_path(Path(root), key), key)
     return None if manifest is None else manifest.path
 
 

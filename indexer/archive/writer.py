@@ -31,6 +31,7 @@ from indexer.archive.manifest import (
     link_path,
     load_manifest,
     manifest_path,
+    needs_manifest_file,
     save_manifest,
 )
 from indexer.archive.link import link_is_current, make_link
@@ -98,10 +99,10 @@ def start_archiving(root: Path, key: str, path: str, start: int, data: bytes | m
     return _pool.submit(archive_read_bytes, root, key, path, start, data)
 
 
-def _current_manifest(manifest_file: Path, path: str) -> Manifest | None:
+def _current_manifest(manifest_file: Path, key: str, path: str) -> Manifest | None:
     """The manifest, or None when there is none or it cannot be trusted (a new generation then)."""
     try:
-        manifest = load_manifest(manifest_file)
+        manifest = load_manifest(manifest_file, key)
     except ArchiveError:
         return None  # damaged: a new generation replaces it
     if manifest is not None and (manifest.path != path or not _data_intact(manifest_file, manifest)):
@@ -114,12 +115,12 @@ def _kept_as_link(root: Path, key: str, path: str) -> tuple[bool, int | None]:
     made where the archive has no copy or a stale link (False: frames it is); and the log's
     change time after a new link."""
     manifest_file = manifest_path(root, key)
-    manifest = _current_manifest(manifest_file, path)
+    manifest = _current_manifest(manifest_file, key, path)
     if manifest is not None and not manifest.linked:
         return False, None
     if manifest is not None and link_is_current(manifest_file, manifest, path):
         return True, None
-    linked = _link_generation(manifest_file, manifest, path)
+    linked = _link_generation(manifest_file, manifest, key, path)
     return linked is not None, linked.st_ctime_ns if linked is not None else None
 
 
@@ -128,7 +129,7 @@ def _archive(root: Path, key: str, path: str, start: int, data: bytes | memoryvi
     if linked:
         return ctime_ns
     manifest_file = manifest_path(root, key)
-    manifest = _current_manifest(manifest_file, path)
+    manifest = _current_manifest(manifest_file, key, path)
     stale_link = None
     if manifest is not None and manifest.linked:
         stale_link, manifest = manifest, None  # no link can be made: frames, from the whole log
@@ -148,13 +149,15 @@ def _archive(root: Path, key: str, path: str, start: int, data: bytes | memoryvi
     return None
 
 
-def _link_generation(manifest_file: Path, old: Manifest | None, path: str) -> os.stat_result | None:
-    """A new generation that is a hard link to the log (its stat); None when none can be made."""
+def _link_generation(manifest_file: Path, old: Manifest | None, key: str, path: str) -> os.stat_result | None:
+    """A new generation that is a hard link to the log (its stat); None when none can be made.
+    A log's first link goes without a manifest file where the link says it all (``bare_link``)."""
     generation, replacing_damaged = _next_generation(manifest_file, old)
     linked = make_link(manifest_file, generation, path)
     if linked is None:
         return None
-    save_manifest(manifest_file, Manifest(path, generation, [], linked.st_ino))
+    if needs_manifest_file(key, path, generation):
+        save_manifest(manifest_file, Manifest(path, generation, [], linked.st_ino))
     _drop_previous(manifest_file, old, replacing_damaged, link_path(manifest_file, generation))
     return linked
 
@@ -240,8 +243,9 @@ def new_generation(manifest_file: Path, old: Manifest | None, path: str, data: b
 
 
 def _next_generation(manifest_file: Path, old: Manifest | None) -> tuple[int, bool]:
-    """The next generation's number, and whether it replaces a damaged manifest."""
-    replacing_damaged = old is None and manifest_file.exists()
+    """The next generation's number, and whether it replaces a damaged manifest (or a link
+    without one that could not be trusted: generation 0 is then taken)."""
+    replacing_damaged = old is None and (manifest_file.exists() or link_path(manifest_file, 0).exists())
     if old is not None:
         return old.generation + 1, False
     if replacing_damaged:  # keep clear of whatever the damaged manifest pointed at

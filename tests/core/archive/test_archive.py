@@ -58,7 +58,7 @@ def test_appends_over_several_runs_and_a_rewrite_restore_exactly(tmp_path, frame
     for i in range(3):  # each run reads only the new lines: one more frame each
         append_turn(log, "s1", 10 + i, f"appended {i}")
         assert index_logs(db, root).files_appended == 1
-    manifest = load_manifest(manifest_path(tmp_path / "archive", str(log)))
+    manifest = load_manifest(manifest_path(tmp_path / "archive", str(log)), str(log))
     assert manifest is not None and len(manifest.frames) == 4 and manifest.length == log.stat().st_size
     grown = log.read_bytes()
     log.unlink()
@@ -67,7 +67,7 @@ def test_appends_over_several_runs_and_a_rewrite_restore_exactly(tmp_path, frame
     # Rewritten shorter: a new generation replaces the old copy, which is removed.
     log.write_text(grown.decode().splitlines()[0] + "\n", encoding="utf-8")
     assert index_logs(db, root).files_reindexed == 1
-    rewritten = load_manifest(manifest_path(tmp_path / "archive", str(log)))
+    rewritten = load_manifest(manifest_path(tmp_path / "archive", str(log)), str(log))
     assert rewritten.generation == manifest.generation + 1 and len(rewritten.frames) == 1
     assert not data_path(manifest_path(tmp_path / "archive", str(log)), manifest.generation).exists()
     short = log.read_bytes()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from indexer import Index
 from indexer.archive import archive_size
-from indexer.archive.manifest import data_path, link_path, load_manifest, manifest_path
+from indexer.archive.manifest import Manifest, data_path, link_path, load_manifest, manifest_path
 
 from agent_logs import claude_session
 from conftest import FIXED_NOW
@@ -21,7 +21,7 @@ from test_archive import append_turn, index_logs, restore
 
 def copy_of(tmp_path: Path, log: Path):
     mf = manifest_path(tmp_path / "archive", str(log))
-    return mf, load_manifest(mf)
+    return mf, load_manifest(mf, str(log))
 
 
 def test_a_kept_log_is_linked_and_its_deletion_seals_it_into_frames(tmp_path):
@@ -188,6 +188,7 @@ def test_a_link_left_alone_by_a_run_without_the_archive_is_sealed_by_the_next(tm
     index_logs(db, root, archive=False)  # marked missing, nothing sealed
     mf, manifest = copy_of(tmp_path, log)
     assert manifest.linked and link_path(mf, manifest.generation).stat().st_nlink == 1
+    assert not mf.exists()  # a first link: no manifest names the log, the files table's key does
     summary = index_logs(db, root)  # nothing changed in the index; the archive walk finds the lone link
     _, sealed = copy_of(tmp_path, log)
     assert not sealed.linked and sealed.length == len(original) and not summary.problems
@@ -214,12 +215,24 @@ def test_making_a_link_does_not_make_the_next_run_read_the_log_again(tmp_path):
 
 
 def test_a_linked_manifest_is_one_a_build_from_before_the_links_refuses(tmp_path):
-    log = claude_session(tmp_path / "logs", "s1", "demo", ["one"])
-    index_logs(tmp_path / "i.sqlite3", tmp_path / "logs")
+    """A log's first link has no manifest file (a build from before sees no copy and links the
+    log again); a later link's manifest says version 2, which a build from before the links
+    refuses; sealed, version 1, which any build reads."""
+    db, root = tmp_path / "i.sqlite3", tmp_path / "logs"
+    log = claude_session(root, "s1", "demo", ["one"])
+    index_logs(db, root)
     mf, manifest = copy_of(tmp_path, log)
-    assert manifest.linked and json.loads(mf.read_bytes())["version"] == 2  # version 1 had frames only
+    assert manifest.linked and manifest.generation == 0 and not mf.exists()
+    assert load_manifest(mf) is None  # what a caller without the key (or an older build) sees
+    replaced = log.with_name("new.jsonl")
+    replaced.write_bytes(log.read_bytes().replace(b'"one"', b'"two"'))  # rewritten: a new inode
+    os.replace(replaced, log)
+    index_logs(db, root)
+    mf, manifest = copy_of(tmp_path, log)
+    assert manifest.linked and manifest.generation == 1 and json.loads(mf.read_bytes())["version"] == 2
+    assert not link_path(mf, 0).exists()
     log.unlink()
-    index_logs(tmp_path / "i.sqlite3", tmp_path / "logs")
+    index_logs(db, root)
     assert json.loads(mf.read_bytes())["version"] == 1  # sealed: frames, readable by any build
 
 
@@ -230,8 +243,8 @@ sys.path[:0] = {folders!r}
 import indexer.archive.seal as seal
 real = seal._seal
 done = []
-def seal_then_die(manifest_file):
-    real(manifest_file)
+def seal_then_die(manifest_file, key):
+    real(manifest_file, key)
     done.append(manifest_file)
     if len(done) == 1:
         os.kill(os.getpid(), signal.SIGKILL)  # kill -9 after the first of three links is sealed
@@ -289,3 +302,46 @@ def test_a_run_that_only_grew_logs_reports_the_archive_size_it_remembered_for_te
     remembered.write_text(json.dumps({**figure, "files": 7}))
     claude_session(root, "s2", "demo", ["a new log"])
     assert index_logs(db, root).archive_files == 2  # a copy added: walked
+
+
+def test_a_first_link_has_no_manifest_file_and_reads_as_one(tmp_path):
+    """A log's first link is the whole copy: no manifest file beside it (creating one was most of
+    a many-small-logs build's archive cost), yet it is counted, read by range and restored."""
+    from indexer.archive.ranges import clear_range_cache, read_range
+
+    db, root = tmp_path / "i.sqlite3", tmp_path / "logs"
+    logs = [claude_session(root, sid, "demo", ["one", f"two {sid}"]) for sid in ("s1", "s2")]
+    summary = index_logs(db, root)
+    assert summary.archive_files == 2 and summary.archive_bytes == 0
+    for log in logs:
+        mf, manifest = copy_of(tmp_path, log)
+        assert not mf.exists() and manifest == Manifest(str(log), 0, [], log.stat().st_ino)
+    assert sorted(p.name.split(".", 1)[1] for p in (tmp_path / "archive").rglob("*.*.link")) == ["0.link"] * 2
+    clear_range_cache()
+    assert read_range(tmp_path / "archive", str(logs[0]), 5, 20) == logs[0].read_bytes()[5:25]
+    original = logs[0].read_bytes()
+    logs[0].unlink()
+    assert index_logs(db, root).archive_files == 2  # sealed: frames and a manifest file now
+    restore(db, "s1")
+    assert logs[0].read_bytes() == original
+
+
+def test_a_log_whose_path_is_not_its_key_keeps_a_manifest_file(tmp_path):
+    """A name that is not UTF-8 is stored under a key of ``\\xNN`` escapes: the key cannot stand
+    for the path, so its first link gets a manifest file naming the path, as every link did."""
+    from indexer.archive.writer import archive_read_bytes
+    from indexer.text.storable import storable_path
+
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    raw = os.fsencode(folder) + b"/odd-\xff.jsonl"
+    with open(raw, "wb") as fh:
+        fh.write(b'{"type": "user"}\n')
+    path = os.fsdecode(raw)
+    key = storable_path(path)
+    assert key != path
+    outcome = archive_read_bytes(tmp_path / "archive", key, path, 0, b'{"type": "user"}\n')
+    mf = manifest_path(tmp_path / "archive", key)
+    assert outcome.archived and mf.exists()
+    manifest = load_manifest(mf, key)
+    assert manifest.linked and manifest.path == path and manifest.link_inode == os.stat(raw).st_ino

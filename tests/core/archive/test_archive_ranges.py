@@ -44,7 +44,7 @@ def archived(tmp_path: Path, data: bytes, name: str = "s1.jsonl") -> tuple[Path,
 def sealed(tmp_path: Path, data: bytes) -> tuple[Path, str]:
     """An archived copy whose log was deleted: sealed into frames. (archive root, key)."""
     root, key, log = archived(tmp_path, data)
-    assert load_manifest(manifest_path(root, key)).linked
+    assert load_manifest(manifest_path(root, key), key).linked
     log.unlink()
     assert seal_links(root, [key]) == []
     return root, key
@@ -93,7 +93,7 @@ def test_a_range_of_a_linked_copy_is_read_from_the_link(tmp_path):
     log = claude_session(logs, "s1", "demo", ["first question", "an answer 漢字 ✓", "more"])
     index_logs(db, logs)
     root, key = tmp_path / "archive", str(log)  # the key: the log's path as the index stores it
-    assert load_manifest(manifest_path(root, key)).linked
+    assert load_manifest(manifest_path(root, key), key).linked
     original = log.read_bytes()
     assert read_range(root, key, 17, 60) == original[17:77]
     assert read_range(root, key, 0, len(original)) == original
@@ -106,7 +106,7 @@ def test_a_range_of_a_linked_copy_is_read_from_the_link(tmp_path):
 def test_a_sealed_copy_reads_ranges_from_only_the_frames_they_touch(tmp_path, small_frames, decompressed):
     data = log_text(2000)
     root, key = sealed(tmp_path, data)
-    manifest = load_manifest(manifest_path(root, key))
+    manifest = load_manifest(manifest_path(root, key), key)
     assert len(manifest.frames) == -(-len(data) // SMALL_FRAME) > 10
     assert all(f.raw_length == SMALL_FRAME for f in manifest.frames[:-1])
     assert read_range(root, key, 3 * SMALL_FRAME + 100, 50) == data[3 * SMALL_FRAME + 100:3 * SMALL_FRAME + 150]
@@ -128,7 +128,7 @@ def test_a_large_log_is_sealed_as_4_mib_frames_and_reads_back(tmp_path):
     data = log_text(90_000)
     assert len(data) > 2 * writer.FRAME_BYTES
     root, key = sealed(tmp_path, data)
-    manifest = load_manifest(manifest_path(root, key))
+    manifest = load_manifest(manifest_path(root, key), key)
     sizes = [f.raw_length for f in manifest.frames]
     assert writer.FRAME_BYTES == 4 * 1024 * 1024 and sizes == [writer.FRAME_BYTES] * (len(sizes) - 1) + [sizes[-1]]
     assert len(sizes) == -(-len(data) // writer.FRAME_BYTES) >= 3
@@ -179,7 +179,7 @@ def test_a_range_past_the_end_is_an_archive_error(tmp_path, small_frames):
         assert_one_line(exc, key)
     log.unlink()
     seal_links(root, [key])
-    assert not load_manifest(manifest_path(root, key)).linked
+    assert not load_manifest(manifest_path(root, key), key).linked
     for start, length in ((len(data) - 4, 5), (len(data) + 1, 0), (-1, 3)):
         with pytest.raises(ArchiveError) as exc:  # sealed
             read_range(root, key, start, length)
@@ -194,16 +194,16 @@ def test_after_a_rewrite_a_range_reads_the_new_bytes_not_cached_old_ones(tmp_pat
     new = old.replace(b"output", b"OUTPUT")
     assert len(new) == len(old) and new != old
     root, key, log = archived(tmp_path, old)
-    generation = load_manifest(manifest_path(root, key)).generation
+    generation = load_manifest(manifest_path(root, key), key).generation
     assert read_range(root, key, 2 * SMALL_FRAME, 500) == old[2 * SMALL_FRAME:2 * SMALL_FRAME + 500]  # cached
     log.write_bytes(new)
     assert archive_read_bytes(root, key, str(log), 0, new).archived  # read again from its start
-    assert load_manifest(manifest_path(root, key)).generation == generation + 1
+    assert load_manifest(manifest_path(root, key), key).generation == generation + 1
     assert read_range(root, key, 2 * SMALL_FRAME, 500) == new[2 * SMALL_FRAME:2 * SMALL_FRAME + 500]
     shutil.rmtree(root)  # the archive deleted and made again: generation 0, the same file names as before
     log.write_bytes(old)
     assert archive_read_bytes(root, key, str(log), 0, old).archived
-    assert load_manifest(manifest_path(root, key)).generation == generation
+    assert load_manifest(manifest_path(root, key), key).generation == generation
     assert read_range(root, key, 2 * SMALL_FRAME, 500) == old[2 * SMALL_FRAME:2 * SMALL_FRAME + 500]
     shutil.rmtree(root)
     log.write_bytes(new)
@@ -235,7 +235,7 @@ def test_compaction_makes_full_frames_and_waits_as_many_appends_again(tmp_path, 
         piece = data[at:at + 100]
         assert archive_read_bytes(root, key, str(log), at, piece).archived
         at, appends = at + len(piece), appends + 1
-        frames = load_manifest(manifest_path(root, key)).frames
+        frames = load_manifest(manifest_path(root, key), key).frames
         assert all(f.raw_length <= 1024 for f in frames) and len(frames) <= writer.COMPACT_AFTER_FRAMES
     assert len(compacted_at) >= 2 and all(b - a >= 16 for a, b in zip(compacted_at, compacted_at[1:]))
     assert read_range(root, key, 0, len(data)) == data
@@ -245,11 +245,11 @@ def test_an_old_single_frame_copy_reads_back_and_takes_appends(tmp_path, frames_
     data = log_text(60_000)
     monkeypatch.setattr(writer, "FRAME_BYTES", 1 << 40)  # as copies were made before the 4 MiB frames
     root, key, log = archived(tmp_path, data)
-    assert len(load_manifest(manifest_path(root, key)).frames) == 1
+    assert len(load_manifest(manifest_path(root, key), key).frames) == 1
     monkeypatch.undo()
     more = b'{"appended": true}\n'
     assert archive_read_bytes(root, key, str(log), len(data), more).archived
-    assert [f.raw_length for f in load_manifest(manifest_path(root, key)).frames] == [len(data), len(more)]
+    assert [f.raw_length for f in load_manifest(manifest_path(root, key), key).frames] == [len(data), len(more)]
     assert read_range(root, key, len(data) - 20, 30) == (data + more)[len(data) - 20:len(data) + 10]
     assert restore_log(root, key, to=str(tmp_path / "back.jsonl")).bytes == len(data) + len(more)
     assert (tmp_path / "back.jsonl").read_bytes() == data + more

@@ -51,7 +51,7 @@ def test_a_damaged_frame_costs_only_the_ranges_inside_it(tmp_path, small_frames)
     data = log_text(600)
     root, key = sealed(tmp_path, data)
     damage(root, key, 3)
-    frames = load_manifest(manifest_path(root, key)).frames
+    frames = load_manifest(manifest_path(root, key), key).frames
     third = sum(f.raw_length for f in frames[:2])  # where frame 3 starts in the log
     spans = spans_over(len(data)) + [(third + 10, 20), (third - 10, 20), (third - 30, 20)]
     expected = [alone(root, key, *span) for span in spans]

@@ -265,9 +265,9 @@ def test_compact_cuts_a_copy_sealed_as_one_big_frame(tmp_path, frames_only, monk
         patched.setattr("indexer.ingest.prepare.reference_for", lambda *args: None)
         _index(db, root, archive=True)
     before = _transcript(db)
-    assert len(load_manifest(manifest_path(tmp_path / "archive", str(log))).frames) == 1
+    assert len(load_manifest(manifest_path(tmp_path / "archive", str(log)), str(log)).frames) == 1
     monkeypatch.setattr("indexer.archive.writer.FRAME_BYTES", 4096)  # the log is ~44 KB
     assert compact_index(db).outputs_referred == 4
-    frames = load_manifest(manifest_path(tmp_path / "archive", str(log))).frames
+    frames = load_manifest(manifest_path(tmp_path / "archive", str(log)), str(log)).frames
     assert len(frames) > 1 and all(f.raw_length <= 4096 for f in frames)
     assert _transcript(db) == before
