@@ -156,7 +156,7 @@ def _link_generation(manifest_file: Path, old: Manifest | None, key: str, path: 
     linked = make_link(manifest_file, generation, path)
     if linked is None:
         return None
-    if needs_manifest_file(key, path, generation):
+    if replacing_damaged or needs_manifest_file(key, path, generation):  # a damaged one is replaced
         save_manifest(manifest_file, Manifest(path, generation, [], linked.st_ino))
     _drop_previous(manifest_file, old, replacing_damaged, link_path(manifest_file, generation))
     return linked

@@ -175,3 +175,24 @@ def test_a_damaged_manifest_is_one_clear_line_and_a_new_copy_replaces_it(tmp_pat
     log.unlink()
     restore(db, "s1")
     assert log.read_bytes() == expected
+
+
+def test_a_damaged_manifest_with_no_copy_beside_it_is_replaced_when_the_log_is_linked_again(tmp_path):
+    """The new link takes generation 0, which alone needs no manifest file: the damaged one is
+    still replaced, or it would hide the link from every reader."""
+    db, root = tmp_path / "i.sqlite3", tmp_path / "logs"
+    log = claude_session(root, "s1", "demo", ["one", "two"])
+    index_logs(db, root)
+    mf = manifest_path(tmp_path / "archive", str(log))
+    for part in mf.parent.glob(f"{mf.stem}.*"):
+        part.unlink()
+    mf.write_text("{not json", encoding="utf-8")
+    append_turn(log, "s1", 9, "three")
+    index_logs(db, root)
+    manifest = load_manifest(mf, str(log))  # raises while the damaged file is left
+    assert manifest.linked and manifest.link_inode == log.stat().st_ino
+    expected = log.read_bytes()
+    log.unlink()
+    index_logs(db, root)
+    restore(db, "s1")
+    assert log.read_bytes() == expected
