@@ -34,9 +34,12 @@ def load_meta(conn: sqlite3.Connection, session_rowid: int, meta: SessionMeta) -
     meta.title_rank = r["title_rank"]
 
 
-def upsert_session(conn: sqlite3.Connection, agent: str, path: str, meta: SessionMeta) -> int:
-    """Insert or update the session ``meta`` describes; its row id. What the file does not say
-    (a null) keeps what an earlier file said; a title replaces one of lower rank."""
+def upsert_session(conn: sqlite3.Connection, agent: str, path: str, meta: SessionMeta,
+                   counts: tuple[int, float | None, float | None] = (0, None, None)) -> tuple[int, bool]:
+    """Insert or update the session ``meta`` describes; its row id, and whether it is new. What
+    the file does not say (a null) keeps what an earlier file said; a title replaces one of lower
+    rank. ``counts``: a new session's message count and first and last times, as its messages
+    will make them (an update leaves them: the caller counts them again)."""
     existing = conn.execute(
         "SELECT id, title_rank, project_path FROM sessions WHERE agent = ? AND session_id = ?",
         (agent, meta.session_id),
@@ -65,12 +68,12 @@ def upsert_session(conn: sqlite3.Connection, agent: str, path: str, meta: Sessio
     if existing is None:
         cur = conn.execute(
             "INSERT INTO sessions(agent, session_id, parent_session_id, source_path, project_path,"
-            " project_name, git_branch, model, branched_from, resume_cwd, title, title_rank)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-            (agent, meta.session_id, *values, meta.title, meta.title_rank),
+            " project_name, git_branch, model, branched_from, resume_cwd, title, title_rank,"
+            " message_count, start_ts, end_ts) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (agent, meta.session_id, *values, meta.title, meta.title_rank, *counts),
         )
         assert cur.lastrowid is not None  # an INSERT always sets it
-        return cur.lastrowid
+        return cur.lastrowid, True
     conn.execute(
         "UPDATE sessions SET parent_session_id = coalesce(?, parent_session_id), source_path = ?,"
         " project_path = coalesce(?, project_path), project_name = coalesce(?, project_name),"
@@ -83,7 +86,7 @@ def upsert_session(conn: sqlite3.Connection, agent: str, path: str, meta: Sessio
             "UPDATE sessions SET title = ?, title_rank = ? WHERE id = ?",
             (meta.title, meta.title_rank, existing["id"]),
         )
-    return int(existing["id"])
+    return int(existing["id"]), False
 
 
 def _adopt_worktree_subagents(conn: sqlite3.Connection, agent: str, session_id: str | None, project_path: str) -> None:

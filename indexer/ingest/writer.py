@@ -418,13 +418,20 @@ class Ingester:
         meta = prepared.meta
         session_rowid = row.session_rowid if row else None
         if meta.session_id and (prepared.rows or session_rowid is not None):
-            session_rowid = upsert_session(self.conn, job.agent, job.key, meta)
+            times = [r.ts for r in prepared.rows if r.ts is not None]
+            counts = (len(prepared.rows), min(times, default=None), max(times, default=None))
+            session_rowid, new_session = upsert_session(self.conn, job.agent, job.key, meta, counts)
             store_tokens(self.conn, session_rowid, meta)
             file_id = self._upsert_file(prepared, session_rowid)
             self._note_archive_problem(prepared)
             added = self._insert_messages(session_rowid, file_id, prepared)
             self._insert_touches(session_rowid, file_id, prepared)
-            self._refresh_session_counts(session_rowid)
+            if not new_session or added != counts[0]:
+                # Counted from its messages: other files' too, or copies of stored ones left out.
+                # A new session whose rows all went in was counted on insert: the aggregate and
+                # the update that moves its times in three indexes were ~35 us a log (50,068 small
+                # logs: storing a log 263 -> 245 us of CPU).
+                self._refresh_session_counts(session_rowid)
             touched.add(session_rowid)
             self.summary.messages_added += added
         else:

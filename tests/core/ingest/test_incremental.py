@@ -432,3 +432,34 @@ def test_file_state_keeps_only_calls_still_waiting_for_their_result(tree):
     assert outputs == {"one": "Bash", "two": "Grep"}
     (state,) = index.conn.execute("SELECT parser_state FROM files").fetchone()
     assert json.loads(state)["tool_names"] == {}
+
+
+def test_a_new_session_counted_on_insert_agrees_with_its_messages(tree):
+    """A new session whose rows all go in is counted as it is inserted; one that met a copy of a
+    message it holds, another file of its own, or an append is counted from its messages. Every
+    way, the session row says what its messages say."""
+    root, log, index = tree
+
+    def other(name: str, lines: list[str]) -> None:
+        (log.parent / f"{name}.jsonl").write_text("\n".join(line.replace('"sess1"', f'"{name}"') for line in lines) + "\n")
+
+    log.write_text("\n".join([claude_line("u1", "first", ts="2026-03-01T10:00:00Z"),
+                              claude_line("u2", "second", "assistant", ts="2026-03-01T10:05:00Z")]) + "\n")
+    other("twice", [claude_line("t1", "said once", ts="2026-03-02T09:00:00Z"),
+                    claude_line("t1", "said once", ts="2026-03-02T09:00:00Z"),  # the same line again: one message
+                    claude_line("t2", "then this", ts="2026-03-02T09:30:00Z")])
+    other("resumed", [claude_line("u1", "first", ts="2026-03-01T10:00:00Z"),  # sess1's, copied
+                      claude_line("r1", "and more", ts="2026-03-03T08:00:00Z")])
+    other("untimed", [json.dumps({"type": "user", "uuid": "n1", "sessionId": "untimed", "cwd": "/w/demo",
+                                  "message": {"role": "user", "content": "no time given"}})])
+    run(index, root)
+    with log.open("a") as fh:
+        fh.write(claude_line("u3", "third", ts="2026-03-01T11:00:00Z") + "\n")
+    run(index, root)
+    rows = index.conn.execute(
+        "SELECT s.session_id, s.message_count, s.start_ts, s.end_ts, count(m.id), min(m.ts), max(m.ts)"
+        " FROM sessions s LEFT JOIN messages m ON m.session_rowid = s.id GROUP BY s.id").fetchall()
+    assert len(rows) == 4
+    for session_id, kept, start, end, counted, first, last in rows:
+        assert (kept, start, end) == (counted, first, last), session_id
+    assert {r[0]: r[1] for r in rows} == {"sess1": 3, "twice": 2, "resumed": 2, "untimed": 1}
