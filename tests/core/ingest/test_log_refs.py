@@ -15,7 +15,7 @@ import pytest
 from indexer import Index, only_roots
 from indexer.archive.ranges import clear_range_cache
 from indexer.archive.manifest import manifest_path
-from indexer.ingest.log_refs import reference_for
+from indexer.ingest.log_refs import _literal, reference_for
 from indexer.ingest.sanitise import sanitise_message
 from indexer.sources import PARSERS
 from indexer.sources.base import SessionMeta
@@ -187,6 +187,17 @@ def test_a_reference_rebuilds_only_the_bytes_it_was_made_from():
     assert stored_text(encoded[:10], None, 1).startswith(UNREADABLE)  # damaged: a placeholder, no exception
     assert stored_text(encoded, None, None).startswith(UNREADABLE)  # no index to say which log
     assert unpack(encoded).startswith(UNREADABLE)  # read as packed text: never decompressed
+
+
+def test_the_literal_looked_for_is_written_as_the_stdlib_writes_it():
+    """A whole output is found by its literal (orjson's): every character written as
+    ``json.dumps(ensure_ascii=False)`` writes it, a lone surrogate too (orjson refuses it)."""
+    every = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF)
+    for text in (every, every[:200], 'say "hi"\\\n\t\x00\x1f\x7f\u2028 資料 🎉', "half \ud83d pair"):
+        assert _literal(text) == json.dumps(text, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    line = json.dumps({"content": "lone \udc80 surrogate " * 20}, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    ref = LogRef.decode(reference_for("lone \udc80 surrogate " * 20, line, (0, len(line)), 0))
+    assert ref.rebuild(line[ref.offset:ref.offset + ref.length]) == "lone \udc80 surrogate " * 20
 
 
 def _corpus_outputs(agent: str):
