@@ -19,3 +19,18 @@ def test_the_table_a_process_folds_with_is_the_shipped_one():
     assert fold.fold_table() == fold.table_from_text(fold.table_text(fold.table_from_opencc()))
     assert fold.fold("遷移到新的資料庫") == "迁移到新的资料库"
     assert fold.index_form("迁移") is None and fold.index_form("設定") == "设定"
+
+
+def test_fold_changes_each_character_the_table_folds_and_nothing_else():
+    """Only runs of foldable characters are translated: the result is still the whole text put
+    through the table, character by character, whatever the mix of scripts."""
+    import random
+
+    table = fold.fold_table()
+    keys = [chr(code) for code in table]
+    pool = keys[:400] + list(table.values())[:400] + list("abc xyz\n\t{}\"'é日本語カナ한국어🎉") + ["\ud800"]
+    rng = random.Random(38)
+    texts = ["".join(rng.choice(pool) for _ in range(rng.randint(1, 300))) for _ in range(300)]
+    texts += ["".join(keys), "plain ASCII only", "简体中文没有繁体字", "設定 " * 50]
+    for text in texts:
+        assert fold.fold(text) == text.translate(table)
