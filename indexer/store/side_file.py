@@ -64,7 +64,9 @@ def cjk_bigrams(text: str) -> str:
     if not runs:
         return ""
     # map(add, run, run[1:]) pairs each character with the next in C: twice the speed of slicing.
-    return " ".join(dict.fromkeys([pair for run in runs for pair in map(add, run, run[1:])]))
+    # A set, in no order: the table keeps no positions (detail='none'), and a set is ~20% faster
+    # than an ordered dict here.
+    return " ".join({pair for run in runs for pair in map(add, run, run[1:])})
 
 
 def side_path(main_path: str | Path) -> Path:
