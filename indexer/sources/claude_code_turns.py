@@ -118,7 +118,7 @@ def learn_envelope(rec: dict, meta: SessionMeta, path: Path) -> None:
     # A flat 2.0.x agent-<hex>.jsonl names its parent only in sessionId ("<uuid>#agent-…" in
     # newer layouts, whose parent comes from the path instead).
     session_id = as_str(rec.get("sessionId")).split("#", 1)[0]
-    if meta.parent_session_id is None and path.stem.startswith("agent-") and session_id and session_id != meta.session_id:
+    if meta.parent_session_id is None and session_id and session_id != meta.session_id and path.stem.startswith("agent-"):
         meta.parent_session_id = session_id
     # --fork-session copies the history into a new session, each copy naming its origin.
     forked = rec.get("forkedFrom")
