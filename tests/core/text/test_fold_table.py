@@ -4,6 +4,8 @@ time (``scripts/make_fold_table.py`` writes it again after an OpenCC upgrade).""
 
 from __future__ import annotations
 
+import pytest
+
 from indexer.text import fold
 
 
@@ -21,10 +23,15 @@ def test_the_table_a_process_folds_with_is_the_shipped_one():
     assert fold.index_form("迁移") is None and fold.index_form("設定") == "设定"
 
 
-def test_fold_changes_each_character_the_table_folds_and_nothing_else():
-    """Only runs of foldable characters are translated: the result is still the whole text put
-    through the table, character by character, whatever the mix of scripts."""
+@pytest.mark.parametrize("translated_first", [fold.TRANSLATED_FIRST, 0])
+def test_fold_changes_each_character_the_table_folds_and_nothing_else(monkeypatch, translated_first):
+    """Translated whole (a process's first characters) or only its runs of foldable characters
+    (after): the result is the whole text put through the table, character by character,
+    whatever the mix of scripts."""
     import random
+
+    monkeypatch.setattr(fold, "TRANSLATED_FIRST", translated_first)
+    monkeypatch.setattr(fold, "_translated", 0)
 
     table = fold.fold_table()
     keys = [chr(code) for code in table]
@@ -34,3 +41,5 @@ def test_fold_changes_each_character_the_table_folds_and_nothing_else():
     texts += ["".join(keys), "plain ASCII only", "简体中文没有繁体字", "設定 " * 50]
     for text in texts:
         assert fold.fold(text) == text.translate(table)
+    if translated_first == 0:
+        assert fold._fold_runs.cache_info().currsize == 1  # the runs' pattern did the folding
