@@ -134,48 +134,83 @@ def _writing_sessions(index: Index, paths: list[str]) -> dict[int, tuple[Session
     return found
 
 
+# A change with what orders it: the call's time, its session, the message's place in the session.
+_OrderedChange = tuple[float, int, int, Session, Message, Change]
+
+
 def _changes(index: Index, sessions: dict[int, tuple[Session, str]], paths: set[str]
              ) -> list[tuple[Session, Message, Change]]:
     """Every change to the file in those sessions, in the order made (by time, then message)."""
-    out: list[tuple[float, int, int, Session, Message, Change]] = []
+    out: list[_OrderedChange] = []
     for session, _ in sessions.values():
-        cwd = session.project_path
-        reading: Message | None = None  # a whole read of the file, waiting for its output
-        waiting: list[tuple[Message, list[Change]]] = []  # edits whose answer has not come yet
-
-        def keep(message: Message, changes: list[Change]) -> None:
-            out.extend((message.ts or session.start_ts or 0.0, session.id, message.ordinal, session, message, change)
-                       for change in changes)
-
-        for _, message in index.iter_events(kinds=("tool_call", "tool_result"), session_rowid=session.id):
-            if message.kind == "tool_result":
-                same_tool = reading is not None and message.tool_name in (None, reading.tool_name)
-                seen = seen_in_output(message.text) if same_tool else None
-                if reading is not None and seen is not None:
-                    out.append((reading.ts or session.start_ts or 0.0, session.id, reading.ordinal, session, reading, seen))
-                reading = None
-                answered = next((i for i, (call, _) in enumerate(waiting)
-                                 if message.tool_name in (None, call.tool_name)), None)
-                if answered is not None:
-                    call, changes = waiting.pop(answered)
-                    if not refused(message.text, changes):
-                        keep(call, changes)
-                continue
-            if not message.detail:
-                continue
-            try:
-                args = json.loads(message.detail)
-            except (ValueError, RecursionError):
-                continue
-            for path in paths:
-                if read_of(message.tool_name, args, path, cwd):
-                    reading = message
-                if changes := changes_in_call(message.tool_name, args, path, cwd):
-                    waiting.append((message, changes))
-        for call, changes in waiting:  # no answer in the log: the edit is taken as made
-            keep(call, changes)
+        out.extend(_session_changes(index, session, paths))
     out.sort(key=lambda row: row[:3])
     return [(s, m, c) for *_, s, m, c in out]
+
+
+def _session_changes(index: Index, session: Session, paths: set[str]) -> list[_OrderedChange]:
+    """One session's changes to the file, as its calls' answers come: an edit counts once its
+    answer does not refuse it, a whole read once its answer shows the text."""
+    cwd = session.project_path
+    out: list[_OrderedChange] = []
+    reading: Message | None = None  # a whole read of the file, waiting for its output
+    waiting: list[tuple[Message, list[Change]]] = []  # edits whose answer has not come yet
+    for _, message in index.iter_events(kinds=("tool_call", "tool_result"), session_rowid=session.id):
+        if message.kind == "tool_result":
+            out.extend(_read_seen(session, reading, message))
+            reading = None
+            out.extend(_answered_edit(session, waiting, message))
+            continue
+        reads, edits = _call_effects(message, paths, cwd)
+        if reads:
+            reading = message
+        waiting.extend((message, changes) for changes in edits)
+    for call, changes in waiting:  # no answer in the log: the edit is taken as made
+        out.extend(_ordered(session, call, changes))
+    return out
+
+
+def _call_effects(call: Message, paths: set[str], cwd: str | None) -> tuple[bool, list[list[Change]]]:
+    """Whether a call reads the whole file, and its changes to it under each path it may go by."""
+    if not call.detail:
+        return False, []
+    try:
+        args = json.loads(call.detail)
+    except (ValueError, RecursionError):
+        return False, []
+    reads = False
+    edits: list[list[Change]] = []
+    for path in paths:
+        if read_of(call.tool_name, args, path, cwd):
+            reads = True
+        if changes := changes_in_call(call.tool_name, args, path, cwd):
+            edits.append(changes)
+    return reads, edits
+
+
+def _read_seen(session: Session, reading: Message | None, answer: Message) -> list[_OrderedChange]:
+    """The file's text as a whole read saw it, from the read's answer (none from another tool's)."""
+    if reading is None or answer.tool_name not in (None, reading.tool_name):
+        return []
+    seen = seen_in_output(answer.text)
+    return [] if seen is None else _ordered(session, reading, [seen])
+
+
+def _answered_edit(session: Session, waiting: list[tuple[Message, list[Change]]], answer: Message
+                   ) -> list[_OrderedChange]:
+    """Takes the edit an answer is for off ``waiting`` (the first by its tool, or the first at all
+    when the answer names none): its changes, unless the answer says it was refused."""
+    for i, (call, changes) in enumerate(waiting):
+        if answer.tool_name in (None, call.tool_name):
+            del waiting[i]
+            return [] if refused(answer.text, changes) else _ordered(session, call, changes)
+    return []
+
+
+def _ordered(session: Session, message: Message, changes: list[Change]) -> list[_OrderedChange]:
+    """A call's changes with what sorts them; a call without a time goes at its session's start."""
+    ts = message.ts or session.start_ts or 0.0
+    return [(ts, session.id, message.ordinal, session, message, change) for change in changes]
 
 
 _REFUSALS = ("apply_patch verification failed", "Failed to find expected lines", "patch rejected",

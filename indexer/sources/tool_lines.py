@@ -70,16 +70,26 @@ def tool_target(args: Any, depth: int = 0) -> str:
 
 
 def _dict_target(args: dict, depth: int) -> str:
-    def text(key: str) -> str:
-        return _value_text(args[key], depth) if key in args else ""
+    """A dict of arguments on one line: its lead and following arguments, else an unknown tool's values."""
+    pieces, used, description = _lead_pieces(args, depth)
+    _add_following(pieces, used, args, depth)
+    if description and "description" not in used:
+        pieces.append(f"# {description}")
+    if pieces:
+        return _one_line(" ".join(p for p in pieces if p))
+    return _unknown_tool_line(args)
 
+
+def _lead_pieces(args: dict, depth: int) -> tuple[list[str], set[str], str]:
+    """The line's start ("(agent) description: lead"), the keys it used, and the description,
+    which the caller appends as ``# description`` when the start did not use it."""
     pieces: list[str] = []
     used: set[str] = set()
-    agent = next((t for k in _AGENT_KEYS if (t := text(k))), "")
+    _, agent = _first_present(args, _AGENT_KEYS, depth)
     if agent:
         pieces.append(f"({agent})")
-    lead_key, lead = next(((k, t) for k in _LEADING_KEYS if (t := text(k))), (None, ""))
-    description = text("description")
+    lead_key, lead = _first_present(args, _LEADING_KEYS, depth)
+    description = _arg_text(args, "description", depth)
     # An agent call reads "(type) description: prompt"; any other tool leads with its target.
     if description and (agent or lead_key in (None, "prompt", "message")):
         pieces.append(description + (":" if lead_key else ""))
@@ -87,20 +97,37 @@ def _dict_target(args: dict, depth: int) -> str:
     if lead_key:
         pieces.append(lead)
         used.add(lead_key)
+    return pieces, used, description
+
+
+def _add_following(pieces: list[str], used: set[str], args: dict, depth: int) -> None:
+    """Appends the following keys' values the line does not already say, marking them used."""
     for key, label in _FOLLOWING_KEYS:
-        value = text(key) if key not in used else ""
+        value = _arg_text(args, key, depth) if key not in used else ""
         if value and value not in " ".join(pieces):
             pieces.append(f"{label} {value}" if label else value)
             used.add(key)
-    if description and "description" not in used:
-        pieces.append(f"# {description}")
-    if pieces:
-        return _one_line(" ".join(p for p in pieces if p))
-    # An unknown tool: its first plain arguments, so the line still says something.
+
+
+def _unknown_tool_line(args: dict) -> str:
+    """An unknown tool: its first plain arguments, so the line still says something."""
     plain = [f"{k}={shown}" for k, v in args.items() if (shown := scalar_text(v))]
     if plain:
         return _one_line(" ".join(plain), 300)
     return _one_line(_json_text(args), 300)
+
+
+def _first_present(args: dict, keys: tuple[str, ...], depth: int) -> tuple[str | None, str]:
+    """The first of ``keys`` the call gives some text for, and that text."""
+    for key in keys:
+        if key in args and (text := _value_text(args[key], depth)):
+            return key, text
+    return None, ""
+
+
+def _arg_text(args: dict, key: str, depth: int) -> str:
+    """One argument's text; empty when the call does not have it."""
+    return _value_text(args[key], depth) if key in args else ""
 
 
 def _value_text(value: Any, depth: int) -> str:
