@@ -18,6 +18,7 @@ Recency is left to break ties (the caller's sort).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from itertools import islice
 
@@ -39,7 +40,12 @@ EXACT_COVERAGE = 0.6  # the pasted line is at least this much of a tool line: "t
 BEST_MESSAGE_SHARE = 0.5  # of the best message's own score, added to its session's
 SHORT_IDF = 0.5  # words no index counts (``-s``, ``up``): known only to be short and common
 MAX_OCCURRENCES = 32  # per term and message
+MAX_LINE_OCCURRENCES = 8  # of the literal line, per message
 SCAN_CHARS = 20_000  # of a long message, only this much is read for evidence
+
+
+# A planned term as the scan unpacks it: (term, pattern, cjk, ASCII, needle, group).
+_TermScan = tuple[PlannedTerm, re.Pattern[str], bool, bool, str, int]
 
 
 class Evidence(NamedTuple):
@@ -109,13 +115,12 @@ def scanner(plan: SearchPlan) -> Callable[[Candidate, str], Evidence | None]:
     what depends only on the plan worked out once: a search scans hundreds of messages. Two
     or more ASCII terms are found by ``str.find`` in the lower-cased text, and the line is
     counted only where one search finds it (the pasted command's 488 messages: 11.1 → 7.7 ms)."""
-    excluded = tuple(t.pattern for t in plan.excluded if t.kind == SHORT and t.needle)
-    terms = tuple((t, t.pattern, t.cjk, bool(t.needle) and t.pattern.pattern.isascii(), t.needle, t.group)
-                  for t in plan.terms)
+    excluded = _short_excluded_patterns(plan)
+    terms = _term_scans(plan)
     line, line_length = plan.line, plan.line_length
     # Lower-casing costs a pass over the text, a slow one outside ASCII: it pays from two terms
     # on, and for one where the text is ASCII (`error` at 1 GB, 500 messages: 13.4 -> 11.1 ms).
-    ascii_terms = sum(1 for _, _, cjk, ascii_term, _, _ in terms if ascii_term and not cjk)
+    ascii_terms = _ascii_term_count(terms)
     several = ascii_terms >= 2
 
     def scan(candidate: Candidate, text: str) -> Evidence | None:
@@ -124,34 +129,70 @@ def scanner(plan: SearchPlan) -> Callable[[Candidate, str], Evidence | None]:
             if pattern.search(head):
                 return None
         low = lowered(head) if several or (ascii_terms and head.isascii()) else None
-        whole, partial, groups = [], [], set()
-        for term, pattern, cjk, ascii_term, needle, group in terms:
-            w = p = 0.0
-            if cjk:  # no case, no word edges: every match is whole
-                w = float(min(MAX_OCCURRENCES, len(pattern.findall(head))))
-            else:
-                starts = (_find_all(low, needle) if ascii_term and low is not None
-                          else [m.start() for m in islice(pattern.finditer(head), MAX_OCCURRENCES)])
-                for i in starts:
-                    q = quality(head, i, term)
-                    if q >= WHOLE:
-                        w += q
-                    else:
-                        p += q
-            if w or p:
-                groups.add(group)
-            whole.append(w)
-            partial.append(p)
-        count = 0  # the line's occurrences, up to 8
-        found = line.search(head) if line is not None else None
-        while found is not None:
-            count += 1
-            found = line.search(head, found.end()) if count < 8 and line is not None else None
-        return Evidence(candidate, tuple(whole), tuple(partial),
+        whole, partial, groups = _term_evidence(head, low, terms)
+        count = _line_occurrences(line, head) if line is not None else 0
+        return Evidence(candidate, whole, partial,
                         count * _line_weight(candidate, text, line_length) if count else 0.0,
-                        _norm(candidate, text), KIND_WEIGHTS.get(candidate.kind, 0.8), frozenset(groups))
+                        _norm(candidate, text), KIND_WEIGHTS.get(candidate.kind, 0.8), groups)
 
     return scan
+
+
+def _short_excluded_patterns(plan: SearchPlan) -> tuple[re.Pattern[str], ...]:
+    """The excluded words no index can rule out (short ones): a message holding one is dropped
+    by the scan itself."""
+    return tuple(t.pattern for t in plan.excluded if t.kind == SHORT and t.needle)
+
+
+def _term_scans(plan: SearchPlan) -> tuple[_TermScan, ...]:
+    """Each planned term with what the scan reads of it, unpacked once per plan rather than per
+    message: its pattern, whether it is CJK, whether ``str.find`` can find it (ASCII), its needle
+    and its group."""
+    return tuple((t, t.pattern, t.cjk, bool(t.needle) and t.pattern.pattern.isascii(), t.needle, t.group)
+                 for t in plan.terms)
+
+
+def _ascii_term_count(terms: tuple[_TermScan, ...]) -> int:
+    """How many terms ``str.find`` can look for in the lower-cased text: whether lowering pays."""
+    return sum(1 for _, _, cjk, ascii_term, _, _ in terms if ascii_term and not cjk)
+
+
+def _term_evidence(head: str, low: str | None, terms: tuple[_TermScan, ...]
+                   ) -> tuple[tuple[float, ...], tuple[float, ...], frozenset[int]]:
+    """Per term, its quality-weighted whole-word and partial occurrences in ``head``, and the
+    groups found: ``Evidence``'s fields. ``low`` is ``head`` lower-cased, for ``str.find``.
+    One call per message, not per term: the loop is on the search's hot path."""
+    whole, partial, groups = [], [], set()
+    for term, pattern, cjk, ascii_term, needle, group in terms:
+        w = p = 0.0
+        if cjk:  # no case, no word edges: every match is whole
+            w = float(min(MAX_OCCURRENCES, len(pattern.findall(head))))
+        else:
+            starts = (_find_all(low, needle) if ascii_term and low is not None
+                      else [m.start() for m in islice(pattern.finditer(head), MAX_OCCURRENCES)])
+            for i in starts:
+                q = quality(head, i, term)
+                if q >= WHOLE:
+                    w += q
+                else:
+                    p += q
+        if w or p:
+            groups.add(group)
+        whole.append(w)
+        partial.append(p)
+    return tuple(whole), tuple(partial), frozenset(groups)
+
+
+def _line_occurrences(line: re.Pattern[str] | None, head: str) -> int:
+    """How often the literal line is in ``head``, counted up to ``MAX_LINE_OCCURRENCES``."""
+    if line is None:
+        return 0
+    count = 0
+    found = line.search(head)
+    while found is not None:
+        count += 1
+        found = line.search(head, found.end()) if count < MAX_LINE_OCCURRENCES else None
+    return count
 
 
 def _norm(candidate: Candidate, text: str) -> float:

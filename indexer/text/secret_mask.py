@@ -145,27 +145,63 @@ def _span(m: re.Match[str], offset: int, kind: str) -> SecretSpan:
 
 
 def _spans(text: str, offset: int) -> list[SecretSpan]:
+    """The secret spans of one piece of a text (``offset`` into the whole), kind by kind: the
+    order they are tried in settles an exact tie in ``find_secrets``."""
+    lowered = text.lower()
+    return [*_private_key_spans(text, offset), *_token_spans(text, offset), *_scanned_spans(text, lowered, offset),
+            *_assignment_spans(text, lowered, offset), *_url_password_spans(text, offset)]
+
+
+def _private_key_spans(text: str, offset: int) -> list[SecretSpan]:
+    """PEM private keys, their patterns compiled only for a text that names one."""
+    if "PRIVATE KEY" not in text:
+        return []
+    return [SecretSpan(offset + a, offset + b, "private key") for a, b in _private_keys(text)]
+
+
+def _token_spans(text: str, offset: int) -> list[SecretSpan]:
+    """The providers' formats, each tried only where one of its needles starts a word."""
     found: list[SecretSpan] = []
-    if "PRIVATE KEY" in text:
-        found.extend(SecretSpan(offset + a, offset + b, "private key") for a, b in _private_keys(text))
     for kind, needles, pattern in _TOKEN_PATTERNS:
         for needle in needles:
             for at in _starts(text, needle):
                 if (m := _compiled(pattern).match(text, at)) is not None:
                     found.append(_span(m, offset, kind))
-    lowered = text.lower()
+    return found
+
+
+def _scanned_spans(text: str, lowered: str, offset: int) -> list[SecretSpan]:
+    """The patterns that do not start at their needle, scanned only where the needle is."""
+    found: list[SecretSpan] = []
     for kind, needle, pattern in _SCAN_PATTERNS:
         if needle in (lowered if needle.islower() else text):
             found.extend(_span(m, offset, kind) for m in _compiled(pattern).finditer(text))
+    return found
+
+
+def _assignment_spans(text: str, lowered: str, offset: int) -> list[SecretSpan]:
+    """Literal values given to a secret-named key; its word may follow ``_`` (DB_PASSWORD)."""
+    found: list[SecretSpan] = []
     for needle in _ASSIGNMENT_NEEDLES:
         for at in _starts(lowered, needle, after_underscore=True):
             m = _compiled(_ASSIGNMENT).match(text, at)
-            if m is None:
-                continue
-            group = "quoted" if m.group("quoted") is not None else "bare"
-            if _looks_like_a_literal(m.group(group), quoted=group == "quoted"):
-                kind = "password" if "pass" in m.group("key").lower() else "secret"
-                found.append(SecretSpan(offset + m.start(group), offset + m.end(group), kind))
+            if m is not None and (span := _assigned_secret(m, offset)) is not None:
+                found.append(span)
+    return found
+
+
+def _assigned_secret(m: re.Match[str], offset: int) -> SecretSpan | None:
+    """The value of a matched assignment, unless it looks like a variable or a placeholder."""
+    group = "quoted" if m.group("quoted") is not None else "bare"
+    if not _looks_like_a_literal(m.group(group), quoted=group == "quoted"):
+        return None
+    kind = "password" if "pass" in m.group("key").lower() else "secret"
+    return SecretSpan(offset + m.start(group), offset + m.end(group), kind)
+
+
+def _url_password_spans(text: str, offset: int) -> list[SecretSpan]:
+    """``user:pass@`` after a URL scheme, unless the password is a placeholder."""
+    found: list[SecretSpan] = []
     at = text.find("://")
     while at != -1:
         m = _compiled(_URL_PASSWORD).match(text, at)
