@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from rich.text import Text
 from textual import events, on, work
@@ -51,6 +52,79 @@ DEBOUNCE_SECONDS = 0.035  # bursts of fast typing search once; results well with
 AGENT_CYCLE = (None, *AGENT_NAMES)
 MAX_CONTEXT = 20
 SCOPE_LABELS = {"sessions": "off", "sessions+memory": "on", "memory": "only"}
+
+
+def info_line(request: SearchRequest, result: SearchResult | None, error: str | None,
+              memory: MemoryResult | None, *, narrow: bool) -> Text:
+    """The line under the search box: the filters, then the memory and session counts.
+
+    Pure, so every state of the line can be built and checked without a screen."""
+    info = Text(no_wrap=True, overflow="ellipsis")
+    info.append_text(filter_toggles(request, narrow=narrow))
+    if memory is not None and request.has_query:
+        info.append_text(memory_count(request, memory))
+        if request.includes_sessions:
+            info.append(" · ")
+    if error:
+        info.append(error, style="bold red")
+    elif result is not None and request.query_text and request.includes_sessions:
+        info.append_text(session_count(request, result))
+    return info
+
+
+def filter_toggles(request: SearchRequest, *, narrow: bool) -> Text:
+    """Each toggle's label dim and its value bold while it narrows the search."""
+    toggles = Text()
+    for toggle in toggle_states(request, narrow=narrow):
+        toggles.append(f"{toggle.label} ", style="dim")
+        toggles.append(toggle.value, style="bold" if toggle.narrows else "")
+        toggles.append("  " if narrow else "   ")
+    return toggles
+
+
+class ToggleState(NamedTuple):
+    label: str
+    value: str
+    narrows: bool  # shown bold: the toggle is off its default and narrows the search
+
+
+def toggle_states(request: SearchRequest, *, narrow: bool) -> list[ToggleState]:
+    """The keys' toggles as the request sets them, in the order their keys are listed."""
+    scope = request.project_scope
+    return [
+        ToggleState("agent", request.agent or "all", request.agent is not None),
+        ToggleState("project", scope.name if scope else "all", scope is not None),
+        ToggleState("1/session" if narrow else "one per session", "on" if request.one_per_session else "off",
+                    request.one_per_session),
+        ToggleState("memory", SCOPE_LABELS[request.scope], request.includes_memory),
+    ]
+
+
+def memory_count(request: SearchRequest, memory: MemoryResult) -> Text:
+    """Beside the sessions, how many memory hits are listed of how many; alone, their page."""
+    if memory.error:
+        return Text(memory.error, style="bold red")
+    if request.includes_sessions:
+        shown = f"{len(memory.hits)} of " if len(memory.hits) < memory.total else ""
+        return Text(f"{shown}{memory.total:,} in memory")
+    if memory.total:
+        return Text(page_label(memory.total, request.page, PAGE_SIZE, "memory hit"))
+    return Text("no memory hits")
+
+
+def session_count(request: SearchRequest, result: SearchResult) -> Text:
+    """The session hits' page, then what the search changed or warns of, in yellow."""
+    count = Text()
+    if result.total:
+        noun = "session" if result.by_session else "hit"
+        count.append(page_label(result.total, request.page, PAGE_SIZE, noun, more=result.capped))
+    else:
+        count.append("no hits")
+    if result.showing_results_for:
+        count.append(f" · showing results for {result.showing_results_for}", style="yellow")
+    for warning in (*result.warnings, *result.notes):
+        count.append(f" · {warning}", style="yellow")
+    return count
 
 
 class SearchScreen(ReportsWorkerErrors, Screen):
@@ -307,47 +381,8 @@ class SearchScreen(ReportsWorkerErrors, Screen):
 
     # -- showing state ------------------------------------------------------------------------
     def _paint_info(self) -> None:
-        request = self.request
-        info = Text(no_wrap=True, overflow="ellipsis")
         narrow = self.has_class("-narrow")  # shorter labels so the hit count stays in view
-
-        def toggle(label: str, value: str, on: bool) -> None:
-            info.append(f"{label} ", style="dim")
-            info.append(value, style="bold" if on else "")
-            info.append("  " if narrow else "   ")
-
-        toggle("agent", request.agent or "all", request.agent is not None)
-        scope = request.project_scope
-        toggle("project", scope.name if scope else "all", scope is not None)
-        toggle("1/session" if narrow else "one per session", "on" if request.one_per_session else "off",
-               request.one_per_session)
-        toggle("memory", SCOPE_LABELS[request.scope], request.includes_memory)
-        memory = self.memory if request.has_query else None
-        if memory is not None:
-            if memory.error:
-                info.append(memory.error, style="bold red")
-            elif request.includes_sessions:
-                shown = f"{len(memory.hits)} of " if len(memory.hits) < memory.total else ""
-                info.append(f"{shown}{memory.total:,} in memory")
-            elif memory.total:
-                info.append(page_label(memory.total, request.page, PAGE_SIZE, "memory hit"))
-            else:
-                info.append("no memory hits")
-            if request.includes_sessions:
-                info.append(" · ")
-        if self.error:
-            info.append(self.error, style="bold red")
-        elif self.result is not None and request.query_text and request.includes_sessions:
-            total = self.result.total
-            if total:
-                noun = "session" if self.result.by_session else "hit"
-                info.append(page_label(total, request.page, PAGE_SIZE, noun, more=self.result.capped))
-            else:
-                info.append("no hits")
-            if self.result.showing_results_for:
-                info.append(f" · showing results for {self.result.showing_results_for}", style="yellow")
-            for warning in (*self.result.warnings, *self.result.notes):
-                info.append(f" · {warning}", style="yellow")
+        info = info_line(self.request, self.result, self.error, self.memory, narrow=narrow)
         self.query_one("#search-info", Static).update(info)
 
     def _show_no_logs(self, no_logs: bool | None) -> None:
