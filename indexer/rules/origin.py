@@ -74,27 +74,49 @@ def _base(name: str) -> str:
     return name.split(":")[0].split(" ")[0].removesuffix(".exe")  # "tmux: server" -> "tmux"
 
 
+def _first_of(names: list[str], programs: tuple[str, ...]) -> str | None:
+    """The nearest ancestor's name that is one of ``programs``, or None."""
+    return next((n for n in names if n in programs), None)
+
+
+def _multiplexer(names: list[str], env: dict[str, str]) -> str | None:
+    """The multiplexer among the ancestors, else the one the environment names (``TMUX``,
+    ``STY``): the chain can be cut short, or the pane's process tree left."""
+    multiplexer = _first_of(names, MULTIPLEXERS)
+    if multiplexer is None and (env.get("TMUX") or env.get("STY")):
+        multiplexer = "tmux" if env.get("TMUX") else "screen"
+    return multiplexer
+
+
+def _left_parent(chain: list[tuple[int, str, int | None]], names: list[str]) -> bool:
+    """Whether an ancestor nearer than any login program was adopted by init: a process that
+    left the tree it was started from."""
+    for (_pid, _name_, ppid), base in zip(chain, names):
+        if base in LOGIN_PROGRAMS:
+            return False
+        if ppid == 1 and base not in ("systemd", "init", "launchd"):
+            return True  # left its parent (setsid -f, a double fork) before any login program
+    return False
+
+
+def _session_leader() -> str | None:
+    """The name of the process leading this one's session, or None where it cannot be read."""
+    try:
+        return psutil.Process(os.getsid(0)).name() if hasattr(os, "getsid") else None
+    except (psutil.Error, OSError):
+        return None
+
+
 def approval_origin(env: dict[str, str] | None = None) -> dict[str, Any]:
     """How this process is being run, as recorded beside an approval."""
     env = dict(os.environ) if env is None else env
     chain = _chain()
     names = [_base(name) for _, name, _ in chain]
-    multiplexer = next((n for n in names if n in MULTIPLEXERS), None)
-    if multiplexer is None and (env.get("TMUX") or env.get("STY")):
-        multiplexer = "tmux" if env.get("TMUX") else "screen"
-    wrapper = next((n for n in names if n in PTY_WRAPPERS), None)
-    login = next((n for n in names if n in LOGIN_PROGRAMS), None)
-    orphaned = False
-    for (_pid, _name_, ppid), base in zip(chain, names):
-        if base in LOGIN_PROGRAMS:
-            break
-        if ppid == 1 and base not in ("systemd", "init", "launchd"):
-            orphaned = True  # left its parent (setsid -f, a double fork) before any login program
-            break
-    try:
-        session_leader = psutil.Process(os.getsid(0)).name() if hasattr(os, "getsid") else None
-    except (psutil.Error, OSError):
-        session_leader = None
+    multiplexer = _multiplexer(names, env)
+    wrapper = _first_of(names, PTY_WRAPPERS)
+    login = _first_of(names, LOGIN_PROGRAMS)
+    orphaned = _left_parent(chain, names)
+    session_leader = _session_leader()
     origin = {
         "terminal": _terminal_name(),
         "controlling_terminal": _controlling_terminal(),

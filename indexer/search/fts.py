@@ -59,35 +59,68 @@ def run_search(
     evidence: int = EVIDENCE_PER_SESSION,
     closest: bool = True,
 ) -> SearchResult:
+    """The messages (or sessions) holding every word of ``query``, then, when they are fewer
+    than a page, its closest matches."""
     if query.ambiguous:
         query = resolve_flags(conn, query)
     if not query.groups:
-        if query.excluded or query.has_filters:
-            raise QueryError("add at least one word to search for (filters and exclusions only narrow a search)")
-        if query.literal_line:
-            raise QueryError(f"“{query.literal_line}” is too short to search for: type a word of 2 or more "
-                             "characters (a single CJK character such as 表 works)")
-        return SearchResult([], 0, False, query, query.warnings, notes=query.notes)
+        return _nothing_to_search(query)
     plan = make_plan(query, unfolded_too=fold_pending(conn))
     filters = Filters(plan, exclude_sessions, project_scope)
-    # A quoted phrase or an OR asks for exactly what it says: no closest matches after it.
-    closest = closest and not any(t.phrase for t in query.positive_terms) and not any(len(g) > 1 for g in query.groups)
+    closest = closest and _closest_may_follow(query)
     # One word already found: every session holding part of the query holds all of it.
     one_word = len(query.positive_terms) == 1
     nowhere = _a_cjk_word_found_nowhere(conn, plan)
     if by_session:
-        exact = (SearchResult([], 0, False, plan.query, plan.query.warnings, (), by_session=True, notes=plan.query.notes)
-                 if nowhere else _session_view(conn, plan, filters, limit, offset, context, max(1, evidence)))
-        if not closest or exact.total >= offset + limit or (one_word and exact.total):
-            return exact._replace(closest_from=len(exact.sessions), exact_total=exact.total)
-        from indexer.search.closest_results import with_closest_sessions
+        return _session_answer(conn, plan, filters, limit, offset, context, max(1, evidence),
+                               nowhere=nowhere, closest=closest, one_word=one_word)
+    return _message_answer(conn, plan, filters, limit, offset, context,
+                           nowhere=nowhere, closest=closest, one_word=one_word)
 
-        return _or_exact(exact, lambda: with_closest_sessions(
-            conn, plan, filters, exact, limit, offset, context, max(1, evidence),
-            lambda n: _session_view(conn, plan, filters, n, 0, 0, 1)))
+
+def _nothing_to_search(query: Query) -> SearchResult:
+    """The answer to a query with no word to look for: empty, or an error telling the person
+    what to type when filters, exclusions or a too-short line show they meant a search."""
+    if query.excluded or query.has_filters:
+        raise QueryError("add at least one word to search for (filters and exclusions only narrow a search)")
+    if query.literal_line:
+        raise QueryError(f"“{query.literal_line}” is too short to search for: type a word of 2 or more "
+                         "characters (a single CJK character such as 表 works)")
+    return SearchResult([], 0, False, query, query.warnings, notes=query.notes)
+
+
+def _closest_may_follow(query: Query) -> bool:
+    """Whether the query's wording leaves room for closest matches after the exact ones."""
+    # A quoted phrase or an OR asks for exactly what it says: no closest matches after it.
+    return not any(t.phrase for t in query.positive_terms) and not any(len(g) > 1 for g in query.groups)
+
+
+def _exact_is_enough(exact: SearchResult, wanted: int, *, closest: bool, one_word: bool) -> bool:
+    """Whether the exact answer stands alone: closest matches not wanted, ``wanted`` results
+    already exact, or the query's one word found (nothing partly matching is left to add)."""
+    return not closest or exact.total >= wanted or (one_word and exact.total != 0)
+
+
+def _session_answer(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, limit: int, offset: int,
+                    context: int, evidence: int, *, nowhere: bool, closest: bool, one_word: bool) -> SearchResult:
+    """The session view: sessions holding every word, then closest ones if the page is short."""
+    exact = (SearchResult([], 0, False, plan.query, plan.query.warnings, (), by_session=True, notes=plan.query.notes)
+             if nowhere else _session_view(conn, plan, filters, limit, offset, context, evidence))
+    if _exact_is_enough(exact, offset + limit, closest=closest, one_word=one_word):
+        return exact._replace(closest_from=len(exact.sessions), exact_total=exact.total)
+    from indexer.search.closest_results import with_closest_sessions
+
+    return _or_exact(exact, lambda: with_closest_sessions(
+        conn, plan, filters, exact, limit, offset, context, evidence,
+        lambda n: _session_view(conn, plan, filters, n, 0, 0, 1)))
+
+
+def _message_answer(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, limit: int, offset: int,
+                    context: int, *, nowhere: bool, closest: bool, one_word: bool) -> SearchResult:
+    """The message view: messages holding every word, then closest ones if the page is short."""
     exact = (SearchResult([], 0, False, plan.query, plan.query.warnings, notes=plan.query.notes) if nowhere
              else _message_view(conn, plan, filters, limit, offset, context))
-    if not closest or exact.total >= offset + limit or (one_word and exact.total):
+    if _exact_is_enough(exact, offset + limit, closest=closest, one_word=one_word):
         return exact._replace(closest_from=len(exact.hits), exact_total=exact.total)
     from indexer.search.closest_results import with_closest_messages
 
