@@ -201,47 +201,65 @@ def _patch_changes(patch: str, path: str, cwd: str | None) -> list[Change]:
     """The hunks of ``patch`` for ``path``: ``*** Add File`` is a whole file, ``*** Update File``
     hunks are replacements, ``*** Delete File`` and a move are blind."""
     out: list[Change] = []
-    current: str | None = None
-    action = ""
-    old: list[str] = []
-    new: list[str] = []
-
-    def flush() -> None:
-        if current == path and (old or new):
-            out.append(Whole(tuple(new)) if action == "Add" else Hunk(tuple(old), tuple(new)))
-        old.clear()
-        new.clear()
-
-    for raw in patch.split("\n"):
-        line = raw.rstrip("\r")
-        if line.startswith("*** "):
-            flush()
-            header = re.match(r"^\*\*\* (Update|Add|Delete) File: (.+?)\s*$", line)
-            if header:
-                action, current = header.group(1), normalised(header.group(2), cwd)
-                if action == "Delete" and current == path:
-                    out.append(Blind(deleted=True))
-            elif line.startswith("*** Move to:") and current == path:
-                out.append(Blind(deleted=True))
-            continue
+    action, current = "", None
+    lines = [raw.rstrip("\r") for raw in patch.split("\n")]
+    for header, *body in _split_before(lines, "*** ")[1:]:  # lines before the first header name no file
+        named = _file_header(header, cwd)
+        action, current = named or (action, current)  # ``*** Move to:``, ``*** End of File`` keep both
         if current != path:
             continue
-        if line.startswith("@@"):
-            flush()
-        elif line.startswith("+"):
-            new.append(line[1:].rstrip())
-        elif line.startswith("-"):
-            old.append(line[1:].rstrip())
-        elif line.startswith(" ") or line == "":
-            old.append(line[1:].rstrip())
-            new.append(line[1:].rstrip())
-    flush()
+        if header.startswith("*** Move to:") or (named is not None and action == "Delete"):
+            out.append(Blind(deleted=True))
+        out += [Whole(new) if action == "Add" else Hunk(old, new) for old, new in _hunks(body)]
     return out
+
+
+_FILE_HEADER = re.compile(r"^\*\*\* (Update|Add|Delete) File: (.+?)\s*$")
+
+
+def _file_header(line: str, cwd: str | None) -> tuple[str, str | None] | None:
+    """(action, normalised path) of an ``*** Update|Add|Delete File:`` line; None for any other."""
+    header = _FILE_HEADER.match(line)
+    return (header.group(1), normalised(header.group(2), cwd)) if header else None
+
+
+def _split_before(lines: list[str], prefix: str) -> list[list[str]]:
+    """``lines`` cut before each line that starts with ``prefix``; the first run (possibly
+    empty) is what came before the first such line."""
+    runs: list[list[str]] = [[]]
+    for line in lines:
+        if line.startswith(prefix):
+            runs.append([])
+        runs[-1].append(line)
+    return runs
+
+
+def _hunks(body: list[str]) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """(old, new) lines of each ``@@`` hunk in one file's part of a patch, empty ones dropped."""
+    sides = [(_hunk_side(run, "-"), _hunk_side(run, "+")) for run in _split_before(body, "@@")]
+    return [(old, new) for old, new in sides if old or new]
+
+
+def _hunk_side(run: list[str], mark: str) -> tuple[str, ...]:
+    """The lines marked ``mark`` and the context lines (a leading space, or empty), marks
+    dropped: a context line is on both sides."""
+    return tuple(line[1:].rstrip() for line in run if line.startswith((mark, " ")) or line == "")
+
+
+_COMMAND_SEPARATOR = re.compile(r"\s*(?:&&|;|\|\|)\s*")
 
 
 def _shell_changes(command: str, path: str, cwd: str | None) -> list[Change]:
     """Here-documents and ``echo``/``printf`` redirected into ``path``; any other shell
     change to it (``sed -i``, ``rm``, ``mv``) is blind."""
+    first_line = command.split("\n", 1)[0] if "<<" in command else command
+    # the first reading that finds a change to ``path`` is the answer
+    return (_heredoc_writes(command, path, cwd) or _echo_writes(first_line, path, cwd)
+            or _sed_edits(first_line, path, cwd) or _blind_shell_change(command, path, cwd))
+
+
+def _heredoc_writes(command: str, path: str, cwd: str | None) -> list[Change]:
+    """``cat > FILE <<EOF``, ``cat <<EOF | tee FILE`` and their appending forms into ``path``."""
     out: list[Change] = []
     for m in _HEREDOC_WRITE.finditer(command):
         if normalised(m.group(3), cwd) == path:
@@ -249,22 +267,29 @@ def _shell_changes(command: str, path: str, cwd: str | None) -> list[Change]:
     for m in _HEREDOC_TEE.finditer(command):
         if normalised(m.group(6), cwd) == path:
             out.append(Whole(lines_of(m.group(7)), append=bool(m.group(3) or m.group(4))))
-    if out:
-        return out
-    first_line = command.split("\n", 1)[0] if "<<" in command else command
-    for part in re.split(r"\s*(?:&&|;|\|\|)\s*", first_line):
+    return out
+
+
+def _echo_writes(first_line: str, path: str, cwd: str | None) -> list[Change]:
+    """``echo``/``printf`` redirected into ``path`` by any of the commands on the first line."""
+    out: list[Change] = []
+    for part in _COMMAND_SEPARATOR.split(first_line):
         echo = _ECHO_WRITE.match(part)
         if echo and normalised(echo.group(3), cwd) == path:
             out.append(Whole(_echoed(echo.group(1)), append=echo.group(2) == ">>"))
-    if out:
-        return out
-    if "sed" in first_line:
-        for part in re.split(r"\s*(?:&&|;|\|\|)\s*", first_line):
-            sed = sed_in_place(part, path, cwd)
-            if sed is not None:
-                out.append(sed)
-        if out:
-            return out
+    return out
+
+
+def _sed_edits(first_line: str, path: str, cwd: str | None) -> list[Change]:
+    """The simple ``sed -i`` edits of ``path`` among the commands on the first line."""
+    if "sed" not in first_line:
+        return []
+    edits = (sed_in_place(part, path, cwd) for part in _COMMAND_SEPARATOR.split(first_line))
+    return [sed for sed in edits if sed is not None]
+
+
+def _blind_shell_change(command: str, path: str, cwd: str | None) -> list[Change]:
+    """Any other write, delete or move of ``path`` the command makes: its lines are unknown."""
     from indexer.sources.touched_files import DELETE, READ, _shell_touches
 
     touches = [t for t in _shell_touches(command) if normalised(t.path, cwd) == path and t.kind != READ]
