@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone, tzinfo
+from datetime import date, datetime, timedelta, timezone, tzinfo
 from pathlib import Path
 from typing import Any
 
@@ -82,36 +82,61 @@ def usage_report(
     """Calls per day over the last ``days`` calendar days (in ``tz``) ending today, the
     zero-hit rate of calls that searched, and the zero-hit queries with their counts."""
     days = max(1, days)
-    today = datetime.fromtimestamp(now, tz).date()
-    first = today - timedelta(days=days - 1)
-    since = datetime(first.year, first.month, first.day, tzinfo=tz).timestamp()
+    first, since = _window_start(now, days, tz)
     if events is None:
         events = read_usage(path)
     window = [e for e in events if since <= e.ts <= now]
-    per_day: dict[str, list[UsageEvent]] = {}
-    for e in window:
-        per_day.setdefault(datetime.fromtimestamp(e.ts, tz).date().isoformat(), []).append(e)
-    day_rows = []
-    for i in range(days):
-        day = (first + timedelta(days=i)).isoformat()
-        evs = per_day.get(day, [])
-        searched = [e for e in evs if e.hits is not None]
-        day_rows.append(DayUsage(day, len(evs), len(searched), sum(1 for e in searched if e.hits == 0),
-                                 callers_of(evs)))
-    searched = [e for e in window if e.hits is not None]
-    zero = [e for e in searched if e.hits == 0]
-    zero_queries = Counter(" ".join((e.query or "").split()) for e in zero)
-    prompts = [e for e in window if e.kind == "hook-prompt"]
+    searched, zero = _searches(window)
+    prompts_seen, prompts_fired = _prompt_counts(window)
     return UsageReport(
         since=since,
         until=now,
-        days=tuple(day_rows),
+        days=_day_rows(window, first, days, tz),
         calls=len(window),
         by_kind=dict(Counter(e.kind for e in window).most_common()),
         by_caller=callers_of(window),
         queries=len(searched),
         zero_hits=len(zero),
-        zero_hit_queries=tuple(sorted(zero_queries.items(), key=lambda kv: (-kv[1], kv[0]))),
-        prompts_seen=len(prompts),
-        prompts_fired=sum(1 for e in prompts if e.fired),
+        zero_hit_queries=_zero_hit_queries(zero),
+        prompts_seen=prompts_seen,
+        prompts_fired=prompts_fired,
     )
+
+
+def _window_start(now: float, days: int, tz: tzinfo) -> tuple[date, float]:
+    """The first of the ``days`` calendar days ending today, and its midnight (in ``tz``)."""
+    today = datetime.fromtimestamp(now, tz).date()
+    first = today - timedelta(days=days - 1)
+    return first, datetime(first.year, first.month, first.day, tzinfo=tz).timestamp()
+
+
+def _searches(events: list[UsageEvent]) -> tuple[list[UsageEvent], list[UsageEvent]]:
+    """The calls that ran a search, and those of them that found nothing."""
+    searched = [e for e in events if e.hits is not None]
+    return searched, [e for e in searched if e.hits == 0]
+
+
+def _prompt_counts(events: list[UsageEvent]) -> tuple[int, int]:
+    """How many prompts the hook saw, and on how many the recall detector fired."""
+    prompts = [e for e in events if e.kind == "hook-prompt"]
+    return len(prompts), sum(1 for e in prompts if e.fired)
+
+
+def _day_rows(window: list[UsageEvent], first: date, days: int, tz: tzinfo) -> tuple[DayUsage, ...]:
+    """One row per calendar day (in ``tz``) from ``first``, days without calls included."""
+    per_day: dict[str, list[UsageEvent]] = {}
+    for e in window:
+        per_day.setdefault(datetime.fromtimestamp(e.ts, tz).date().isoformat(), []).append(e)
+    day_names = ((first + timedelta(days=i)).isoformat() for i in range(days))
+    return tuple(_day_usage(day, per_day.get(day, [])) for day in day_names)
+
+
+def _day_usage(day: str, events: list[UsageEvent]) -> DayUsage:
+    searched, zero = _searches(events)
+    return DayUsage(day, len(events), len(searched), len(zero), callers_of(events))
+
+
+def _zero_hit_queries(zero: list[UsageEvent]) -> tuple[tuple[str, int], ...]:
+    """Each query that found nothing (spaces collapsed) with its count, most frequent first."""
+    counts = Counter(" ".join((e.query or "").split()) for e in zero)
+    return tuple(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
