@@ -29,7 +29,7 @@ from indexer.agents.usage_report import usage_report
 from tui.cli import agent_setup
 from indexer.output import json_shapes as output
 from tui.cli.exits import OK, USAGE, CommandError, command, say
-from tui.cli.options import add_index_options
+from tui.cli.options import add_index_options, memory_dir_of
 from tui.cli.terminal import safe_text
 from tui.cli.verbs import help_of
 
@@ -95,7 +95,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def cmd_context(args: argparse.Namespace) -> int:
     if args.max_bytes < 64:
         raise CommandError("--max-bytes must be at least 64", USAGE)
-    folder = FolderContext(getattr(args, "memory_dir", None), Path.cwd())  # the allow list applies
+    folder = FolderContext(memory_dir_of(args), Path.cwd())  # the allow list applies
     now = datetime.now(timezone.utc)
     started = time.monotonic()
     material = material_from(run_all(folder.pieces(now=now)))

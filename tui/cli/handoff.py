@@ -16,7 +16,7 @@ from indexer.provenance.handoff import BUDGET_TOKENS, build_brief, plan_handoff
 from indexer.sources import BY_NAME
 from indexer.output import json_shapes as output
 from tui.cli.exits import NOT_FOUND, OK, USAGE, CommandError, command
-from tui.cli.options import add_index_options, open_existing_index
+from tui.cli.options import add_index_options, memory_dir_of, open_existing_index
 from tui.cli.terminal import safe_text
 from tui.cli.verbs import help_of
 
@@ -39,7 +39,7 @@ def _memory_dir(args: argparse.Namespace, folder: str | None) -> Path | None:
     from indexer.memory import MemoryStore
 
     cwd = Path(folder) if folder and os.path.isdir(folder) else None
-    return MemoryStore.open(getattr(args, "memory_dir", None), cwd).folder
+    return MemoryStore.open(memory_dir_of(args), cwd).folder
 
 
 @handoff_command

@@ -216,14 +216,14 @@ def build_server(tools: HistoryTools) -> MCPServer:
 def cmd_mcp(args: argparse.Namespace) -> int:
     """Serve until the client closes stdin (a broken config file: one line on stderr, which the
     client logs, and exit 2, before serving)."""
-    from tui.cli.options import db_path_of
+    from tui.cli.options import db_path_of, memory_dir_of
 
     import anyio
 
     from tui.cli.mcp_wire import serve_stdio
 
     check_config()
-    tools = HistoryTools(db_path_of(args), getattr(args, "memory_dir", None), Path.cwd())
+    tools = HistoryTools(db_path_of(args), memory_dir_of(args), Path.cwd())
     # The SDK's low-level server behind MCPServer, served on a wire that answers every request
     # (``tui.cli.mcp_wire``); ``MCPServer.run("stdio")`` does the same with the SDK's own wire.
     anyio.run(serve_stdio, build_server(tools)._lowlevel_server)

@@ -35,6 +35,7 @@ from indexer.memory import (
 )
 from tui.cli import memory_allow, memory_cite
 from indexer.output import json_shapes as output
+from tui.cli.options import memory_dir_of
 from tui.cli.memory_text import breakdown_line, entry_line, fact_line, hit_line, item_line
 from tui.cli.terminal import visible_output
 from tui.cli.exits import NOTHING_FOUND, OK, CommandError, command
@@ -158,7 +159,7 @@ def _emit(args: argparse.Namespace, payload: Any, human: Callable[[], None]) -> 
 
 
 def _open(args: argparse.Namespace) -> MemoryStore:
-    store = MemoryStore.open(getattr(args, "memory_dir", None), Path.cwd())
+    store = MemoryStore.open(memory_dir_of(args), Path.cwd())
     for problem in store.problems():
         print(f"warning: {problem}", file=sys.stderr)
     return store

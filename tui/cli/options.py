@@ -34,7 +34,8 @@ def add_global_options(parser: argparse.ArgumentParser) -> None:
     for agent in AGENTS:
         parser.add_argument(agent.dir_option, action="append", metavar="DIR", dest=_dest(agent.name),
                             help=f"{agent.name} log folder (repeatable; replaces the default)")
-    parser.add_argument("--demo", action="store_true", help="open the bundled demo sessions")
+    parser.add_argument("--demo", action="store_true",
+                        help="the bundled demo sessions and memory, in an index of their own (any command)")
     parser.add_argument("--no-live", dest="no_live", action="store_true",
                         help="do not watch the logs while the app is open (new lines show after ctrl+r)")
     parser.add_argument("--memory-dir", dest="memory_dir", metavar="DIR", default=argparse.SUPPRESS,
@@ -58,20 +59,43 @@ def db_path_of(args: argparse.Namespace) -> Path:
 
 
 def db_file_of(args: argparse.Namespace) -> str:
-    """``--db`` (with ``~`` expanded), else the default index file."""
-    return os.path.expanduser(args.db) if getattr(args, "db", None) else default_db_str()
+    """``--db`` (with ``~`` expanded), else the demo's index with ``--demo``, else the default
+    index file."""
+    if getattr(args, "db", None):
+        return os.path.expanduser(args.db)
+    if getattr(args, "demo", False):
+        from tui.demo import demo_db_path
+
+        return str(demo_db_path())
+    return default_db_str()
 
 
 def roots_of(args: argparse.Namespace) -> SourceRoots:
-    """The log folders: defaults, the config file, then these flags (raises ``ConfigError``)."""
+    """The log folders: the bundled samples with ``--demo``; else defaults, the config file,
+    then these flags (raises ``ConfigError``)."""
     from indexer.config import load_roots
 
+    if getattr(args, "demo", False):
+        from tui.demo import demo_roots
+
+        return demo_roots()
     overrides = {}
     for agent in AGENTS:
         values = getattr(args, _dest(agent.name), None)
         if values:
             overrides[agent.name] = values
     return load_roots(overrides)
+
+
+def memory_dir_of(args: argparse.Namespace) -> str | None:
+    """``--memory-dir``, else the demo's own copy of its memory with ``--demo``, else None (the
+    memory folder the config and the project choose)."""
+    given = getattr(args, "memory_dir", None)
+    if given or not getattr(args, "demo", False):
+        return given
+    from tui.demo import demo_memory_dir
+
+    return str(demo_memory_dir())
 
 
 def claude_dirs_of(args: argparse.Namespace) -> list[str] | None:
@@ -89,6 +113,8 @@ def open_existing_index(args: argparse.Namespace) -> Index:
 
     check_config()  # a broken config file is reported by every command alike (``ConfigError``)
     path = db_file_of(args)
+    if not os.path.exists(path) and getattr(args, "demo", False):
+        _index_the_demo(args)
     if not os.path.exists(path):
         raise CommandError(f"no index at {db_path_of(args)} yet: run `threadback index` first", INDEX)
     index = Index(path, readonly=True)
@@ -103,6 +129,20 @@ def open_existing_index(args: argparse.Namespace) -> Index:
     except IndexError_ as exc:
         raise CommandError(str(exc), exit_code_of(exc)) from None
     return index
+
+
+def _index_the_demo(args: argparse.Namespace) -> None:
+    """A first command with ``--demo`` indexes the bundled sessions (a second or two), so
+    ``threadback --demo search WORDS`` answers at once; ``threadback --demo index`` refreshes it."""
+    import sys
+
+    from indexer.index import Index
+
+    path = db_path_of(args)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    print("indexing the demo sessions (first use)...", file=sys.stderr)
+    with Index(path) as index:
+        index.update(roots_of(args))
 
 
 def exit_code_of(exc: IndexError_) -> int:

@@ -26,8 +26,17 @@ def demo_memory_dir() -> Path:
     return folder
 
 
+def demo_db_path() -> Path:
+    """The demo's own index file, apart from the person's index."""
+    return data_dir() / "demo.sqlite3"
+
+
+def demo_roots() -> SourceRoots:
+    return only_roots(demo_roots_mapping())
+
+
 def demo_index_and_roots() -> tuple[Index, SourceRoots]:
     """The demo's own index file and the bundled sample logs."""
-    path = data_dir() / "demo.sqlite3"
+    path = demo_db_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    return Index(path), only_roots(demo_roots_mapping())
+    return Index(path), demo_roots()
