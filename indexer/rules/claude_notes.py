@@ -83,11 +83,24 @@ def split_front_matter(text: str) -> tuple[dict[str, str], str]:
     lines = text.split("\n")
     if not lines or lines[0].rstrip() != "---":
         return {}, text
+    end = _closing_line(lines)
+    if end is None:
+        return {}, text
+    return _front_matter_fields(lines, end), "\n".join(lines[end + 1 :])
+
+
+def _closing_line(lines: list[str]) -> int | None:
+    """Where the block opened on line 0 ends (``---`` or ``...``); None when it never does, so
+    the whole text is body."""
     for end in range(1, len(lines)):
         if lines[end].rstrip() in ("---", "..."):
-            break
-    else:
-        return {}, text
+            return end
+    return None
+
+
+def _front_matter_fields(lines: list[str], end: int) -> dict[str, str]:
+    """The ``key: value`` pairs between line 0 and ``end``: indented, comment and key-less lines
+    are skipped, as are empty values."""
     fields: dict[str, str] = {}
     i = 1
     while i < end:
@@ -98,17 +111,31 @@ def split_front_matter(text: str) -> tuple[dict[str, str], str]:
         key, _, value = line.partition(":")
         value = value.strip()
         if value[:1] in (">", "|"):
-            block = []
-            while i < end and (not lines[i].strip() or lines[i][0] in " \t"):
-                block.append(lines[i].strip())
-                i += 1
-            joiner = " " if value.startswith(">") else "\n"
-            value = joiner.join(part for part in block if part).strip()
-        elif len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-            value = value[1:-1]
+            value, i = _block_scalar(lines, i, end, value)
+        else:
+            value = _unquoted(value)
         if value:
             fields[key.strip()] = value
-    return fields, "\n".join(lines[end + 1 :])
+    return fields
+
+
+def _block_scalar(lines: list[str], start: int, end: int, indicator: str) -> tuple[str, int]:
+    """A ``>`` (folded) or ``|`` (literal) value: its indented or blank lines from ``start``, not
+    past ``end``, joined; and the index of the line after them, where reading goes on."""
+    block = []
+    i = start
+    while i < end and (not lines[i].strip() or lines[i][0] in " \t"):
+        block.append(lines[i].strip())
+        i += 1
+    joiner = " " if indicator.startswith(">") else "\n"
+    return joiner.join(part for part in block if part).strip(), i
+
+
+def _unquoted(value: str) -> str:
+    """A plain value without the matching quotes around it, when it has them."""
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        return value[1:-1]
+    return value
 
 
 class ImportReport(NamedTuple):

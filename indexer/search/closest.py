@@ -157,36 +157,17 @@ def find_closest(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, *
     more), meaning raises the sessions it also finds and adds those only it finds, after them."""
     units, versions = recall_units(plan.query, holds_cjk(conn))
     found, corrections, unspelled = _lookups(conn, plan, filters, units)
-    # A unit no message holds still counts in the query's weight, but only once: at the weight
-    # of the rarest word found (a typo is not worth more than the rarest real word).
-    top = max((f.weight for f in found if f.rows), default=1.0)
-    # Squared: a rare word says far more about which session it was than a common one (tuned
-    # on the training split, with a few hundred MB of other sessions beside the right ones).
-    weights = [(f.weight if f.rows else top) ** 2 for f in found]
-    per_message: dict[int, set[int]] = defaultdict(set)
-    rows: dict[int, Candidate] = {}
-    for k, f in enumerate(found):
-        for c in f.rows:
-            per_message[c.id].add(k)
-            rows[c.id] = c
+    weights = _unit_weights(found)
+    per_message, rows = _units_by_message(found)
     share = _Shares(found, versions, weights)
     messages, by_session = _score_messages(per_message, rows, found, share, skip_messages)
     sessions = _score_sessions(by_session, per_message, found, share, skip_sessions)
     terms = {mid: [Term(found[k].unit.text) for k in held] for mid, held in per_message.items()}
-    tried = [f"every word in one place ({MATCH_ALL})", f"each word alone, ranked by how much of the query a session holds ({MATCH_SOME})"]
-    if corrections:
-        tried.append("near spellings: " + ", ".join(f"{a} → {b}" for a, b in corrections.items()))
-    if unspelled:
-        tried.append("near spellings, none found for: " + ", ".join(unspelled))
-    not_searched = []
-    if any(len(t.text) < 3 and not t.text[:1].isalpha() for t in plan.query.positive_terms):
-        not_searched.append("words under three characters on their own")
+    tried = _lexical_steps(corrections, unspelled)
+    not_searched = _words_not_searched(plan.query)
     meaning = "not needed"
-    asked = " ".join(t.text for t in plan.query.positive_terms)
-    # A command line with its flags (``grep -rn timeout src/``) describes nothing: its words are
-    # matched as typed, and the meaning search was most of its time (42 of 55 ms at 1 GB).
-    command = any(t.text.startswith("-") for t in plan.query.positive_terms)
-    if describes(asked) and not command:
+    asked = _description(plan.query)
+    if asked is not None:
         meaning, extra = _meaning(conn, index_path, asked, filters, skip_sessions)
         sessions = _with_meaning(sessions, extra)
         if meaning == "unavailable":
@@ -194,6 +175,57 @@ def find_closest(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, *
         else:
             tried.append("meaning (an embedding search)")
     return Closest(messages, sessions, terms, corrections, tuple(tried), tuple(not_searched), meaning)
+
+
+def _unit_weights(found: list[_Found]) -> list[float]:
+    """Each unit's weight in the query's whole, in the order found."""
+    # A unit no message holds still counts in the query's weight, but only once: at the weight
+    # of the rarest word found (a typo is not worth more than the rarest real word).
+    top = max((f.weight for f in found if f.rows), default=1.0)
+    # Squared: a rare word says far more about which session it was than a common one (tuned
+    # on the training split, with a few hundred MB of other sessions beside the right ones).
+    return [(f.weight if f.rows else top) ** 2 for f in found]
+
+
+def _units_by_message(found: list[_Found]) -> tuple[dict[int, set[int]], dict[int, Candidate]]:
+    """Which units (indexes into ``found``) each message holds, and each message's row: a message
+    several units found is scored once, for all of them."""
+    per_message: dict[int, set[int]] = defaultdict(set)
+    rows: dict[int, Candidate] = {}
+    for k, f in enumerate(found):
+        for c in f.rows:
+            per_message[c.id].add(k)
+            rows[c.id] = c
+    return per_message, rows
+
+
+def _lexical_steps(corrections: dict[str, str], unspelled: list[str]) -> list[str]:
+    """What the word searches tried, for the answer to say why it holds what it holds."""
+    tried = [f"every word in one place ({MATCH_ALL})", f"each word alone, ranked by how much of the query a session holds ({MATCH_SOME})"]
+    if corrections:
+        tried.append("near spellings: " + ", ".join(f"{a} → {b}" for a, b in corrections.items()))
+    if unspelled:
+        tried.append("near spellings, none found for: " + ", ".join(unspelled))
+    return tried
+
+
+def _words_not_searched(query: Query) -> list[str]:
+    """The words no search looked for alone, for the answer to say so."""
+    not_searched = []
+    if any(len(t.text) < 3 and not t.text[:1].isalpha() for t in query.positive_terms):
+        not_searched.append("words under three characters on their own")
+    return not_searched
+
+
+def _description(query: Query) -> str | None:
+    """The query's words, when they describe something the meaning search may find; else None."""
+    asked = " ".join(t.text for t in query.positive_terms)
+    # A command line with its flags (``grep -rn timeout src/``) describes nothing: its words are
+    # matched as typed, and the meaning search was most of its time (42 of 55 ms at 1 GB).
+    command = any(t.text.startswith("-") for t in query.positive_terms)
+    if describes(asked) and not command:
+        return asked
+    return None
 
 
 # How much a session's meaning similarity adds to its share of the query's words. Meaning was
