@@ -39,6 +39,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # argparse is loaded only to build the full parser (``tui.cli.parser``)
     import argparse
 
+    from indexer import IndexStats, IndexSummary, SourceRoots
+
 
 index_command = command()
 
@@ -133,18 +135,8 @@ def cmd_index(args: argparse.Namespace) -> int:
         return compact_and_report(path, as_json=args.json, quiet=args.quiet)
     roots = roots_of(args)
     index = Index(path)
-    previous = index.last_run()
-    if previous is not None and not previous.ok and not args.json:
-        who = {"hook": "a hook's background run", "app": "the app's run"}.get(previous.where, "the last run")
-        print(f"threadback: note: {who} failed: {safe_text(previous.message)}", file=sys.stderr)
-    if args.rebuild:
-        index.delete_files()
-    reporter = ProgressLine() if sys.stderr.isatty() and not args.quiet and not args.json else None
-    try:
-        summary = index.update(roots, progress=reporter, where="cli")
-    finally:
-        if reporter:
-            reporter.clear()
+    note_a_failed_last_run(index, as_json=args.json)
+    summary = update_with_progress(index, roots, args)
     for problem in summary.problems:
         print(f"threadback: warning: {problem}", file=sys.stderr)
     stats = index.stats()
@@ -152,22 +144,58 @@ def cmd_index(args: argparse.Namespace) -> int:
     if args.json:
         print(output.dumps(output.index_run_json(str(path), summary, stats)))
     elif not args.quiet:
-        if not summary.files_seen and not stats.sessions:
-            where = ", ".join(str(p) for p in roots.all_paths())
-            print(f"no agent logs found (looked in {where}); try `threadback --demo`", file=sys.stderr)
-        print(
-            f"{summary.files_seen:,} files ({summary.files_new:,} new, {summary.files_appended:,} grown, "
-            f"{summary.files_reindexed:,} rewritten, {summary.files_missing:,} gone"
-            f"{f', {summary.files_returned:,} back' if summary.files_returned else ''}) · "
-            f"{stats.sessions:,} sessions · {stats.messages:,} messages "
-            f"(+{summary.messages_added:,}) · {summary.bytes_read / 1e6:.1f} MB read in {summary.seconds:.2f} s"
-            f"{archive_note(summary)}"
-        )
+        print_index_summary(summary, stats, roots)
+    print_closing_warnings(summary)
+    return OK
+
+
+def note_a_failed_last_run(index: Index, *, as_json: bool) -> None:
+    """A hook's or the app's run fails where nobody sees it: the next run in a shell says so."""
+    previous = index.last_run()
+    if previous is not None and not previous.ok and not as_json:
+        who = {"hook": "a hook's background run", "app": "the app's run"}.get(previous.where, "the last run")
+        print(f"threadback: note: {who} failed: {safe_text(previous.message)}", file=sys.stderr)
+
+
+def update_with_progress(index: Index, roots: SourceRoots, args: argparse.Namespace) -> IndexSummary:
+    """``--rebuild`` first, then the update, with a progress line only where a person watches stderr."""
+    if args.rebuild:
+        index.delete_files()
+    reporter = ProgressLine() if sys.stderr.isatty() and not args.quiet and not args.json else None
+    try:
+        return index.update(roots, progress=reporter, where="cli")
+    finally:
+        if reporter:
+            reporter.clear()
+
+
+def print_index_summary(summary: IndexSummary, stats: IndexStats, roots: SourceRoots) -> None:
+    """The summary line for people, after a hint on where to look when there was nothing at all."""
+    if not summary.files_seen and not stats.sessions:
+        where = ", ".join(str(p) for p in roots.all_paths())
+        print(f"no agent logs found (looked in {where}); try `threadback --demo`", file=sys.stderr)
+    print(index_summary_line(summary, stats))
+
+
+def index_summary_line(summary: IndexSummary, stats: IndexStats) -> str:
+    """"1,234 files (...) · 56 sessions · 7,890 messages (+12) · 3.4 MB read in 0.52 s"."""
+    return (
+        f"{summary.files_seen:,} files ({summary.files_new:,} new, {summary.files_appended:,} grown, "
+        f"{summary.files_reindexed:,} rewritten, {summary.files_missing:,} gone"
+        f"{f', {summary.files_returned:,} back' if summary.files_returned else ''}) · "
+        f"{stats.sessions:,} sessions · {stats.messages:,} messages "
+        f"(+{summary.messages_added:,}) · {summary.bytes_read / 1e6:.1f} MB read in {summary.seconds:.2f} s"
+        f"{archive_note(summary)}"
+    )
+
+
+def print_closing_warnings(summary: IndexSummary) -> None:
+    """Printed last, even with ``--json`` or ``--quiet``, so they stay on screen: failing files,
+    logs at risk of deletion."""
     if summary.failing_note:
         print(f"threadback: {summary.failing_note}", file=sys.stderr)
     for warning in summary.retention_warnings:
         print(f"threadback: warning: {safe_text(warning)}", file=sys.stderr)
-    return OK
 
 
 def archive_note(summary) -> str:
