@@ -111,47 +111,77 @@ def _stored_detail(m: ParsedMessage, log: LogBytes | None) -> str | bytes | None
 def prepare_file(job: FileJob, now: float, *, from_start: bool = False) -> PreparedFile:
     """Read what is new in a file and parse it. No database: runs in a helper process on big runs.
     ``from_start``: read the whole file even if it only grew."""
-    row, path = job.row, job.path
+    row = job.row
     out = PreparedFile(job)
     stored_session = job.meta.session_id if job.meta is not None else None  # the parse names it again
     previous_state: dict = json.loads(row.parser_state) if row and row.parser_state else {}
-    whole = read_whole(job.agent, path, previous_state)
-    try:
-        read = read_new_bytes(path, job.size, job.mtime, job.inode, row, whole=whole,
-                              from_start=from_start or job.from_start, now=now)
-    except FileNotFoundError:
-        out.problem = f"{job.key}: vanished before it could be read"
+    read = _read_log(out, previous_state, now, from_start=from_start)
+    if read is None:
         return out
-    except OSError as exc:
-        out.problem = f"{job.key}: cannot read ({exc.strerror or exc})"
-        return out
-    out.append, out.head_hash, out.tail_hash = read.append, read.head_hash, read.tail_hash
-    out.start, out.consumed, out.bytes_read = read.start, read.consumed, len(read.data)
     if out.append and needs_token_reread(previous_state):
         return prepare_file(job, now, from_start=True)  # indexed before tokens were counted
     parsed = _parse(out, read, previous_state)
     if parsed.restart and out.append:
         # The new lines change what earlier ones mean (a Pi branch switch, a retraction).
         return prepare_file(job, now, from_start=True)
+    _note_file_facts(out, read, parsed)
+    _add_rows(out, read, parsed.messages)
+    out.kept = _kept_rows(out, stored_session)
+    return out
+
+
+def _read_log(out: PreparedFile, previous_state: dict, now: float, *, from_start: bool) -> NewBytes | None:
+    """What is new in the log, where it starts and its hashes noted in ``out``; None, with
+    ``out.problem`` set, when the file cannot be read: that is the file's problem, not the run's."""
+    job = out.job
+    whole = read_whole(job.agent, job.path, previous_state)
+    try:
+        read = read_new_bytes(job.path, job.size, job.mtime, job.inode, job.row, whole=whole,
+                              from_start=from_start or job.from_start, now=now)
+    except FileNotFoundError:
+        out.problem = f"{job.key}: vanished before it could be read"
+        return None
+    except OSError as exc:
+        out.problem = f"{job.key}: cannot read ({exc.strerror or exc})"
+        return None
+    out.append, out.head_hash, out.tail_hash = read.append, read.head_hash, read.tail_hash
+    out.start, out.consumed, out.bytes_read = read.start, read.consumed, len(read.data)
+    return read
+
+
+def _note_file_facts(out: PreparedFile, read: NewBytes, parsed: ParseOutput) -> None:
+    """What the index keeps of the file besides its messages: lines read, lines skipped, tokens
+    used, files touched, and the session's details made safe to store."""
     out.state["_lines"] = out.first_line - 1 + (read.complete.count(b"\n") if not read.whole else 0)
-    out.bad_lines = _bad_lines_note(job.key, parsed)
+    out.bad_lines = _bad_lines_note(out.job.key, parsed)
     out.meta.tokens = usage_of(out.state)
     out.touches = touches_in(parsed.messages, out.meta.project_path)
     sanitise_meta(out.meta)
+
+
+def _add_rows(out: PreparedFile, read: NewBytes, messages: list[ParsedMessage]) -> None:
+    """Each message as the row the writer inserts, with its CJK bigrams: one tight loop, as it
+    runs for every message of every log."""
     log = LogBytes(read.complete, read.start) if out.archived else None
     call_line = None  # the last tool call's one-line form: what printed the output that follows
-    for m in parsed.messages:
+    for m in messages:
         sanitise_message(m)
         if m.kind == TOOL_CALL:
             call_line = m.text
         stored, grams = message_row(m, log, call_line)
         out.rows.append(stored)
         out.grams.append(grams)
+
+
+def _kept_rows(out: PreparedFile, stored_session: str | None) -> int:
+    """How many of the first rows the index already holds as they are: only a whole document of
+    the same session, read again, keeps any (``indexer.ingest.kept_rows``)."""
+    job = out.job
     if job.kept_prints and not out.append and out.meta.session_id == stored_session:
         from indexer.ingest.kept_rows import kept_count
 
-        out.kept = kept_count(out.rows, job.kept_prints)
-    return out
+        return kept_count(out.rows, job.kept_prints)
+    return 0
 
 
 def _parse(out: PreparedFile, read: NewBytes, previous_state: dict) -> ParseOutput:
