@@ -264,17 +264,32 @@ def detect_recall(prompt: str, model: WordModel | None = None) -> RecallMatch | 
     elif any(h.weight <= VETO for h in hits):
         return None  # the text says its cue word means something else; the word model would not know
     else:
-        model = model or load_model()
-        features = model_features(prompt, hits) if model else {}
-        probability = model.probability(features) if model else 0.0
-        if not model or probability < model.threshold:
+        decided = _model_phrase(prompt, hits, model or load_model())
+        if decided is None:
             return None
-        # The phrase is the feature that speaks most for past work.
-        words = [f for f in features if not f.startswith("lang:")] or list(features)
-        start, end = features[max(words, key=lambda f: model.weights.get(f, 0.0))]
-        language = "ja" if _KANA.search(prompt) else "zh" if max(prompt) >= "\u3400" else "en"
+        probability, language, start, end = decided
     terms = tuple(extract_terms(prompt, [(h.start, h.end) for h in found]))
     return RecallMatch(prompt[start:end].strip(), language, start, end, terms, score, probability)
+
+
+def _model_phrase(prompt: str, hits: list[CueHit], model: WordModel | None) -> tuple[float, str, int, int] | None:
+    """When the cues fall short: the word model's probability and the phrase it rests on
+    (language, start, end), or None when there is no model or it is not sure."""
+    if not model:
+        return None
+    features = model_features(prompt, hits)
+    probability = model.probability(features)
+    if probability < model.threshold:
+        return None
+    # The phrase is the feature that speaks most for past work.
+    words = [f for f in features if not f.startswith("lang:")] or list(features)
+    start, end = features[max(words, key=lambda f: model.weights.get(f, 0.0))]
+    return probability, _prompt_language(prompt), start, end
+
+
+def _prompt_language(prompt: str) -> str:
+    """The language of a phrase no cue named: the prompt's, kana meaning Japanese and other Han characters Chinese."""
+    return "ja" if _KANA.search(prompt) else "zh" if max(prompt) >= "\u3400" else "en"
 
 
 # --- search terms ------------------------------------------------------------------------------
