@@ -375,24 +375,51 @@ def _read_across(conn: sqlite3.Connection, source: Source, filters: Filters, spa
     if cap < 1:
         return set()
     low, high = min(lo for lo, _ in spans.values()), max(hi for _, hi in spans.values())
+    ids = _match_ids_oldest_first(conn, source, low, high, cap)
+    settled = _sessions_read_whole(spans, ids, cap, high)
+    inside = in_ranges(ids, merged_newest_first([spans[s] for s in settled]))  # sessions may overlap
+    _keep_in_own_span(conn, source, filters, (low, high), inside, spans, settled, rows)
+    return settled
+
+
+def _match_ids_oldest_first(conn: sqlite3.Connection, source: Source, low: int, high: int, cap: int) -> list[int]:
+    """The first ``cap`` ids ``source``'s own expression matches in [low, high]: the index
+    alone, so the messages are read only for the sessions this settles."""
     t = source.table
-    ids = [r[0] for r in conn.execute(
+    return [r[0] for r in conn.execute(
         f"SELECT rowid FROM {t} WHERE {t} MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rowid LIMIT ?",
         (source.match, low, high, cap))]
+
+
+def _sessions_read_whole(spans: dict[int, tuple[int, int]], ids: list[int], cap: int, high: int) -> set[int]:
+    """The sessions whose whole span the read of ``ids`` (oldest first, at most ``cap``)
+    covered: those are settled, nothing of theirs is left to ask one by one."""
     reached = ids[-1] if len(ids) == cap else high  # every match up to here was read
-    settled = {s for s, (_, hi) in spans.items() if hi <= reached}
-    inside = in_ranges(ids, merged_newest_first([spans[s] for s in settled]))  # sessions may overlap
-    join = " JOIN sessions s ON s.id = m.session_rowid" if filters.joins_sessions else ""
-    where = [w if isinstance(w, str) else w.sql(None) for w in (*filters.where, *source.where)]
-    params = [v for p in (*filters.params, *source.params) for v in ((low, high) if p is FLOOR else (p,))]
+    return {s for s, (_, hi) in spans.items() if hi <= reached}
+
+
+def _keep_in_own_span(conn: sqlite3.Connection, source: Source, filters: Filters, bounds: tuple[int, int],
+                      inside: list[int], spans: dict[int, tuple[int, int]], settled: set[int],
+                      rows: dict[int, dict[int, Candidate]]) -> None:
+    """Keep in ``rows`` the messages of ``inside`` that the filters keep, each under its own
+    settled session and only inside that session's span (another's span may hold it)."""
+    join, conditions, params = _message_conditions(source, filters, *bounds)
     for start in range(0, len(inside), 500):
         chunk = inside[start:start + 500]
         sql = (f"SELECT {COLUMNS} FROM messages m{join} WHERE m.id IN ({','.join('?' * len(chunk))}) AND "
-               + " AND ".join(where))
+               + conditions)
         for r in conn.execute(sql, [*chunk, *params]):
             if r[1] in settled and spans[r[1]][0] <= r[0] <= spans[r[1]][1]:
                 rows[r[1]][r[0]] = Candidate(*r)
-    return settled
+
+
+def _message_conditions(source: Source, filters: Filters, low: int, high: int) -> tuple[str, str, list]:
+    """The join, WHERE conditions and parameters that test a message (``m``) against the
+    filters and ``source``'s own conditions, their sub-queries read only in [low, high]."""
+    join = " JOIN sessions s ON s.id = m.session_rowid" if filters.joins_sessions else ""
+    where = [w if isinstance(w, str) else w.sql(None) for w in (*filters.where, *source.where)]
+    params = [v for p in (*filters.params, *source.params) for v in ((low, high) if p is FLOOR else (p,))]
+    return join, " AND ".join(where), params
 
 
 def _within_one(conn: sqlite3.Connection, source: Source, filters: Filters, session_rowid: int,

@@ -29,7 +29,7 @@ from indexer.search.candidates import (
     within,
 )
 from indexer.search.narrowing import session_bounds
-from indexer.search.plan import SearchPlan, and_expressions
+from indexer.search.plan import PlannedGroup, SearchPlan, and_expressions
 from indexer.search.scoring import Evidence, Weights, idf, message_score, scanner, session_score
 
 GROUP_CANDIDATES = 300  # newest matches read for one word group; several share twice that
@@ -187,22 +187,37 @@ def _matching(found: Found, top_id: int, total: int) -> float:
 def _probe(conn: sqlite3.Connection, plan: SearchPlan, filters: Filters, found: list[Found], found_by: _FoundBy) -> None:
     """Check the sessions holding the most groups for the groups missing from their windows."""
     groups = plan.indexed
+    ranges = session_bounds(conn, _sessions_to_probe(groups, found, found_by))
+    for k, g in enumerate(groups):  # group by group: a session that lacks one is not asked the next
+        _probe_group(conn, g, filters, found[k].oldest, ranges, found_by)
+    for s in ranges:
+        if found_by.cover[s] >= found_by.wanted:
+            found_by.complete.add(s)
+
+
+def _sessions_to_probe(groups: tuple[PlannedGroup, ...], found: list[Found], found_by: _FoundBy) -> list[int]:
+    """The incomplete sessions holding the most groups (then the most candidates), at most
+    ``PROBE_SESSIONS``: only those whose every missing group's window was capped, as a window
+    that was not holds all its group's matches."""
     cover, complete = found_by.cover, found_by.complete
     per_session = found_by.per_session()
     undecided = sorted((s for s in cover if s not in complete),
                        key=lambda s: (len(cover[s]), per_session[s], s), reverse=True)
     undecided = [s for s in undecided if all(found[k].capped for k, g in enumerate(groups) if g.index not in cover[s])]
-    ranges = session_bounds(conn, undecided[:PROBE_SESSIONS])
-    for k, g in enumerate(groups):  # group by group: a session that lacks one is not asked the next
-        spans = {s: (low, min(high, found[k].oldest - 1)) for s, (low, high) in ranges.items()
-                 if g.index not in cover[s]}
-        readable = {s: span for s, span in spans.items() if span[0] <= span[1]}
-        got = within(conn, group_sources(g), filters, readable, PROBE_HITS) if readable else {}
-        for s in spans:
-            for c in got.get(s, ()):
-                found_by.add(c, {g.index})
-            if not got.get(s):
-                del ranges[s]
-    for s in ranges:
-        if cover[s] >= found_by.wanted:
-            complete.add(s)
+    return undecided[:PROBE_SESSIONS]
+
+
+def _probe_group(conn: sqlite3.Connection, group: PlannedGroup, filters: Filters, window_oldest: int,
+                 ranges: dict[int, tuple[int, int]], found_by: _FoundBy) -> None:
+    """Read ``group``'s matches older than its window in each session of ``ranges`` that lacks
+    it; a session where none is found cannot hold every group and leaves ``ranges``."""
+    cover = found_by.cover
+    spans = {s: (low, min(high, window_oldest - 1)) for s, (low, high) in ranges.items()
+             if group.index not in cover[s]}
+    readable = {s: span for s, span in spans.items() if span[0] <= span[1]}
+    got = within(conn, group_sources(group), filters, readable, PROBE_HITS) if readable else {}
+    for s in spans:
+        for c in got.get(s, ()):
+            found_by.add(c, {group.index})
+        if not got.get(s):
+            del ranges[s]
