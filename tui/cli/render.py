@@ -166,30 +166,65 @@ def session_header(s: Session, now: float | None = None) -> str:
     return "── " + " · ".join(parts) + (f"\n   {s.title}" if s.title else "")
 
 
+ROLE_LABELS = {"user": "user", "assistant": "assistant", "tool": "result", "system": "system", "meta": "injected"}
+RESULT_LINES = 6  # a tool result shows this many lines without --full
+THINKING_CHARS = 300  # thinking is cut here without --full
+INJECTED_CHARS = 120  # injected context shows this much of its first line without --full
+
+
+def _short_result(text: str) -> str:
+    """A tool result's first lines, and how many more ``--full`` would show."""
+    lines = text.splitlines()
+    shown = "\n".join(lines[:RESULT_LINES])
+    if len(lines) > RESULT_LINES:
+        shown += f"\n… {len(lines) - RESULT_LINES} more lines (use --full)"
+    return shown
+
+
+def _short_thinking(text: str) -> str:
+    return text if len(text) < THINKING_CHARS else text[:THINKING_CHARS] + "… (use --full)"
+
+
+def _short_injected(text: str) -> str:
+    """Injected context's first line, cut: enough to tell what was injected."""
+    return text.splitlines()[0][:INJECTED_CHARS] + " … (injected, use --full)" if text else text
+
+
+def _shown_text(m: Message, full: bool) -> str:
+    """The message's text, cut by kind unless ``full`` (not yet made safe to print)."""
+    if full:
+        return m.text
+    if m.kind == "tool_result":
+        return _short_result(m.text)
+    if m.kind == "thinking":
+        return _short_thinking(m.text)
+    if m.role == "meta":
+        return _short_injected(m.text)
+    return m.text
+
+
+def _kind_label(m: Message, full: bool) -> str:
+    """What the message is, after its time. Without ``full`` an injected (``meta``) summary or
+    error is labelled "injected", as its cut text says."""
+    if m.kind == "tool_result":
+        return f"result{f' ({m.tool_name})' if m.tool_name else ''}"
+    if m.kind == "thinking":
+        return "thinking"
+    if m.kind in ("summary", "error") and (full or m.role != "meta"):
+        return m.kind
+    return ROLE_LABELS.get(m.role, m.role)
+
+
 def format_message(m: Message, style: Style, *, full: bool, mark: bool = False) -> str:
+    """One message of ``show``: a head line (``>>`` marks ``mark``), then its text indented;
+    a tool call stays on one line."""
     when = local_time(m.ts)[11:] if m.ts else "--:--"
     prefix = ">> " if mark else ""
-    label = {"user": "user", "assistant": "assistant", "tool": "result", "system": "system", "meta": "injected"}.get(m.role, m.role)
-    text = m.text
-    if m.kind == "tool_result":
-        label = f"result{f' ({m.tool_name})' if m.tool_name else ''}"
-        if not full:
-            lines = text.splitlines()
-            text = "\n".join(lines[:6]) + (f"\n… {len(lines) - 6} more lines (use --full)" if len(lines) > 6 else "")
-    elif m.kind == "thinking":
-        label = "thinking"
-        if not full:
-            text = text if len(text) < 300 else text[:300] + "… (use --full)"
-    elif m.role == "meta" and not full:
-        text = text.splitlines()[0][:120] + " … (injected, use --full)" if text else text
-    elif m.kind == "summary":
-        label = "summary"
-    elif m.kind == "error":
-        label = "error"
+    label = _kind_label(m, full)
     if m.mark:
         label += f" ({m.mark})"
     head = f"{prefix}[{when}] #{m.id} {label}:"
-    body = safe_text(text)
+    body = safe_text(_shown_text(m, full))
     colour = {"user": style.user, "assistant": style.assistant}.get(m.role, style.dim)
     if m.kind == "tool_call":
         return f"{head} {style.tool(body)}"

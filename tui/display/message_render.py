@@ -91,49 +91,89 @@ def _pretty_json(detail: str) -> str:
         return detail
 
 
+def _more_lines(hidden: int, styles: MessageStyles) -> Text:
+    """The line under a cut message saying how much the cut hides."""
+    return Text(f"  … {plural(hidden, 'more line')} · enter to expand", style=styles.dim)
+
+
+def _tool_call(m: Message, styles: MessageStyles, *, expanded: bool, find: str, focused: bool,
+               reveal: bool) -> RenderableType:
+    """One line (tool name and summary); the arguments as JSON below it when expanded."""
+    line = _header(m, styles, label=f"⚙ {m.tool_name or 'tool'}", focused=focused)
+    line.append("  ")
+    summary = Text(one_line(m.text, 400, reveal_secrets=reveal), style=styles.tool)
+    mark_terms(summary, find, styles.match)
+    line.append_text(summary)
+    if not expanded or not m.detail:
+        return line
+    code = visible(_pretty_json(m.detail), reveal_secrets=reveal)
+    return Group(line, Syntax(code, "json", theme=SYNTAX_THEME, word_wrap=True, padding=(0, 0, 0, 2)))
+
+
+def _thinking(m: Message, styles: MessageStyles, *, expanded: bool, find: str, focused: bool,
+              reveal: bool) -> RenderableType:
+    """A word count until expanded, then the reasoning in dim italics."""
+    header = _header(m, styles, label="✻ thinking", focused=focused)
+    if not expanded:
+        header.append(f"  {len(m.text.split()):,} words · enter to expand", style=styles.dim)
+        return header
+    return Group(header, *_body(m.text, styles, find, style=Style(italic=True) + styles.dim, reveal=reveal))
+
+
+def _tool_result(m: Message, styles: MessageStyles, *, expanded: bool, find: str, focused: bool,
+                 reveal: bool) -> RenderableType:
+    """Dim plain text (never code-highlighted), its first lines until expanded."""
+    header = _header(m, styles, label=f"↳ result{f' ({m.tool_name})' if m.tool_name else ''}", focused=focused)
+    text, hidden = (m.text, 0) if expanded else _cut(m.text, RESULT_LINES)
+    body = _prose(text, styles, find, styles.dim, reveal)
+    parts: list[RenderableType] = [header, body]
+    if hidden:
+        parts.append(_more_lines(hidden, styles))
+    return Group(*parts)
+
+
+def _collapsed_injected(m: Message, styles: MessageStyles, *, focused: bool, reveal: bool) -> Text:
+    """Injected context (``meta``) as one line under its header until expanded."""
+    header = _header(m, styles, focused=focused)
+    header.append("  " + one_line(m.text, 120, reveal_secrets=reveal) + "  · enter to expand", style=styles.dim)
+    return header
+
+
+def _conversation_label(m: Message, user_label: str | None) -> str | None:
+    """A summary or an error says so; a user message may be named by the caller; else None (the
+    role's name)."""
+    return {"summary": "summary", "error": "⚠ error"}.get(m.kind) or (user_label if m.role == "user" else None)
+
+
+def _conversation(m: Message, styles: MessageStyles, *, expanded: bool, find: str, focused: bool,
+                  reveal: bool, user_label: str | None) -> RenderableType:
+    """Prose (user, assistant, summary, error, expanded injected context) with highlighted code
+    fences, cut at ``TEXT_LINES`` until expanded."""
+    header = _header(m, styles, label=_conversation_label(m, user_label), focused=focused)
+    text, hidden = (m.text, 0) if expanded else _cut(m.text, TEXT_LINES)
+    parts: list[RenderableType] = [header, *_body(text, styles, find, reveal=reveal)]
+    if hidden:
+        parts.append(_more_lines(hidden, styles))
+    parts.append(Text(""))  # prose gets air below it; runs of tool lines stay compact
+    return Group(*parts)
+
+
 def render_message(m: Message, styles: MessageStyles, *, expanded: bool = False, find: str = "",
                    focused: bool = False, reveal_secrets: bool = False,
                    user_label: str | None = None) -> RenderableType:
     """``user_label``: what a user message is called ("you" when None; a subagent's prompt
     came from its parent agent)."""
-    hint = styles.dim
     reveal = reveal_secrets  # API keys, tokens and passwords are masked unless asked for
     if m.kind == "tool_call":
-        line = _header(m, styles, label=f"⚙ {m.tool_name or 'tool'}", focused=focused)
-        line.append("  ")
-        summary = Text(one_line(m.text, 400, reveal_secrets=reveal), style=styles.tool)
-        mark_terms(summary, find, styles.match)
-        line.append_text(summary)
-        if not expanded or not m.detail:
-            return line
-        code = visible(_pretty_json(m.detail), reveal_secrets=reveal)
-        return Group(line, Syntax(code, "json", theme=SYNTAX_THEME, word_wrap=True, padding=(0, 0, 0, 2)))
+        return _tool_call(m, styles, expanded=expanded, find=find, focused=focused, reveal=reveal)
     if m.kind == "thinking":
-        header = _header(m, styles, label="✻ thinking", focused=focused)
-        if not expanded:
-            header.append(f"  {len(m.text.split()):,} words · enter to expand", style=hint)
-            return header
-        return Group(header, *_body(m.text, styles, find, style=Style(italic=True) + styles.dim, reveal=reveal))
+        return _thinking(m, styles, expanded=expanded, find=find, focused=focused, reveal=reveal)
     if m.kind == "tool_result" or m.role == "tool":
-        header = _header(m, styles, label=f"↳ result{f' ({m.tool_name})' if m.tool_name else ''}", focused=focused)
-        text, hidden = (m.text, 0) if expanded else _cut(m.text, RESULT_LINES)
-        body = _prose(text, styles, find, styles.dim, reveal)
-        parts: list[RenderableType] = [header, body]
-        if hidden:
-            parts.append(Text(f"  … {plural(hidden, 'more line')} · enter to expand", style=hint))
-        return Group(*parts)
+        return _tool_result(m, styles, expanded=expanded, find=find, focused=focused, reveal=reveal)
     if m.role == "meta" and not expanded:
-        header = _header(m, styles, focused=focused)
-        header.append("  " + one_line(m.text, 120, reveal_secrets=reveal) + "  · enter to expand", style=hint)
-        return header
-    label = {"summary": "summary", "error": "⚠ error"}.get(m.kind) or (user_label if m.role == "user" else None)
-    header = _header(m, styles, label=label, focused=focused)
-    text, hidden = (m.text, 0) if expanded else _cut(m.text, TEXT_LINES)
-    parts = [header, *_body(text, styles, find, reveal=reveal)]
-    if hidden:
-        parts.append(Text(f"  … {plural(hidden, 'more line')} · enter to expand", style=hint))
-    parts.append(Text(""))  # prose gets air below it; runs of tool lines stay compact
-    return Group(*parts)
+        return _collapsed_injected(m, styles, focused=focused, reveal=reveal)
+    return _conversation(m, styles, expanded=expanded, find=find, focused=focused, reveal=reveal,
+                         user_label=user_label)
 
 
 def message_matches(m: Message, needle: str) -> bool:
