@@ -92,6 +92,19 @@ async def test_a_file_that_is_gone_says_so(history, tmp_path):
         assert "does not exist" in text
 
 
+async def test_the_default_folder_label_shows_the_files_folder(history):
+    """The app's own path label (not the tests' stand-in) is given the file's folder as a path:
+    it was given a string, and the screen failed to open for any file in a folder."""
+    found, db, roots = history
+    app = app_for(db, roots)  # no path_label: the app's default, as a person runs it
+    async with app.run_test(size=SIZE) as pilot:
+        app.push_screen(BlameScreen(app.context, str(found.file)))
+        await settle(pilot)
+        assert isinstance(app.screen, BlameScreen)
+        title = str(app.screen.query_one("#blame-title").render())
+        assert found.file.name in title and str(found.file.parent.name) in title
+
+
 def test_blame_screen(history, snap_compare):
     app = _app(history)
     app._history = history[0]

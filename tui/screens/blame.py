@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from pathlib import Path
 
 from rich.text import Text
 from textual import on, work
@@ -50,7 +51,7 @@ class BlameScreen(ReportsWorkerErrors, Screen):
             title = Text("Who wrote each line of ", style="bold")
             title.append_text(log_text(name, style="bold"))
             if folder:
-                title.append("  " + self.context.path_label(folder), style="dim")
+                title.append("  " + self.context.path_label(Path(folder)), style="dim")
             yield Label(title, id="blame-title")
             yield OptionList(Option(Text("attributing lines...", style="dim"), disabled=True), id="blame-lines")
             yield Static("", id="blame-summary")
