@@ -17,6 +17,7 @@ from __future__ import annotations
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import App, SuspendNotSupported
@@ -30,6 +31,12 @@ from tui.requests import ResumeSession
 from tui.clipboard import copy_text
 from tui.display.log_text import one_line, visible
 from tui.screens.confirm import ConfirmLine
+
+if TYPE_CHECKING:  # the type checker sees the App this is mixed into; at run time a plain mixin
+    from textual.worker import Worker
+    _AppBase = App[None]
+else:
+    _AppBase = object
 
 
 @dataclass(frozen=True)
@@ -56,11 +63,15 @@ def run_suspended(app: App, launch: Launch) -> AgentExit:
     return AgentExit(code)
 
 
-class LaunchesAgents:
+class LaunchesAgents(_AppBase):
     """Mixed into the app, which provides the context, notifications and the index refresh."""
 
     context: AppContext
-    agent_runner: AgentRunner = staticmethod(run_suspended)  # type: ignore[assignment]
+    agent_runner: AgentRunner = staticmethod(run_suspended)
+
+    if TYPE_CHECKING:  # the app's, declared here only: a method here would shadow it
+        live_generation: int
+        def load_stats(self) -> Worker[None]: ...
 
     @dataclass
     class AgentLogIndexed(Message):
@@ -72,13 +83,18 @@ class LaunchesAgents:
         if not request.fork:
             self.launch_agent(request.session, fork=False)
             return
-        app: App = self  # type: ignore[assignment]
+        app: App = self
         title = one_line(request.session.title or request.session.session_id, 50)
+
+        def fork_if_confirmed(yes: bool | None) -> None:
+            if yes:
+                self.launch_agent(request.session, fork=True)
+
         app.push_screen(ConfirmLine(f"Fork “{title}” into a new {request.session.agent} session?", yes="fork"),
-                        lambda yes: yes and self.launch_agent(request.session, fork=True))
+                        fork_if_confirmed)
 
     def launch_agent(self, session: Session, *, fork: bool) -> None:
-        app: App = self  # type: ignore[assignment]
+        app: App = self
         verb = "fork" if fork else "resume"
         try:
             launch = plan_launch(session, self.context.index.parent(session), load_launch_templates(), fork=fork)
@@ -97,14 +113,14 @@ class LaunchesAgents:
         self._copy_instead(problem, verb)
 
     def _copy_instead(self, problem: LaunchRefused, verb: str) -> None:
-        app: App = self  # type: ignore[assignment]
+        app: App = self
         if problem.copyable:
             copy_text(app, problem.copyable)
         note = f"{problem}.\nCopied the command to run by hand." if problem.copyable else f"{problem}."
         app.notify(visible(note), title=f"Cannot {verb} here", severity="warning", timeout=8, markup=False)
 
     def _agent_returned(self, launch: Launch, ended: AgentExit, session: Session) -> None:
-        app: App = self  # type: ignore[assignment]
+        app: App = self
         how = "exited" if ended.code == 0 else f"exited with code {ended.code}"
         app.notify(visible(f"{launch.program} {how}."), title="Back from the agent", timeout=4, markup=False)
         self.index_agent_log(session.source_path)
@@ -123,8 +139,8 @@ class LaunchesAgents:
     def on_launches_agents_agent_log_indexed(self, event: AgentLogIndexed) -> None:
         app = self
         if event.summary is not None and (event.summary.messages_added or event.summary.files_changed):
-            app.live_generation += 1  # type: ignore[attr-defined]  # screens on show read again
-            app.load_stats()  # type: ignore[attr-defined]
+            app.live_generation += 1  # screens on show read again
+            app.load_stats()
         refresh = getattr(app, "refresh_index", None)
         if refresh is not None and not self.context.demo:
             refresh()  # anything else the agent wrote

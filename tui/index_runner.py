@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 import time
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.message import Message
@@ -17,6 +18,12 @@ from indexer import ConfigError, IndexBusyError, IndexError_, IndexProgress, Ind
 from indexer.ingest.outcome import RunOutcome
 from indexer.agents.settings import HooksStatus
 from tui.app_context import AppContext, IndexActivity
+
+if TYPE_CHECKING:  # the type checker sees the App this is mixed into; at run time a plain mixin
+    from textual.app import App
+    _AppBase = App[None]
+else:
+    _AppBase = object
 
 HooksState = tuple[tuple[str, HooksStatus], ...]  # (scope key, status) for user and project settings
 PROGRESS_INTERVAL = 0.25  # seconds between progress repaints from an index run
@@ -28,7 +35,7 @@ MERGE_SLICE_SECONDS = 0.5
 MERGE_PAUSE_SECONDS = 0.5
 
 
-class IndexRunner:
+class IndexRunner(_AppBase):
     """Mixed into the app, which provides the context, the live values (reactives), the hooks
     reading and the demo offer."""
 
@@ -44,6 +51,10 @@ class IndexRunner:
     _messages_seen: int = 0
     _notified_run: float = 0.0  # finished_at of the last failed run a notification told of
     _notified_message: str = ""  # what it said: the same failure again (a broken config file) is not told twice
+
+    if TYPE_CHECKING:  # the app's own (declared here only: a method here would shadow it)
+        def read_hooks(self) -> HooksState: ...
+        def offer_demo_if_no_logs(self) -> None: ...
 
     @dataclasses.dataclass
     class IndexProgressed(Message):
@@ -139,7 +150,7 @@ class IndexRunner:
 
         summary: IndexSummary | None = None
         # The merging stops at its next step (cancelled on the UI thread: asyncio is not thread-safe).
-        self.call_from_thread(self.workers.cancel_group, self, "merge")  # type: ignore[arg-type]
+        self.call_from_thread(self.workers.cancel_group, self, "merge")
         try:
             with self._writing:
                 summary = self.context.index.update(self.context.roots, progress=on_progress,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.message import Message
@@ -18,11 +19,19 @@ from indexer import ConfigError, IndexBusyError, IndexError_, IndexSummary
 from tui.app_context import AppContext
 from tui.log_watcher import LogWatcher
 
+if TYPE_CHECKING:  # the type checker sees the App this is mixed into; at run time a plain mixin
+    from textual.app import App
+    from textual.worker import Worker
+    from indexer.ingest.outcome import RunOutcome
+    _AppBase = App[None]
+else:
+    _AppBase = object
+
 RETRY_SECONDS = 1.0  # files a locked index kept waiting are tried again this often
 LIVE = "live"
 
 
-class LiveUpdates:
+class LiveUpdates(_AppBase):
     """Mixed into the app, which provides the context, ``index_generation``, ``load_stats``
     and ``show_run_outcome``."""
 
@@ -33,6 +42,10 @@ class LiveUpdates:
     _live_pending: set[str]
     _live_running: bool = False
     _live_timer: Timer | None = None
+
+    if TYPE_CHECKING:  # the app's (IndexRunner's), declared here only: a method here would shadow it
+        def load_stats(self) -> Worker[None]: ...
+        def show_run_outcome(self, outcome: RunOutcome | None) -> None: ...
 
     @dataclasses.dataclass
     class LogsChanged(Message):

@@ -7,6 +7,7 @@ bubble), so every screen and widget that starts workers mixes this in.
 
 from __future__ import annotations
 
+from textual.notifications import SeverityLevel
 from textual.worker import Worker, WorkerState
 
 from indexer import errors
@@ -15,7 +16,7 @@ from tui.display.log_text import visible
 
 # The one table from an error's kind (``indexer.errors``) to how loudly the app says it: what
 # the person can fix by trying again or typing something else is a warning; the rest an error.
-SEVERITIES = {
+SEVERITIES: dict[str, SeverityLevel] = {
     errors.USAGE: "warning",
     errors.NOT_FOUND: "warning",
     errors.BUSY: "warning",
@@ -27,7 +28,7 @@ SEVERITIES = {
 }
 
 
-def severity_of(exc: BaseException) -> str:
+def severity_of(exc: BaseException) -> SeverityLevel:
     """The notification severity for an error: by its kind, "error" for one without."""
     kind = kind_of(exc)
     return "error" if kind is None else SEVERITIES[kind]
@@ -55,7 +56,7 @@ class ReportsWorkerErrors:
         if event.state != WorkerState.ERROR or worker.error is None:
             return
         what = WORK_NAMES.get(worker.group, "Background work")
-        self.notify(  # type: ignore[attr-defined]
+        self.notify(  # type: ignore[attr-defined]  # mixed into screens, widgets and the app: each has notify
             f"{what} failed: {visible(str(worker.error))}", title="Something went wrong", severity=severity_of(worker.error),
             timeout=10, markup=False,
         )

@@ -22,15 +22,16 @@ from tui.cli.exits import DISK_FULL, INTERNAL, READ_ONLY
 
 def report_unexpected(exc: BaseException) -> int:
     """Say what happened in one line on stderr; the exit code for it."""
-    kind = kind_of(exc) if isinstance(exc, OSError) else None
-    if kind == errors.DISK_FULL:
-        where = f" writing {exc.filename}" if exc.filename else ""
-        _say(f"the disk is full{where}; nothing was half-written: free some space and try again")
-        return DISK_FULL
-    if kind == errors.READ_ONLY:
-        where = f" {exc.filename}" if exc.filename else ""
-        _say(f"cannot write{where}: {exc.strerror or exc} (read-only disk or no permission)")
-        return READ_ONLY
+    if isinstance(exc, OSError):
+        kind = kind_of(exc)
+        if kind == errors.DISK_FULL:
+            where = f" writing {exc.filename}" if exc.filename else ""
+            _say(f"the disk is full{where}; nothing was half-written: free some space and try again")
+            return DISK_FULL
+        if kind == errors.READ_ONLY:
+            where = f" {exc.filename}" if exc.filename else ""
+            _say(f"cannot write{where}: {exc.strerror or exc} (read-only disk or no permission)")
+            return READ_ONLY
     trace = "".join(traceback.format_exception(exc))
     if os.environ.get("THREADBACK_DEBUG"):
         sys.stderr.write(trace)

@@ -19,6 +19,7 @@ from tui.cli.verbs import help_of
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # argparse is loaded only to build the full parser (``tui.cli.parser``)
     import argparse
+    from types import SimpleNamespace
 
 EVENTS = ("session-start", "prompt", "refresh")
 
@@ -61,7 +62,7 @@ def warn_of_a_broken_config() -> None:
         print(f"threadback: {exc}", file=sys.stderr)
 
 
-def cmd_hook(args: argparse.Namespace) -> int:
+def cmd_hook(args: argparse.Namespace | SimpleNamespace) -> int:  # SimpleNamespace: a quick_args line
     """Run one hook. Whatever happens: nothing on stdout but the finished answer, exit 0."""
     try:
         started = getattr(args, "started", None) or time.monotonic()

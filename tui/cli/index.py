@@ -328,8 +328,9 @@ def cmd_sessions(args: argparse.Namespace) -> int:
     index = open_existing_index(args)
     since, until = time_range(args)
     agent = agent_named(args.agent) if args.agent else None
-    kwargs = {} if args.all else {"parent": None}
-    sessions = index.sessions(agent=agent, project=args.project, since=since, until=until, limit=args.limit, **kwargs)
+    parent = ... if args.all else None  # ``...``: any parent (subagents too); None: top-level sessions only
+    sessions = index.sessions(agent=agent, project=args.project, since=since, until=until, limit=args.limit,
+                              parent=parent)
     sessions = [masked_session(s) for s in sessions]  # a title is a first prompt; `show --show-secrets` reveals
     if args.json:
         now = time.time()

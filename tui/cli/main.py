@@ -22,6 +22,7 @@ from tui.cli.verbs import VERBS  # noqa: F401 - the verb table, importable from 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
+    from types import SimpleNamespace
 
 # Arguments that name files keep their bytes as the OS gave them (a folder name that is not
 # UTF-8 must still be found); every other argument is text, made valid UTF-8 at once.
@@ -96,17 +97,17 @@ def _dispatch(argv: list[str] | None) -> int:
     if quick is not None:
         # The hot verbs' plain lines skip building the parser (``tui.cli.quick_args``).
         _quick_line = True
-        verb, args = quick
+        verb, namespace = quick
         if verb == "hook":
             from tui.cli.hook import cmd_hook
 
-            args.started = started
-            return cmd_hook(args)
+            namespace.started = started
+            return cmd_hook(namespace)
         from tui.cli.index import cmd_search
 
-        args.func = cmd_search
-        _text_arguments_as_utf8(args)
-        return int(args.func(args) or OK)
+        namespace.func = cmd_search
+        _text_arguments_as_utf8(namespace)
+        return int(namespace.func(namespace) or OK)
     if args_list[:1] == ["hook"]:
         # Hooks run on every prompt: skip building the whole parser (and its imports).
         from tui.cli.hook import run_hook
@@ -133,12 +134,12 @@ def _safe_output() -> None:
             setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))
     for stream in (sys.stdout, sys.stderr):
         try:
-            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]  # a TextIO without it: caught
         except (AttributeError, ValueError, OSError):
             pass
 
 
-def _text_arguments_as_utf8(args: argparse.Namespace) -> None:
+def _text_arguments_as_utf8(args: argparse.Namespace | SimpleNamespace) -> None:
     """Replace bytes that are not UTF-8 in text arguments (a query, a summary) by U+FFFD."""
     from indexer.text.storable import storable
 

@@ -90,7 +90,7 @@ def package_version() -> str:
 def build_server(tools: HistoryTools) -> MCPServer:
     """The MCP server with Threadback's tools registered."""
     server = MCPServer(SERVER_NAME, version=package_version(), instructions=INSTRUCTIONS, log_level="WARNING")
-    read_only = ToolAnnotations(readOnlyHint=True, openWorldHint=False)
+    read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
     def answer(produce: Any) -> dict[str, Any]:
         """The tool's answer; a failure is a tool error that says why (the SDK's own answer to
@@ -190,8 +190,8 @@ def build_server(tools: HistoryTools) -> MCPServer:
             return {"path": found.path, "git": found.git, "lines": [line_json(line) for line in found.lines]}
         return answer(produce)
 
-    @server.tool(annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True,
-                                             openWorldHint=False))
+    @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True,
+                                             open_world_hint=False))
     def propose_rule(
         text: Annotated[str, Field(description="the rule, as an instruction for future sessions")],
         title: Annotated[str | None, Field(description="a short title")] = None,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 from io import TextIOWrapper
-from typing import Any
+from typing import Any, Literal
 
 import anyio
 import mcp_types
@@ -67,7 +67,7 @@ class _CheckedLines:
                 await self.out.answer(error)
 
 
-def refusal_of(line: str) -> dict[str, Any] | None | bool:
+def refusal_of(line: str) -> dict[str, Any] | None | Literal[False]:
     """``None`` when the SDK reads ``line``; else the JSON-RPC error answering it, or ``False``
     for a refused notification (no id: JSON-RPC answers nothing)."""
     try:
@@ -137,5 +137,6 @@ async def serve_stdio(lowlevel_server: Any) -> None:
     stdin, stdout = _claim_wire()
     out = _Lines(anyio.wrap_file(TextIOWrapper(stdout, encoding="utf-8")))
     lines = _CheckedLines(anyio.wrap_file(TextIOWrapper(stdin, encoding="utf-8", errors="replace")), out)
+    # Not anyio AsyncFiles: stand-ins with the only calls stdio_server makes (async for; write, flush).
     async with stdio_server(lines, out) as (read_stream, write_stream):  # type: ignore[arg-type]
         await lowlevel_server.run(read_stream, write_stream, lowlevel_server.create_initialization_options())

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from indexer import ConfigError, Index
 from indexer.config import check_config, config_path, live_updates_enabled, only_roots
-from tui.cli.exits import command
+from tui.cli.exits import OK, command
 from tui.cli.options import db_path_of, roots_of
 from tui.demo import demo_index_and_roots, demo_memory_dir
 
@@ -25,6 +25,7 @@ def launch(args: argparse.Namespace) -> int:
         app.run()
     finally:
         app.context.index.close()
+    return OK
 
 
 def app_of(args: argparse.Namespace) -> ThreadbackApp:

@@ -17,6 +17,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # the index and the config files are loaded where a command needs them
     import argparse
     from pathlib import Path
+    from types import SimpleNamespace
 
     from indexer import IndexError_
     from indexer.config import SourceRoots
@@ -58,7 +59,7 @@ def db_path_of(args: argparse.Namespace) -> Path:
     return Path(db_file_of(args))
 
 
-def db_file_of(args: argparse.Namespace) -> str:
+def db_file_of(args: argparse.Namespace | SimpleNamespace) -> str:  # SimpleNamespace: a quick_args line
     """``--db`` (with ``~`` expanded), else the demo's index with ``--demo``, else the default
     index file."""
     if getattr(args, "db", None):

@@ -135,7 +135,8 @@ def _read_options(argv: list[str], at: int, known: dict[str, tuple[str, str]], v
             except ValueError:
                 return None
         elif kind == "append":
-            values[dest] = [*(values.get(dest) or []), value]
+            previous = values.get(dest)  # None (the default) or the list so far
+            values[dest] = [*(previous if isinstance(previous, list) else []), value]
         else:
             values[dest] = value
         at += 2

@@ -19,6 +19,8 @@ from tui.cli.terminal import Style, safe_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # an index run's progress: not loaded by a search
+    from collections.abc import Sequence
+
     from indexer.ingest.progress import IndexProgress
 
 CONTEXT_LINE_CHARS = 200
@@ -105,7 +107,7 @@ def render_hits_text(result: SearchResult, style: Style, *, budget: int = 0, off
     parts: list[str] = []
     used = 0
     shown = 0
-    items = result.sessions if result.by_session else result.hits
+    items: Sequence[Hit | SessionHit] = result.sessions if result.by_session else result.hits
     parts.append(recall_header(result))
     for i, item in enumerate(items):
         if i == result.closest_from and (i or offset < result.exact_total or result.exact_total == 0):

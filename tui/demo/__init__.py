@@ -13,7 +13,7 @@ from indexer.sources import AGENTS
 DEMO_DIR = Path(__file__).parent
 
 
-def demo_roots_mapping() -> dict[str, list[Path]]:
+def demo_roots_mapping() -> dict[str, list[Path | str]]:
     """Each agent's sample logs, laid out as under the agent's home (``claude-code/projects``)."""
     return {agent.name: [DEMO_DIR / agent.name / agent.log_folder] for agent in AGENTS}
 

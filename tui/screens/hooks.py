@@ -111,12 +111,12 @@ def other_routes_text(routes: OtherRoutes, label: Callable[[Path], str]) -> Text
     text.append(f"\n  {CODEX_TRUST}", style="dim")
     text.append("\n\nMCP server", style="bold")
     text.append(f"  install: {MCP_INSTALL}", style="dim")
-    for agent, status in routes.mcp:
+    for agent, mcp in routes.mcp:
         text.append(f"\n  {agent}  ", style="bold")
-        text.append(visible(label(status.path)) + "  ", style="dim")
-        if status.error is not None:
-            text.append("cannot read it: " + visible(status.error), style="bold red")
-        elif status.installed:
+        text.append(visible(label(mcp.path)) + "  ", style="dim")
+        if mcp.error is not None:
+            text.append("cannot read it: " + visible(mcp.error), style="bold red")
+        elif mcp.installed:
             text.append("registered", style="bold green")
         else:
             text.append("not registered", style="bold")
@@ -250,9 +250,9 @@ class HooksScreen(ReportsWorkerErrors, ModalScreen[None]):
             text.append("\n")
             text.append(visible(scope.shorten(self.errors[scope.key])), style="bold red")
         self.query_one(f"#hooks-{scope.key}-status", Static).update(text)
-        ok = status is not None and status.error is None
-        self.query_one(f"#install-{scope.key}", Button).disabled = not (ok and not status.complete)
-        self.query_one(f"#uninstall-{scope.key}", Button).disabled = not (ok and bool(status.installed))
+        readable = status if status is not None and status.error is None else None
+        self.query_one(f"#install-{scope.key}", Button).disabled = readable is None or readable.complete
+        self.query_one(f"#uninstall-{scope.key}", Button).disabled = readable is None or not readable.installed
 
     # -- writing -------------------------------------------------------------------------------
     @on(Button.Pressed)
@@ -281,7 +281,12 @@ class HooksScreen(ReportsWorkerErrors, ModalScreen[None]):
                 yes="Uninstall",
                 no="Cancel",
             )
-        self.app.push_screen(confirm, lambda yes: yes and self.write(scope, action))
+
+        def write_if_confirmed(yes: bool | None) -> None:
+            if yes:
+                self.write(scope, action)
+
+        self.app.push_screen(confirm, write_if_confirmed)
 
     @work(thread=True, exclusive=True, group="hooks-write", exit_on_error=False)
     def write(self, scope: SettingsScope, action: str) -> None:

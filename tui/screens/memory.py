@@ -296,11 +296,16 @@ class MemoryScreen(Screen[None]):
         if not self._unsaved():
             then()
             return
+
+        def then_if_confirmed(yes: bool | None) -> None:
+            if yes:
+                then()
+
         self.app.push_screen(
             ConfirmScreen("Discard unsaved edits?",
                           "An editor has changes that are not saved. Continue and lose them?",
                           yes="Discard"),
-            lambda yes: yes and then(),
+            then_if_confirmed,
         )
 
     def reload_all(self) -> None:
@@ -335,6 +340,11 @@ class MemoryScreen(Screen[None]):
             severity="error",
             timeout=10,
         )
+
+        def reload_if_confirmed(yes: bool | None) -> None:
+            if yes:
+                self.reload_all()
+
         self.app.push_screen(
             ConfirmScreen(
                 "Reload from disk?",
@@ -344,7 +354,7 @@ class MemoryScreen(Screen[None]):
                 yes="Reload",
                 no="Keep my edit",
             ),
-            lambda yes: yes and self.reload_all(),
+            reload_if_confirmed,
         )
 
     def on_memory_tier_pane_written(self, event: MemoryTierPane.Written) -> None:

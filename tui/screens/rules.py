@@ -276,10 +276,13 @@ class RulesScreen(Screen[None]):
         if suspicious_characters(text):
             title, question = hidden_characters_question(rule.id, text)
             edited = self.edited_text
-            self.app.push_screen(
-                ConfirmScreen(title, question, yes="Approve with these characters"),
-                lambda yes: yes and self.with_key(lambda: self._approve_shown(rule, edited)),
-            )
+
+            def approve_if_confirmed(yes: bool | None) -> None:
+                if yes:
+                    self.with_key(lambda: self._approve_shown(rule, edited))
+
+            self.app.push_screen(ConfirmScreen(title, question, yes="Approve with these characters"),
+                                 approve_if_confirmed)
             return
         edited = self.edited_text
         self.with_key(lambda: self._approve_shown(rule, edited))
@@ -388,10 +391,15 @@ class RulesScreen(Screen[None]):
             return
         more = len(pending) - len(hidden) - len(waiting)
         question = bulk_question(waiting, hidden, more, BULK_LIMIT)
+
+        def approve_if_confirmed(yes: bool | None) -> None:
+            if yes:
+                self.with_key(lambda: self._approve_listed(waiting))
+
         self.app.push_screen(
             ConfirmScreen(f"Approve {len(waiting)} rule{'s' * (len(waiting) != 1)}", question,
                           yes="Approve all listed"),
-            lambda yes: yes and self.with_key(lambda: self._approve_listed(waiting)),
+            approve_if_confirmed,
         )
 
     def _approve_listed(self, listed: list[Rule]) -> None:
@@ -513,10 +521,15 @@ class RulesScreen(Screen[None]):
         if trust is None or not trust.folder.is_project or trust.state == ALLOWED or self._refused():
             return
         path = trust.folder.path
+
+        def allow_if_confirmed(yes: bool | None) -> None:
+            if yes:
+                self.with_key(lambda: self._allow(path))
+
         self.app.push_screen(
             ConfirmScreen("Allow this project's memory folder?", allow_folder_question(path),
                           yes="Allow it"),
-            lambda yes: yes and self.with_key(lambda: self._allow(path)),
+            allow_if_confirmed,
         )
 
     def _allow(self, path: Path) -> None:

@@ -219,7 +219,7 @@ class TranscriptScreen(ReportsWorkerErrors, Screen):
             return
         paths = list(dict.fromkeys(t.path for t in paths_in_call(m.tool_name, m.detail, self.session.project_path)))
         if not paths:
-            self.query_one(MessageList).action_toggle()
+            self.query_one(MessageList).action_toggle_message()
             return
 
         def chosen(session: Session | None) -> None:

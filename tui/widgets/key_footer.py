@@ -76,7 +76,7 @@ class KeyFooter(Footer):
         """Everything the footer could show, in screen order, each with its rank."""
         found: list[FooterEntry] = []
         seen: set[str] = set()
-        by_id = {}
+        by_id: dict[str, tuple[Binding, bool]] = {}
         active = list(self.screen.active_bindings.values())
         for node, binding, enabled, _tooltip in active:
             if binding.id:

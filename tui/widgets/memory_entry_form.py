@@ -43,7 +43,7 @@ class TagSuggester(Suggester):
 class MarkedCheckbox(Checkbox):
     """A checkbox whose mark itself says on (✓) or off (blank), not only its colour."""
 
-    @property
+    @property  # Checkbox's class attribute, read from the instance at each render
     def BUTTON_INNER(self) -> str:  # type: ignore[override]
         return "✓" if self.value else " "
 

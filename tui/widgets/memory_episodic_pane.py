@@ -379,11 +379,12 @@ class MemoryEpisodicPane(MemoryTierPane):
         if not choices:
             self.notify("No other entry to link to.", severity="warning")
             return
-        self.app.push_screen(
-            MemoryLinkForm(f"Link {me} to …", choices),
-            lambda other: other and self._write(
-                lambda: self.store.link(me, other, self.now()), f"Linked {me} and {other}."),
-        )
+
+        def link_to(other: str | None) -> None:
+            if other:
+                self._write(lambda: self.store.link(me, other, self.now()), f"Linked {me} and {other}.")
+
+        self.app.push_screen(MemoryLinkForm(f"Link {me} to …", choices), link_to)
 
     def action_unlink(self) -> None:
         chosen = self.selected()
@@ -396,8 +397,9 @@ class MemoryEpisodicPane(MemoryTierPane):
         if not choices:
             self.notify(f"{me} has no links.", severity="warning")
             return
-        self.app.push_screen(
-            MemoryLinkForm(f"Remove the link from {me} to …", choices),
-            lambda other: other and self._write(
-                lambda: self.store.unlink(me, other, self.now()), f"Unlinked {me} and {other}."),
-        )
+
+        def unlink_from(other: str | None) -> None:
+            if other:
+                self._write(lambda: self.store.unlink(me, other, self.now()), f"Unlinked {me} and {other}.")
+
+        self.app.push_screen(MemoryLinkForm(f"Remove the link from {me} to …", choices), unlink_from)

@@ -219,10 +219,12 @@ class MemoryScratchpadPane(MemoryTierPane):
              else "Promote nothing.\n\n")
             + "Then clear scratchpad.md (a copy is kept in .history/)."
         )
-        self.app.push_screen(
-            ConfirmScreen("Finish the task?", question, yes="Finish task"),
-            lambda yes: yes and self._finish(lines),
-        )
+
+        def finish_if_confirmed(yes: bool | None) -> None:
+            if yes:
+                self._finish(lines)
+
+        self.app.push_screen(ConfirmScreen("Finish the task?", question, yes="Finish task"), finish_if_confirmed)
 
     def _finish(self, lines: list[int]) -> None:
         result = self._change(lambda: self.store.finish_task(lines, self.now()),

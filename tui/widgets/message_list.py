@@ -28,7 +28,7 @@ class MessageList(OptionList):
     BINDINGS = [
         # Enter on a tool call that touched files lists the sessions that touched them too.
         Binding("enter", "open", "Expand/file", id="transcript.open"),
-        Binding("space", "toggle", "Expand", id="transcript.toggle", show=False),
+        Binding("space", "toggle_message", "Expand", id="transcript.toggle", show=False),
         Binding("ctrl+t", "expand_all", "Expand all", id="transcript.expand_all", show=False),
         Binding("home", "first", "First message", id="transcript.first", show=False),
         Binding("end", "last", "Last message", id="transcript.last", show=False),
@@ -52,7 +52,7 @@ class MessageList(OptionList):
     @dataclass
     class Opened(TextualMessage):
         """Enter on a message: the screen shows the sessions its files were touched in, or
-        expands it (``toggle``) when it touched none."""
+        expands it (``toggle_message``) when it touched none."""
 
         message: Message
 
@@ -195,7 +195,7 @@ class MessageList(OptionList):
             self._open_window(index, top=top)
 
     # -- actions --------------------------------------------------------------------------------
-    def action_toggle(self) -> None:
+    def action_toggle_message(self) -> None:  # named apart from DOMNode's action_toggle(attribute_name)
         index = self.current_index
         if index is None:
             return
@@ -210,7 +210,7 @@ class MessageList(OptionList):
         if message.kind == "tool_call":
             self.post_message(self.Opened(message))
         else:
-            self.action_toggle()
+            self.action_toggle_message()
 
     def action_expand_all(self) -> None:
         window = set(range(self.window_start, self.window_end))

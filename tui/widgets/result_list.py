@@ -243,7 +243,8 @@ class ResultList(OptionList):
         elif item is not None:
             self.post_message(self.Chosen(item))
 
-    async def action_cursor_up(self) -> None:
+    # Async where OptionList's is not: Textual runs actions through run_action, which awaits one.
+    async def action_cursor_up(self) -> None:  # type: ignore[override]
         """From the first row (or an empty list) ↑ goes back to the search box."""
         if not self.highlighted:
             await self.run_action("screen.focus_query")
