@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         # `threadback search ... | head` closes the pipe early: not an error.
         try:
-            sys.stdout = None  # type: ignore[assignment]
+            sys.stdout = None
         except Exception:
             pass
         return OK

@@ -48,7 +48,7 @@ _DESCRIPTION = "Read and write long-term memory: fact.yml, episodic.jsonl, scrat
 ).split("(each with --json)", 1)[-1]
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``memory`` command and its actions to the main CLI."""
     memory = subparsers.add_parser(
         "memory",

@@ -33,7 +33,7 @@ from tui.cli.terminal import safe_text
 allow_command = command(prefix="threadback memory")
 
 
-def register(actions: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(actions: argparse._SubParsersAction) -> None:
     p = actions.add_parser("allow", help="let agents use a project's memory/ folder (asks first)")
     p.add_argument("folder", nargs="?", metavar="DIR", help="the folder (default: ./memory)")
     p.set_defaults(func=cmd_allow)

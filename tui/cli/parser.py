@@ -28,7 +28,7 @@ class _VersionAction(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
                          help="show the version and exit")
 
-    def __call__(self, parser, namespace, values, option_string=None) -> None:  # type: ignore[override]
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
         print(f"threadback {_version()}")
         parser.exit()
 

@@ -11,7 +11,7 @@ class PastedQueryParser(argparse.ArgumentParser):
     command) is a word of the query, in the place it was typed. Its own options (``-n``, ``-C``,
     ``-1``...) keep their meaning: quote the query, or put it after ``--``, to search for those."""
 
-    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+    def parse_known_args(self, args=None, namespace=None):
         namespace, extras = super().parse_known_args(args, namespace)
         if extras:
             words = Counter([*(namespace.query or []), *extras])

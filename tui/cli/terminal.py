@@ -45,7 +45,7 @@ class visible_output:  # noqa: N801 - a context manager, ``with visible_output()
 
     def __enter__(self) -> None:
         self._saved = sys.stdout, sys.stderr
-        sys.stdout, sys.stderr = VisibleWriter(self._saved[0]), VisibleWriter(self._saved[1])  # type: ignore[assignment]
+        sys.stdout, sys.stderr = VisibleWriter(self._saved[0]), VisibleWriter(self._saved[1])
 
     def __exit__(self, *exc_info: object) -> None:
         sys.stdout, sys.stderr = self._saved
