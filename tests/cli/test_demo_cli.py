@@ -61,3 +61,13 @@ def test_demo_memory_is_its_own_copy(env, tmp_path):
     assert str(tmp_path / "data" / "demo-memory") in shown.stdout
     own = threadback(env, "memory", "list")
     assert str(tmp_path / "data" / "demo-memory") not in own.stdout
+
+
+def test_trying_the_demo_is_not_counted_as_use(env):
+    """``threadback usage`` tells how agents and the person used Threadback on their history."""
+    assert threadback(env, "--demo", "search", "migration").returncode == 0
+    assert threadback(env, "--demo", "resume", "29ccd257").returncode == 0
+    assert threadback(env, "--demo", "context").returncode == 0
+    report = threadback(env, "usage", "--json")
+    assert report.returncode == 0, report.stderr
+    assert json.loads(report.stdout)["calls"] == 0

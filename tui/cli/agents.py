@@ -100,8 +100,9 @@ def cmd_context(args: argparse.Namespace) -> int:
     started = time.monotonic()
     material = material_from(run_all(folder.pieces(now=now)))
     text = render_context(material, max_bytes=args.max_bytes)
-    record_usage(UsageEvent(ts=now.timestamp(), kind="context", ms=(time.monotonic() - started) * 1000,
-                            by=caller_of()))
+    if not getattr(args, "demo", False):  # the demo's memory is not the person's
+        record_usage(UsageEvent(ts=now.timestamp(), kind="context", ms=(time.monotonic() - started) * 1000,
+                                by=caller_of()))
     if args.json:
         memory_dir = folder.memory.folder if folder.memory is not None else None
         print(output.dumps(output.context_json(memory_dir, folder.rules_dir, material, text, args.max_bytes)))

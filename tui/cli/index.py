@@ -247,8 +247,9 @@ def cmd_search(args: argparse.Namespace) -> int:
             print(f"threadback: warning: {warning}", file=sys.stderr)
         for note in result.notes:
             print(f"threadback: note: {safe_text(note)}", file=sys.stderr)
-    record_usage(UsageEvent(ts=time.time(), kind="search", query=text, hits=result.total,
-                            excluded=excluded, ms=(time.monotonic() - started) * 1000, by=caller_of()))
+    if not getattr(args, "demo", False):  # trying the demo is not how anyone used Threadback on their history
+        record_usage(UsageEvent(ts=time.time(), kind="search", query=text, hits=result.total,
+                                excluded=excluded, ms=(time.monotonic() - started) * 1000, by=caller_of()))
     if not args.show_secrets:
         result = masked_result(result)
     if args.json:
@@ -281,7 +282,8 @@ def open_chosen_session(args: argparse.Namespace, kind: str) -> tuple[Index, Ses
     """The index and ``args.session``, logged as the session a search led to."""
     index = open_existing_index(args)
     session = find_session(index, args.session)
-    record_usage(UsageEvent(ts=time.time(), kind=kind, chosen=session.session_id, by=caller_of()))
+    if not getattr(args, "demo", False):
+        record_usage(UsageEvent(ts=time.time(), kind=kind, chosen=session.session_id, by=caller_of()))
     return index, session
 
 
