@@ -71,3 +71,11 @@ def test_trying_the_demo_is_not_counted_as_use(env):
     report = threadback(env, "usage", "--json")
     assert report.returncode == 0, report.stderr
     assert json.loads(report.stdout)["calls"] == 0
+
+
+def test_demo_never_opens_the_persons_index_even_when_one_is_named(env, tmp_path):
+    """As the app's ``--demo`` always did: the demo's own index, whatever ``--db`` says."""
+    mine = tmp_path / "mine.sqlite3"
+    done = threadback(env, "--demo", "--db", str(mine), "search", "migration")
+    assert done.returncode == 0, done.stderr
+    assert not mine.exists() and (tmp_path / "data" / "demo.sqlite3").exists()

@@ -24,12 +24,12 @@ from indexer.agents.settings import (
     uninstall_hooks,
     user_settings_path,
 )
-from indexer.agents.usage import AGENT, CALLERS, HOOK, YOU, UsageEvent, caller_of, record_usage, usage_log_path
+from indexer.agents.usage import AGENT, CALLERS, HOOK, YOU, UsageEvent, caller_of, usage_log_path
 from indexer.agents.usage_report import usage_report
 from tui.cli import agent_setup
 from indexer.output import json_shapes as output
 from tui.cli.exits import OK, USAGE, CommandError, command, say
-from tui.cli.options import add_index_options, memory_dir_of
+from tui.cli.options import add_index_options, memory_dir_of, record_call
 from tui.cli.terminal import safe_text
 from tui.cli.verbs import help_of
 
@@ -100,9 +100,8 @@ def cmd_context(args: argparse.Namespace) -> int:
     started = time.monotonic()
     material = material_from(run_all(folder.pieces(now=now)))
     text = render_context(material, max_bytes=args.max_bytes)
-    if not getattr(args, "demo", False):  # the demo's memory is not the person's
-        record_usage(UsageEvent(ts=now.timestamp(), kind="context", ms=(time.monotonic() - started) * 1000,
-                                by=caller_of()))
+    record_call(args, UsageEvent(ts=now.timestamp(), kind="context", ms=(time.monotonic() - started) * 1000,
+                                 by=caller_of()))
     if args.json:
         memory_dir = folder.memory.folder if folder.memory is not None else None
         print(output.dumps(output.context_json(memory_dir, folder.rules_dir, material, text, args.max_bytes)))

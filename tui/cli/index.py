@@ -15,7 +15,7 @@ from indexer import (
     parse_query,
 )
 from indexer.agents.caller import calling_session
-from indexer.agents.usage import UsageEvent, caller_of, record_usage
+from indexer.agents.usage import UsageEvent, caller_of
 from indexer.output.masking import masked_message, masked_result, masked_session
 from indexer.models import KINDS
 from indexer.search import filters
@@ -30,7 +30,7 @@ from tui.cli.exits import (
    
     command,
 )
-from tui.cli.options import add_index_options, db_path_of, open_existing_index, roots_of
+from tui.cli.options import add_index_options, db_path_of, open_existing_index, record_call, roots_of
 from tui.cli.render import ProgressLine, format_message, render_hits_text, session_header, session_line
 from tui.cli.terminal import Style, safe_text
 from tui.cli.verbs import help_of
@@ -247,9 +247,8 @@ def cmd_search(args: argparse.Namespace) -> int:
             print(f"threadback: warning: {warning}", file=sys.stderr)
         for note in result.notes:
             print(f"threadback: note: {safe_text(note)}", file=sys.stderr)
-    if not getattr(args, "demo", False):  # trying the demo is not how anyone used Threadback on their history
-        record_usage(UsageEvent(ts=time.time(), kind="search", query=text, hits=result.total,
-                                excluded=excluded, ms=(time.monotonic() - started) * 1000, by=caller_of()))
+    record_call(args, UsageEvent(ts=time.time(), kind="search", query=text, hits=result.total,
+                                 excluded=excluded, ms=(time.monotonic() - started) * 1000, by=caller_of()))
     if not args.show_secrets:
         result = masked_result(result)
     if args.json:
@@ -282,8 +281,7 @@ def open_chosen_session(args: argparse.Namespace, kind: str) -> tuple[Index, Ses
     """The index and ``args.session``, logged as the session a search led to."""
     index = open_existing_index(args)
     session = find_session(index, args.session)
-    if not getattr(args, "demo", False):
-        record_usage(UsageEvent(ts=time.time(), kind=kind, chosen=session.session_id, by=caller_of()))
+    record_call(args, UsageEvent(ts=time.time(), kind=kind, chosen=session.session_id, by=caller_of()))
     return index, session
 
 

@@ -9,8 +9,7 @@ from pathlib import Path
 from indexer import ConfigError, Index
 from indexer.config import check_config, config_path, live_updates_enabled, only_roots
 from tui.cli.exits import OK, command
-from tui.cli.options import db_path_of, roots_of
-from tui.demo import demo_index_and_roots, demo_memory_dir
+from tui.cli.options import db_path_of, memory_dir_of, roots_of
 
 
 from typing import TYPE_CHECKING
@@ -32,20 +31,17 @@ def app_of(args: argparse.Namespace) -> ThreadbackApp:
     """The app the command line asks for. A config file that cannot be used does not keep it
     shut: it opens on the index as it is, runs no index (the file may name the folders to read)
     and says why once."""
-    memory_dir = getattr(args, "memory_dir", None)
     problem = None
-    if args.demo:
-        index, roots = demo_index_and_roots()
-        memory_dir = memory_dir or demo_memory_dir()
-    else:
-        path = db_path_of(args)
+    if not args.demo:  # the demo reads no folder a config file names
         try:
             check_config()
         except ConfigError as exc:
             problem = f"{exc}. Nothing is indexed until it is fixed; `threadback index` says the same."
-        roots = roots_of(args) if problem is None else only_roots({})
-        path.parent.mkdir(parents=True, exist_ok=True)
-        index = Index(path)
+    roots = roots_of(args) if problem is None else only_roots({})
+    path = db_path_of(args)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    index = Index(path)
+    memory_dir = memory_dir_of(args)
 
     from tui.app import make_app  # Textual loads only for the app, not for the other commands
 

@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # the index and the config files are loaded where a command n
     from types import SimpleNamespace
 
     from indexer import IndexError_
+    from indexer.agents.usage import UsageEvent
     from indexer.config import SourceRoots
     from indexer.index import Index
 
@@ -60,14 +61,14 @@ def db_path_of(args: argparse.Namespace) -> Path:
 
 
 def db_file_of(args: argparse.Namespace | SimpleNamespace) -> str:  # SimpleNamespace: a quick_args line
-    """``--db`` (with ``~`` expanded), else the demo's index with ``--demo``, else the default
-    index file."""
-    if getattr(args, "db", None):
-        return os.path.expanduser(args.db)
+    """The demo's own index with ``--demo`` (never the person's, whatever else is given), else
+    ``--db`` (with ``~`` expanded), else the default index file."""
     if getattr(args, "demo", False):
         from tui.demo import demo_db_path
 
         return str(demo_db_path())
+    if getattr(args, "db", None):
+        return os.path.expanduser(args.db)
     return default_db_str()
 
 
@@ -97,6 +98,15 @@ def memory_dir_of(args: argparse.Namespace) -> str | None:
     from tui.demo import demo_memory_dir
 
     return str(demo_memory_dir())
+
+
+def record_call(args: argparse.Namespace, event: UsageEvent) -> None:
+    """A command's call in the usage log (``threadback usage``), unless it ran with ``--demo``:
+    trying the demo is not how anyone used Threadback on their history."""
+    if not getattr(args, "demo", False):
+        from indexer.agents.usage import record_usage
+
+        record_usage(event)
 
 
 def claude_dirs_of(args: argparse.Namespace) -> list[str] | None:
