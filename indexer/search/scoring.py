@@ -183,10 +183,9 @@ def _term_evidence(head: str, low: str | None, terms: tuple[_TermScan, ...]
     return tuple(whole), tuple(partial), frozenset(groups)
 
 
-def _line_occurrences(line: re.Pattern[str] | None, head: str) -> int:
-    """How often the literal line is in ``head``, counted up to ``MAX_LINE_OCCURRENCES``."""
-    if line is None:
-        return 0
+def _line_occurrences(line: re.Pattern[str], head: str) -> int:
+    """How often the literal line is in ``head``, counted up to ``MAX_LINE_OCCURRENCES`` (the
+    scan calls it only for a plan with a line: most have none)."""
     count = 0
     found = line.search(head)
     while found is not None:
