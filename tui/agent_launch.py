@@ -30,7 +30,7 @@ from tui.app_context import AppContext
 from tui.requests import ResumeSession
 from tui.clipboard import copy_text
 from tui.display.log_text import one_line, visible
-from tui.screens.confirm import ConfirmLine
+from tui.screens.confirm import ConfirmLine, on_yes
 
 if TYPE_CHECKING:  # the type checker sees the App this is mixed into; at run time a plain mixin
     from textual.worker import Worker
@@ -85,13 +85,8 @@ class LaunchesAgents(_AppBase):
             return
         app: App = self
         title = one_line(request.session.title or request.session.session_id, 50)
-
-        def fork_if_confirmed(yes: bool | None) -> None:
-            if yes:
-                self.launch_agent(request.session, fork=True)
-
         app.push_screen(ConfirmLine(f"Fork “{title}” into a new {request.session.agent} session?", yes="fork"),
-                        fork_if_confirmed)
+                        on_yes(lambda: self.launch_agent(request.session, fork=True)))
 
     def launch_agent(self, session: Session, *, fork: bool) -> None:
         app: App = self

@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
+
+
+def on_yes(action: Callable[[], object]) -> Callable[[bool | None], None]:
+    """The dialog's callback (``push_screen(ConfirmScreen(...), on_yes(...))``): ``action`` runs
+    on yes, nothing on no or escape."""
+
+    def answered(yes: bool | None) -> None:
+        if yes:
+            action()
+
+    return answered
 
 
 class ConfirmScreen(ModalScreen[bool]):

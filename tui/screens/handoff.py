@@ -26,7 +26,7 @@ from indexer.sources import AGENTS
 from tui.app_context import AppContext
 from tui.clipboard import copy_text
 from tui.display.log_text import log_text, visible
-from tui.screens.confirm import ConfirmScreen
+from tui.screens.confirm import ConfirmScreen, on_yes
 from tui.worker_errors import ReportsWorkerErrors
 
 
@@ -86,12 +86,8 @@ class HandoffScreen(ReportsWorkerErrors, ModalScreen[None]):
             self.notify(visible(str(exc)), severity="warning", markup=False)
             return
         question = f"Start {launch.program} in {launch.cwd or '(unknown folder)'} with this brief as its first prompt?"
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self._start(launch)
-
-        self.app.push_screen(ConfirmScreen("Hand off the session", question, yes="Start it"), answered)
+        self.app.push_screen(ConfirmScreen("Hand off the session", question, yes="Start it"),
+                             on_yes(lambda: self._start(launch)))
 
     def _start(self, launch) -> None:
         problem = launch_problem(launch)

@@ -37,7 +37,7 @@ from indexer.agents.settings import (
     uninstall_hooks,
 )
 from tui.display.log_text import visible
-from tui.screens.confirm import ConfirmScreen
+from tui.screens.confirm import ConfirmScreen, on_yes
 from tui.worker_errors import ReportsWorkerErrors
 
 PI_NOTE = "Pi reads AGENTS.md instead of hooks: `threadback hooks print --pi` prints the block to paste."
@@ -281,12 +281,7 @@ class HooksScreen(ReportsWorkerErrors, ModalScreen[None]):
                 yes="Uninstall",
                 no="Cancel",
             )
-
-        def write_if_confirmed(yes: bool | None) -> None:
-            if yes:
-                self.write(scope, action)
-
-        self.app.push_screen(confirm, write_if_confirmed)
+        self.app.push_screen(confirm, on_yes(lambda: self.write(scope, action)))
 
     @work(thread=True, exclusive=True, group="hooks-write", exit_on_error=False)
     def write(self, scope: SettingsScope, action: str) -> None:

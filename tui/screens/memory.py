@@ -26,7 +26,7 @@ from indexer.config import PROJECT, MemoryFolder, global_memory_dir, project_mem
 from indexer.memory import DEFAULT_DECAY_THRESHOLD, MemoryStore
 from indexer.memory.trust import CHANGED, NOT_ALLOWED, folder_trust
 from tui.app_context import AppContext
-from tui.screens.confirm import ConfirmScreen
+from tui.screens.confirm import ConfirmScreen, on_yes
 from tui.widgets.memory_episodic_pane import MemoryEpisodicPane
 from tui.widgets.memory_fact_pane import MemoryFactPane
 from tui.widgets.memory_scratchpad_pane import MemoryScratchpadPane
@@ -296,16 +296,11 @@ class MemoryScreen(Screen[None]):
         if not self._unsaved():
             then()
             return
-
-        def then_if_confirmed(yes: bool | None) -> None:
-            if yes:
-                then()
-
         self.app.push_screen(
             ConfirmScreen("Discard unsaved edits?",
                           "An editor has changes that are not saved. Continue and lose them?",
                           yes="Discard"),
-            then_if_confirmed,
+            on_yes(then),
         )
 
     def reload_all(self) -> None:
@@ -340,11 +335,6 @@ class MemoryScreen(Screen[None]):
             severity="error",
             timeout=10,
         )
-
-        def reload_if_confirmed(yes: bool | None) -> None:
-            if yes:
-                self.reload_all()
-
         self.app.push_screen(
             ConfirmScreen(
                 "Reload from disk?",
@@ -354,7 +344,7 @@ class MemoryScreen(Screen[None]):
                 yes="Reload",
                 no="Keep my edit",
             ),
-            reload_if_confirmed,
+            on_yes(self.reload_all),
         )
 
     def on_memory_tier_pane_written(self, event: MemoryTierPane.Written) -> None:

@@ -45,7 +45,7 @@ from indexer.text.safe import suspicious_characters
 from indexer.util.fileio import ChangedOnDiskError
 from tui.worker_errors import severity_of
 from tui.app_context import AppContext
-from tui.screens.confirm import ConfirmScreen
+from tui.screens.confirm import ConfirmScreen, on_yes
 from tui.screens.passphrase import PassphraseScreen
 from tui.widgets.key_footer import KeyFooter
 from tui.widgets.rule_detail import RuleDetail
@@ -276,13 +276,8 @@ class RulesScreen(Screen[None]):
         if suspicious_characters(text):
             title, question = hidden_characters_question(rule.id, text)
             edited = self.edited_text
-
-            def approve_if_confirmed(yes: bool | None) -> None:
-                if yes:
-                    self.with_key(lambda: self._approve_shown(rule, edited))
-
             self.app.push_screen(ConfirmScreen(title, question, yes="Approve with these characters"),
-                                 approve_if_confirmed)
+                                 on_yes(lambda: self.with_key(lambda: self._approve_shown(rule, edited))))
             return
         edited = self.edited_text
         self.with_key(lambda: self._approve_shown(rule, edited))
@@ -391,15 +386,10 @@ class RulesScreen(Screen[None]):
             return
         more = len(pending) - len(hidden) - len(waiting)
         question = bulk_question(waiting, hidden, more, BULK_LIMIT)
-
-        def approve_if_confirmed(yes: bool | None) -> None:
-            if yes:
-                self.with_key(lambda: self._approve_listed(waiting))
-
         self.app.push_screen(
             ConfirmScreen(f"Approve {len(waiting)} rule{'s' * (len(waiting) != 1)}", question,
                           yes="Approve all listed"),
-            approve_if_confirmed,
+            on_yes(lambda: self.with_key(lambda: self._approve_listed(waiting))),
         )
 
     def _approve_listed(self, listed: list[Rule]) -> None:
@@ -521,15 +511,10 @@ class RulesScreen(Screen[None]):
         if trust is None or not trust.folder.is_project or trust.state == ALLOWED or self._refused():
             return
         path = trust.folder.path
-
-        def allow_if_confirmed(yes: bool | None) -> None:
-            if yes:
-                self.with_key(lambda: self._allow(path))
-
         self.app.push_screen(
             ConfirmScreen("Allow this project's memory folder?", allow_folder_question(path),
                           yes="Allow it"),
-            allow_if_confirmed,
+            on_yes(lambda: self.with_key(lambda: self._allow(path))),
         )
 
     def _allow(self, path: Path) -> None:

@@ -30,7 +30,7 @@ from indexer.memory.filter import filter_placeholder
 from tui.worker_errors import severity_of
 from tui.display.log_text import one_line
 from tui.display.counts import plural
-from tui.screens.confirm import ConfirmScreen
+from tui.screens.confirm import ConfirmScreen, on_yes
 from tui.widgets.memory_entry_detail import MemoryEntryDetail
 from tui.widgets.memory_episodic_rows import COLUMNS, entry_row
 from tui.widgets.memory_entry_form import EntryFormResult, MemoryEntryForm
@@ -356,16 +356,11 @@ class MemoryEpisodicPane(MemoryTierPane):
             f"{listed}{more}"
         )
         ids = [s.entry.id for s in weak]
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self._write(lambda: self.store.archive_entries(ids, self.now()),
-                            f"Archived {plural(len(ids), 'decayed entry', 'decayed entries')}.")
-
         self.app.push_screen(
             ConfirmScreen(f"Archive {plural(len(weak), 'decayed entry', 'decayed entries')}", question,
                           yes="Archive all"),
-            answered,
+            on_yes(lambda: self._write(lambda: self.store.archive_entries(ids, self.now()),
+                                       f"Archived {plural(len(ids), 'decayed entry', 'decayed entries')}.")),
         )
 
     def action_link(self) -> None:

@@ -21,7 +21,7 @@ from indexer.memory import (
 from tui.worker_errors import severity_of
 from tui.display.log_text import one_line
 from tui.display.counts import plural
-from tui.screens.confirm import ConfirmScreen
+from tui.screens.confirm import ConfirmScreen, on_yes
 from tui.widgets.memory_editor import MemoryEditor
 from tui.widgets.memory_entry_form import EntryFormResult, MemoryEntryForm
 from tui.widgets.memory_fact_pane import editor_language
@@ -219,12 +219,8 @@ class MemoryScratchpadPane(MemoryTierPane):
              else "Promote nothing.\n\n")
             + "Then clear scratchpad.md (a copy is kept in .history/)."
         )
-
-        def finish_if_confirmed(yes: bool | None) -> None:
-            if yes:
-                self._finish(lines)
-
-        self.app.push_screen(ConfirmScreen("Finish the task?", question, yes="Finish task"), finish_if_confirmed)
+        self.app.push_screen(ConfirmScreen("Finish the task?", question, yes="Finish task"),
+                             on_yes(lambda: self._finish(lines)))
 
     def _finish(self, lines: list[int]) -> None:
         result = self._change(lambda: self.store.finish_task(lines, self.now()),
