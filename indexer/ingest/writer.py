@@ -31,6 +31,7 @@ from indexer.ingest.side import ensure_paired
 from indexer.ingest.stream import PreparedStream
 from indexer.sources.base import SessionMeta
 from indexer.text.storable import storable
+from indexer.store.dedup_keys import DedupKeys, ensure_table
 from indexer.store.rows import FileRow
 from indexer.store.side_file import IN_MAIN, IN_OUTPUT, IN_SIDE, next_message_id
 from indexer.text.fold import index_form
@@ -78,6 +79,7 @@ class Ingester:
         # with the trigram changes: a statement a file was ~8 us of a log's ~300 at 50,000 logs.
         self._count_change = 0
         self._file_count_change = 0
+        self._keys = DedupKeys()  # written sorted before each commit, with the trigram changes
         self._failing: set[str] = set()  # logs that failed before this run: a stored one is cleared
         self._prints_held = 0  # bytes of ``kept_rows`` prints in this run's jobs
 
@@ -144,6 +146,7 @@ class Ingester:
             # Deferred, not IMMEDIATE: IMMEDIATE would also lock the attached side file, which
             # the helper process writes. The index lock already keeps other writers out.
             conn.execute("BEGIN")
+            ensure_table(conn)
             self._write_all(stream, roots, known if only is None else None, failed_gone, prog, touched, progress, should_stop)
         finally:
             stream.close()
@@ -287,8 +290,9 @@ class Ingester:
             raise
 
     def _flush_fts(self) -> None:
-        """The trigram index changes of every file stored since the last commit, at once, and
-        the message count's change."""
+        """The trigram index changes of every file stored since the last commit, at once, the
+        message count's change and the new messages' dedup keys."""
+        self._keys.flush(self.conn)
         if self._count_change:
             # Kept in meta so the status line need not count a million rows (see Index.stats).
             self.conn.execute("UPDATE meta SET value = value + ? WHERE key = 'message_count'", (self._count_change,))
@@ -382,6 +386,7 @@ class Ingester:
                 raise
             self.conn.execute("ROLLBACK TO one_file")
             self.conn.execute("RELEASE one_file")
+            self._keys.drop_file()
             del self.summary.problems[problems_before:]
             self.summary = dataclasses.replace(before, problems=self.summary.problems)  # its counts undone
             self._next_ordinal.clear()  # what it counted may have been rolled back
@@ -390,6 +395,7 @@ class Ingester:
             failures.record_failure(self.conn, job.agent, job.key, stat, prepared.first_line, reason, self.now)
             return
         self.conn.execute("RELEASE one_file")
+        self._keys.keep_file()
         touched |= its_sessions
         self._fts_adds += self._file_fts_adds
         self._fts_drops += self._file_fts_drops
@@ -505,21 +511,27 @@ class Ingester:
             return len(prepared.rows)
         added = 0
         insert = _INSERT_MESSAGE
+        keys = self._keys
         for rowid, row in enumerate(prepared.rows, prepared.first_id):
+            owner = keys.owner_session(conn, row.dedup)
+            if owner is not None:
+                if owner == session_rowid:
+                    continue  # already indexed from another copy of this message, in this session
+                self._store_copy(rowid, session_rowid, file_id, ordinal, row)
+                ordinal += 1
+                added += 1
+                continue
             indexed = where if row.indexed else IN_OUTPUT if row.excerpt else 0
             cur = conn.execute(
                 insert,
                 (rowid, session_rowid, file_id, ordinal, row.role, row.kind, row.tool_name, row.ts, row.text,
                  row.detail, indexed, int(row.has_cjk), row.dedup, row.mark),
             )
-            if cur.rowcount == 1 and row.excerpt:
-                conn.execute("INSERT INTO output_excerpts(id, text) VALUES (?, ?)", (rowid, row.excerpt))
             if cur.rowcount != 1:
-                if not self._copy_for_this_session(session_rowid, rowid, file_id, ordinal, row):
-                    continue  # already indexed from another copy of this message, in this session
-                ordinal += 1
-                added += 1
-                continue
+                continue  # an index made before dedup_keys: its UNIQUE column holds the key (not expected)
+            keys.add(row.dedup, rowid)
+            if row.excerpt:
+                conn.execute("INSERT INTO output_excerpts(id, text) VALUES (?, ?)", (rowid, row.excerpt))
             ordinal += 1
             added += 1
             if row.indexed and where == IN_MAIN and isinstance(row.text, str):  # indexed text is str
@@ -536,6 +548,9 @@ class Ingester:
         if not rows:
             return False
         conn = self.conn
+        keys = [row.dedup for row in rows]
+        if self._keys.any_known(conn, keys):
+            return False
         values = [
             (rowid, session_rowid, file_id, ordinal + i, row.role, row.kind, row.tool_name, row.ts, row.text,
              row.detail, where if row.indexed else IN_OUTPUT if row.excerpt else 0, int(row.has_cjk), row.dedup,
@@ -547,6 +562,7 @@ class Ingester:
             # ~300 at 50,000 logs): the ids are this file's own, handed out for it alone.
             conn.execute("DELETE FROM messages WHERE id BETWEEN ? AND ?", (prepared.first_id, prepared.first_id + len(rows) - 1))
             return False
+        self._keys.add_all(keys, prepared.first_id)
         excerpts = [(rowid, row.excerpt) for rowid, row in enumerate(rows, prepared.first_id) if row.excerpt]
         if excerpts:
             conn.executemany("INSERT INTO output_excerpts(id, text) VALUES (?, ?)", excerpts)
@@ -555,20 +571,16 @@ class Ingester:
                                     if row.indexed and isinstance(row.text, str)]
         return True
 
-    def _copy_for_this_session(self, session_rowid: int, rowid: int, file_id: int, ordinal: int, row) -> bool:
+    def _store_copy(self, rowid: int, session_rowid: int, file_id: int, ordinal: int, row) -> None:
         """A message another session holds already (a resumed or forked session copies its
         history with the same ids): stored again in this session, so its transcript is whole,
-        but not indexed, so search counts it once. False when this session holds it already."""
-        owner = self.conn.execute("SELECT session_rowid FROM messages WHERE dedup = ?", (row.dedup,)).fetchone()
-        if owner is None or owner[0] == session_rowid:
-            return False
+        but not indexed and without its key, so search counts it once."""
         self.conn.execute(
             "INSERT INTO messages(id, session_rowid, file_id, ordinal, role, kind, tool_name, ts, text, detail,"
             " indexed, has_cjk, dedup, mark) VALUES (?,?,?,?,?,?,?,?,?,?,0,?,NULL,?)",
             (rowid, session_rowid, file_id, ordinal, row.role, row.kind, row.tool_name, row.ts, row.text, row.detail,
              int(row.has_cjk), row.mark),
         )
-        return True
 
     def _remove_file_rows(self, row: FileRow, keep: int = 0) -> int:
         """Drop a file's messages by rowid, all but its first ``keep`` (``indexer.ingest.kept_rows``):
@@ -588,6 +600,7 @@ class Ingester:
         conn.execute("DELETE FROM output_excerpts WHERE id IN"
                      " (SELECT id FROM messages WHERE file_id = ? AND indexed = ? AND ordinal >= ?)",
                      (row.id, IN_OUTPUT, first_dropped))
+        self._keys.drop_rows(conn, "file_id = ? AND ordinal >= ?", (row.id, first_dropped))
         removed = conn.execute("DELETE FROM messages WHERE file_id = ? AND ordinal >= ?", (row.id, first_dropped)).rowcount
         conn.execute("DELETE FROM files_touched WHERE file_id = ?", (row.id,))
         if row.session_rowid is not None:

@@ -119,11 +119,14 @@ CREATE TABLE IF NOT EXISTS messages (
     detail        TEXT,
     indexed       INTEGER NOT NULL,
     has_cjk       INTEGER NOT NULL DEFAULT 0,
-    dedup         INTEGER UNIQUE,
+    dedup         INTEGER,  -- its key in dedup_keys (an index made before that table: UNIQUE here)
     mark          TEXT
 );
 CREATE INDEX IF NOT EXISTS messages_by_session ON messages (session_rowid, ordinal);
 CREATE INDEX IF NOT EXISTS messages_by_file ON messages (file_id);
+
+-- Each stored message's dedup key (indexer.store.dedup_keys): what finds a copy of a message.
+CREATE TABLE IF NOT EXISTS dedup_keys (key INTEGER PRIMARY KEY, id INTEGER NOT NULL);
 
 -- Holds each message's Traditional/Simplified-folded text (indexer.text.fold), not messages.text
 -- as it is: delete with the folded text, and never 'rebuild' it from its content table.

@@ -1,0 +1,102 @@
+"""Each stored message's dedup key and the message that holds it: how an index run finds a copy
+of a message another log holds already (a resumed or forked session, a log moved elsewhere).
+
+Why a table of its own, written in key order just before each commit: the keys are 64-bit
+digests, so they arrive in random order. Kept as the UNIQUE column ``messages.dedup`` (the layout
+before), each new message changed a random page of that column's index, and with the page cache
+full of the build's new pages nearly every such change was written out again: on the generated
+1 GB tree 11 of the main process's 16.6 GB of writes, on a real-format 3 GB tree 16 of its 39 GB.
+Here a run's new keys wait in memory until the commit (``DedupKeys``) and go in sorted, so each
+page of the table changes once a commit.
+
+``messages.dedup`` still holds each key (what ``kept_rows`` and ``refer_outputs`` read by
+file). An index made before this keeps that column UNIQUE (SQLite cannot drop the constraint in
+place), so its runs pay both; ``threadback index --rebuild`` makes the new layout. Its table is
+filled from the column once, by its next index run (``ensure_table``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+TABLE_SQL = "CREATE TABLE IF NOT EXISTS dedup_keys (key INTEGER PRIMARY KEY, id INTEGER NOT NULL)"
+_CHUNK = 500  # keys a lookup statement names (SQLite's variable limit is far above)
+
+
+def ensure_table(conn: sqlite3.Connection) -> bool:
+    """Make the table, filled from ``messages.dedup``, on an index made before it. True if it
+    did. Call inside the run's write transaction (with the index lock held)."""
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'dedup_keys'").fetchone():
+        return False
+    conn.execute(TABLE_SQL)
+    # The old layout's UNIQUE column has an index: read in its order, the table fills in order.
+    conn.execute("INSERT OR REPLACE INTO dedup_keys(key, id) SELECT dedup, id FROM messages"
+                 " WHERE dedup IS NOT NULL ORDER BY dedup")
+    return True
+
+
+class DedupKeys:
+    """The keys a run has stored since its last commit, in memory, over the table's.
+
+    A file's keys are held apart until its savepoint is released (``keep_file``): a file rolled
+    back (``drop_file``) leaves none behind."""
+
+    def __init__(self) -> None:
+        self._pending: dict[int, int] = {}  # key -> message id, stored since the last flush
+        self._file: dict[int, int] = {}  # the same for the file being stored
+
+    def any_known(self, conn: sqlite3.Connection, keys: list[int]) -> bool:
+        """Whether any of ``keys`` is stored already, or one repeats among them: the writer's
+        one-statement path is for files whose every message is new."""
+        if len(set(keys)) != len(keys):
+            return True
+        pending, file = self._pending, self._file
+        if any(key in pending or key in file for key in keys):
+            return True
+        for i in range(0, len(keys), _CHUNK):
+            chunk = keys[i:i + _CHUNK]
+            if conn.execute(f"SELECT 1 FROM dedup_keys WHERE key IN ({','.join('?' * len(chunk))}) LIMIT 1",
+                            chunk).fetchone():
+                return True
+        return False
+
+    def owner_session(self, conn: sqlite3.Connection, key: int) -> int | None:
+        """The session of the stored message holding ``key``; None when none does."""
+        owner = self._file.get(key)
+        if owner is None:
+            owner = self._pending.get(key)
+        if owner is None:
+            row = conn.execute("SELECT id FROM dedup_keys WHERE key = ?", (key,)).fetchone()
+            if row is None:
+                return None
+            owner = row[0]
+        held = conn.execute("SELECT session_rowid FROM messages WHERE id = ?", (owner,)).fetchone()
+        return None if held is None else held[0]
+
+    def add(self, key: int, message_id: int) -> None:
+        self._file[key] = message_id
+
+    def add_all(self, keys: list[int], first_id: int) -> None:
+        """Keys of consecutive messages from ``first_id``."""
+        self._file.update(zip(keys, range(first_id, first_id + len(keys))))
+
+    def keep_file(self) -> None:
+        self._pending.update(self._file)
+        self._file = {}
+
+    def drop_file(self) -> None:
+        self._file = {}
+
+    def flush(self, conn: sqlite3.Connection) -> None:
+        """Write the pending keys, in key order: call before a commit, and before rows go."""
+        if self._pending:
+            # REPLACE: a key whose message went without its entry (an index from before this
+            # table, rows removed by hand) is taken over, as the old UNIQUE column would have been.
+            conn.executemany("INSERT OR REPLACE INTO dedup_keys(key, id) VALUES (?, ?)", sorted(self._pending.items()))
+            self._pending = {}
+
+    def drop_rows(self, conn: sqlite3.Connection, where: str, params: tuple) -> None:
+        """Forget the keys of the messages ``where`` selects, before they are deleted."""
+        self.flush(conn)
+        conn.execute(f"DELETE FROM dedup_keys WHERE id IN (SELECT id FROM messages WHERE dedup IS NOT NULL AND {where})"
+                     f" AND key IN (SELECT dedup FROM messages WHERE dedup IS NOT NULL AND {where})", params + params)

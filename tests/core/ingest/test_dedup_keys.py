@@ -1,0 +1,117 @@
+"""Copies of a message found through ``dedup_keys`` (indexer.store.dedup_keys): in a new index,
+in one made before the table (its ``messages.dedup`` UNIQUE), and after a log's rows go."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from indexer import Index, only_roots
+
+from conftest import FIXED_NOW
+
+ORIGINAL, FORK = "0a000000-0000-4000-8000-000000000001", "0b000000-0000-4000-8000-000000000002"
+
+
+def record(uuid: str, kind: str, text: str, session: str, **extra) -> dict:
+    role = "user" if kind == "user" else "assistant"
+    content = text if kind == "user" else [{"type": "text", "text": text}]
+    return {"type": kind, "uuid": uuid, "sessionId": session, "timestamp": "2026-03-01T10:00:00Z",
+            "message": {"role": role, "content": content}, **extra}
+
+
+def write(path: Path, records: list[dict]) -> None:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+
+
+SHARED = [("u1", "user", "Why does the invoice PDF lose its logo?"), ("a1", "assistant", "The logo URL is relative")]
+
+
+def logs(tmp_path: Path) -> Path:
+    folder = tmp_path / "logs" / "-w-x"
+    folder.mkdir(parents=True, exist_ok=True)
+    write(folder / f"{ORIGINAL}.jsonl", [record(u, k, t, ORIGINAL) for u, k, t in SHARED])
+    return folder
+
+
+def add_fork(folder: Path) -> None:
+    copied = [record(u, k, t, FORK, forkedFrom={"sessionId": ORIGINAL}) for u, k, t in SHARED]
+    write(folder / f"{FORK}.jsonl", copied + [record("u2", "user", "Make it absolute then", FORK)])
+
+
+def roots(tmp_path: Path):
+    return only_roots({"claude-code": [tmp_path / "logs"]})
+
+
+def keys_match_messages(db: Path) -> bool:
+    """Every keyed message has its key in the table, naming it, and the table names no other."""
+    with sqlite3.connect(db) as conn:
+        table = set(conn.execute("SELECT key, id FROM dedup_keys"))
+        held = set(conn.execute("SELECT dedup, id FROM messages WHERE dedup IS NOT NULL"))
+    return bool(table) and table == held
+
+
+def test_a_new_index_keeps_no_index_on_the_message_column(tmp_path: Path):
+    """The random keys' index is what made big builds write every page again (the table
+    replaces it): a new index must not have one on ``messages.dedup``."""
+    index = Index(tmp_path / "index.sqlite3")
+    index.update(roots(tmp_path), now=FIXED_NOW)
+    index.close()
+    with sqlite3.connect(tmp_path / "index.sqlite3") as conn:
+        on_dedup = [name for name, *_ in (conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'index'"
+                                                       " AND tbl_name = 'messages'"))
+                    if any(col[2] == "dedup" for col in conn.execute(f"PRAGMA index_info('{name}')"))]
+    assert on_dedup == []
+
+
+def test_a_fork_read_in_a_later_run_is_stored_whole_and_found_once(tmp_path: Path):
+    folder = logs(tmp_path)
+    index = Index(tmp_path / "index.sqlite3")
+    index.update(roots(tmp_path), now=FIXED_NOW)
+    add_fork(folder)
+    index.update(roots(tmp_path), now=FIXED_NOW)
+    assert [m.text for m in index.messages(index.session(FORK))] == [t for _, _, t in SHARED] + ["Make it absolute then"]
+    assert [h.message.text for h in index.search("invoice logo", now=FIXED_NOW).hits] == [SHARED[0][2]]
+    index.close()
+    assert keys_match_messages(tmp_path / "index.sqlite3")
+
+
+def test_an_index_made_before_the_table_gets_it_filled_and_still_finds_copies(tmp_path: Path):
+    """The layout before: no table, ``messages.dedup`` UNIQUE. Its next run fills the table from
+    that column, so a fork read then is still told apart from its origin's messages."""
+    folder = logs(tmp_path)
+    db = tmp_path / "index.sqlite3"
+    index = Index(db)
+    index.update(roots(tmp_path), now=FIXED_NOW)
+    index.close()
+    with sqlite3.connect(db) as conn:  # the old layout, as far as a writer can tell
+        conn.execute("DROP TABLE dedup_keys")
+        conn.execute("CREATE UNIQUE INDEX old_unique_dedup ON messages(dedup)")
+    add_fork(folder)
+    index = Index(db)
+    summary = index.update(roots(tmp_path), now=FIXED_NOW)
+    assert summary.messages_added == 3  # the fork's copies of both, and its own prompt
+    assert [m.text for m in index.messages(index.session(FORK))] == [t for _, _, t in SHARED] + ["Make it absolute then"]
+    assert [h.message.text for h in index.search("invoice logo", now=FIXED_NOW).hits] == [SHARED[0][2]]
+    index.close()
+    assert keys_match_messages(db)
+
+
+def test_a_log_read_again_from_its_start_gives_back_the_keys_of_its_rows(tmp_path: Path):
+    """A rewritten log's rows go and come back under new ids: the table follows, and a fork
+    read afterwards still finds their new owners."""
+    folder = logs(tmp_path)
+    index = Index(tmp_path / "index.sqlite3")
+    index.update(roots(tmp_path), now=FIXED_NOW)
+    # A different head (read from the start) and the answer gone: its key must go with it.
+    write(folder / f"{ORIGINAL}.jsonl", [record("u0", "user", "Print the invoice again", ORIGINAL),
+                                        record(*SHARED[0], ORIGINAL)])
+    index.update(roots(tmp_path), now=FIXED_NOW)
+    assert keys_match_messages(tmp_path / "index.sqlite3")
+    add_fork(folder)  # holds the answer the origin lost: stored and searchable in the fork
+    index.update(roots(tmp_path), now=FIXED_NOW)
+    found = {h.message.text: h.session.session_id for h in index.search("logo", now=FIXED_NOW).hits}
+    assert found == {SHARED[0][2]: ORIGINAL, SHARED[1][2]: FORK}
+    index.close()
+    assert keys_match_messages(tmp_path / "index.sqlite3")
