@@ -88,10 +88,16 @@ usage = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSA
 main_cpu, helper_cpu = (u.ru_utime + u.ru_stime for u in usage)
 main_cpu -= (removed.ru_utime + removed.ru_stime) - (removing.ru_utime + removing.ru_stime)
 main_mb, helper_mb = (u.ru_maxrss / 1024 for u in usage)
+# Bytes the main process handed to write() (its WAL, checkpoints, the archive's manifests): what
+# showed the dedup column's index writing its pages again and again (Linux only).
+try:
+    written = int(dict(line.split(": ") for line in open("/proc/self/io").read().splitlines())["wchar"])
+except (OSError, KeyError, ValueError):
+    written = 0
 base, base_cpu = floor(db, scratch)
 raw = sum(p.stat().st_size for p in logs.rglob("*") if p.is_file())
 print(json.dumps({"cold": cold, "base": base, "base_cpu": base_cpu, "messages": messages, "main": main_cpu, "helper": helper_cpu,
-                  "main_mb": main_mb, "raw_mb": raw / 1e6, "helper_mb": helper_mb,
+                  "main_mb": main_mb, "raw_mb": raw / 1e6, "helper_mb": helper_mb, "written_gb": written / 1e9,
                   "problems": summary.problems}))
 '''
 
@@ -115,7 +121,8 @@ def main() -> None:
             results[name].append(r)
             print(f"[{n}] {name:10} cold {r['cold']:5.1f} s, baseline {r['base']:5.1f} s: {r['cold'] / r['base']:.2f}x; "
                   f"CPU main {r['main']:5.1f} s, helper {r['helper']:5.1f} s (/wall {(r['main'] + r['helper']) / r['cold']:.2f}); "
-                  f"peak RSS main {r['main_mb']:.0f} MB, helper {r['helper_mb']:.0f} MB ({r['messages']:,} messages, "
+                  f"peak RSS main {r['main_mb']:.0f} MB, helper {r['helper_mb']:.0f} MB, main wrote {r.get('written_gb', 0):.1f} GB "
+                  f"({r['messages']:,} messages, "
                   f"{r['raw_mb'] / r['cold']:.1f} MB/s, CPU {(r['main'] + r['helper']) / r['base']:.2f}x the baseline, "
                   f"{(r['main'] + r['helper']) / r['base_cpu']:.2f}x its CPU of {r['base_cpu']:.1f} s)"
                   + (f"; {'; '.join(r['problems'])}" if r["problems"] else ""), flush=True)
