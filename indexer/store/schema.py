@@ -125,9 +125,6 @@ CREATE TABLE IF NOT EXISTS messages (
 CREATE INDEX IF NOT EXISTS messages_by_session ON messages (session_rowid, ordinal);
 CREATE INDEX IF NOT EXISTS messages_by_file ON messages (file_id);
 
--- Each stored message's dedup key (indexer.store.dedup_keys): what finds a copy of a message.
-CREATE TABLE IF NOT EXISTS dedup_keys (key INTEGER PRIMARY KEY, id INTEGER NOT NULL);
-
 -- Holds each message's Traditional/Simplified-folded text (indexer.text.fold), not messages.text
 -- as it is: delete with the folded text, and never 'rebuild' it from its content table.
 -- columnsize=0: no per-row token counts (fts_docsize, 6 MB of a 1 GB tree's index), which only
@@ -167,3 +164,7 @@ CREATE TABLE IF NOT EXISTS pack_dictionaries (
     trained_at REAL NOT NULL
 );
 """
+# Each stored message's dedup key: what finds a copy of a message (indexer.store.dedup_keys,
+# which also makes it in an index from before it).
+DEDUP_KEYS_TABLE = "CREATE TABLE IF NOT EXISTS dedup_keys (key INTEGER PRIMARY KEY, id INTEGER NOT NULL)"
+SCHEMA += DEDUP_KEYS_TABLE + ";\n"
