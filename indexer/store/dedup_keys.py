@@ -46,6 +46,7 @@ class DedupKeys:
     def __init__(self) -> None:
         self._pending: dict[int, int] = {}  # key -> message id, stored since the last flush
         self._file: dict[int, int] = {}  # the same for the file being stored
+        self._taken: dict[int, int] = {}  # waiting keys of rows the file being stored removed
 
     def any_known(self, conn: sqlite3.Connection, keys: list[int]) -> bool:
         """Whether any of ``keys`` is stored already, or one repeats among them: the writer's
@@ -84,13 +85,14 @@ class DedupKeys:
 
     def keep_file(self) -> None:
         self._pending.update(self._file)
-        self._file = {}
+        self._file, self._taken = {}, {}
 
     def drop_file(self) -> None:
-        self._file = {}
+        self._pending.update(self._taken)
+        self._file, self._taken = {}, {}
 
     def flush(self, conn: sqlite3.Connection) -> None:
-        """Write the pending keys, in key order: call before a commit, and before rows go."""
+        """Write the waiting keys, in key order: call before a commit."""
         if self._pending:
             # REPLACE: a key whose message went without its entry (an index from before this
             # table, rows removed by hand) is taken over, as the old UNIQUE column would have been.
@@ -98,7 +100,11 @@ class DedupKeys:
             self._pending = {}
 
     def drop_rows(self, conn: sqlite3.Connection, where: str, params: tuple) -> None:
-        """Forget the keys of the messages ``where`` selects, before they are deleted."""
-        self.flush(conn)
-        conn.execute(f"DELETE FROM dedup_keys WHERE id IN (SELECT id FROM messages WHERE dedup IS NOT NULL AND {where})"
-                     f" AND key IN (SELECT dedup FROM messages WHERE dedup IS NOT NULL AND {where})", params + params)
+        """Forget the keys of the messages ``where`` selects, before they are deleted. Inside a
+        file's savepoint: what it takes from the waiting keys comes back if the file is rolled
+        back (``drop_file``), as the table's rows do."""
+        rows = conn.execute(f"SELECT dedup, id FROM messages WHERE dedup IS NOT NULL AND {where}", params).fetchall()
+        for key, message_id in rows:
+            if self._pending.get(key) == message_id:
+                self._taken[key] = self._pending.pop(key)
+        conn.executemany("DELETE FROM dedup_keys WHERE key = ? AND id = ?", rows)

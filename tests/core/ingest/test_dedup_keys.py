@@ -115,3 +115,30 @@ def test_a_log_read_again_from_its_start_gives_back_the_keys_of_its_rows(tmp_pat
     assert found == {SHARED[0][2]: ORIGINAL, SHARED[1][2]: FORK}
     index.close()
     assert keys_match_messages(tmp_path / "index.sqlite3")
+
+
+def test_a_log_that_fails_after_its_rows_went_leaves_the_other_logs_keys(tmp_path: Path, monkeypatch):
+    """A log read again from its start loses its rows, then fails: its savepoint is rolled back.
+    The keys of the logs stored before it in the same commit must still be written."""
+    import os
+
+    from indexer.ingest.writer import Ingester
+
+    folder = logs(tmp_path)
+    index = Index(tmp_path / "index.sqlite3")
+    index.update(roots(tmp_path), now=FIXED_NOW)
+    write(folder / f"{ORIGINAL}.jsonl", [record("u0", "user", "Print the invoice again", ORIGINAL)])  # read from its start
+    add_fork(folder)
+    os.utime(folder / f"{ORIGINAL}.jsonl", (1_700_000_000, 1_700_000_000))  # the fork, newer, is stored first
+    real = Ingester._insert_touches
+
+    def failing(self, session_rowid, file_id, prepared):
+        if prepared.job.key.endswith(f"{ORIGINAL}.jsonl"):
+            raise ValueError("a line this version cannot store")
+        return real(self, session_rowid, file_id, prepared)
+
+    monkeypatch.setattr(Ingester, "_insert_touches", failing)
+    summary = index.update(roots(tmp_path), now=FIXED_NOW)
+    assert any("cannot store" in p for p in summary.problems)
+    index.close()
+    assert keys_match_messages(tmp_path / "index.sqlite3")
