@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 from indexer import Index, only_roots
@@ -46,7 +47,7 @@ def roots(tmp_path: Path):
 
 def keys_match_messages(db: Path) -> bool:
     """Every keyed message has its key in the table, naming it, and the table names no other."""
-    with sqlite3.connect(db) as conn:
+    with closing(sqlite3.connect(db)) as conn:
         table = set(conn.execute("SELECT key, id FROM dedup_keys"))
         held = set(conn.execute("SELECT dedup, id FROM messages WHERE dedup IS NOT NULL"))
     return bool(table) and table == held
@@ -58,7 +59,7 @@ def test_a_new_index_keeps_no_index_on_the_message_column(tmp_path: Path):
     index = Index(tmp_path / "index.sqlite3")
     index.update(roots(tmp_path), now=FIXED_NOW)
     index.close()
-    with sqlite3.connect(tmp_path / "index.sqlite3") as conn:
+    with closing(sqlite3.connect(tmp_path / "index.sqlite3")) as conn:
         on_dedup = [name for name, *_ in (conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'index'"
                                                        " AND tbl_name = 'messages'"))
                     if any(col[2] == "dedup" for col in conn.execute(f"PRAGMA index_info('{name}')"))]
@@ -85,7 +86,7 @@ def test_an_index_made_before_the_table_gets_it_filled_and_still_finds_copies(tm
     index = Index(db)
     index.update(roots(tmp_path), now=FIXED_NOW)
     index.close()
-    with sqlite3.connect(db) as conn:  # the old layout, as far as a writer can tell
+    with closing(sqlite3.connect(db, isolation_level=None)) as conn:  # the old layout, as far as a writer can tell
         conn.execute("DROP TABLE dedup_keys")
         conn.execute("CREATE UNIQUE INDEX old_unique_dedup ON messages(dedup)")
     add_fork(folder)
