@@ -600,7 +600,7 @@ class Ingester:
         conn.execute("DELETE FROM output_excerpts WHERE id IN"
                      " (SELECT id FROM messages WHERE file_id = ? AND indexed = ? AND ordinal >= ?)",
                      (row.id, IN_OUTPUT, first_dropped))
-        self._keys.drop_rows(conn, "file_id = ? AND ordinal >= ?", (row.id, first_dropped))
+        self._keys.drop_rows(conn, row.id, first_dropped)
         removed = conn.execute("DELETE FROM messages WHERE file_id = ? AND ordinal >= ?", (row.id, first_dropped)).rowcount
         conn.execute("DELETE FROM files_touched WHERE file_id = ?", (row.id,))
         if row.session_rowid is not None:

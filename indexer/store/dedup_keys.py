@@ -25,16 +25,15 @@ from indexer.store.schema import DEDUP_KEYS_TABLE  # a new index's; made here in
 _CHUNK = 500  # keys a lookup statement names (SQLite's variable limit is far above)
 
 
-def ensure_table(conn: sqlite3.Connection) -> bool:
-    """Make the table, filled from ``messages.dedup``, on an index made before it. True if it
-    did. Call inside the run's write transaction (with the index lock held)."""
+def ensure_table(conn: sqlite3.Connection) -> None:
+    """Make the table, filled from ``messages.dedup``, on an index made before it. Call inside
+    the run's write transaction (with the index lock held)."""
     if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'dedup_keys'").fetchone():
-        return False
+        return
     conn.execute(DEDUP_KEYS_TABLE)
     # The old layout's UNIQUE column has an index: read in its order, the table fills in order.
     conn.execute("INSERT OR REPLACE INTO dedup_keys(key, id) SELECT dedup, id FROM messages"
                  " WHERE dedup IS NOT NULL ORDER BY dedup")
-    return True
 
 
 class DedupKeys:
@@ -99,11 +98,12 @@ class DedupKeys:
             conn.executemany("INSERT OR REPLACE INTO dedup_keys(key, id) VALUES (?, ?)", sorted(self._pending.items()))
             self._pending = {}
 
-    def drop_rows(self, conn: sqlite3.Connection, where: str, params: tuple) -> None:
-        """Forget the keys of the messages ``where`` selects, before they are deleted. Inside a
-        file's savepoint: what it takes from the waiting keys comes back if the file is rolled
-        back (``drop_file``), as the table's rows do."""
-        rows = conn.execute(f"SELECT dedup, id FROM messages WHERE dedup IS NOT NULL AND {where}", params).fetchall()
+    def drop_rows(self, conn: sqlite3.Connection, file_id: int, from_ordinal: int) -> None:
+        """Forget the keys of a log's messages from ``from_ordinal`` on, before they are deleted.
+        Inside the log's savepoint: what it takes from the waiting keys comes back if the log is
+        rolled back (``drop_file``), as the table's rows do."""
+        rows = conn.execute("SELECT dedup, id FROM messages WHERE file_id = ? AND ordinal >= ? AND dedup IS NOT NULL",
+                            (file_id, from_ordinal)).fetchall()
         for key, message_id in rows:
             if self._pending.get(key) == message_id:
                 self._taken[key] = self._pending.pop(key)
