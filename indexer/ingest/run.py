@@ -23,9 +23,11 @@ if TYPE_CHECKING:
     from indexer.vectors.follow import EmbeddingAlongside
 
 # 128 MB of page cache put the writer at 172 MB resident, 64 MB at 113 MB on the generated 1 GB
-# tree but 122 MB on the 2.9 GB real-format one; at 48 MB that build's main process peaks at 107 MB
-# in the same 106 s (bench/speed/bench_memory.py; issue 38's target: under 120 MB a process).
-WRITER_CACHE_KIB = 48 * 1024
+# tree but 122 MB on the 2.9 GB real-format one; at 48 MB that build's main process peaked at 107
+# MB in the same 106 s (bench/speed/bench_memory.py; issue 38's target: under 120 MB a process).
+# 32 MB since the trigram table's write buffer grew to 16 MB (indexer.store.fts_merge): the
+# generated 1 GB tree's build as fast as with 48 MB, its main process at 100-101 MB.
+WRITER_CACHE_KIB = 32 * 1024
 # Merging (indexer.store.fts_merge) is paid only by a run that wrote, in proportion to what it
 # read, and only while a table is in more segments than a merged one keeps: a run that found
 # nothing to do merges nothing (it cost ~0.5 s of every such run on a 1 GB index before).
@@ -65,7 +67,6 @@ def update_index(
     one process; a side file found damaged (by this run, or a search before it) is rebuilt
     from the main file and the run goes on."""
     with IndexLock(db_path):
-        # The dedup index takes random keys: a bigger page cache saves ~20% of a cold build.
         conn.execute(f"PRAGMA cache_size = -{WRITER_CACHE_KIB}")
         notes: list[str] = []
         _check_if_found_damaged(db_path)

@@ -32,6 +32,7 @@ from indexer.ingest.stream import PreparedStream
 from indexer.sources.base import SessionMeta
 from indexer.text.storable import storable
 from indexer.store.dedup_keys import DedupKeys, ensure_table
+from indexer.store.fts_merge import use_write_settings
 from indexer.store.rows import FileRow
 from indexer.store.side_file import IN_MAIN, IN_OUTPUT, IN_SIDE, next_message_id
 from indexer.text.fold import index_form
@@ -147,6 +148,7 @@ class Ingester:
             # the helper process writes. The index lock already keeps other writers out.
             conn.execute("BEGIN")
             ensure_table(conn)
+            use_write_settings(conn)
             self._write_all(stream, roots, known if only is None else None, failed_gone, prog, touched, progress, should_stop)
         finally:
             stream.close()

@@ -29,6 +29,18 @@ from indexer.store.side_file import SCHEMA_NAME
 
 MERGE_PAGES = 500
 USERMERGE = 2  # segments on one level that a positive ``merge`` step joins (FTS5's default: 4)
+# How the trigram table's writers make segments (FTS5 keeps both settings in ``fts_config``, so
+# every writer uses them; ``use_write_settings``). FTS5 holds new entries in memory up to its
+# ``hashsize`` (default 1 MB), then writes them as a segment: a build's commit wrote several small
+# ones. Its ``automerge`` (default 4) merges a level's segments once that many are on it, so each
+# entry was written again at every level. With 16 MB and 16, a commit writes about one segment and
+# an entry is merged about half as often: the generated 1 GB tree's build took 68.7-69.8 s of CPU
+# instead of 78.2-78.5 (docs/performance.md, round 26), its trigram table left in 5 segments
+# instead of 10-12, the main process's peak 100-101 MB (with ``WRITER_CACHE_KIB`` cut to 32 MB)
+# instead of 102-103. The buffer fills only as far as a run writes between commits: a hook's small
+# run holds what it wrote, no more. Small runs' segments are merged after them (``merge_segments``).
+PENDING_BYTES = 16 * 1024 * 1024
+AUTOMERGE = 16
 
 
 def merge_segments(conn: sqlite3.Connection, tables: Sequence[str], *, seconds: float | None,
@@ -50,6 +62,15 @@ def merge_segments(conn: sqlite3.Connection, tables: Sequence[str], *, seconds: 
             if conn.total_changes - before < 2:
                 break
     return True
+
+
+def use_write_settings(conn: sqlite3.Connection, table: str = "fts") -> None:
+    """Give the main file's ``table`` the ``PENDING_BYTES`` buffer and ``AUTOMERGE``: an index made
+    before gets them from its next run. Call inside the run's write transaction."""
+    for key, value in (("hashsize", PENDING_BYTES), ("automerge", AUTOMERGE)):
+        row = conn.execute(f"SELECT v FROM main.{table}_config WHERE k = ?", (key,)).fetchone()
+        if row is None or row[0] != value:
+            conn.execute(f"INSERT INTO main.{table}({table}, rank) VALUES (?, ?)", (key, value))
 
 
 def index_tables(conn: sqlite3.Connection) -> list[str]:

@@ -3,12 +3,14 @@ to one by ``index --compact``; what a search finds stays the same."""
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
-from indexer import Index
+from indexer import Index, only_roots
 from indexer.ingest import run
 from indexer.store import fts_merge
 from indexer.store.fts_merge import fts5_tables, index_tables, merge_segments, segment_count, table_structure
@@ -352,3 +354,58 @@ def test_a_new_index_keeps_no_token_counts_and_an_older_one_searches_alike(tmp_p
     conn.close()
     with Index(path) as index:
         assert {q: [h.message.id for h in index.search(q, limit=50).hits] for q in queries} == found
+
+
+def _log_of_numbers(folder: Path, megabytes: float) -> None:
+    """One Claude Code log of user messages holding numbers: many distinct trigrams a byte."""
+    folder.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(26)
+    session = "0c000000-0000-4000-8000-000000000026"
+    lines, size, n = [], 0, 0
+    while size < megabytes * 1e6:
+        text = " ".join(str(rng.randrange(10**9)) for _ in range(400))
+        n += 1
+        lines.append(json.dumps({"type": "user", "uuid": f"u{n}", "sessionId": session,
+                                 "timestamp": "2026-03-01T10:00:00Z", "message": {"role": "user", "content": text}}))
+        size += len(text)
+    (folder / f"{session}.jsonl").write_text("\n".join(lines) + "\n")
+
+
+def test_a_runs_trigram_entries_go_out_as_one_segment_a_commit(tmp_path, monkeypatch):
+    """FTS5 writes a segment whenever its buffer of new entries fills (1 MB by default): one
+    commit of a build wrote several, each merged again later. With ``PENDING_BYTES`` a log
+    stored in one commit leaves one segment (the merging that would hide it is off here)."""
+    monkeypatch.setattr(run, "MERGE_AFTER_BYTES", 10**12)
+    monkeypatch.setattr(run, "BULK_MERGE_SHARE", 0.0)
+    _log_of_numbers(tmp_path / "logs" / "-w-numbers", megabytes=1.5)
+    db = tmp_path / "index.sqlite3"
+    with Index(db) as index:
+        index.stats()  # creates the file
+        index.conn.execute("INSERT INTO fts(fts, rank) VALUES ('automerge', 0)")
+        index.conn.execute("INSERT INTO fts(fts, rank) VALUES ('crisismerge', 1000)")
+        summary = index.update(only_roots({"claude-code": [tmp_path / "logs"]}), now=FIXED_NOW, archive=False)
+        assert summary.messages_added > 300
+        assert segment_count(index.conn, "main.fts") == 1
+        assert index.search("123", limit=5).hits
+
+
+def test_every_index_run_gives_the_trigram_table_its_write_settings(tmp_path):
+    """A new index gets ``PENDING_BYTES`` and ``AUTOMERGE`` from its first run; one made before
+    (FTS5's defaults) from its next run, even one that finds nothing new."""
+    db = tmp_path / "index.sqlite3"
+    ours = {"hashsize": fts_merge.PENDING_BYTES, "automerge": fts_merge.AUTOMERGE}
+
+    def settings() -> dict[str, int]:
+        with closing(sqlite3.connect(db)) as conn:
+            return dict(conn.execute("SELECT k, v FROM fts_config WHERE k IN ('hashsize', 'automerge')").fetchall())
+
+    with Index(db) as index:
+        index.update(corpus_roots(), now=FIXED_NOW, archive=False)
+    assert settings() == ours
+    with closing(sqlite3.connect(db)) as conn, conn:
+        conn.execute("DELETE FROM fts_config WHERE k IN ('hashsize', 'automerge')")  # as an index made before
+    assert settings() == {}
+    with Index(db) as index:
+        quiet = index.update(corpus_roots(), now=FIXED_NOW, archive=False)
+    assert quiet.messages_added == 0
+    assert settings() == ours
