@@ -44,17 +44,18 @@ AUTOMERGE = 16
 
 
 def merge_segments(conn: sqlite3.Connection, tables: Sequence[str], *, seconds: float | None,
-                   optimize: bool = False, should_stop: Callable[[], bool] | None = None) -> bool:
-    """Merge ``tables`` (``schema.name``) until nothing is left (True), ``seconds`` have passed
-    or ``should_stop`` says so (False). ``seconds`` None: no limit. ``optimize``: down to one
-    segment a table. ``conn`` must be in autocommit mode, outside a transaction."""
+                   optimize: bool = False, should_stop: Callable[[], bool] | None = None, enough: int = 0) -> bool:
+    """Merge ``tables`` (``schema.name``) until nothing is left, or each is in ``enough``
+    segments or fewer (True), ``seconds`` have passed or ``should_stop`` says so (False).
+    ``seconds`` None: no limit. ``optimize``: down to one segment a table. ``conn`` must be in
+    autocommit mode, outside a transaction."""
     deadline = None if seconds is None else time.monotonic() + seconds
     pages = -MERGE_PAGES if optimize else MERGE_PAGES
     for table in tables:
         schema, name = table.split(".")
         if not optimize:
             _use_usermerge(conn, schema, name)
-        while True:
+        while not (enough and segment_count(conn, table) <= enough):
             if (deadline is not None and time.monotonic() >= deadline) or (should_stop and should_stop()):
                 return False
             before = conn.total_changes

@@ -55,6 +55,17 @@ def test_merging_joins_segments_and_keeps_every_match(tmp_path):
     conn.execute("INSERT INTO t(t) VALUES ('integrity-check')")  # raises if the merge damaged it
 
 
+def test_a_merge_asked_for_enough_segments_stops_there(tmp_path, monkeypatch):
+    """A build merges its tables down to ``MERGED_SEGMENTS``, not on while time is left."""
+    monkeypatch.setattr(fts_merge, "MERGE_PAGES", 4)  # small steps: one of 500 pages joins them all here
+    conn = fragmented_table(tmp_path / "t.sqlite3")
+    found = matches(conn)
+    assert segment_count(conn, "main.t") >= 8
+    assert merge_segments(conn, ["main.t"], seconds=None, enough=5) is True
+    assert 3 < segment_count(conn, "main.t") <= 5
+    assert matches(conn) == found
+
+
 def test_a_tables_size_is_read_from_its_structure_record(tmp_path):
     """Leaf pages summed over the segments the structure record lists: every ``%_data`` row
     but the structure and averages records, where no doclist is long enough for an index
