@@ -1,8 +1,9 @@
 """Merging the full-text tables' segments, a bounded slice at a time, after an index run.
 
-FTS5 writes each batch as a new segment and merges only when four of them share a level
-(``automerge``). A cold build of the generated 1 GB tree leaves the trigram table in 16
-segments and the side file's tables in 8 to 13, and a query reads each of its terms' lists
+FTS5 writes each batch as a new segment and merges only when enough of them share a level
+(``automerge``: four, and ``AUTOMERGE`` for the main trigram table). A cold build of the generated
+1 GB tree once left the trigram table in 16 segments and the side file's tables in 8 to 13
+(before a build merged at its end), and a query reads each of its terms' lists
 once per segment: a filter that asks each of 300 sessions' id ranges in turn pays that 300
 times. Eight runs later (0.5 s of merging each) the trigram table is in 3 and the newest-week
 filter takes 22 ms instead of 48 (session view 15 instead of 35); every other class the same or
@@ -34,11 +35,11 @@ USERMERGE = 2  # segments on one level that a positive ``merge`` step joins (FTS
 # ``hashsize`` (default 1 MB), then writes them as a segment: a build's commit wrote several small
 # ones. Its ``automerge`` (default 4) merges a level's segments once that many are on it, so each
 # entry was written again at every level. With 16 MB and 16, a commit writes about one segment and
-# an entry is merged about half as often: the generated 1 GB tree's build took 68.7-69.8 s of CPU
-# instead of 78.2-78.5 (docs/performance.md, round 26), its trigram table left in 5 segments
-# instead of 10-12, the main process's peak 100-101 MB (with ``WRITER_CACHE_KIB`` cut to 32 MB)
-# instead of 102-103. The buffer fills only as far as a run writes between commits: a hook's small
-# run holds what it wrote, no more. Small runs' segments are merged after them (``merge_segments``).
+# a level waits for 16 before FTS5 merges it: the generated 1 GB tree's build took 68.7-69.8 s of CPU
+# instead of 78.2-78.5 with search by meaning off, 77.4-77.7 instead of 81.9-84.3 with it
+# (docs/performance.md, round 26), the main process's peak 100-101 MB (with ``WRITER_CACHE_KIB``
+# cut to 32 MB) instead of 102-103. The buffer fills only as far as a run writes between commits:
+# a hook's small run holds what it wrote, no more. Segments are merged after runs (``merge_segments``).
 PENDING_BYTES = 16 * 1024 * 1024
 AUTOMERGE = 16
 
