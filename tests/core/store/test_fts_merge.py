@@ -231,12 +231,21 @@ def test_a_big_run_merges_for_a_share_of_its_own_time(tmp_path, monkeypatch):
     before, hits = _segments(db), _hits(db)
     assert before["main.fts"] >= 4
     monkeypatch.setattr(run, "BULK_MERGE_SHARE", 1000.0)  # time enough to finish, on a loaded machine too
+    asked: list[int] = []
+
+    def merge_and_note(*args, **kwargs):  # the real merge, noting where it was asked to stop
+        asked.append(kwargs.get("enough", 0))
+        return merge_segments(*args, **kwargs)
+
+    monkeypatch.setattr(run, "merge_segments", merge_and_note)
     one = next((tmp_path / "logs").rglob("*.jsonl"))
     with one.open("a", encoding="utf-8") as log:
         log.write('{"type": "summary", "summary": "websocket retries", "leafUuid": "x"}\n')
     summary = Index(db).update(corpus_roots(tmp_path / "logs"), now=FIXED_NOW, archive=False)
     assert summary.files_changed == 1 and summary.segments_left is False
     assert max(_segments(db).values()) <= run.MERGED_SEGMENTS < before["main.fts"]
+    # Down to what a merged table keeps, no further: the rest is the later runs' and the app's.
+    assert asked == [run.MERGED_SEGMENTS]
     assert _hits(db) == hits
 
 
