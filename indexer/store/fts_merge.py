@@ -55,7 +55,7 @@ def merge_segments(conn: sqlite3.Connection, tables: Sequence[str], *, seconds: 
     for table in tables:
         schema, name = table.split(".")
         if not optimize:
-            _use_usermerge(conn, schema, name)
+            _use_setting(conn, schema, name, "usermerge", USERMERGE)
         while not (enough and segment_count(conn, table) <= enough):
             if (deadline is not None and time.monotonic() >= deadline) or (should_stop and should_stop()):
                 return False
@@ -69,10 +69,8 @@ def merge_segments(conn: sqlite3.Connection, tables: Sequence[str], *, seconds: 
 def use_write_settings(conn: sqlite3.Connection, table: str = "fts") -> None:
     """Give the main file's ``table`` the ``PENDING_BYTES`` buffer and ``AUTOMERGE``: an index made
     before gets them from its next run. Call inside the run's write transaction."""
-    for key, value in (("hashsize", PENDING_BYTES), ("automerge", AUTOMERGE)):
-        row = conn.execute(f"SELECT v FROM main.{table}_config WHERE k = ?", (key,)).fetchone()
-        if row is None or row[0] != value:
-            conn.execute(f"INSERT INTO main.{table}({table}, rank) VALUES (?, ?)", (key, value))
+    _use_setting(conn, "main", table, "hashsize", PENDING_BYTES)
+    _use_setting(conn, "main", table, "automerge", AUTOMERGE)
 
 
 def index_tables(conn: sqlite3.Connection) -> list[str]:
@@ -134,7 +132,9 @@ def _varint(data: bytes, pos: int) -> tuple[int, int]:
     return (value << 8) | data[pos + 8], pos + 9
 
 
-def _use_usermerge(conn: sqlite3.Connection, schema: str, name: str) -> None:
-    row = conn.execute(f"SELECT v FROM {schema}.{name}_config WHERE k = 'usermerge'").fetchone()
-    if row is None or row[0] != USERMERGE:
-        conn.execute(f"INSERT INTO {schema}.{name}({name}, rank) VALUES ('usermerge', ?)", (USERMERGE,))
+def _use_setting(conn: sqlite3.Connection, schema: str, name: str, key: str, value: int) -> None:
+    """Set one of FTS5's kept settings on ``schema.name``, unless it holds ``value`` already
+    (setting it is a write, which a run that found nothing new should not pay)."""
+    row = conn.execute(f"SELECT v FROM {schema}.{name}_config WHERE k = ?", (key,)).fetchone()
+    if row is None or row[0] != value:
+        conn.execute(f"INSERT INTO {schema}.{name}({name}, rank) VALUES (?, ?)", (key, value))
