@@ -47,10 +47,10 @@ BULK_BYTES = 32 * 1024 * 1024  # a run that read more (a build) merges for a sha
 # 105 -> 48 ms, the session view of `grep -rn timeout src/` 75 -> 57 ms, of `database locked
 # retry` 83 -> 65 ms; common words the same. The app used to merge while idle, so a build
 # searched from the command line or by an agent stayed slow until then. It stops at
-# ``MERGED_SEGMENTS`` a table (it used to go on while two shared a level and its time lasted). 0.08 until round
-# 26: a build that writes bigger segments (indexer.store.fts_merge) is quicker, so 8% of it left
-# the real-format tree's trigram table in 5 segments where it was 4 (`agent:codex error` 38 -> 48
-# ms; the rest of its merging took 0.65 s of CPU).
+# ``MERGED_SEGMENTS`` a table (it used to go on while two shared a level and its time lasted).
+# 0.08 until round 26: a build that writes bigger segments (indexer.store.fts_merge) is quicker,
+# so 8% of it left the real-format tree's trigram table in 5 segments where it was 4
+# (`agent:codex error` 38 -> 48 ms; the rest of its merging took 0.65 s of CPU).
 BULK_MERGE_SHARE = 0.12  # of the build's own time, at most
 
 
