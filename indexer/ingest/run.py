@@ -15,7 +15,7 @@ from indexer.upkeep.excerpts_backfill import backfill_excerpts
 from indexer.upkeep.words_backfill import backfill_words
 from indexer.ingest.writer import Ingester
 from indexer.store.errors import HelperError, IndexCorruptError
-from indexer.store.fts_merge import index_tables, merge_segments, table_structure
+from indexer.store.fts_merge import BULK_BYTES, index_tables, merge_segments, table_structure
 from indexer.store.health import damage_marker, quick_check, side_damage_marker
 from indexer.store.side_file import replace_side, side_path
 
@@ -40,7 +40,6 @@ MERGE_STEP_SECONDS = 0.03  # and at least one step's worth (500 pages, ~30 ms he
 MERGE_AFTER_BYTES = 2 * 1024 * 1024
 MERGE_CREDIT_KEY = "merge_credit_bytes"
 MERGED_SEGMENTS = 3  # a table in this many segments or fewer is left alone
-BULK_BYTES = 32 * 1024 * 1024  # a run that read more (a build) merges for a share of its own time
 # A build left the tables in 10 to 13 segments each, and every search reads each term's list once
 # a segment. On the 1 GB real-format tree, a build that merges for this share (4-5 s of 58 s; its
 # tables left in 2 to 4 segments) is searched faster than one that does not: `agent:codex error`
@@ -50,8 +49,12 @@ BULK_BYTES = 32 * 1024 * 1024  # a run that read more (a build) merges for a sha
 # ``MERGED_SEGMENTS`` a table (it used to go on while two shared a level and its time lasted).
 # 0.08 until round 26: a build that writes bigger segments (indexer.store.fts_merge) is quicker,
 # so 8% of it left the real-format tree's trigram table in 5 segments where it was 4
-# (`agent:codex error` 38 -> 48 ms; the rest of its merging took 0.65 s of CPU).
-BULK_MERGE_SHARE = 0.12  # of the build's own time, at most
+# (`agent:codex error` 38 -> 48 ms; the rest of its merging took 0.65 s of CPU). 0.12 until
+# round 27: a build now leaves its segments to this merge (``BULK_AUTOMERGE``), which joins
+# them all at once and has the table in fewer segments only when it is done: ~4 s of the
+# generated 1 GB tree's ~43 s build, where 12% left it in 5 segments. A ceiling, not a cost:
+# it stops at ``MERGED_SEGMENTS``.
+BULK_MERGE_SHARE = 0.2  # of the build's own time, at most
 
 
 def update_index(

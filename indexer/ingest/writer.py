@@ -148,7 +148,7 @@ class Ingester:
             # the helper process writes. The index lock already keeps other writers out.
             conn.execute("BEGIN")
             ensure_table(conn)
-            use_write_settings(conn)
+            use_write_settings(conn, prog.bytes_total)
             self._write_all(stream, roots, known if only is None else None, failed_gone, prog, touched, progress, should_stop)
         finally:
             stream.close()

@@ -376,16 +376,15 @@ def test_a_new_index_keeps_no_token_counts_and_an_older_one_searches_alike(tmp_p
         assert {q: [h.message.id for h in index.search(q, limit=50).hits] for q in queries} == found
 
 
-def _log_of_numbers(folder: Path, megabytes: float) -> None:
+def _log_of_numbers(folder: Path, megabytes: float, session: str = "0c000000-0000-4000-8000-000000000026") -> None:
     """One Claude Code log of user messages holding numbers: many distinct trigrams a byte."""
     folder.mkdir(parents=True, exist_ok=True)
-    rng = random.Random(26)
-    session = "0c000000-0000-4000-8000-000000000026"
+    rng = random.Random(session)
     lines, size, n = [], 0, 0
     while size < megabytes * 1e6:
         text = " ".join(str(rng.randrange(10**9)) for _ in range(400))
         n += 1
-        lines.append(json.dumps({"type": "user", "uuid": f"u{n}", "sessionId": session,
+        lines.append(json.dumps({"type": "user", "uuid": f"{session}-{n}", "sessionId": session,
                                  "timestamp": "2026-03-01T10:00:00Z", "message": {"role": "user", "content": text}}))
         size += len(text)
     (folder / f"{session}.jsonl").write_text("\n".join(lines) + "\n")
@@ -409,23 +408,54 @@ def test_a_runs_trigram_entries_go_out_as_one_segment_a_commit(tmp_path, monkeyp
         assert index.search("123", limit=5).hits
 
 
+def _write_settings(db: Path) -> dict[str, int]:
+    with closing(sqlite3.connect(db)) as conn:
+        return dict(conn.execute("SELECT k, v FROM fts_config WHERE k IN ('hashsize', 'automerge', 'crisismerge')"))
+
+
 def test_every_index_run_gives_the_trigram_table_its_write_settings(tmp_path):
-    """A new index gets ``PENDING_BYTES`` and ``AUTOMERGE`` from its first run; one made before
-    (FTS5's defaults) from its next run, even one that finds nothing new."""
+    """A new index gets ``PENDING_BYTES``, ``AUTOMERGE`` and its crisis merge from its first run;
+    one made before (FTS5's defaults) from its next run, even one that finds nothing new."""
     db = tmp_path / "index.sqlite3"
-    ours = {"hashsize": fts_merge.PENDING_BYTES, "automerge": fts_merge.AUTOMERGE}
+    ours = {"hashsize": fts_merge.PENDING_BYTES, "automerge": fts_merge.AUTOMERGE, "crisismerge": fts_merge.BULK_AUTOMERGE}
 
     def settings() -> dict[str, int]:
-        with closing(sqlite3.connect(db)) as conn:
-            return dict(conn.execute("SELECT k, v FROM fts_config WHERE k IN ('hashsize', 'automerge')").fetchall())
+        return _write_settings(db)
 
     with Index(db) as index:
         index.update(corpus_roots(), now=FIXED_NOW, archive=False)
     assert settings() == ours
     with closing(sqlite3.connect(db)) as conn, conn:
-        conn.execute("DELETE FROM fts_config WHERE k IN ('hashsize', 'automerge')")  # as an index made before
+        conn.execute("DELETE FROM fts_config WHERE k IN ('hashsize', 'automerge', 'crisismerge')")  # as an index made before
     assert settings() == {}
     with Index(db) as index:
         quiet = index.update(corpus_roots(), now=FIXED_NOW, archive=False)
     assert quiet.messages_added == 0
     assert settings() == ours
+
+
+def test_a_build_leaves_its_commits_to_its_own_merge_and_a_small_run_merges_as_before(tmp_path, monkeypatch):
+    """A build (``BULK_BYTES``) lets its segments gather, a commit each, past the 16 at which FTS5
+    would merge them into another while it reads, and merges them once at its end; the next small
+    run gives the table ``AUTOMERGE`` again."""
+    from indexer.ingest import side
+
+    monkeypatch.setattr(side, "BATCH_SECONDS", 0.0)  # a commit after every log
+    monkeypatch.setattr(run, "BULK_MERGE_SHARE", 0.0)  # its end merge, seen apart below
+    monkeypatch.setattr(run, "MERGE_SECONDS", 0.0)
+    monkeypatch.setattr(fts_merge, "BULK_BYTES", 1)  # every run reads like a build
+    logs = tmp_path / "logs"
+    for n in range(24):
+        _log_of_numbers(logs / f"-w-n{n}", megabytes=0.02, session=f"0c000000-0000-4000-8000-{n:012d}")
+    db = tmp_path / "index.sqlite3"
+    with Index(db) as index:
+        index.update(only_roots({"claude-code": [logs]}), now=FIXED_NOW, archive=False)
+        assert _write_settings(db)["automerge"] == fts_merge.BULK_AUTOMERGE
+        assert segment_count(index.conn, "main.fts") >= 20  # FTS5 merges 16 on one level into one
+        assert merge_segments(index.conn, ["main.fts"], seconds=None, enough=run.MERGED_SEGMENTS)
+        assert segment_count(index.conn, "main.fts") == 1  # one merge of them all
+        assert index.search("123", limit=5).hits
+        monkeypatch.setattr(fts_merge, "BULK_BYTES", 10**12)
+        _log_of_numbers(logs / "-w-late", megabytes=0.02, session="0c000000-0000-4000-8000-100000000000")
+        assert index.update(only_roots({"claude-code": [logs]}), now=FIXED_NOW, archive=False).messages_added > 0
+    assert _write_settings(db)["automerge"] == fts_merge.AUTOMERGE
