@@ -116,7 +116,7 @@ def _rank(conn, embedder, ids, codes, query: str, limit: int) -> list[tuple[int,
     import numpy as np
 
     from indexer.vectors import store
-    from indexer.vectors.codes import EMBEDDED_WHERE, embedded_text, hamming, to_codes
+    from indexer.vectors.codes import EMBEDDED_WHERE, embedded_text, embedded_texts, hamming, to_codes
 
     keep = embedder.keeps_all_scripts
     query_vector = embedder.embed_queries([embedded_text(query, keep)])
@@ -141,7 +141,7 @@ def _rank(conn, embedder, ids, codes, query: str, limit: int) -> list[tuple[int,
         return []
     # (Tried: adding to each message a share of its session's next best candidate. With other
     # sessions indexed beside the set it lost hit@1: sessions of many alike messages won.)
-    scores = embedder.embed([embedded_text(texts[i], keep) for i in found]) @ query_vector[0]
+    scores = embedder.embed(embedded_texts([texts[i] for i in found], keep)) @ query_vector[0]
     order = np.argsort(-scores, kind="stable")[:limit]
     return [(found[k], float(scores[k])) for k in order if scores[k] > MIN_SIMILARITY]
 

@@ -10,7 +10,7 @@ import sqlite3
 from typing import IO, Callable, TypeVar
 
 from indexer.vectors import store
-from indexer.vectors.codes import EMBEDDED_WHERE, embedded_text, to_codes
+from indexer.vectors.codes import EMBEDDED_WHERE, embedded_texts, to_codes
 
 from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # numpy and the model load only when there is something to embed
@@ -78,7 +78,7 @@ def _redo_gone(conn: sqlite3.Connection, embedder: Embedder, width: int) -> int:
 
 def codes_of(embedder: Embedder, texts: list[str]) -> np.ndarray:
     keep = embedder.keeps_all_scripts
-    return to_codes(embedder.embed([embedded_text(t, keep) for t in texts]))
+    return to_codes(embedder.embed(embedded_texts(texts, keep)))
 
 
 def store_codes(conn: sqlite3.Connection, ids: list[int], codes: np.ndarray, gone: list[int] | tuple, width: int,

@@ -445,3 +445,22 @@ def test_a_text_vector_is_the_mean_of_its_token_rows_in_either_width_of_table():
     narrow = embedder.embed(texts)
     embedder.for_search()
     assert embedder.table.dtype == np.float32 and np.abs(embedder.embed(texts) - narrow).max() < 1e-6
+
+
+def test_text_of_other_scripts_is_left_out_of_what_is_embedded_and_each_text_keeps_its_own():
+    """The English model gets each text's words with every run of another script cut out, as
+    the regular expression below defines it: a batch is cleaned at once, so a text must not take
+    a neighbour's characters (an astral emoji, a lone surrogate, a long text cut at its head)."""
+    import re
+
+    from indexer.vectors.codes import HEAD_CHARS, embedded_texts
+
+    other_scripts = re.compile("[^\x00-\u052f\u1e00-\u1eff\u2000-\u206f]+")
+    texts = ["plain ascii text", "数据库 locked again", "café naïve Ωmega Ж", "emoji🙂inside and 日本語の説明",
+             "lone \ud800surrogate", "Ḁ\u2014dash\u205fspace\u2070super", "", "中文" * 1500 + " tail words",
+             "x" * (HEAD_CHARS - 1) + "字 after the head"]
+    cleaned = embedded_texts(texts)
+    assert [t.split() for t in cleaned] == [other_scripts.sub(" ", t[:HEAD_CHARS]).split() for t in texts]
+    assert cleaned[1].split() == ["locked", "again"] and cleaned[3].split() == ["emoji", "inside", "and"]
+    assert embedded_texts(texts, keep_all_scripts=True) == [t[:HEAD_CHARS] for t in texts]
+    assert [embedded_texts([t])[0] for t in texts] == cleaned
