@@ -149,6 +149,7 @@ class Ingester:
             conn.execute("BEGIN")
             ensure_table(conn)
             use_write_settings(conn, prog.bytes_total)
+            self._keys.start_filter(conn, prog.bytes_total)
             self._write_all(stream, roots, known if only is None else None, failed_gone, prog, touched, progress, should_stop)
         finally:
             stream.close()

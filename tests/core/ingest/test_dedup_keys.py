@@ -143,3 +143,53 @@ def test_a_log_that_fails_after_its_rows_went_leaves_the_other_logs_keys(tmp_pat
     assert any("cannot store" in p for p in summary.problems)
     index.close()
     assert keys_match_messages(tmp_path / "index.sqlite3")
+
+
+def test_a_first_build_committing_between_a_log_and_its_fork_stores_the_copies_once(tmp_path: Path, monkeypatch):
+    """A first build keeps a filter of the keys it stored and looks up only those it holds: a
+    fork stored after a commit that wrote its origin's keys must still find them there."""
+    import os
+
+    from indexer.ingest import side
+
+    monkeypatch.setattr(side, "BATCH_SECONDS", 0.0)  # a commit after every log
+    folder = logs(tmp_path)
+    add_fork(folder)
+    os.utime(folder / f"{FORK}.jsonl", (1_700_000_000, 1_700_000_000))  # newest first: the origin, then the fork
+    index = Index(tmp_path / "index.sqlite3")
+    index.update(roots(tmp_path), now=FIXED_NOW)
+    assert [m.text for m in index.messages(index.session(FORK))] == [t for _, _, t in SHARED] + ["Make it absolute then"]
+    assert [h.message.text for h in index.search("invoice logo", now=FIXED_NOW).hits] == [SHARED[0][2]]
+    index.close()
+    assert keys_match_messages(tmp_path / "index.sqlite3")
+
+
+def test_the_filter_of_stored_keys_never_hides_one(tmp_path: Path, monkeypatch):
+    """Whether a key is stored, asked of an empty table (the filter kept), of one that holds keys
+    (none kept) and once the filter is too full (dropped): always the table's answer."""
+    import random
+
+    from indexer.store import dedup_keys
+    from indexer.store.dedup_keys import DedupKeys
+    from indexer.store.schema import DEDUP_KEYS_TABLE
+
+    monkeypatch.setattr(dedup_keys, "FILTER_MAX_BITS", 1 << 16)  # 6,553 keys fill it
+    rng = random.Random(7)
+    with closing(sqlite3.connect(tmp_path / "keys.sqlite3")) as conn:
+        conn.execute(DEDUP_KEYS_TABLE)
+        keys = DedupKeys()
+        keys.start_filter(conn, 10**9)
+        stored: list[int] = []
+        for batch in range(4):  # 4 commits of 2,000 keys: the filter is dropped at the fourth
+            new = [rng.getrandbits(64) - (1 << 63) for _ in range(2000)]
+            keys.add_all(new, 1 + len(stored))
+            keys.keep_file()
+            keys.flush(conn)
+            stored += new
+            unseen = [rng.getrandbits(64) - (1 << 63) for _ in range(2000)]
+            assert not keys.any_known(conn, unseen)
+            assert all(keys.any_known(conn, [key]) for key in rng.sample(stored, 300))
+        assert keys._filter is None
+        again = DedupKeys()
+        again.start_filter(conn, 10**9)  # the table holds keys: no filter, every key looked up
+        assert again._filter is None and again.any_known(conn, [stored[-1]])
