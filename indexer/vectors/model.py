@@ -145,7 +145,8 @@ class WordLlamaEmbedder(Embedder):
         A text at a time: ``np.add.reduceat`` along rows was slower for every text length
         tried (4,096 rows of float16 in texts of 2 to 64 tokens: 13.2 -> 9.7 ms to 3.4 ->
         2.6 ms; of float32: 2.8 -> 0.25 ms). Sums agree to 1e-7; on 5,903 messages every
-        code bit is the same."""
+        code bit is the same. Dividing the batch's sums at once rather than each text's gives
+        every vector bit for bit (200,000 messages of each 1 GB tree), one numpy call a text fewer."""
         import numpy as np
 
         if not len(ids):
@@ -155,8 +156,9 @@ class WordLlamaEmbedder(Embedder):
         for k, end in enumerate(np.cumsum(counts).tolist()):
             if end > start:
                 np.add.reduce(rows[start:end], axis=0, out=out[k])
-                out[k] /= end - start
             start = end
+        # By float32 counts: a float32 row divided by an int64 array is divided in float64.
+        out /= np.maximum(counts, 1).astype(np.float32)[:, None]
 
     def _rows(self, ids: np.ndarray) -> np.ndarray:
         """The tokens' rows as float32. A float16 table's are looked up in a table of every
