@@ -19,15 +19,16 @@ filled from the column once, by its next index run (``ensure_table``).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Collection
 
 from indexer.store.schema import DEDUP_KEYS_TABLE  # a new index's; made here in an older one
 
 _CHUNK = 500  # keys a lookup statement names (SQLite's variable limit is far above)
-# A first build's filter of the keys it stored (``DedupKeys.start_filter``): about 20 bits a message
-# expected (~1,300 bytes of log a message in the generated tree, ~1,900 in real ones), at most 1 MB,
-# dropped once it holds more than a key for every ``FILTER_BITS_A_KEY`` bits (then ~3% of the keys
-# not stored would pass it and be looked up anyway; fuller, it costs more than it saves).
+# A first build's filter of the keys it stored (``DedupKeys.start_filter``): a bit for every 64
+# bytes to read (~20 a message: ~1,300 bytes of log a message in the generated tree, ~1,900 in
+# real ones), at most 1 MB. It is dropped once it holds a key for every ``FILTER_BITS_A_KEY`` bits
+# (~840,000 keys at 1 MB): fuller, more than ~3% of the keys not stored would pass it and be
+# looked up anyway, and it would cost more than it saves. A bigger build looks up the rest.
 FILTER_LOG_BYTES_A_BIT = 64
 FILTER_MIN_BITS, FILTER_MAX_BITS = 1 << 16, 1 << 23
 FILTER_BITS_A_KEY = 10
@@ -127,8 +128,8 @@ class DedupKeys:
                 out.append(key)
         return out
 
-    def _into_filter(self, keys: Iterable[int], count: int) -> None:
-        self._filter_room -= count
+    def _into_filter(self, keys: Collection[int]) -> None:
+        self._filter_room -= len(keys)
         if self._filter_room < 0:
             self._filter = None  # too full to skip enough lookups: every key is looked up again
             return
@@ -143,7 +144,7 @@ class DedupKeys:
         """Write the waiting keys, in key order: call before a commit."""
         if self._pending:
             if self._filter is not None:
-                self._into_filter(self._pending, len(self._pending))
+                self._into_filter(self._pending.keys())
             # REPLACE: a key whose message went without its entry (an index from before this
             # table, rows removed by hand) is taken over, as the old UNIQUE column would have been.
             conn.executemany("INSERT OR REPLACE INTO dedup_keys(key, id) VALUES (?, ?)", sorted(self._pending.items()))
