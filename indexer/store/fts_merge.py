@@ -1,13 +1,14 @@
 """Merging the full-text tables' segments, a bounded slice at a time, after an index run.
 
 FTS5 writes each batch as a new segment and merges only when enough of them share a level
-(``automerge``: four, and ``AUTOMERGE`` for the main trigram table). A cold build of the generated
-1 GB tree once left the trigram table in 16 segments and the side file's tables in 8 to 13
-(before a build merged at its end), and a query reads each of its terms' lists
-once per segment: a filter that asks each of 300 sessions' id ranges in turn pays that 300
-times. Eight runs later (0.5 s of merging each) the trigram table is in 3 and the newest-week
-filter takes 22 ms instead of 48 (session view 15 instead of 35); every other class the same or
-up to 25% less, the index the same size (``bench/speed/bench_merge.py``).
+(``automerge``: four, and ``AUTOMERGE`` for the main trigram table, ``BULK_AUTOMERGE`` while a
+build writes it). A cold build of the generated 1 GB tree once left the trigram table in 16
+segments and the side file's tables in 8 to 13 (before a build merged at its end), and a query
+reads each of its terms' lists once per segment: a filter that asks each of 300 sessions' id
+ranges in turn pays that 300 times. Eight runs later (0.5 s of merging each) the trigram table
+is in 3 and the newest-week filter takes 22 ms instead of 48 (session view 15 instead of 35);
+every other class the same or up to 25% less, the index the same size
+(``bench/speed/bench_merge.py``).
 
 How: ``usermerge`` 2, then positive ``merge`` steps, which join segments that share a level and
 nothing else. Negative steps (FTS5's incremental ``optimize``) would put every segment on one
