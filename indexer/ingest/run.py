@@ -15,7 +15,7 @@ from indexer.upkeep.excerpts_backfill import backfill_excerpts
 from indexer.upkeep.words_backfill import backfill_words
 from indexer.ingest.writer import Ingester
 from indexer.store.errors import HelperError, IndexCorruptError
-from indexer.store.fts_merge import BULK_BYTES, index_tables, merge_segments, table_structure
+from indexer.store.fts_merge import BULK_BYTES, index_tables, join_small_tables, merge_segments, table_structure
 from indexer.store.health import damage_marker, quick_check, side_damage_marker
 from indexer.store.side_file import replace_side, side_path
 
@@ -153,10 +153,13 @@ def _merge_a_slice(conn: sqlite3.Connection, summary: IndexSummary, should_stop:
     try:
         crowded = crowded_tables(conn)
         if summary.files_changed > 0 and summary.bytes_read >= BULK_BYTES:
+            deadline = started + BULK_MERGE_SHARE * summary.seconds
             if crowded and BULK_MERGE_SHARE > 0:
                 merge_segments(conn, crowded, seconds=BULK_MERGE_SHARE * summary.seconds, should_stop=should_stop,
                                enough=MERGED_SEGMENTS)
                 crowded = crowded_tables(conn)
+            if not crowded:
+                join_small_tables(conn, index_tables(conn), deadline, should_stop)
             _set_merge_credit(conn, 0)
         elif summary.files_changed > 0:
             credit = _merge_credit(conn) + summary.bytes_read

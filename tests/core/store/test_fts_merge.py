@@ -459,3 +459,44 @@ def test_a_build_leaves_its_commits_to_its_own_merge_and_a_small_run_merges_as_b
         _log_of_numbers(logs / "-w-late", megabytes=0.02, session="0c000000-0000-4000-8000-100000000000")
         assert index.update(only_roots({"claude-code": [logs]}), now=FIXED_NOW, archive=False).messages_added > 0
     assert _write_settings(db)["automerge"] == fts_merge.AUTOMERGE
+
+
+def _build_in_many_commits(tmp_path, monkeypatch) -> Path:
+    """A build (``BULK_BYTES``) through the helper, a commit after every log, of 12 logs of
+    Chinese and numbers: every table written in many segments."""
+    from indexer.ingest import helper, side, stream
+
+    monkeypatch.setattr(side, "BATCH_SECONDS", 0.0)
+    monkeypatch.setattr(stream, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(helper, "SHARE_START", 0.5)  # the side file's trigram table takes text too
+    monkeypatch.setattr(run, "BULK_BYTES", 1)
+    monkeypatch.setattr(run, "BULK_MERGE_SHARE", 1000.0)  # time enough, on a loaded machine too
+    rng = random.Random(27)
+    for n in range(12):
+        session = f"0d000000-0000-4000-8000-{n:012d}"
+        folder = tmp_path / "logs" / f"-w-c{n}"
+        folder.mkdir(parents=True)
+        lines = [json.dumps({"type": "user", "uuid": f"{session}-{k}", "sessionId": session,
+                             "timestamp": "2026-03-01T10:00:00Z",
+                             "message": {"role": "user", "content": f"數據庫連線 {rng.randrange(10**9)} 驗收 第{k}次"}},
+                            ensure_ascii=False) for k in range(20)]
+        (folder / f"{session}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    db = tmp_path / "index.sqlite3"
+    with Index(db) as index:
+        index.update(only_roots({"claude-code": [tmp_path / "logs"]}), now=FIXED_NOW, archive=False)
+    return db
+
+
+def test_a_build_ends_with_each_small_table_in_one_segment(tmp_path, monkeypatch):
+    """A filter that asks each session's id range of the side file's tables pays once a
+    segment: a build joins every table small enough into one (``JOIN_PAGES_AT_MOST``)."""
+    db = _build_in_many_commits(tmp_path, monkeypatch)
+    assert _segments(db) == {table: 1 for table in _segments(db)}
+    with Index(db) as index:
+        assert len(index.search("数据库连线", limit=300).hits) == 240
+
+
+def test_a_table_over_the_size_to_join_is_left_to_the_slices(tmp_path, monkeypatch):
+    monkeypatch.setattr(fts_merge, "JOIN_PAGES_AT_MOST", 0)
+    db = _build_in_many_commits(tmp_path, monkeypatch)
+    assert max(_segments(db).values()) > 1
