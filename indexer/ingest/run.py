@@ -153,13 +153,12 @@ def _merge_a_slice(conn: sqlite3.Connection, summary: IndexSummary, should_stop:
     try:
         crowded = crowded_tables(conn)
         if summary.files_changed > 0 and summary.bytes_read >= BULK_BYTES:
-            deadline = started + BULK_MERGE_SHARE * summary.seconds
-            if crowded and BULK_MERGE_SHARE > 0:
-                merge_segments(conn, crowded, seconds=BULK_MERGE_SHARE * summary.seconds, should_stop=should_stop,
-                               enough=MERGED_SEGMENTS)
+            seconds = BULK_MERGE_SHARE * summary.seconds
+            if crowded and seconds > 0:
+                merge_segments(conn, crowded, seconds=seconds, should_stop=should_stop, enough=MERGED_SEGMENTS)
                 crowded = crowded_tables(conn)
             if not crowded:
-                join_small_tables(conn, index_tables(conn), deadline, should_stop)
+                join_small_tables(conn, index_tables(conn), started + seconds, should_stop)
             _set_merge_credit(conn, 0)
         elif summary.files_changed > 0:
             credit = _merge_credit(conn) + summary.bytes_read
