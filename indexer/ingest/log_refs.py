@@ -66,8 +66,8 @@ def _written_as_we_would(text: str, body: str, prefix: str, head: int, tail: int
         literal = _literal(body)
         at = chunk.find(literal, span[0], span[1])
         return None if at < 0 else (at, LogRef(0, len(literal), literal_digest(literal), prefix=prefix))
-    opening = ('"' + _escaped(body[:head])).encode("utf-8", "surrogatepass")
-    closing = (_escaped(body[len(body) - tail:]) + '"').encode("utf-8", "surrogatepass")
+    opening = _literal(body[:head])[:-1]  # the literal's quotes: its opening one kept
+    closing = _literal(body[len(body) - tail:])[1:]
     at = chunk.find(opening, span[0], span[1])
     end = chunk.find(closing, at + len(opening), span[1]) if at >= 0 else -1
     if end < 0:

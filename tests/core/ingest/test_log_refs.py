@@ -15,7 +15,7 @@ import pytest
 from indexer import Index, only_roots
 from indexer.archive.ranges import clear_range_cache
 from indexer.archive.manifest import manifest_path
-from indexer.ingest.log_refs import _literal, reference_for
+from indexer.ingest.log_refs import _literal, _written_as_we_would, reference_for
 from indexer.ingest.sanitise import sanitise_message
 from indexer.sources import PARSERS
 from indexer.sources.base import SessionMeta
@@ -198,6 +198,21 @@ def test_the_literal_looked_for_is_written_as_the_stdlib_writes_it():
     line = json.dumps({"content": "lone \udc80 surrogate " * 20}, ensure_ascii=False).encode("utf-8", "surrogatepass")
     ref = LogRef.decode(reference_for("lone \udc80 surrogate " * 20, line, (0, len(line)), 0))
     assert ref.rebuild(line[ref.offset:ref.offset + ref.length]) == "lone \udc80 surrogate " * 20
+
+
+@pytest.mark.parametrize("start, end", [("資料 ✓ \"q\"\\ ", " 🎉 end\t"), ("lone \udc80 ", " pair \ud83d"), ("", "only a tail " * 3)])
+def test_a_cut_output_is_found_by_its_head_and_tail_without_decoding_the_line(start, end):
+    """The common cut output (written as agents write it) is found by its first and last
+    characters' literals alone; decoding the line is for other writings."""
+    whole = start + "middle line\n" * 2000 + end
+    text = cut_middle(whole, len(start) or 1, len(end))
+    body_cut = CUT_MARKER.search(text)
+    head, tail = body_cut.start(), len(text) - body_cut.end()
+    line = json.dumps({"content": whole}, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    found = _written_as_we_would(text, text, "", head, tail, line, (0, len(line)))
+    assert found is not None
+    at, ref = found
+    assert ref.rebuild(line[at:at + ref.length]) == text
 
 
 def _corpus_outputs(agent: str):
