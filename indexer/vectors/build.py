@@ -189,9 +189,14 @@ def child_env() -> dict[str, str]:
     """The environment of an embedding process (``python -P -m ...``)."""
     import os
 
+    from indexer.vectors.model import BLAS_THREADS
+
     # The tokenizer's thread pool keeps memory per thread and buys nothing here: it only reads
     # words not seen before, a few hundred a batch (12 MB less at 3 GB, no slower).
     env = {**os.environ, "TOKENIZERS_PARALLELISM": "false"}
+    # Pooling is then one small matrix product a batch (``WordLlamaEmbedder._pool``): BLAS on a
+    # second thread took twice the CPU for it, and this process is one of three on a build.
+    env.update(dict.fromkeys(BLAS_THREADS, "1"))
     # This code, not whatever ``indexer`` the current folder holds (``-P``: python -m would put
     # that folder first on the child's path), as the index helper does.
     package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

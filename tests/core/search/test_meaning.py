@@ -428,11 +428,16 @@ def test_the_embedding_beside_a_run_takes_messages_as_they_are_committed(logs: P
     assert codes == expected(db) and len(codes) == len(first) - 1 + len(more)
 
 
-def test_a_text_vector_is_the_mean_of_its_token_rows_in_either_width_of_table():
-    """Pooling, a text at a time, against the plain mean of each text's rows of the table; the
-    float32 table a search widens to gives the float16 one's vectors."""
+@pytest.mark.parametrize("as_product, matrix_cells", [(True, vector_model.POOL_MATRIX_MAX), (True, 0), (False, vector_model.POOL_MATRIX_MAX)],
+                         ids=["as-one-product", "matrix-too-big", "blas-on-many-threads"])
+def test_a_text_vector_is_the_mean_of_its_token_rows_in_either_width_of_table(as_product, matrix_cells, monkeypatch):
+    """Pooling (as one product where BLAS runs on one thread, else and when the batch's matrix
+    would be too big a text at a time) against the plain mean of each text's rows of the
+    table; the float32 table a search widens to gives the float16 one's vectors."""
+    monkeypatch.setattr(vector_model, "POOL_MATRIX_MAX", matrix_cells)
     embedder = vector_model.load_embedder(vector_model.DEFAULT_MODEL)
-    texts = ["the database is locked", "", "retry", "a longer text " * 40, "数据库"]
+    embedder.pool_as_product = as_product
+    texts = ["the database is locked", "", "retry", "a longer text " * 40, "数据库", "retry the locked database"]
     flat, lengths = embedder._token_ids(texts)
     ids = np.frombuffer(flat, dtype=np.uint16).astype(np.int64)
     rows = embedder.table[ids].astype(np.float64)
@@ -445,6 +450,19 @@ def test_a_text_vector_is_the_mean_of_its_token_rows_in_either_width_of_table():
     narrow = embedder.embed(texts)
     embedder.for_search()
     assert embedder.table.dtype == np.float32 and np.abs(embedder.embed(texts) - narrow).max() < 1e-6
+
+
+def test_the_embedding_processes_pool_as_one_product_on_one_blas_thread():
+    """They are started with BLAS on one thread, which is when pooling is one product a batch;
+    a process started otherwise (the app's searches) pools a text at a time."""
+    from indexer.vectors.build import child_env
+
+    script = ("from indexer.vectors.model import load_embedder, DEFAULT_MODEL;"
+              " print(load_embedder(DEFAULT_MODEL).pool_as_product)")
+    plain = {k: v for k, v in child_env().items() if k not in vector_model.BLAS_THREADS}
+    asked = [subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60).stdout.strip()
+             for env in (child_env(), plain)]
+    assert asked == ["True", "False"]
 
 
 def test_text_of_other_scripts_is_left_out_of_what_is_embedded_and_each_text_keeps_its_own():
