@@ -35,10 +35,15 @@ _API_ID = re.compile(rb"((?<![A-Za-z0-9_])(?:toolu|msg|req|call)_[A-Za-z0-9]{2})
 _AGENT_ID = re.compile(rb'(agent-|"agentId": ?")[0-9a-f]{4}')
 
 
+def copy_tag(copy: int) -> bytes:
+    """The four hex characters that make an id this copy's."""
+    return b"%04x" % (copy % 0x10000)
+
+
 def copy_id(data: bytes, copy: int) -> bytes:
     """``data`` with every UUID, subagent id and API id (``toolu_``, ``msg_``, ``req_``,
     ``call_``) made this copy's, the same length."""
-    tag = b"%04x" % (copy % 0x10000)
+    tag = copy_tag(copy)
     data = _UUID.sub(lambda m: m.group(0)[:24] + tag + m.group(2), data)
     data = _AGENT_ID.sub(lambda m: m.group(1) + tag, data)
     return _API_ID.sub(lambda m: m.group(1) + tag, data)
@@ -61,7 +66,7 @@ def build_tree(corpus: Path, out: Path, copies: int) -> tuple[int, int]:
     originals = {src: src.read_bytes() for src in sources}
     places = {src: tag_places(copy_id(data, 0)) for src, data in originals.items()}
     for copy in range(copies):
-        tag = b"%04x" % (copy % 0x10000)
+        tag = copy_tag(copy)
         for src in sources:
             rel = src.relative_to(corpus)
             name = copy_id(str(rel).encode("utf-8", "surrogateescape"), copy).decode("utf-8", "surrogateescape")
